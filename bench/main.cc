@@ -1,0 +1,44 @@
+// caracal-bench: runs a workload with native procedures and prints one JSON line.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+#include "bench/runner.h"
+
+int main(int argc, char** argv) {
+  caracal::bench::RunOptions o;
+  CLI::App app{"caracal-bench: the paper's YCSB and TPC-C workloads on the Caracal engine"};
+  app.add_option("workload", o.workload,
+                 "ycsb-uniform | ycsb-skew | ycsb-contention | ycsb-contention-skew | tpcc | tpcc-1wh")
+      ->required();
+  app.add_option("--keys", o.workload_options.keys, "YCSB rows")->capture_default_str();
+  app.add_option("--warehouses", o.workload_options.warehouses, "TPC-C warehouses (default: workers)");
+  app.add_option("--seed", o.workload_options.seed, "random seed of the load and the transaction stream")
+      ->capture_default_str();
+  auto* txns = app.add_option("--txns", o.txns, "run exactly this many transactions");
+  app.add_option("--seconds", o.seconds, "run for this long (when --txns is not given)")->excludes(txns);
+  app.add_option("--workers", o.engine.workers, "worker threads")->capture_default_str()->check(CLI::Range(1, 1024));
+  app.add_option("--epoch-txns", o.engine.epoch_max_txns, "transactions per epoch at most")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 100'000'000u));
+  app.add_option("--epoch-interval-ms", o.engine.epoch_interval_ms, "an epoch closes after this long")
+      ->capture_default_str();
+  app.add_option("--procedures", o.procedures, "native (sql arrives with the SQL compiler)")->capture_default_str();
+  app.add_flag("--reference", o.reference, "run on the single-threaded serial reference executor");
+  bool no_gc = false;
+  app.add_flag("--no-gc", no_gc, "disable garbage collection");
+  CLI11_PARSE(app, argc, argv);
+  if (app.count("--warehouses") == 0) o.workload_options.warehouses = o.engine.workers;
+  if (o.txns == 0 && o.seconds <= 0) o.seconds = 10;
+  o.engine.gc = !no_gc;
+  o.progress = true;
+  try {
+    caracal::bench::RunResult r = caracal::bench::RunWorkload(o);
+    std::cout << r.report.dump() << std::endl;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "caracal-bench: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}

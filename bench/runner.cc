@@ -1,0 +1,153 @@
+#include "bench/runner.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <semaphore>
+#include <stdexcept>
+
+#include "engine/database.h"
+#include "engine/engine.h"
+#include "engine/reference_executor.h"
+
+namespace caracal::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Percentile(std::vector<float>& v, double p) {
+  if (v.empty()) return 0;
+  size_t i = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(i), v.end());
+  return v[i];
+}
+
+double ResidentMb() {
+  std::ifstream statm("/proc/self/statm");
+  long pages_total = 0, pages_resident = 0;
+  statm >> pages_total >> pages_resident;
+  return static_cast<double>(pages_resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+ProgressFn MakeProgress(bool enabled, const std::string& what) {
+  if (!enabled || !isatty(STDERR_FILENO)) return {};
+  auto start = std::make_shared<Clock::time_point>(Clock::now());
+  return [start, what](uint64_t done, uint64_t total) {
+    double s = std::chrono::duration<double>(Clock::now() - *start).count();
+    std::fprintf(stderr, "\rloading %s: %llu/%llu rows (%.0f rows/s)%s", what.c_str(),
+                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+                 s > 0 ? static_cast<double>(done) / s : 0.0, done >= total ? "\n" : "");
+  };
+}
+
+// Submits the workload's stream with at most `window` transactions in flight, so that
+// latency measures the epoch pipeline rather than an unbounded queue.
+struct Driver {
+  Executor& executor;
+  Workload& workload;
+  std::mt19937_64 rng;
+  std::vector<float> latencies_ms;  // written only from the executor's result thread
+  uint64_t committed = 0, aborted = 0;
+
+  void Run(uint64_t txns, double seconds, std::ptrdiff_t window) {
+    std::counting_semaphore<> slots(window);
+    const auto start = Clock::now();
+    const auto until = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    for (uint64_t n = 0; txns == 0 || n < txns; ++n) {
+      if (txns == 0 && (n & 63) == 0 && Clock::now() >= until) break;
+      TxnRequest req = workload.Next(rng);
+      slots.acquire();
+      req.on_done = [this, &slots, t0 = Clock::now()](TxnResult&& r) {
+        latencies_ms.push_back(std::chrono::duration<float, std::milli>(Clock::now() - t0).count());
+        if (r.status == TxnResult::Status::kCommitted)
+          ++committed;
+        else
+          ++aborted;
+        slots.release();
+      };
+      executor.Submit(std::move(req));
+    }
+    executor.Drain();
+  }
+};
+
+}  // namespace
+
+RunResult RunWorkload(const RunOptions& options) {
+  if (options.procedures != "native")
+    throw std::invalid_argument("--procedures " + options.procedures +
+                                ": only native procedures exist until the SQL compiler lands");
+  if (options.txns == 0 && options.seconds <= 0) throw std::invalid_argument("give --txns or --seconds");
+  std::unique_ptr<Workload> workload = MakeWorkload(options.workload, options.workload_options);
+  if (!workload) throw std::invalid_argument("unknown workload: " + options.workload);
+
+  std::unique_ptr<Database> db;
+  std::unique_ptr<ReferenceExecutor> reference;
+  Store* store;
+  if (options.reference) {
+    reference = std::make_unique<ReferenceExecutor>();
+    store = reference.get();
+  } else {
+    db = std::make_unique<Database>();
+    store = db.get();
+  }
+  const auto load_start = Clock::now();
+  workload->Setup(*store, MakeProgress(options.progress, options.workload));
+  const double load_s = std::chrono::duration<double>(Clock::now() - load_start).count();
+
+  std::unique_ptr<Engine> engine;
+  Executor* executor = reference.get();
+  if (!options.reference) {
+    engine = std::make_unique<Engine>(*db, options.engine);
+    executor = engine.get();
+  }
+  Driver driver{*executor, *workload, std::mt19937_64(options.workload_options.seed ^ 0x5eed5eedULL), {}, 0, 0};
+  const std::ptrdiff_t window = options.reference ? 1 : std::max<std::ptrdiff_t>(2 * options.engine.epoch_max_txns, 1);
+  const auto start = Clock::now();
+  driver.Run(options.txns, options.seconds, window);
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+
+  EngineStats stats = engine ? engine->stats() : EngineStats{};
+  engine.reset();  // stops the threads; the committed state stays in `db`
+
+  RunResult result;
+  result.state_hash = StateHash(*store);
+  const uint64_t total = driver.committed + driver.aborted;
+  const double epochs = stats.epochs ? static_cast<double>(stats.epochs) : 1.0;
+  nlohmann::json& j = result.report;
+  j["workload"] = options.workload;
+  j["procedures"] = options.procedures;
+  j["executor"] = options.reference ? "reference" : "engine";
+  j["workers"] = options.reference ? 1 : options.engine.workers;
+  j["epoch_txns"] = options.engine.epoch_max_txns;
+  j["seed"] = options.workload_options.seed;
+  if (options.workload.rfind("ycsb", 0) == 0)
+    j["keys"] = options.workload_options.keys;
+  else
+    j["warehouses"] = options.workload == "tpcc-1wh" ? 1 : options.workload_options.warehouses;
+  j["txns"] = total;
+  j["seconds"] = seconds;
+  j["txn_per_s"] = seconds > 0 ? static_cast<double>(total) / seconds : 0.0;
+  j["epochs"] = stats.epochs;
+  j["init_ms_per_epoch"] = stats.init_ms / epochs;
+  j["exec_ms_per_epoch"] = stats.exec_ms / epochs;
+  j["gc_ms_per_epoch"] = stats.gc_ms / epochs;
+  j["p50_latency_ms"] = Percentile(driver.latencies_ms, 0.50);
+  j["p99_latency_ms"] = Percentile(driver.latencies_ms, 0.99);
+  j["aborts"] = driver.aborted;
+  j["retries"] = stats.retries;
+  j["gc_freed_versions"] = stats.gc_freed_versions;
+  j["load_s"] = load_s;
+  j["rss_mb"] = ResidentMb();
+  j["state_hash"] = fmt::format("{:016x}", result.state_hash);
+  for (auto& [k, v] : workload->Report(*store).items()) j[k] = v;
+  return result;
+}
+
+}  // namespace caracal::bench

@@ -1,0 +1,46 @@
+// A benchmark workload: a schema, an initial load and a deterministic stream of
+// transactions, all with hand-written native procedures against the engine API.
+// Given the same options and seed, every method produces the same result, so a run on
+// the epoch engine and a run on the serial reference executor can be compared by
+// StateHash.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "engine/executor.h"
+#include "engine/store.h"
+
+namespace caracal::bench {
+
+struct WorkloadOptions {
+  uint64_t keys = 1'000'000;  // YCSB rows
+  int warehouses = 2;         // TPC-C warehouses
+  uint64_t seed = 1;
+};
+
+// Reports load progress (rows done so far); no-op when output is not a terminal.
+using ProgressFn = std::function<void(uint64_t rows_done, uint64_t rows_total)>;
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual std::string name() const = 0;
+  // Creates tables, indexes and sequences, and loads the initial rows.
+  virtual void Setup(Store& store, const ProgressFn& progress) = 0;
+  // The next transaction of the stream. `rng` is the stream's generator: the same seed
+  // gives the same stream. The request's procedure must outlive the run.
+  virtual TxnRequest Next(std::mt19937_64& rng) = 0;
+  // Workload-specific checks and counters for the JSON line (e.g. TPC-C consistency).
+  virtual nlohmann::json Report(const Store& store) { return nlohmann::json::object(); }
+};
+
+// Factories: nullptr for an unknown name.
+std::unique_ptr<Workload> MakeWorkload(const std::string& name, const WorkloadOptions& options);
+
+}  // namespace caracal::bench

@@ -1,0 +1,215 @@
+#include "bench/ycsb/ycsb.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+#include <xxhash.h>
+
+#include "bench/ycsb/zipf.h"
+#include "engine/errors.h"
+#include "engine/table.h"
+
+namespace caracal::bench {
+
+namespace {
+
+constexpr int kFields = 10;
+constexpr int kFieldBytes = 100;
+constexpr int kKeysPerTxn = 10;
+constexpr uint64_t kHotRows = 77;
+
+Key YcsbKey(int64_t k) {
+  Key key;
+  key.AppendInt(k, ColumnType::kBigInt);
+  return key;
+}
+
+// Deterministic field contents: 100 printable bytes derived from (a, b).
+void FillField(char* out, uint64_t a, uint64_t b) {
+  uint64_t x = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull);
+  for (int i = 0; i < kFieldBytes; ++i) {
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 32;
+    out[i] = static_cast<char>('a' + x % 26);
+  }
+}
+
+// args: [keys: bigint[10], writes: boolean[10], value_seed: bigint]
+class YcsbTxn final : public Procedure {
+ public:
+  explicit YcsbTxn(TableId table) : table_(table) {}
+  const std::string& name() const override { return name_; }
+
+  void Declare(DeclareContext& ctx) const override {
+    const auto& keys = ctx.input().args[0].as_array();
+    const auto& writes = ctx.input().args[1].as_array();
+    for (int i = 0; i < kKeysPerTxn; ++i) {
+      Key key = YcsbKey(keys[i].as_int());
+      if (writes[i].as_bool())
+        ctx.DeclareWrite(table_, key, WriteKind::kUpdate);
+      else
+        ctx.Prefetch(table_, key);
+    }
+  }
+
+  void Execute(ExecContext& ctx) const override {
+    const auto& keys = ctx.input().args[0].as_array();
+    const auto& writes = ctx.input().args[1].as_array();
+    const uint64_t seed = static_cast<uint64_t>(ctx.input().args[2].as_int());
+    const Schema& schema = ctx.table(table_).schema();
+    uint64_t checksum = 0;
+    ctx.Publish();  // YCSB never aborts: every write is visible at once
+    for (int i = 0; i < kKeysPerTxn; ++i) {
+      Key key = YcsbKey(keys[i].as_int());
+      if (!writes[i].as_bool()) {
+        const RowValue* row = ctx.Read(table_, key);
+        if (row == nullptr) continue;
+        for (int f = 1; f <= kFields; ++f) {
+          std::string_view s = row->GetString(f);
+          checksum = checksum * 31 + XXH3_64bits(s.data(), s.size());
+        }
+        continue;
+      }
+      char field[kFieldBytes];
+      FillField(field, seed, static_cast<uint64_t>(i));
+      ctx.ApplyRowUpdate(
+          table_, key,
+          [&schema, field](const RowValue& old) {
+            return RowBuilder(schema, old).SetStringRef(1, std::string_view(field, kFieldBytes)).Build();
+          },
+          1);
+    }
+    ctx.Emit({Value::Int(static_cast<int64_t>(checksum & 0x7fffffffffffffffull))});
+  }
+
+ private:
+  TableId table_;
+  std::string name_ = "ycsb_txn";
+};
+
+class Ycsb final : public Workload {
+ public:
+  Ycsb(const WorkloadOptions& options, YcsbVariant variant) : options_(options), variant_(variant) {
+    if (options_.keys < kHotRows * 2) throw std::invalid_argument("ycsb needs at least 154 keys");
+    const bool skew = variant == YcsbVariant::kSkew || variant == YcsbVariant::kContentionSkew;
+    if (skew) {
+      zipf_all_ = std::make_unique<ZipfGenerator>(options_.keys, 0.9);
+      zipf_hot_ = std::make_unique<ZipfGenerator>(kHotRows, 0.9);
+    }
+  }
+
+  std::string name() const override {
+    switch (variant_) {
+      case YcsbVariant::kUniform: return "ycsb-uniform";
+      case YcsbVariant::kSkew: return "ycsb-skew";
+      case YcsbVariant::kContention: return "ycsb-contention";
+      case YcsbVariant::kContentionSkew: return "ycsb-contention-skew";
+    }
+    return "ycsb";
+  }
+
+  void Setup(Store& store, const ProgressFn& progress) override {
+    std::vector<Column> cols;
+    cols.push_back({"ycsb_key", ColumnType::kBigInt, 0, 0, true});
+    for (int f = 0; f < kFields; ++f) cols.push_back({fmt::format("field{}", f), ColumnType::kChar, kFieldBytes, 0, false});
+    table_ = store.CreateTable(Schema("ycsb", std::move(cols), {0}));
+    txn_ = std::make_unique<YcsbTxn>(table_);
+
+    const Schema& schema = store.schema(table_);
+    std::atomic<uint64_t> done{0};
+    auto load = [&](uint64_t from, uint64_t to, bool report) {
+      char fields[kFields][kFieldBytes];
+      for (uint64_t k = from; k < to; ++k) {
+        RowBuilder b(schema);
+        b.SetInt(0, static_cast<int64_t>(k));
+        for (int f = 0; f < kFields; ++f) {
+          FillField(fields[f], k, static_cast<uint64_t>(f) + 1000);
+          b.SetStringRef(f + 1, std::string_view(fields[f], kFieldBytes));
+        }
+        store.LoadRow(table_, b.Build());
+        if ((k & 0xffff) == 0) {
+          uint64_t d = done.fetch_add(0x10000) + 0x10000;
+          if (report && progress) progress(std::min(d, options_.keys), options_.keys);
+        }
+      }
+    };
+    const unsigned threads = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+      uint64_t from = options_.keys * t / threads, to = options_.keys * (t + 1) / threads;
+      pool.emplace_back(load, from, to, t == 0);
+    }
+    for (auto& th : pool) th.join();
+    if (progress) progress(options_.keys, options_.keys);
+  }
+
+  TxnRequest Next(std::mt19937_64& rng) override {
+    std::vector<int64_t> keys;
+    keys.reserve(kKeysPerTxn);
+    const bool contention = variant_ == YcsbVariant::kContention || variant_ == YcsbVariant::kContentionSkew;
+    const uint64_t spacing = options_.keys / kHotRows;
+    auto add_distinct = [&](auto draw) {
+      for (;;) {
+        int64_t k = static_cast<int64_t>(draw());
+        if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
+          keys.push_back(k);
+          return;
+        }
+      }
+    };
+    auto any_key = [&]() -> uint64_t {
+      if (zipf_all_) return (*zipf_all_)(rng);
+      return std::uniform_int_distribution<uint64_t>(0, options_.keys - 1)(rng);
+    };
+    auto hot_key = [&]() -> uint64_t {
+      uint64_t h = zipf_hot_ ? (*zipf_hot_)(rng) : std::uniform_int_distribution<uint64_t>(0, kHotRows - 1)(rng);
+      return h * spacing;
+    };
+    std::vector<Value> key_values, write_flags;
+    if (contention) {
+      for (int i = 0; i < 7; ++i) add_distinct(hot_key);
+      for (int i = 0; i < 3; ++i) add_distinct(any_key);
+      std::shuffle(keys.begin(), keys.end(), rng);
+    } else {
+      for (int i = 0; i < kKeysPerTxn; ++i) add_distinct(any_key);
+    }
+    // 8:2 read/write: exactly two writes at random positions; 0:10 under contention.
+    std::array<bool, kKeysPerTxn> writes{};
+    if (contention) {
+      writes.fill(true);
+    } else {
+      int first = std::uniform_int_distribution<int>(0, kKeysPerTxn - 1)(rng);
+      int second = std::uniform_int_distribution<int>(0, kKeysPerTxn - 2)(rng);
+      if (second >= first) ++second;
+      writes[first] = writes[second] = true;
+    }
+    for (int i = 0; i < kKeysPerTxn; ++i) {
+      key_values.push_back(Value::Int(keys[i]));
+      write_flags.push_back(Value::Bool(writes[i]));
+    }
+    TxnRequest req;
+    req.procedure = txn_.get();
+    req.input.args = {Value::Array(std::move(key_values)), Value::Array(std::move(write_flags)),
+                      Value::Int(static_cast<int64_t>(rng() >> 1))};
+    return req;
+  }
+
+ private:
+  WorkloadOptions options_;
+  YcsbVariant variant_;
+  TableId table_ = 0;
+  std::unique_ptr<YcsbTxn> txn_;
+  std::unique_ptr<ZipfGenerator> zipf_all_, zipf_hot_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> MakeYcsb(const WorkloadOptions& options, YcsbVariant variant) {
+  return std::make_unique<Ycsb>(options, variant);
+}
+
+}  // namespace caracal::bench

@@ -1,0 +1,103 @@
+#include "engine/database.h"
+
+#include <fmt/format.h>
+
+#include "engine/errors.h"
+
+namespace caracal {
+
+TableId Database::CreateTable(Schema schema, std::vector<IndexSchema> indexes) {
+  if (FindTable(schema.table_name()))
+    throw EngineError("42P07", fmt::format("relation \"{}\" already exists", schema.table_name()));
+  TableId id = static_cast<TableId>(tables_.size());
+  tables_.push_back(std::make_unique<Table>(id, std::move(schema), std::move(indexes)));
+  return id;
+}
+
+std::optional<TableId> Database::FindTable(std::string_view name) const {
+  for (const auto& t : tables_)
+    if (t->name() == name) return t->id();
+  return std::nullopt;
+}
+
+void Database::LoadRow(TableId table_id, RowValuePtr value) {
+  Table& t = table(table_id);
+  const Schema& s = t.schema();
+  Key key;
+  for (int c : s.primary_key()) key.AppendValue(value->Get(s, c), s.column(c));
+  for (int i = 0; i < t.num_indexes(); ++i) t.AddIndexEntry(i, t.IndexKey(i, *value), key);
+  Row* row = t.FindOrCreate(key);
+  SpinGuard guard(row->lock());
+  if (row->size() > 0 && version::IsData(row->entry(row->size() - 1).value.load(std::memory_order_relaxed)))
+    throw EngineError("23505", fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", s.table_name()));
+  // After every transaction of the committed epoch, visible to its snapshot.
+  SerialId sid = MakeSerialId(committed_epoch(), kLoadSequence);
+  uintptr_t raw = reinterpret_cast<uintptr_t>(value.release());
+  if (!row->InsertVersion(sid, raw)) {
+    // A tombstone at the same point: replace it.
+    int64_t i = row->FindExact(sid);
+    row->entry(i).value.store(raw, std::memory_order_release);
+  }
+}
+
+const RowValue* Database::ReadSettled(Row& row, SerialId before) {
+  SpinGuard guard(row.lock());
+  for (int64_t i = row.FindBefore(before); i >= 0; --i) {
+    uintptr_t v = row.entry(i).value.load(std::memory_order_acquire);
+    if (v == version::kIgnore || v == version::kPending) continue;
+    if (v == version::kTombstone) return nullptr;
+    return reinterpret_cast<const RowValue*>(v);
+  }
+  return nullptr;
+}
+
+void Database::ForEachCommittedRow(TableId table_id,
+                                   const std::function<void(const Key&, const RowValue&)>& visit) const {
+  auto& self = const_cast<Database&>(*this);
+  Snapshot snap(self);
+  snap.Scan(table_id, Key(), Key(), [&](const Key& k, const RowValue& v) {
+    visit(k, v);
+    return true;
+  });
+}
+
+uint32_t Database::PinSnapshot() {
+  std::lock_guard lock(pins_mutex_);
+  uint32_t e = committed_epoch();
+  pins_.insert(e);
+  return e;
+}
+
+void Database::UnpinSnapshot(uint32_t epoch) {
+  std::lock_guard lock(pins_mutex_);
+  auto it = pins_.find(epoch);
+  if (it != pins_.end()) pins_.erase(it);
+}
+
+SerialId Database::CollectionHorizon(uint32_t current_epoch) const {
+  std::lock_guard lock(pins_mutex_);
+  uint32_t e = current_epoch;
+  if (!pins_.empty() && *pins_.begin() + 1 < e) e = *pins_.begin() + 1;
+  return MakeSerialId(e, 0);
+}
+
+Snapshot::Snapshot(Database& db)
+    : db_(db), epoch_(db.PinSnapshot()), structure_lock_(db.structure_mutex()) {}
+
+Snapshot::~Snapshot() { db_.UnpinSnapshot(epoch_); }
+
+const RowValue* Snapshot::Read(TableId table, const Key& key) const {
+  Row* row = db_.table(table).Find(key);
+  return row ? Database::ReadSettled(*row, MakeSerialId(epoch_ + 1, 0)) : nullptr;
+}
+
+void Snapshot::Scan(TableId table, const Key& lo, const Key& hi,
+                    const std::function<bool(const Key&, const RowValue&)>& visit) const {
+  SerialId before = MakeSerialId(epoch_ + 1, 0);
+  db_.table(table).ForEach(lo, hi, [&](const Key& k, Row& row) {
+    const RowValue* v = Database::ReadSettled(row, before);
+    return v == nullptr || visit(k, *v);
+  });
+}
+
+}  // namespace caracal

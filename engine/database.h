@@ -1,0 +1,87 @@
+// Database: the multi-version store the epoch Engine runs on. It owns the tables, the
+// sequences, the committed-epoch counter and the registry of snapshot readers that
+// bounds garbage collection.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <shared_mutex>
+#include <vector>
+
+#include "engine/serial_id.h"
+#include "engine/store.h"
+#include "engine/table.h"
+
+namespace caracal {
+
+class Database : public Store {
+ public:
+  Database() = default;
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  TableId CreateTable(Schema schema, std::vector<IndexSchema> indexes = {}) override;
+  std::optional<TableId> FindTable(std::string_view name) const override;
+  const Schema& schema(TableId table) const override { return tables_[table]->schema(); }
+  size_t num_tables() const override { return tables_.size(); }
+  Sequences& sequences() override { return sequences_; }
+  void LoadRow(TableId table, RowValuePtr row) override;
+  void ForEachCommittedRow(TableId table,
+                           const std::function<void(const Key&, const RowValue&)>& visit) const override;
+
+  Table& table(TableId id) { return *tables_[id]; }
+  const Table& table(TableId id) const { return *tables_[id]; }
+
+  // The last epoch whose transactions have all committed (0: none yet).
+  uint32_t committed_epoch() const { return committed_epoch_.load(std::memory_order_acquire); }
+  void set_committed_epoch(uint32_t e) { committed_epoch_.store(e, std::memory_order_release); }
+
+  // Snapshot readers pin the epoch they read; collection keeps what they may need.
+  // Returns the pinned epoch (the committed epoch at the time of the call).
+  uint32_t PinSnapshot();
+  void UnpinSnapshot(uint32_t epoch);
+  // Versions older than this are invisible to every pinned reader and to every later
+  // epoch, once superseded: min over pinned epochs e of (e+1, 0), and (current, 0).
+  SerialId CollectionHorizon(uint32_t current_epoch) const;
+
+  // Held shared by snapshot readers, exclusively while dead rows leave the indexes.
+  std::shared_mutex& structure_mutex() const { return structure_mutex_; }
+
+  // The newest settled version of `row` with serial id < before (nullptr if the row does
+  // not exist then). Takes the row lock: safe while an initialization phase runs.
+  static const RowValue* ReadSettled(Row& row, SerialId before);
+
+ private:
+  std::vector<std::unique_ptr<Table>> tables_;
+  Sequences sequences_;
+  std::atomic<uint32_t> committed_epoch_{0};
+  mutable std::mutex pins_mutex_;
+  std::multiset<uint32_t> pins_;
+  mutable std::shared_mutex structure_mutex_;
+};
+
+// A consistent read-only view of the last committed epoch, valid while the object lives,
+// however many epochs commit meanwhile.
+class Snapshot {
+ public:
+  explicit Snapshot(Database& db);
+  ~Snapshot();
+  Snapshot(const Snapshot&) = delete;
+  Snapshot& operator=(const Snapshot&) = delete;
+
+  uint32_t epoch() const { return epoch_; }
+  const RowValue* Read(TableId table, const Key& key) const;
+  // Rows with lo <= key < hi (hi empty: unbounded), in key order; visitor returns false to stop.
+  void Scan(TableId table, const Key& lo, const Key& hi,
+            const std::function<bool(const Key&, const RowValue&)>& visit) const;
+
+ private:
+  Database& db_;
+  uint32_t epoch_;
+  std::shared_lock<std::shared_mutex> structure_lock_;
+};
+
+}  // namespace caracal

@@ -1,0 +1,263 @@
+#include "engine/engine.h"
+
+#include <barrier>
+#include <stdexcept>
+
+#include "engine/epoch_txn.h"
+#include "engine/epoch_worker.h"
+#include "engine/errors.h"
+
+namespace caracal {
+
+namespace {
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+// The worker threads and the barrier they meet at; the driver hands them one epoch at a time.
+class WorkerPool {
+ public:
+  WorkerPool(Database& db, int n) : barrier_(n) {
+    for (int i = 0; i < n; ++i) workers_.push_back(std::make_unique<EpochWorker>(db, i, n));
+    for (int i = 0; i < n; ++i) threads_.emplace_back([this, i] { Loop(i); });
+  }
+  ~WorkerPool() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    start_cv_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+
+  // Runs one epoch on all workers and returns when every phase is done.
+  void Run(EpochJob& job) {
+    job.barrier = &barrier_;
+    {
+      std::lock_guard lock(mutex_);
+      job_ = &job;
+      remaining_ = static_cast<int>(workers_.size());
+      ++generation_;
+    }
+    start_cv_.notify_all();
+    std::unique_lock lock(mutex_);
+    done_cv_.wait(lock, [&] { return remaining_ == 0; });
+    job_ = nullptr;
+  }
+
+  std::vector<std::unique_ptr<EpochWorker>>& workers() { return workers_; }
+
+ private:
+  void Loop(int i) {
+    uint64_t seen = 0;
+    for (;;) {
+      EpochJob* job;
+      {
+        std::unique_lock lock(mutex_);
+        start_cv_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+        if (stopping_) return;
+        seen = generation_;
+        job = job_;
+      }
+      workers_[i]->RunEpoch(*job);
+      std::lock_guard lock(mutex_);
+      if (--remaining_ == 0) done_cv_.notify_one();
+    }
+  }
+
+  std::barrier<> barrier_;
+  std::vector<std::unique_ptr<EpochWorker>> workers_;
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable start_cv_, done_cv_;
+  EpochJob* job_ = nullptr;
+  uint64_t generation_ = 0;
+  int remaining_ = 0;
+  bool stopping_ = false;
+};
+
+Engine::Engine(Database& db, EngineOptions options) : db_(db), options_(options) {
+  if (options_.workers < 1) throw std::invalid_argument("workers must be at least 1");
+  if (options_.epoch_max_txns < 1) throw std::invalid_argument("epoch_max_txns must be at least 1");
+  if (options_.epoch_max_txns >= kLoadSequence - 1) throw std::invalid_argument("epoch_max_txns is too large");
+  epoch_ = db_.committed_epoch();
+  pool_ = std::make_unique<WorkerPool>(db_, options_.workers);
+  driver_ = std::thread([this] { DriverLoop(); });
+}
+
+Engine::~Engine() {
+  Drain();
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  intake_cv_.notify_all();
+  driver_.join();
+  pool_.reset();
+}
+
+void Engine::Submit(TxnRequest request) {
+  {
+    std::lock_guard lock(mutex_);
+    if (intake_.empty()) first_arrival_ = Clock::now();
+    intake_.push_back(std::move(request));
+    ++submitted_;
+    if (intake_.size() < options_.epoch_max_txns && intake_.size() != 1) return;
+  }
+  intake_cv_.notify_all();
+}
+
+void Engine::Drain() {
+  std::unique_lock lock(mutex_);
+  ++drain_waiters_;
+  intake_cv_.notify_all();
+  drained_cv_.wait(lock, [&] { return completed_ == submitted_; });
+  --drain_waiters_;
+}
+
+void Engine::RunExclusive(const std::function<void()>& fn) {
+  std::lock_guard epoch_lock(epoch_mutex_);
+  fn();
+}
+
+EngineStats Engine::stats() const {
+  std::lock_guard lock(stats_mutex_);
+  return stats_;
+}
+
+void Engine::DriverLoop() {
+  for (;;) {
+    std::vector<std::unique_ptr<EpochTxn>> txns;
+    {
+      std::unique_lock lock(mutex_);
+      intake_cv_.wait(lock, [&] { return stopping_ || !intake_.empty() || !retry_.empty(); });
+      if (stopping_ && intake_.empty() && retry_.empty()) return;
+      // Close the epoch when it is full, when its interval has passed since its first
+      // transaction arrived, or at once if someone waits for everything to finish.
+      auto deadline = first_arrival_ + std::chrono::milliseconds(options_.epoch_interval_ms);
+      intake_cv_.wait_until(lock, deadline, [&] {
+        return stopping_ || drain_waiters_ > 0 || intake_.size() + retry_.size() >= options_.epoch_max_txns;
+      });
+      while (!retry_.empty() && txns.size() < options_.epoch_max_txns) {
+        txns.push_back(std::move(retry_.front()));
+        retry_.pop_front();
+      }
+      while (!intake_.empty() && txns.size() < options_.epoch_max_txns) {
+        auto txn = std::make_unique<EpochTxn>();
+        txn->request = std::move(intake_.front());
+        intake_.pop_front();
+        txns.push_back(std::move(txn));
+      }
+      if (!intake_.empty()) first_arrival_ = Clock::now();
+    }
+    RunEpoch(txns);
+  }
+}
+
+void Engine::Sequence(EpochTxn& txn) {
+  if (txn.sequenced) return;
+  txn.sequenced = true;
+  try {
+    txn.request.procedure->Sequence(db_.sequences(), txn.request.input);
+  } catch (const EngineError& e) {
+    txn.Fail(e.sqlstate(), e.what());
+  } catch (const std::exception& e) {
+    txn.Fail("XX000", e.what());
+  }
+}
+
+void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
+  std::lock_guard epoch_lock(epoch_mutex_);
+  const uint32_t epoch = ++epoch_;
+  EpochJob job;
+  job.epoch = epoch;
+  job.t_start = NowNs();
+  for (size_t i = 0; i < txns.size(); ++i) {
+    EpochTxn& t = *txns[i];
+    t.sid = MakeSerialId(epoch, static_cast<uint32_t>(i + 1));
+    ++t.attempts;
+    Sequence(t);
+  }
+  job.txns = txns;
+  job.gc = options_.gc;
+  // Collection at the end of this epoch keeps what pinned snapshots and later epochs read.
+  job.gc_horizon = db_.CollectionHorizon(epoch + 1);
+  pool_->Run(job);
+
+  uint64_t freed = 0;
+  for (auto& w : pool_->workers()) {
+    freed += w->freed_versions();
+    for (auto& [table, key] : w->dead_rows()) dead_rows_.emplace_back(table, std::move(key));
+    w->dead_rows().clear();
+  }
+  uint64_t erased = EraseDeadRows(job.gc_horizon);
+  db_.set_committed_epoch(epoch);
+  const int64_t t_end = NowNs();
+
+  // Results go out in serial order; transactions whose reconnaissance failed go to the
+  // head of the next epoch instead.
+  uint64_t done = 0, aborts = 0, retries = 0;
+  std::vector<std::unique_ptr<EpochTxn>> again;
+  for (auto& t : txns) {
+    if (t->state == EpochTxn::State::kRetry) {
+      ++retries;
+      auto fresh = std::make_unique<EpochTxn>();
+      fresh->request = std::move(t->request);
+      fresh->attempts = t->attempts;
+      fresh->sequenced = true;
+      again.push_back(std::move(fresh));
+      continue;
+    }
+    if (t->state == EpochTxn::State::kAborted) ++aborts;
+    t->result.serial_id = t->sid;
+    t->result.attempts = t->attempts;
+    if (t->request.on_done) t->request.on_done(std::move(t->result));
+    ++done;
+  }
+  {
+    std::lock_guard lock(stats_mutex_);
+    stats_.epochs++;
+    stats_.txns += done;
+    stats_.aborts += aborts;
+    stats_.retries += retries;
+    stats_.init_ms += static_cast<double>(job.t_init - job.t_start) / 1e6;
+    stats_.exec_ms += static_cast<double>(job.t_exec - job.t_init) / 1e6;
+    stats_.gc_ms += static_cast<double>(t_end - job.t_exec) / 1e6;
+    stats_.gc_freed_versions += freed;
+    stats_.rows_erased += erased;
+  }
+  std::lock_guard lock(mutex_);
+  for (auto it = again.rbegin(); it != again.rend(); ++it) retry_.push_front(std::move(*it));
+  completed_ += done;
+  if (completed_ == submitted_) drained_cv_.notify_all();
+}
+
+uint64_t Engine::EraseDeadRows(SerialId horizon) {
+  if (dead_rows_.empty()) return 0;
+  // Snapshot readers walk the indexes without row-level protection from erasure; if one
+  // is active, try again after a later epoch.
+  std::unique_lock structure(db_.structure_mutex(), std::try_to_lock);
+  if (!structure.owns_lock()) return 0;
+  uint64_t erased = 0;
+  for (auto& [table_id, key] : dead_rows_) {
+    Table& t = db_.table(table_id);
+    Row* row = t.Find(key);
+    if (row == nullptr) continue;
+    bool dead;
+    {
+      SpinGuard guard(row->lock());
+      dead = row->IsDead(horizon);
+    }
+    if (!dead) continue;  // written again since it died
+    t.EraseRow(key);
+    ++erased;
+  }
+  dead_rows_.clear();
+  return erased;
+}
+
+}  // namespace caracal

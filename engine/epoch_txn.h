@@ -1,0 +1,66 @@
+// EpochTxn: the engine's state for one transaction inside one epoch: its serial id, its
+// row cache (every row it declared, found once during initialization and reused during
+// execution, paper §4.3), its resolved ranges and its result.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/executor.h"
+#include "engine/row.h"
+#include "engine/serial_id.h"
+#include "engine/table.h"
+
+namespace caracal {
+
+struct CacheEntry {
+  Table* table = nullptr;
+  Key key;
+  uint64_t hash = 0;
+  Row* row = nullptr;
+  WriteKind kind = WriteKind::kUpdate;
+  bool declared_write = false;  // false: a prefetch only
+  bool creates = false;         // declared as insert or upsert: the row is created in the insert step
+  bool needs_append = false;    // a version is still to be appended in the append step
+  bool has_version = false;     // this transaction owns a version (pending until settled)
+  int64_t version_index = -1;   // position of that version, resolved at execution
+  // This transaction's own write: held back until Publish(), or stored.
+  bool written = false;
+  bool stored = false;
+  bool tombstone = false;
+  RowValuePtr staged;
+  const RowValue* own_value = nullptr;
+};
+
+struct RangeDecl {
+  Table* table = nullptr;
+  Key lo, hi;
+  RangeKind kind = RangeKind::kUpdate;
+  std::vector<Key> rows;
+};
+
+struct EpochTxn {
+  enum class State : uint8_t { kRunning, kAborted, kRetry };
+
+  TxnRequest request;
+  SerialId sid = 0;
+  uint32_t attempts = 0;
+  bool sequenced = false;
+  State state = State::kRunning;
+  bool published = false;
+  TxnResult result;
+  std::deque<CacheEntry> cache;  // a deque: entries keep their address as it grows
+  std::vector<RangeDecl> ranges;
+
+  CacheEntry* Find(const Table* table, const Key& key, uint64_t hash);
+  CacheEntry& Add(Table* table, const Key& key, uint64_t hash);
+  void Fail(std::string sqlstate, std::string message);
+
+ private:
+  // Built once the cache is large enough that a linear search would dominate.
+  std::unordered_multimap<uint64_t, uint32_t> by_hash_;
+};
+
+}  // namespace caracal

@@ -1,0 +1,407 @@
+#include "engine/epoch_worker.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <thread>
+
+#include "engine/errors.h"
+#include "engine/procedure.h"
+
+namespace caracal {
+
+namespace {
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string DescribeKey(const Table& table, const Key& key) {
+  try {
+    std::vector<Value> values = DecodeKey(table.schema(), table.schema().primary_key(), key);
+    std::string out = "(";
+    for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + values[i].ToText();
+    return out + ")";
+  } catch (const EngineError&) {
+    return "0x" + key.ToHex();
+  }
+}
+
+// Appends this transaction's pending version to `row`. Returns false if the row does not
+// exist before `sid` and `only_if_exists` is set (paper Figure 2: a range or point write
+// keeps a key only if the key's first version precedes the writer).
+bool AppendPending(Row& row, SerialId sid, bool only_if_exists) {
+  SpinGuard guard(row.lock());
+  if (only_if_exists && (row.size() == 0 || row.entry(0).sid >= sid)) return false;
+  return row.InsertVersion(sid, version::kPending) || true;
+}
+
+class DeclareContextImpl final : public DeclareContext {
+ public:
+  DeclareContextImpl(Database& db, EpochTxn& txn, std::vector<WrittenRow>& written, uint32_t epoch)
+      : db_(db), txn_(txn), written_(written), epoch_(epoch) {}
+
+  const TxnInput& input() const override { return txn_.request.input; }
+  Table& table(TableId id) override { return db_.table(id); }
+
+  void DeclareWrite(TableId table_id, const Key& key, WriteKind kind) override {
+    Table& t = db_.table(table_id);
+    uint64_t hash = key.Hash();
+    CacheEntry* e = txn_.Find(&t, key, hash);
+    const bool creates = kind == WriteKind::kInsert || kind == WriteKind::kUpsert;
+    if (e != nullptr && e->declared_write) {
+      if (kind == WriteKind::kInsert && e->kind == WriteKind::kInsert)
+        throw ApiMisuse(fmt::format("procedure {}: key {} of table \"{}\" inserted twice in one transaction",
+                                    txn_.request.procedure->name(), DescribeKey(t, key), t.name()));
+      if (creates) e->kind = kind;
+    } else {
+      if (e == nullptr) e = &txn_.Add(&t, key, hash);
+      e->declared_write = true;
+      e->kind = kind;
+    }
+    if (e->has_version) return;
+    if (creates) {
+      e->creates = true;
+      e->needs_append = false;
+      e->row = t.FindOrCreate(key);
+      AppendPending(*e->row, txn_.sid, false);
+      e->has_version = true;
+      written_.push_back({&t, e->row});
+    } else {
+      e->needs_append = true;
+    }
+  }
+
+  int DeclareRange(TableId table_id, const Key& lo, const Key& hi, RangeKind kind) override {
+    RangeDecl& r = txn_.ranges.emplace_back();
+    r.table = &db_.table(table_id);
+    r.lo = lo;
+    r.hi = hi;
+    r.kind = kind;
+    return static_cast<int>(txn_.ranges.size() - 1);
+  }
+
+  void DeclareIndexEntry(TableId table_id, int index, const Key& index_key, const Key& primary_key) override {
+    Table& t = db_.table(table_id);
+    if (index < 0 || index >= t.num_indexes())
+      throw ApiMisuse(fmt::format("procedure {}: table \"{}\" has no index #{}", txn_.request.procedure->name(),
+                                  t.name(), index));
+    t.AddIndexEntry(index, index_key, primary_key);
+  }
+
+  void Prefetch(TableId table_id, const Key& key) override {
+    Table& t = db_.table(table_id);
+    uint64_t hash = key.Hash();
+    if (txn_.Find(&t, key, hash) == nullptr) txn_.Add(&t, key, hash).needs_append = false;
+  }
+
+  const RowValue* ReadCommitted(TableId table_id, const Key& key) override {
+    Row* row = db_.table(table_id).Find(key);
+    return row ? Database::ReadSettled(*row, MakeSerialId(epoch_, 0)) : nullptr;
+  }
+
+ private:
+  Database& db_;
+  EpochTxn& txn_;
+  std::vector<WrittenRow>& written_;
+  uint32_t epoch_;
+};
+
+class ExecContextImpl final : public ExecContext {
+ public:
+  ExecContextImpl(Database& db, EpochTxn& txn) : db_(db), txn_(txn) {}
+
+  const TxnInput& input() const override { return txn_.request.input; }
+  Table& table(TableId id) override { return db_.table(id); }
+  uint64_t serial_id() const override { return txn_.sid; }
+
+  const RowValue* Read(TableId table_id, const Key& key) override {
+    Table& t = db_.table(table_id);
+    CacheEntry* e = txn_.Find(&t, key, key.Hash());
+    if (e != nullptr) {
+      // A row declared or prefetched but absent during the append step cannot appear
+      // later in the epoch: every insert happens in the insert step.
+      return Current(*e);
+    }
+    Row* row = t.Find(key);
+    return row ? VisibleBefore(*row, txn_.sid) : nullptr;
+  }
+
+  void Scan(TableId table_id, const Key& lo, const Key& hi,
+            const std::function<bool(const Key&, const RowValue&)>& visit) override {
+    Table& t = db_.table(table_id);
+    t.ForEach(lo, hi, [&](const Key& k, Row& row) {
+      const RowValue* v = ReadRow(t, k, row);
+      return v == nullptr || visit(k, *v);
+    });
+  }
+
+  void ScanIndex(TableId table_id, int index, const Key& lo, const Key& hi,
+                 const std::function<bool(const Key&, const RowValue&)>& visit) override {
+    Table& t = db_.table(table_id);
+    if (index < 0 || index >= t.num_indexes())
+      throw ApiMisuse(fmt::format("procedure {}: table \"{}\" has no index #{}", txn_.request.procedure->name(),
+                                  t.name(), index));
+    t.ForEachIndexEntry(index, lo, hi, [&](std::string_view index_key, const Key& pk) {
+      Row* row = t.Find(pk);
+      if (row == nullptr) return true;
+      const RowValue* v = ReadRow(t, pk, *row);
+      // The entry may be stale: only a row whose visible version carries exactly these
+      // index values belongs to the scan (and is visited once).
+      if (v == nullptr || t.IndexKey(index, *v).view() != index_key) return true;
+      return visit(pk, *v);
+    });
+  }
+
+  const std::vector<Key>& RangeRows(int range_id) override {
+    if (range_id < 0 || range_id >= static_cast<int>(txn_.ranges.size()))
+      throw ApiMisuse(fmt::format("procedure {}: no range #{} was declared", txn_.request.procedure->name(), range_id));
+    return txn_.ranges[range_id].rows;
+  }
+
+  bool Insert(TableId table_id, const Key& key, RowValuePtr value) override {
+    CacheEntry& e = Declared(table_id, key, "insert into");
+    if (!e.creates) throw Undeclared(e, "insert into", "as an update or delete only");
+    if (Current(e) != nullptr) return false;
+    SetValue(e, std::move(value), false);
+    return true;
+  }
+
+  void Upsert(TableId table_id, const Key& key, RowValuePtr value) override {
+    CacheEntry& e = Declared(table_id, key, "upsert into");
+    if (!e.creates) throw Undeclared(e, "upsert into", "as an update or delete only");
+    SetValue(e, std::move(value), false);
+  }
+
+  bool Update(TableId table_id, const Key& key, RowValuePtr value) override {
+    CacheEntry& e = Declared(table_id, key, "update");
+    if (!e.has_version || Current(e) == nullptr) return false;
+    SetValue(e, std::move(value), false);
+    return true;
+  }
+
+  bool Delete(TableId table_id, const Key& key) override {
+    CacheEntry& e = Declared(table_id, key, "delete from");
+    if (!e.has_version || Current(e) == nullptr) return false;
+    SetValue(e, nullptr, true);
+    return true;
+  }
+
+  RowUpdateFuture ApplyRowUpdate(TableId table_id, const Key& key, RowUpdateCallback callback, int weight) override {
+    CacheEntry& e = Declared(table_id, key, "update");
+    if (!e.has_version) return RowUpdateFuture(false);
+    const RowValue* old = Current(e);
+    if (old == nullptr) return RowUpdateFuture(false);
+    RowValuePtr updated = callback(*old);
+    if (updated) SetValue(e, std::move(updated), false);
+    return RowUpdateFuture(true);
+  }
+
+  void Publish() override {
+    if (txn_.published) return;
+    txn_.published = true;
+    for (CacheEntry& e : txn_.cache)
+      if (e.written && !e.stored) Store(e);
+  }
+
+  void Abort(std::string sqlstate, std::string message) override {
+    if (txn_.published)
+      throw ApiMisuse(fmt::format("procedure {}: Abort() after Publish() (\"{}\")", txn_.request.procedure->name(),
+                                  message));
+    txn_.Fail(std::move(sqlstate), std::move(message));
+  }
+
+  void Retry() override {
+    if (txn_.published)
+      throw ApiMisuse(fmt::format("procedure {}: Retry() after Publish()", txn_.request.procedure->name()));
+    txn_.state = EpochTxn::State::kRetry;
+  }
+
+  void Notice(std::string message) override { txn_.result.notices.push_back(std::move(message)); }
+  void Emit(std::vector<Value> row) override { txn_.result.rows.push_back(std::move(row)); }
+
+ private:
+  // Reads a row reached by a scan: this transaction's own write if it has one.
+  const RowValue* ReadRow(Table& t, const Key& k, Row& row) {
+    if (!txn_.cache.empty() && row.FindExact(txn_.sid) >= 0) {
+      CacheEntry* e = txn_.Find(&t, k, k.Hash());
+      if (e != nullptr && e->written) return e->tombstone ? nullptr : e->own_value;
+    }
+    return VisibleBefore(row, txn_.sid);
+  }
+
+  ApiMisuse Undeclared(const CacheEntry& e, const char* verb, const char* how) {
+    return ApiMisuse(fmt::format("procedure {}: {} \"{}\" at key {}, which was declared {}",
+                                 txn_.request.procedure->name(), verb, e.table->name(), DescribeKey(*e.table, e.key),
+                                 how));
+  }
+
+  CacheEntry& Declared(TableId table_id, const Key& key, const char* verb) {
+    Table& t = db_.table(table_id);
+    CacheEntry* e = txn_.Find(&t, key, key.Hash());
+    if (e == nullptr || !e->declared_write)
+      throw ApiMisuse(fmt::format("procedure {}: {} \"{}\" at key {}, which was not declared in its write set",
+                                  txn_.request.procedure->name(), verb, t.name(), DescribeKey(t, key)));
+    return *e;
+  }
+
+  // The row's value as this transaction sees it before its own write.
+  const RowValue* Current(CacheEntry& e) {
+    if (e.written) return e.tombstone ? nullptr : e.own_value;
+    return e.row ? VisibleBefore(*e.row, txn_.sid) : nullptr;
+  }
+
+  void SetValue(CacheEntry& e, RowValuePtr value, bool tombstone) {
+    if (!e.has_version)
+      throw ApiMisuse(fmt::format("procedure {}: write of \"{}\" at key {} that does not exist at this point",
+                                  txn_.request.procedure->name(), e.table->name(), DescribeKey(*e.table, e.key)));
+    if (e.stored)
+      throw ApiMisuse(fmt::format("procedure {}: \"{}\" at key {} written again after Publish(); readers may "
+                                  "already have seen the first write",
+                                  txn_.request.procedure->name(), e.table->name(), DescribeKey(*e.table, e.key)));
+    e.written = true;
+    e.tombstone = tombstone;
+    e.staged = std::move(value);
+    e.own_value = e.staged.get();
+    if (txn_.published) Store(e);
+  }
+
+  void Store(CacheEntry& e) {
+    if (e.version_index < 0) e.version_index = e.row->FindExact(txn_.sid);
+    uintptr_t v = e.tombstone ? version::kTombstone : reinterpret_cast<uintptr_t>(e.staged.release());
+    e.row->entry(static_cast<uint32_t>(e.version_index)).value.store(v, std::memory_order_release);
+    e.stored = true;
+  }
+
+  Database& db_;
+  EpochTxn& txn_;
+};
+
+}  // namespace
+
+const RowValue* VisibleBefore(const Row& row, SerialId sid) {
+  for (int64_t i = row.FindBefore(sid); i >= 0; --i) {
+    uintptr_t v = row.entry(static_cast<uint32_t>(i)).value.load(std::memory_order_acquire);
+    for (int spins = 0; v == version::kPending; ++spins) {
+      // The writer has a smaller serial id, so it is running or queued ahead of us on
+      // some worker and cannot be waiting for us: spin, then yield (workers may
+      // outnumber cores).
+      if (spins < 256)
+        CpuRelax();
+      else
+        std::this_thread::yield();
+      v = row.entry(static_cast<uint32_t>(i)).value.load(std::memory_order_acquire);
+    }
+    if (v == version::kIgnore) continue;
+    if (v == version::kTombstone) return nullptr;
+    return reinterpret_cast<const RowValue*>(v);
+  }
+  return nullptr;
+}
+
+void EpochWorker::NoteWritten(Table* table, Row* row) { written_rows_.push_back({table, row}); }
+
+void EpochWorker::InsertStep(EpochTxn& txn) {
+  DeclareContextImpl ctx(db_, txn, written_rows_, epoch_);
+  try {
+    txn.request.procedure->Declare(ctx);
+  } catch (const EngineError& e) {
+    txn.Fail(e.sqlstate(), e.what());
+  } catch (const std::exception& e) {
+    txn.Fail("XX000", e.what());
+  }
+}
+
+void EpochWorker::AppendStep(EpochTxn& txn) {
+  if (txn.state != EpochTxn::State::kRunning) return;
+  for (CacheEntry& e : txn.cache) {
+    if (!e.declared_write) {
+      if (e.row == nullptr) e.row = e.table->Find(e.key);  // a prefetch
+      continue;
+    }
+    if (!e.needs_append || e.has_version) continue;
+    e.needs_append = false;
+    e.row = e.table->Find(e.key);
+    if (e.row != nullptr && AppendPending(*e.row, txn.sid, true)) {
+      e.has_version = true;
+      NoteWritten(e.table, e.row);
+    }
+  }
+  for (RangeDecl& r : txn.ranges) {
+    r.table->ForEach(r.lo, r.hi, [&](const Key& k, Row& row) {
+      uint64_t hash = k.Hash();
+      CacheEntry* e = txn.Find(r.table, k, hash);
+      if (e != nullptr && e->has_version) {
+        r.rows.push_back(k);
+        return true;
+      }
+      if (!AppendPending(row, txn.sid, true)) return true;
+      if (e == nullptr) e = &txn.Add(r.table, k, hash);
+      e->declared_write = true;
+      e->kind = r.kind == RangeKind::kDelete ? WriteKind::kDelete : WriteKind::kUpdate;
+      e->row = &row;
+      e->has_version = true;
+      NoteWritten(r.table, &row);
+      r.rows.push_back(k);
+      return true;
+    });
+  }
+}
+
+void EpochWorker::ExecuteStep(EpochTxn& txn) {
+  if (txn.state == EpochTxn::State::kRunning) {
+    ExecContextImpl ctx(db_, txn);
+    try {
+      txn.request.procedure->Execute(ctx);
+    } catch (const EngineError& e) {
+      txn.Fail(e.sqlstate(), e.what());
+    } catch (const std::exception& e) {
+      txn.Fail("XX000", e.what());
+    }
+    if (txn.state == EpochTxn::State::kRunning) ctx.Publish();
+  }
+  Settle(txn);
+}
+
+// Every version this transaction owns ends settled: its write, or an ignore marker.
+void EpochWorker::Settle(EpochTxn& txn) {
+  for (CacheEntry& e : txn.cache) {
+    if (!e.has_version || e.stored) continue;
+    if (e.version_index < 0) e.version_index = e.row->FindExact(txn.sid);
+    e.row->entry(static_cast<uint32_t>(e.version_index)).value.store(version::kIgnore, std::memory_order_release);
+    e.staged.reset();
+  }
+}
+
+void EpochWorker::Collect(SerialId horizon) {
+  for (auto [table, row] : written_rows_) {
+    if (row->gc_epoch.exchange(epoch_, std::memory_order_relaxed) == epoch_) continue;  // another worker has it
+    SpinGuard guard(row->lock());
+    freed_versions_ += row->Collect(horizon);
+    if (row->IsDead(horizon)) {
+      dead_rows_.emplace_back(table->id(), *row->key);
+    }
+  }
+  written_rows_.clear();
+}
+
+void EpochWorker::RunEpoch(EpochJob& job) {
+  epoch_ = job.epoch;
+  freed_versions_ = 0;
+  const size_t n = job.txns.size();
+  for (size_t i = id_; i < n; i += num_workers_) InsertStep(*job.txns[i]);
+  job.barrier->arrive_and_wait();
+  for (size_t i = id_; i < n; i += num_workers_) AppendStep(*job.txns[i]);
+  job.barrier->arrive_and_wait();
+  if (id_ == 0) job.t_init = NowNs();
+  for (size_t i = id_; i < n; i += num_workers_) ExecuteStep(*job.txns[i]);
+  job.barrier->arrive_and_wait();
+  if (id_ == 0) job.t_exec = NowNs();
+  if (job.gc)
+    Collect(job.gc_horizon);
+  else
+    written_rows_.clear();
+}
+
+}  // namespace caracal

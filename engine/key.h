@@ -1,0 +1,90 @@
+// Key: an order-preserving byte encoding of a tuple of column values, so that memcmp
+// order equals SQL order. Primary keys, range bounds and secondary index entries all
+// use it. Short keys (the common case: a few integers) live inline, without allocation.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "engine/types.h"
+#include "engine/value.h"
+
+namespace caracal {
+
+class Key {
+ public:
+  static constexpr size_t kInlineCapacity = 40;
+
+  Key() = default;
+  Key(const Key& other) { Assign(other.data(), other.size()); }
+  Key(Key&& other) noexcept { *this = std::move(other); }
+  Key& operator=(const Key& other) {
+    if (this != &other) Assign(other.data(), other.size());
+    return *this;
+  }
+  Key& operator=(Key&& other) noexcept;
+  ~Key() = default;
+
+  const uint8_t* data() const { return heap_ ? heap_.get() : inline_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  std::string_view view() const { return {reinterpret_cast<const char*>(data()), size_}; }
+
+  // Appenders, one per column type, in order-preserving form.
+  void AppendInt(int64_t v, ColumnType width);  // width: kSmallInt, kInteger or kBigInt
+  void AppendDouble(double v);
+  void AppendBool(bool v);
+  void AppendString(std::string_view s);
+  // Appends `v` converted to `column`'s type; throws KeyError on NULL or a kind mismatch.
+  void AppendValue(const Value& v, const Column& column);
+  // Raw bytes (a prefix of another key, or an upper-bound sentinel).
+  void AppendBytes(const void* p, size_t n);
+
+  // The smallest key greater than every key that starts with this one: for prefix ranges.
+  Key PrefixSuccessor() const;
+
+  std::string ToHex() const;
+
+  friend bool operator==(const Key& a, const Key& b) {
+    return a.size_ == b.size_ && std::memcmp(a.data(), b.data(), a.size_) == 0;
+  }
+  friend int Compare(const Key& a, const Key& b) {
+    size_t n = a.size_ < b.size_ ? a.size_ : b.size_;
+    int c = std::memcmp(a.data(), b.data(), n);
+    if (c != 0) return c;
+    return a.size_ < b.size_ ? -1 : (a.size_ > b.size_ ? 1 : 0);
+  }
+  friend bool operator<(const Key& a, const Key& b) { return Compare(a, b) < 0; }
+
+  uint64_t Hash() const;
+
+ private:
+  void Assign(const uint8_t* p, size_t n);
+  uint8_t* Grow(size_t extra);
+
+  uint32_t size_ = 0;
+  uint32_t capacity_ = kInlineCapacity;
+  uint8_t inline_[kInlineCapacity];
+  std::unique_ptr<uint8_t[]> heap_;
+};
+
+struct KeyLess {
+  bool operator()(const Key& a, const Key& b) const { return a < b; }
+};
+
+struct KeyHash {
+  size_t operator()(const Key& k) const { return static_cast<size_t>(k.Hash()); }
+};
+
+// Builds a key from values for the given key columns of a schema.
+Key EncodeKey(const Schema& schema, std::span<const int> key_columns, std::span<const Value> values);
+// Primary key of a schema from values of its key columns, in key order.
+Key EncodePrimaryKey(const Schema& schema, std::span<const Value> key_values);
+// Decodes a key back into values (for output and state hashing).
+std::vector<Value> DecodeKey(const Schema& schema, std::span<const int> key_columns, const Key& key);
+
+}  // namespace caracal

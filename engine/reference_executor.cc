@@ -1,0 +1,297 @@
+#include "engine/reference_executor.h"
+
+#include <fmt/format.h>
+
+#include <unordered_map>
+
+#include "engine/errors.h"
+#include "engine/table.h"
+
+namespace caracal {
+
+TableId ReferenceExecutor::CreateTable(Schema schema, std::vector<IndexSchema> indexes) {
+  if (FindTable(schema.table_name()))
+    throw EngineError("42P07", fmt::format("relation \"{}\" already exists", schema.table_name()));
+  auto t = std::make_unique<RefTable>();
+  TableId id = static_cast<TableId>(tables_.size());
+  t->facade = std::make_unique<Table>(id, schema, indexes);
+  t->schema = std::move(schema);
+  t->indexes = std::move(indexes);
+  t->index_entries.resize(t->indexes.size());
+  tables_.push_back(std::move(t));
+  return id;
+}
+
+std::optional<TableId> ReferenceExecutor::FindTable(std::string_view name) const {
+  for (size_t i = 0; i < tables_.size(); ++i)
+    if (tables_[i]->schema.table_name() == name) return static_cast<TableId>(i);
+  return std::nullopt;
+}
+
+void ReferenceExecutor::PutRow(RefTable& t, const Key& key, std::shared_ptr<const RowValue> value) {
+  auto it = t.rows.find(key);
+  if (it != t.rows.end()) {
+    for (size_t i = 0; i < t.indexes.size(); ++i)
+      t.index_entries[i].erase({t.facade->IndexKey(static_cast<int>(i), *it->second), key});
+    if (value)
+      it->second = value;
+    else
+      t.rows.erase(it);
+  } else if (value) {
+    t.rows.emplace(key, value);
+  }
+  if (value)
+    for (size_t i = 0; i < t.indexes.size(); ++i)
+      t.index_entries[i].insert({t.facade->IndexKey(static_cast<int>(i), *value), key});
+}
+
+void ReferenceExecutor::LoadRow(TableId table, RowValuePtr row) {
+  std::lock_guard lock(load_mutex_);
+  RefTable& t = *tables_[table];
+  Key key;
+  for (int c : t.schema.primary_key()) key.AppendValue(row->Get(t.schema, c), t.schema.column(c));
+  if (t.rows.contains(key))
+    throw EngineError("23505", fmt::format("duplicate key value violates unique constraint \"{}_pkey\"",
+                                           t.schema.table_name()));
+  PutRow(t, key, std::shared_ptr<const RowValue>(row.release(), RowValue::Deleter()));
+}
+
+void ReferenceExecutor::ForEachCommittedRow(TableId table,
+                                            const std::function<void(const Key&, const RowValue&)>& visit) const {
+  for (const auto& [k, v] : tables_[table]->rows) visit(k, *v);
+}
+
+namespace {
+
+struct TableKeyHash {
+  size_t operator()(const std::pair<TableId, Key>& p) const { return p.second.Hash() * 31 + p.first; }
+};
+
+// What one transaction declared, and its writes, held until it commits.
+struct RefTxn {
+  const TxnRequest* request = nullptr;
+  std::unordered_map<std::pair<TableId, Key>, WriteKind, TableKeyHash> declared;
+  std::vector<std::vector<Key>> ranges;
+  struct Write {
+    std::shared_ptr<const RowValue> value;  // null: deleted
+    bool after_publish = false;
+  };
+  std::map<std::pair<TableId, Key>, Write> writes;  // ordered: applied deterministically
+  bool published = false;
+  bool aborted = false;
+  TxnResult result;
+};
+
+}  // namespace
+
+class RefDeclareContext final : public DeclareContext {
+ public:
+  RefDeclareContext(ReferenceExecutor& ex, RefTxn& txn) : ex_(ex), txn_(txn) {}
+  const TxnInput& input() const override { return txn_.request->input; }
+  Table& table(TableId id) override { return *ex_.tables_[id]->facade; }
+
+  void DeclareWrite(TableId table, const Key& key, WriteKind kind) override {
+    auto [it, inserted] = txn_.declared.emplace(std::pair{table, key}, kind);
+    if (inserted) return;
+    if (kind == WriteKind::kInsert && it->second == WriteKind::kInsert)
+      throw ApiMisuse(fmt::format("procedure {}: key {} of table \"{}\" inserted twice in one transaction",
+                                  txn_.request->procedure->name(), "0x" + key.ToHex(),
+                                  ex_.tables_[table]->schema.table_name()));
+    if (kind == WriteKind::kInsert || kind == WriteKind::kUpsert) it->second = kind;
+  }
+
+  int DeclareRange(TableId table, const Key& lo, const Key& hi, RangeKind kind) override {
+    std::vector<Key>& rows = txn_.ranges.emplace_back();
+    auto& map = ex_.tables_[table]->rows;
+    for (auto it = map.lower_bound(lo); it != map.end() && (hi.empty() || it->first < hi); ++it) {
+      rows.push_back(it->first);
+      txn_.declared.emplace(std::pair{table, it->first},
+                            kind == RangeKind::kDelete ? WriteKind::kDelete : WriteKind::kUpdate);
+    }
+    return static_cast<int>(txn_.ranges.size() - 1);
+  }
+
+  void DeclareIndexEntry(TableId, int, const Key&, const Key&) override {}
+  void Prefetch(TableId, const Key&) override {}
+
+  const RowValue* ReadCommitted(TableId table, const Key& key) override {
+    auto& map = ex_.tables_[table]->rows;
+    auto it = map.find(key);
+    return it == map.end() ? nullptr : it->second.get();
+  }
+
+ private:
+  ReferenceExecutor& ex_;
+  RefTxn& txn_;
+};
+
+class RefExecContext final : public ExecContext {
+ public:
+  RefExecContext(ReferenceExecutor& ex, RefTxn& txn, SerialId sid) : ex_(ex), txn_(txn), sid_(sid) {}
+  const TxnInput& input() const override { return txn_.request->input; }
+  Table& table(TableId id) override { return *ex_.tables_[id]->facade; }
+  uint64_t serial_id() const override { return sid_; }
+
+  const RowValue* Read(TableId table, const Key& key) override {
+    auto w = txn_.writes.find({table, key});
+    if (w != txn_.writes.end()) return w->second.value.get();
+    auto& map = ex_.tables_[table]->rows;
+    auto it = map.find(key);
+    return it == map.end() ? nullptr : it->second.get();
+  }
+
+  void Scan(TableId table, const Key& lo, const Key& hi,
+            const std::function<bool(const Key&, const RowValue&)>& visit) override {
+    // Merge committed rows with this transaction's own writes, in key order.
+    std::map<Key, const RowValue*, KeyLess> view;
+    auto& map = ex_.tables_[table]->rows;
+    for (auto it = map.lower_bound(lo); it != map.end() && (hi.empty() || it->first < hi); ++it)
+      view.emplace(it->first, it->second.get());
+    for (auto& [tk, w] : txn_.writes) {
+      if (tk.first != table || tk.second < lo || (!hi.empty() && !(tk.second < hi))) continue;
+      view[tk.second] = w.value.get();
+    }
+    for (auto& [k, v] : view)
+      if (v != nullptr && !visit(k, *v)) return;
+  }
+
+  void ScanIndex(TableId table, int index, const Key& lo, const Key& hi,
+                 const std::function<bool(const Key&, const RowValue&)>& visit) override {
+    auto& t = *ex_.tables_[table];
+    if (index < 0 || index >= static_cast<int>(t.indexes.size()))
+      throw ApiMisuse(fmt::format("procedure {}: table \"{}\" has no index #{}", txn_.request->procedure->name(),
+                                  t.schema.table_name(), index));
+    std::set<std::pair<Key, Key>> view;
+    for (auto it = t.index_entries[index].lower_bound({lo, Key()}); it != t.index_entries[index].end(); ++it) {
+      if (!hi.empty() && !(it->first < hi)) break;
+      view.insert(*it);
+    }
+    for (auto& [tk, w] : txn_.writes) {
+      if (tk.first != table) continue;
+      auto committed = t.rows.find(tk.second);
+      if (committed != t.rows.end()) view.erase({t.facade->IndexKey(index, *committed->second), tk.second});
+      if (!w.value) continue;
+      Key ik = t.facade->IndexKey(index, *w.value);
+      if (!(ik < lo) && (hi.empty() || ik < hi)) view.insert({ik, tk.second});
+    }
+    for (auto& [ik, pk] : view) {
+      const RowValue* v = Read(table, pk);
+      if (v != nullptr && !visit(pk, *v)) return;
+    }
+  }
+
+  const std::vector<Key>& RangeRows(int range_id) override {
+    if (range_id < 0 || range_id >= static_cast<int>(txn_.ranges.size()))
+      throw ApiMisuse(fmt::format("procedure {}: no range #{} was declared", txn_.request->procedure->name(), range_id));
+    return txn_.ranges[range_id];
+  }
+
+  bool Insert(TableId table, const Key& key, RowValuePtr value) override {
+    WriteKind k = Declared(table, key, "insert into");
+    if (k != WriteKind::kInsert && k != WriteKind::kUpsert) throw Misuse(table, key, "insert into", "as an update or delete only");
+    if (Read(table, key) != nullptr) return false;
+    Put(table, key, std::move(value));
+    return true;
+  }
+  void Upsert(TableId table, const Key& key, RowValuePtr value) override {
+    WriteKind k = Declared(table, key, "upsert into");
+    if (k != WriteKind::kInsert && k != WriteKind::kUpsert) throw Misuse(table, key, "upsert into", "as an update or delete only");
+    Put(table, key, std::move(value));
+  }
+  bool Update(TableId table, const Key& key, RowValuePtr value) override {
+    Declared(table, key, "update");
+    if (Read(table, key) == nullptr) return false;
+    Put(table, key, std::move(value));
+    return true;
+  }
+  bool Delete(TableId table, const Key& key) override {
+    Declared(table, key, "delete from");
+    if (Read(table, key) == nullptr) return false;
+    Put(table, key, nullptr);
+    return true;
+  }
+  RowUpdateFuture ApplyRowUpdate(TableId table, const Key& key, RowUpdateCallback callback, int) override {
+    Declared(table, key, "update");
+    const RowValue* old = Read(table, key);
+    if (old == nullptr) return RowUpdateFuture(false);
+    RowValuePtr updated = callback(*old);
+    if (updated) Put(table, key, std::move(updated));
+    return RowUpdateFuture(true);
+  }
+
+  void Publish() override { txn_.published = true; }
+  void Abort(std::string sqlstate, std::string message) override {
+    if (txn_.published)
+      throw ApiMisuse(fmt::format("procedure {}: Abort() after Publish() (\"{}\")", txn_.request->procedure->name(),
+                                  message));
+    txn_.aborted = true;
+    txn_.result.status = TxnResult::Status::kAborted;
+    txn_.result.sqlstate = std::move(sqlstate);
+    txn_.result.message = std::move(message);
+  }
+  void Retry() override {
+    throw ApiMisuse(fmt::format("procedure {}: Retry() although the state it read is current (the serial "
+                                "executor's reconnaissance cannot be stale)",
+                                txn_.request->procedure->name()));
+  }
+  void Notice(std::string message) override { txn_.result.notices.push_back(std::move(message)); }
+  void Emit(std::vector<Value> row) override { txn_.result.rows.push_back(std::move(row)); }
+
+ private:
+  ApiMisuse Misuse(TableId table, const Key& key, const char* verb, const char* how) {
+    return ApiMisuse(fmt::format("procedure {}: {} \"{}\" at key 0x{}, which was declared {}",
+                                 txn_.request->procedure->name(), verb, ex_.tables_[table]->schema.table_name(),
+                                 key.ToHex(), how));
+  }
+  WriteKind Declared(TableId table, const Key& key, const char* verb) {
+    auto it = txn_.declared.find({table, key});
+    if (it == txn_.declared.end())
+      throw Misuse(table, key, verb, "nowhere: it is not in the write set");
+    return it->second;
+  }
+  void Put(TableId table, const Key& key, RowValuePtr value) {
+    RefTxn::Write& w = txn_.writes[{table, key}];
+    if (w.after_publish)
+      throw ApiMisuse(fmt::format("procedure {}: \"{}\" at key 0x{} written again after Publish()",
+                                  txn_.request->procedure->name(), ex_.tables_[table]->schema.table_name(),
+                                  key.ToHex()));
+    w.value = value ? std::shared_ptr<const RowValue>(value.release(), RowValue::Deleter()) : nullptr;
+    w.after_publish = txn_.published;
+  }
+
+  ReferenceExecutor& ex_;
+  RefTxn& txn_;
+  SerialId sid_;
+};
+
+void ReferenceExecutor::Submit(TxnRequest request) {
+  RefTxn txn;
+  txn.request = &request;
+  const SerialId sid = next_sequence_++;
+  auto fail = [&](const std::string& sqlstate, const std::string& message) {
+    txn.aborted = true;
+    txn.result.status = TxnResult::Status::kAborted;
+    txn.result.sqlstate = sqlstate;
+    txn.result.message = message;
+  };
+  try {
+    request.procedure->Sequence(sequences_, request.input);
+    RefDeclareContext declare(*this, txn);
+    request.procedure->Declare(declare);
+    RefExecContext exec(*this, txn, sid);
+    request.procedure->Execute(exec);
+  } catch (const EngineError& e) {
+    fail(e.sqlstate(), e.what());
+  } catch (const std::exception& e) {
+    fail("XX000", e.what());
+  }
+  if (txn.aborted) {
+    ++aborts_;
+  } else {
+    for (auto& [tk, w] : txn.writes) PutRow(*tables_[tk.first], tk.second, w.value);
+  }
+  txn.result.serial_id = sid;
+  if (request.on_done) request.on_done(std::move(txn.result));
+}
+
+}  // namespace caracal

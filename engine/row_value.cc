@@ -1,0 +1,176 @@
+#include "engine/row_value.h"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <cstring>
+#include <new>
+
+#include "engine/errors.h"
+
+namespace caracal {
+
+Value RowValue::Get(const Schema& schema, int col) const {
+  if (IsNull(col)) return Value::Null();
+  const Column& c = schema.column(col);
+  switch (c.type) {
+    case ColumnType::kSmallInt:
+    case ColumnType::kInteger:
+    case ColumnType::kBigInt: return Value::Int(GetInt(col));
+    case ColumnType::kReal:
+    case ColumnType::kDouble: return Value::Double(GetDouble(col));
+    case ColumnType::kNumeric: return Value::Numeric(GetInt(col), c.scale);
+    case ColumnType::kBoolean: return Value::Bool(GetBool(col));
+    case ColumnType::kChar:
+    case ColumnType::kVarchar:
+    case ColumnType::kText: return Value::String(std::string(GetString(col)));
+    case ColumnType::kTimestamp: return Value::Timestamp(GetInt(col));
+  }
+  return Value::Null();
+}
+
+std::vector<Value> RowValue::GetAll(const Schema& schema) const {
+  std::vector<Value> out;
+  out.reserve(schema.num_columns());
+  for (int i = 0; i < schema.num_columns(); ++i) out.push_back(Get(schema, i));
+  return out;
+}
+
+RowBuilder::RowBuilder(const Schema& schema) : schema_(schema), cells_(schema.num_columns()) {
+  for (int i = 0; i < schema.num_columns(); ++i) cells_[i].is_string = IsStringType(schema.column(i).type);
+}
+
+RowBuilder::RowBuilder(const Schema& schema, const RowValue& base) : RowBuilder(schema) {
+  for (int i = 0; i < schema.num_columns(); ++i) {
+    Cell& cell = cells_[i];
+    cell.null = base.IsNull(i);
+    if (cell.null) continue;
+    if (cell.is_string)
+      cell.str = base.GetString(i);
+    else
+      cell.bits = base.GetInt(i);
+  }
+}
+
+RowBuilder& RowBuilder::SetNull(int col) {
+  cells_[col].null = true;
+  return *this;
+}
+
+RowBuilder& RowBuilder::SetInt(int col, int64_t v) {
+  cells_[col].null = false;
+  cells_[col].bits = v;
+  return *this;
+}
+
+RowBuilder& RowBuilder::SetDouble(int col, double v) {
+  cells_[col].null = false;
+  cells_[col].bits = std::bit_cast<int64_t>(v);
+  return *this;
+}
+
+RowBuilder& RowBuilder::SetString(int col, std::string_view v) {
+  owned_.emplace_back(v);
+  return SetStringRef(col, owned_.back());
+}
+
+RowBuilder& RowBuilder::SetStringRef(int col, std::string_view v) {
+  cells_[col].null = false;
+  cells_[col].str = v;
+  return *this;
+}
+
+RowBuilder& RowBuilder::Set(int col, const Value& v) {
+  const Column& c = schema_.column(col);
+  if (v.is_null()) {
+    if (c.not_null)
+      throw EngineError("23502", fmt::format("null value in column \"{}\" of relation \"{}\" violates "
+                                             "not-null constraint",
+                                             c.name, schema_.table_name()));
+    return SetNull(col);
+  }
+  auto mismatch = [&]() {
+    return EngineError("42804", fmt::format("column \"{}\" is of type {}", c.name, ColumnTypeName(c.type)));
+  };
+  switch (c.type) {
+    case ColumnType::kSmallInt:
+    case ColumnType::kInteger:
+    case ColumnType::kBigInt:
+      if (v.kind() != Value::Kind::kInt) throw mismatch();
+      return SetInt(col, v.as_int());
+    case ColumnType::kReal:
+      if (v.kind() == Value::Kind::kString || v.kind() == Value::Kind::kBool) throw mismatch();
+      return SetDouble(col, static_cast<double>(static_cast<float>(v.ToDouble())));
+    case ColumnType::kDouble:
+      if (v.kind() == Value::Kind::kString || v.kind() == Value::Kind::kBool) throw mismatch();
+      return SetDouble(col, v.ToDouble());
+    case ColumnType::kNumeric:
+      if (v.kind() != Value::Kind::kNumeric && v.kind() != Value::Kind::kInt &&
+          v.kind() != Value::Kind::kDouble)
+        throw mismatch();
+      return SetInt(col, v.NumericAtScale(c.scale));
+    case ColumnType::kBoolean:
+      if (v.kind() != Value::Kind::kBool) throw mismatch();
+      return SetInt(col, v.as_bool());
+    case ColumnType::kChar:
+      if (v.kind() != Value::Kind::kString) throw mismatch();
+      if (c.precision > 0 && static_cast<int>(v.as_string().size()) < c.precision)
+        return SetString(col, v.as_string() + std::string(c.precision - v.as_string().size(), ' '));
+      return SetString(col, v.as_string());
+    case ColumnType::kVarchar:
+    case ColumnType::kText:
+      if (v.kind() != Value::Kind::kString) throw mismatch();
+      return SetString(col, v.as_string());
+    case ColumnType::kTimestamp:
+      if (v.kind() != Value::Kind::kTimestamp) throw mismatch();
+      return SetInt(col, v.as_timestamp());
+  }
+  return *this;
+}
+
+RowValuePtr RowBuilder::Build() const {
+  const int n = static_cast<int>(cells_.size());
+  const size_t bitmap = ((static_cast<size_t>(n) + 63) / 64) * 8;
+  const size_t fixed = 8 + bitmap + 8 * static_cast<size_t>(n);
+  size_t total = fixed;
+  for (const Cell& c : cells_)
+    if (!c.null && c.is_string) total += c.str.size();
+  auto* raw = static_cast<uint8_t*>(std::malloc(total));
+  if (raw == nullptr) throw std::bad_alloc();
+  std::memset(raw, 0, fixed);
+  uint32_t size32 = static_cast<uint32_t>(total);
+  uint16_t cols16 = static_cast<uint16_t>(n);
+  std::memcpy(raw, &size32, 4);
+  std::memcpy(raw + 4, &cols16, 2);
+  uint8_t* bits = raw + 8;
+  uint8_t* slots = raw + 8 + bitmap;
+  size_t var = fixed;
+  for (int i = 0; i < n; ++i) {
+    const Cell& c = cells_[i];
+    if (c.null) {
+      bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+      continue;
+    }
+    if (c.is_string) {
+      uint32_t off = static_cast<uint32_t>(var), len = static_cast<uint32_t>(c.str.size());
+      std::memcpy(slots + 8 * i, &off, 4);
+      std::memcpy(slots + 8 * i + 4, &len, 4);
+      std::memcpy(raw + var, c.str.data(), c.str.size());
+      var += c.str.size();
+    } else {
+      std::memcpy(slots + 8 * i, &c.bits, 8);
+    }
+  }
+  return RowValuePtr(reinterpret_cast<RowValue*>(raw));
+}
+
+RowValuePtr MakeRow(const Schema& schema, std::span<const Value> values) {
+  if (static_cast<int>(values.size()) != schema.num_columns())
+    throw EngineError("42601", fmt::format("table \"{}\" has {} columns, got {} values", schema.table_name(),
+                                           schema.num_columns(), values.size()));
+  RowBuilder b(schema);
+  for (int i = 0; i < schema.num_columns(); ++i) b.Set(i, values[i]);
+  return b.Build();
+}
+
+}  // namespace caracal

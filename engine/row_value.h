@@ -1,0 +1,108 @@
+// RowValue: one immutable version of a row's contents, in a compact self-contained blob
+// whose layout the table's Schema fixes:
+//
+//   [header: size, column count][null bitmap, 8-byte aligned][one 8-byte slot per column]
+//   [variable area: string bytes]
+//
+// Integers, booleans, timestamps and numeric mantissas are int64 slots, real/double are
+// double slots, strings are (offset, length) into the variable area. A version is written
+// once by its transaction and never changed; a new version is a new blob (RowBuilder).
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <deque>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/types.h"
+#include "engine/value.h"
+
+namespace caracal {
+
+class RowValue {
+ public:
+  RowValue(const RowValue&) = delete;
+  RowValue& operator=(const RowValue&) = delete;
+
+  uint32_t size() const { return size_; }
+  int num_columns() const { return num_columns_; }
+
+  bool IsNull(int col) const { return (bitmap()[col >> 3] >> (col & 7)) & 1; }
+  int64_t GetInt(int col) const { return Slot(col).i; }
+  double GetDouble(int col) const { return Slot(col).d; }
+  bool GetBool(int col) const { return Slot(col).i != 0; }
+  std::string_view GetString(int col) const {
+    const SlotBits& s = Slot(col);
+    return {reinterpret_cast<const char*>(this) + s.str.offset, s.str.length};
+  }
+  // The column as a Value of the column's type (NULL if null).
+  Value Get(const Schema& schema, int col) const;
+  std::vector<Value> GetAll(const Schema& schema) const;
+
+  struct Deleter {
+    void operator()(RowValue* v) const { std::free(v); }
+  };
+
+ private:
+  friend class RowBuilder;
+  RowValue() = default;
+  union SlotBits {
+    int64_t i;
+    double d;
+    struct {
+      uint32_t offset;
+      uint32_t length;
+    } str;
+  };
+  static size_t BitmapBytes(int n) { return ((static_cast<size_t>(n) + 63) / 64) * 8; }
+  const uint8_t* bitmap() const { return reinterpret_cast<const uint8_t*>(this) + sizeof(RowValue); }
+  const SlotBits& Slot(int col) const {
+    return reinterpret_cast<const SlotBits*>(bitmap() + BitmapBytes(num_columns_))[col];
+  }
+
+  uint32_t size_;
+  uint16_t num_columns_;
+  uint16_t reserved_;
+};
+
+using RowValuePtr = std::unique_ptr<RowValue, RowValue::Deleter>;
+
+// Builds a RowValue: column by column, or as a copy of an earlier version with some
+// columns changed. String views passed in must stay valid until Build().
+class RowBuilder {
+ public:
+  explicit RowBuilder(const Schema& schema);
+  RowBuilder(const Schema& schema, const RowValue& base);
+
+  RowBuilder& SetNull(int col);
+  RowBuilder& SetInt(int col, int64_t v);
+  RowBuilder& SetDouble(int col, double v);
+  RowBuilder& SetBool(int col, bool v) { return SetInt(col, v ? 1 : 0); }
+  RowBuilder& SetString(int col, std::string_view v);  // copied into the builder
+  RowBuilder& SetStringRef(int col, std::string_view v);  // referenced until Build()
+  // Sets a column from a Value, converting to the column's type (numeric rescaled,
+  // char(n) blank-padded). Throws EngineError on a kind mismatch or NOT NULL violation.
+  RowBuilder& Set(int col, const Value& v);
+
+  RowValuePtr Build() const;
+
+ private:
+  struct Cell {
+    bool null = true;
+    bool is_string = false;
+    int64_t bits = 0;
+    std::string_view str;
+  };
+  const Schema& schema_;
+  std::vector<Cell> cells_;
+  std::deque<std::string> owned_;
+};
+
+// A whole row from values, one per column in schema order.
+RowValuePtr MakeRow(const Schema& schema, std::span<const Value> values);
+
+}  // namespace caracal

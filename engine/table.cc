@@ -1,0 +1,94 @@
+#include "engine/table.h"
+
+#include <cstring>
+
+namespace caracal {
+
+Table::Table(TableId id, Schema schema, std::vector<IndexSchema> indexes)
+    : id_(id), schema_(std::move(schema)), index_schemas_(std::move(indexes)) {
+  for (size_t i = 0; i < index_schemas_.size(); ++i) secondary_.push_back(std::make_unique<SecondaryIndex>());
+}
+
+Row* Table::Find(const Key& key) const {
+  auto it = primary_.find(key);
+  return it == primary_.end() ? nullptr : it->second.get();
+}
+
+Row* Table::FindOrCreate(const Key& key) {
+  auto it = primary_.find(key);
+  if (it != primary_.end()) return it->second.get();
+  auto [pos, inserted] = primary_.emplace(key, std::make_unique<Row>());
+  Row* row = pos->second.get();
+  if (inserted) row->key = &pos->first;
+  return row;
+}
+
+void Table::ForEach(const Key& lo, const Key& hi, const std::function<bool(const Key&, Row&)>& visit) const {
+  for (auto it = primary_.lower_bound(lo); it != primary_.end(); ++it) {
+    if (!hi.empty() && !(it->first < hi)) break;
+    if (!visit(it->first, *it->second)) break;
+  }
+}
+
+Key Table::IndexKey(int index, const RowValue& row) const {
+  Key key;
+  for (int c : index_schemas_[index].columns) key.AppendValue(row.Get(schema_, c), schema_.column(c));
+  return key;
+}
+
+static Key EntryKey(const Key& index_key, const Key& primary_key) {
+  Key entry(index_key);
+  entry.AppendBytes(primary_key.data(), primary_key.size());
+  return entry;
+}
+
+void Table::AddIndexEntry(int index, const Key& index_key, const Key& primary_key) {
+  secondary_[index]->emplace(EntryKey(index_key, primary_key), static_cast<uint32_t>(index_key.size()));
+}
+
+bool Table::HasIndexEntry(int index, const Key& index_key, const Key& primary_key) const {
+  return secondary_[index]->contains(EntryKey(index_key, primary_key));
+}
+
+static Key SuffixAfter(const Key& entry, uint32_t prefix_len) {
+  Key pk;
+  pk.AppendBytes(entry.data() + prefix_len, entry.size() - prefix_len);
+  return pk;
+}
+
+void Table::ForEachIndexEntry(int index, const Key& lo, const Key& hi,
+                              const std::function<bool(std::string_view, const Key&)>& visit) const {
+  const SecondaryIndex& idx = *secondary_[index];
+  for (auto it = idx.lower_bound(lo); it != idx.end(); ++it) {
+    // Compare only the index-key part with `hi`: entries are (index key ‖ primary key).
+    std::string_view index_part = it->first.view().substr(0, it->second);
+    if (!hi.empty() && index_part >= hi.view()) break;
+    if (!visit(index_part, SuffixAfter(it->first, it->second))) break;
+  }
+}
+
+void Table::EraseRow(const Key& key) { primary_.unsafe_erase(key); }
+
+size_t Table::VacuumIndexes(const std::function<const RowValue*(Row&)>& latest) {
+  size_t removed = 0;
+  for (int i = 0; i < num_indexes(); ++i) {
+    std::vector<Key> stale;
+    for (auto& [entry, prefix_len] : *secondary_[i]) {
+      Key pk = SuffixAfter(entry, prefix_len);
+      Row* row = Find(pk);
+      const RowValue* value = row ? latest(*row) : nullptr;
+      if (value == nullptr) {
+        stale.push_back(entry);
+        continue;
+      }
+      Key current = IndexKey(i, *value);
+      if (current.size() != prefix_len || std::memcmp(current.data(), entry.data(), prefix_len) != 0)
+        stale.push_back(entry);
+    }
+    for (const Key& k : stale) secondary_[i]->unsafe_erase(k);
+    removed += stale.size();
+  }
+  return removed;
+}
+
+}  // namespace caracal

@@ -1,0 +1,75 @@
+// Table: a schema, the concurrent ordered primary index from key to Row, and the
+// non-unique ordered secondary indexes.
+//
+// The primary index (a TBB concurrent skip list) takes concurrent lookups, scans and
+// inserts at any time; rows leave it only between epochs (Database::Collect), when no
+// worker runs and no snapshot reader holds the structure lock.
+//
+// A secondary index maps (index columns ‖ primary key) to the primary key. Entries are
+// added when a writer declares them during initialization, so that execution-time index
+// scans see every entry that any transaction of the epoch may need; an entry may be stale
+// (its row no longer has those values), so scans recheck the row version they read.
+#pragma once
+
+#include <tbb/concurrent_map.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/key.h"
+#include "engine/row.h"
+#include "engine/types.h"
+
+namespace caracal {
+
+using TableId = uint32_t;
+
+class Table {
+ public:
+  using PrimaryIndex = tbb::concurrent_map<Key, std::unique_ptr<Row>, KeyLess>;
+  using SecondaryIndex = tbb::concurrent_map<Key, uint32_t, KeyLess>;  // value: index-key length
+
+  Table(TableId id, Schema schema, std::vector<IndexSchema> indexes);
+
+  TableId id() const { return id_; }
+  const Schema& schema() const { return schema_; }
+  const std::string& name() const { return schema_.table_name(); }
+  const std::vector<IndexSchema>& index_schemas() const { return index_schemas_; }
+  int num_indexes() const { return static_cast<int>(index_schemas_.size()); }
+
+  Row* Find(const Key& key) const;
+  // The row for `key`, created empty if absent. Safe to call concurrently.
+  Row* FindOrCreate(const Key& key);
+  // Visits rows with lo <= key < hi (hi empty: unbounded) in key order. Concurrent
+  // inserts may or may not be seen; callers that need determinism scan only after the
+  // insert step. The visitor returns false to stop.
+  void ForEach(const Key& lo, const Key& hi, const std::function<bool(const Key&, Row&)>& visit) const;
+  size_t ApproximateRows() const { return primary_.size(); }
+
+  // Secondary indexes.
+  Key IndexKey(int index, const RowValue& row) const;
+  void AddIndexEntry(int index, const Key& index_key, const Key& primary_key);
+  bool HasIndexEntry(int index, const Key& index_key, const Key& primary_key) const;
+  // Visits the entries whose index key lies in [lo, hi) (hi empty: unbounded), in
+  // index order, as (encoded index key, primary key).
+  void ForEachIndexEntry(int index, const Key& lo, const Key& hi,
+                         const std::function<bool(std::string_view index_key, const Key& primary_key)>& visit) const;
+
+  // Between epochs only: removes a dead row from the primary index.
+  void EraseRow(const Key& key);
+  // Between epochs only: drops secondary entries whose row no longer exists or whose
+  // latest version in `latest` no longer carries the entry's values.
+  size_t VacuumIndexes(const std::function<const RowValue*(Row&)>& latest);
+
+ private:
+  TableId id_;
+  Schema schema_;
+  std::vector<IndexSchema> index_schemas_;
+  PrimaryIndex primary_;
+  std::vector<std::unique_ptr<SecondaryIndex>> secondary_;
+};
+
+}  // namespace caracal

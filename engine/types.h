@@ -1,0 +1,65 @@
+// Column types and table schemas: the fixed, typed layout every row of a table has.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace caracal {
+
+// The scalar types of DESIGN §3. The engine stores each in one 8-byte slot of a row
+// (strings as offset/length into the row's variable area).
+enum class ColumnType : uint8_t {
+  kSmallInt,
+  kInteger,
+  kBigInt,
+  kReal,
+  kDouble,
+  kNumeric,    // fixed point: int64 scaled by 10^scale, precision <= 18
+  kBoolean,
+  kChar,       // char(n): blank-padded to n on write by the SQL layer
+  kVarchar,    // varchar(n)
+  kText,
+  kTimestamp,  // microseconds since 2000-01-01 00:00:00, as PostgreSQL
+};
+
+std::string_view ColumnTypeName(ColumnType type);
+bool IsStringType(ColumnType type);
+bool IsIntegerType(ColumnType type);
+
+struct Column {
+  std::string name;
+  ColumnType type = ColumnType::kInteger;
+  int32_t precision = 0;  // numeric(p, s): p; char/varchar: n (0 = unlimited)
+  int32_t scale = 0;      // numeric(p, s): s
+  bool not_null = false;
+};
+
+// A non-unique ordered secondary index over some columns of a table.
+struct IndexSchema {
+  std::string name;
+  std::vector<int> columns;  // column positions, in index order
+};
+
+class Schema {
+ public:
+  Schema() = default;
+  Schema(std::string table_name, std::vector<Column> columns, std::vector<int> primary_key);
+
+  const std::string& table_name() const { return table_name_; }
+  const std::vector<Column>& columns() const { return columns_; }
+  const Column& column(int i) const { return columns_[i]; }
+  int num_columns() const { return static_cast<int>(columns_.size()); }
+  // Column positions of the primary key, in key order. Never empty.
+  const std::vector<int>& primary_key() const { return primary_key_; }
+  // Position of the column named `name`, or -1.
+  int ColumnIndex(std::string_view name) const;
+
+ private:
+  std::string table_name_;
+  std::vector<Column> columns_;
+  std::vector<int> primary_key_;
+};
+
+}  // namespace caracal
