@@ -184,8 +184,11 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
   }
   job.txns = txns;
   job.gc = options_.gc;
-  // Collection at the end of this epoch keeps what pinned snapshots and later epochs read.
-  job.gc_horizon = db_.CollectionHorizon(epoch + 1);
+  job.on_executed = [this, epoch] {
+    db_.set_committed_epoch(epoch);
+    // Collection keeps what pinned snapshots and later epochs read.
+    return db_.CollectionHorizon(epoch + 1);
+  };
   pool_->Run(job);
 
   uint64_t freed = 0;
@@ -195,7 +198,6 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
     w->dead_rows().clear();
   }
   uint64_t erased = EraseDeadRows(job.gc_horizon);
-  db_.set_committed_epoch(epoch);
   const int64_t t_end = NowNs();
 
   // Results go out in serial order; transactions whose reconnaissance failed go to the

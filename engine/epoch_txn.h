@@ -38,7 +38,9 @@ struct RangeDecl {
   Table* table = nullptr;
   Key lo, hi;
   RangeKind kind = RangeKind::kUpdate;
-  std::vector<Key> rows;
+  std::vector<Row*> candidates;   // resolved in the append step: versions appended to these
+  std::vector<Key> rows;          // those that exist at the transaction's position
+  bool filtered = false;          // `rows` computed (on first use, during execution)
 };
 
 struct EpochTxn {

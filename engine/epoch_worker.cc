@@ -157,7 +157,15 @@ class ExecContextImpl final : public ExecContext {
   const std::vector<Key>& RangeRows(int range_id) override {
     if (range_id < 0 || range_id >= static_cast<int>(txn_.ranges.size()))
       throw ApiMisuse(fmt::format("procedure {}: no range #{} was declared", txn_.request.procedure->name(), range_id));
-    return txn_.ranges[range_id].rows;
+    RangeDecl& r = txn_.ranges[range_id];
+    if (!r.filtered) {
+      // The append step kept every key whose first version precedes us; of those, the
+      // range holds the rows that exist at our position, before our own writes.
+      r.filtered = true;
+      for (Row* row : r.candidates)
+        if (VisibleBefore(*row, txn_.sid) != nullptr) r.rows.push_back(*row->key);
+    }
+    return r.rows;
   }
 
   bool Insert(TableId table_id, const Key& key, RowValuePtr value) override {
@@ -333,7 +341,8 @@ void EpochWorker::AppendStep(EpochTxn& txn) {
       uint64_t hash = k.Hash();
       CacheEntry* e = txn.Find(r.table, k, hash);
       if (e != nullptr && e->has_version) {
-        r.rows.push_back(k);
+        SpinGuard guard(row.lock());  // other workers may be appending to it
+        if (row.size() > 0 && row.entry(0).sid < txn.sid) r.candidates.push_back(&row);
         return true;
       }
       if (!AppendPending(row, txn.sid, true)) return true;
@@ -343,7 +352,7 @@ void EpochWorker::AppendStep(EpochTxn& txn) {
       e->row = &row;
       e->has_version = true;
       NoteWritten(r.table, &row);
-      r.rows.push_back(k);
+      r.candidates.push_back(&row);
       return true;
     });
   }
@@ -397,7 +406,11 @@ void EpochWorker::RunEpoch(EpochJob& job) {
   if (id_ == 0) job.t_init = NowNs();
   for (size_t i = id_; i < n; i += num_workers_) ExecuteStep(*job.txns[i]);
   job.barrier->arrive_and_wait();
-  if (id_ == 0) job.t_exec = NowNs();
+  if (id_ == 0) {
+    job.t_exec = NowNs();
+    job.gc_horizon = job.on_executed();
+  }
+  job.barrier->arrive_and_wait();
   if (job.gc)
     Collect(job.gc_horizon);
   else

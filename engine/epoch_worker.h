@@ -4,6 +4,7 @@
 #pragma once
 
 #include <barrier>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -22,6 +23,10 @@ struct WrittenRow {
 struct EpochJob {
   uint32_t epoch = 0;
   std::span<std::unique_ptr<EpochTxn>> txns;
+  // Run by worker 0 once every transaction has executed, before collection starts: the
+  // epoch is committed there and the collection horizon chosen (after the commit, so a
+  // snapshot opened meanwhile pins either this epoch or one the horizon accounts for).
+  std::function<SerialId()> on_executed;
   SerialId gc_horizon = 0;
   bool gc = true;
   std::barrier<>* barrier = nullptr;

@@ -287,6 +287,10 @@ void ReferenceExecutor::Submit(TxnRequest request) {
   }
   if (txn.aborted) {
     ++aborts_;
+    // An error after Publish() cannot take back what the epoch engine already made
+    // visible; mirror it so both executors stay comparable.
+    if (txn.published)
+      for (auto& [tk, w] : txn.writes) PutRow(*tables_[tk.first], tk.second, w.value);
   } else {
     for (auto& [tk, w] : txn.writes) PutRow(*tables_[tk.first], tk.second, w.value);
   }

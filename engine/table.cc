@@ -10,16 +10,18 @@ Table::Table(TableId id, Schema schema, std::vector<IndexSchema> indexes)
 }
 
 Row* Table::Find(const Key& key) const {
-  auto it = primary_.find(key);
-  return it == primary_.end() ? nullptr : it->second.get();
+  auto it = point_.find(key);
+  return it == point_.end() ? nullptr : it->second;
 }
 
 Row* Table::FindOrCreate(const Key& key) {
-  auto it = primary_.find(key);
-  if (it != primary_.end()) return it->second.get();
+  if (Row* row = Find(key)) return row;
+  // The skip list decides which of two racing creators wins; both then publish the
+  // winner in the hash map.
   auto [pos, inserted] = primary_.emplace(key, std::make_unique<Row>());
   Row* row = pos->second.get();
   if (inserted) row->key = &pos->first;
+  point_.emplace(key, row);
   return row;
 }
 
@@ -67,7 +69,10 @@ void Table::ForEachIndexEntry(int index, const Key& lo, const Key& hi,
   }
 }
 
-void Table::EraseRow(const Key& key) { primary_.unsafe_erase(key); }
+void Table::EraseRow(const Key& key) {
+  point_.unsafe_erase(key);
+  primary_.unsafe_erase(key);
+}
 
 size_t Table::VacuumIndexes(const std::function<const RowValue*(Row&)>& latest) {
   size_t removed = 0;

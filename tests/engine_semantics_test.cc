@@ -1,0 +1,254 @@
+// The engine's transaction semantics, each checked on the epoch engine (with several
+// worker counts, all transactions in one epoch) and on the serial reference executor.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "engine/database.h"
+#include "engine/engine.h"
+#include "engine/reference_executor.h"
+#include "tests/test_util.h"
+
+namespace caracal::testing {
+namespace {
+
+// Runs `body` against a fresh store + executor: the reference, then the engine with
+// 1..4 workers and one epoch holding every transaction.
+void ForEachExecutor(const std::function<void(Store&, Executor&, const std::string& what)>& body) {
+  {
+    ReferenceExecutor ref;
+    body(ref, ref, "reference");
+  }
+  for (int workers : {1, 2, 3, 4}) {
+    Database db;
+    EngineOptions o;
+    o.workers = workers;
+    o.epoch_max_txns = 1000;
+    o.epoch_interval_ms = 60000;  // only Drain closes the epoch: everything shares it
+    auto engine = std::make_unique<Engine>(db, o);
+    body(db, *engine, "engine/" + std::to_string(workers));
+  }
+}
+
+LambdaProcedure SetProc(TableId t, WriteKind kind) {
+  return LambdaProcedure(
+      "set", [t, kind](DeclareContext& c) { c.DeclareWrite(t, K(c.input().args[0].as_int()), kind); },
+      [t, kind](ExecContext& c) {
+        int64_t k = c.input().args[0].as_int(), v = c.input().args[1].as_int();
+        auto row = RowBuilder(c.table(t).schema()).SetInt(0, k).SetInt(1, v).Build();
+        c.Publish();
+        if (kind == WriteKind::kInsert)
+          c.Insert(t, K(k), std::move(row));
+        else
+          c.Update(t, K(k), std::move(row));
+      });
+}
+
+// The paper's Figure 2: T2's range update sees T1's insert of R1 but not T3's and
+// T4's inserts of R3 and R5, which follow it in serial order.
+TEST(EngineSemanticsTest, PaperFigure2) {
+  ForEachExecutor([](Store& store, Executor& ex, const std::string& what) {
+    TableId t = CreateKv(store);
+    store.LoadRow(t, KvRow(store, t, 0, 100));
+    LambdaProcedure update_and_insert(
+        "update_and_insert",
+        [t](DeclareContext& c) {
+          c.DeclareWrite(t, K(0), WriteKind::kUpdate);
+          c.DeclareWrite(t, K(c.input().args[0].as_int()), WriteKind::kInsert);
+        },
+        [t](ExecContext& c) {
+          int64_t k = c.input().args[0].as_int(), v = c.input().args[1].as_int();
+          const Schema& s = c.table(t).schema();
+          c.Publish();
+          c.Update(t, K(0), RowBuilder(s).SetInt(0, 0).SetInt(1, v).Build());
+          c.Insert(t, K(k), RowBuilder(s).SetInt(0, k).SetInt(1, v).Build());
+        });
+    LambdaProcedure read_and_range_update(
+        "read_and_range_update",
+        [t](DeclareContext& c) { c.DeclareRange(t, K(1), K(101), RangeKind::kUpdate); },
+        [t](ExecContext& c) {
+          const RowValue* r0 = c.Read(t, K(0));
+          c.Publish();
+          int64_t updated = 0;
+          for (const Key& k : c.RangeRows(0)) {
+            const RowValue* old = c.Read(t, k);
+            if (old == nullptr) continue;
+            RowValuePtr nv = RowBuilder(c.table(t).schema(), *old).SetInt(1, old->GetInt(1) + 1000).Build();
+            if (c.Update(t, k, std::move(nv))) ++updated;
+          }
+          c.Emit({Value::Int(r0 ? r0->GetInt(1) : -1), Value::Int(updated)});
+        });
+    TxnResult r[4];
+    SubmitTo(ex, update_and_insert, {Value::Int(1), Value::Int(1)}, &r[0]);
+    SubmitTo(ex, read_and_range_update, {}, &r[1]);
+    SubmitTo(ex, update_and_insert, {Value::Int(3), Value::Int(3)}, &r[2]);
+    SubmitTo(ex, update_and_insert, {Value::Int(5), Value::Int(4)}, &r[3]);
+    ex.Drain();
+    for (auto& x : r) ASSERT_EQ(x.status, TxnResult::Status::kCommitted) << what << ": " << x.message;
+    ASSERT_EQ(r[1].rows.size(), 1u) << what;
+    EXPECT_EQ(r[1].rows[0][0].as_int(), 1) << what << ": T2 reads T1's version of R0";
+    EXPECT_EQ(r[1].rows[0][1].as_int(), 1) << what << ": T2 updates only R1";
+    EXPECT_EQ(CommittedV(store, t, 0), 4) << what;
+    EXPECT_EQ(CommittedV(store, t, 1), 1001) << what;
+    EXPECT_EQ(CommittedV(store, t, 3), 3) << what;
+    EXPECT_EQ(CommittedV(store, t, 5), 4) << what;
+  });
+}
+
+// Range deletes and updates racing point deletes and inserts in one epoch.
+TEST(EngineSemanticsTest, RangeWritesRaceInsertsAndDeletes) {
+  ForEachExecutor([](Store& store, Executor& ex, const std::string& what) {
+    TableId t = CreateKv(store);
+    for (int k = 10; k < 20; ++k) store.LoadRow(t, KvRow(store, t, k, k));
+    LambdaProcedure point_delete(
+        "point_delete", [t](DeclareContext& c) { c.DeclareWrite(t, K(12), WriteKind::kDelete); },
+        [t](ExecContext& c) {
+          c.Publish();
+          c.Emit({Value::Bool(c.Delete(t, K(12)))});
+        });
+    auto range_proc = [t](RangeKind kind, int64_t lo, int64_t hi) {
+      return LambdaProcedure(
+          "range", [=](DeclareContext& c) { c.DeclareRange(t, K(lo), K(hi), kind); },
+          [=](ExecContext& c) {
+            c.Publish();
+            int64_t n = 0;
+            for (const Key& k : c.RangeRows(0)) {
+              const RowValue* old = c.Read(t, k);
+              if (old == nullptr) continue;
+              bool ok = kind == RangeKind::kDelete
+                            ? c.Delete(t, k)
+                            : c.Update(t, k, RowBuilder(c.table(t).schema(), *old).SetInt(1, old->GetInt(1) + 1).Build());
+              n += ok;
+            }
+            c.Emit({Value::Int(n)});
+          });
+    };
+    LambdaProcedure range_delete = range_proc(RangeKind::kDelete, 10, 20);
+    LambdaProcedure range_update = range_proc(RangeKind::kUpdate, 10, 30);
+    LambdaProcedure insert = SetProc(t, WriteKind::kInsert);
+    TxnResult r[5];
+    SubmitTo(ex, point_delete, {}, &r[0]);
+    SubmitTo(ex, range_delete, {}, &r[1]);
+    SubmitTo(ex, insert, {Value::Int(15), Value::Int(150)}, &r[2]);
+    SubmitTo(ex, insert, {Value::Int(25), Value::Int(250)}, &r[3]);
+    SubmitTo(ex, range_update, {}, &r[4]);
+    ex.Drain();
+    for (auto& x : r) ASSERT_EQ(x.status, TxnResult::Status::kCommitted) << what << ": " << x.message;
+    EXPECT_TRUE(r[0].rows[0][0].as_bool()) << what;
+    EXPECT_EQ(r[1].rows[0][0].as_int(), 9) << what << ": 10 rows less the one deleted before";
+    EXPECT_EQ(r[4].rows[0][0].as_int(), 2) << what << ": only the two rows inserted after the range delete";
+    int rows = 0;
+    store.ForEachCommittedRow(t, [&](const Key&, const RowValue&) { ++rows; });
+    EXPECT_EQ(rows, 2) << what;
+    EXPECT_EQ(CommittedV(store, t, 15), 151) << what;
+    EXPECT_EQ(CommittedV(store, t, 25), 251) << what;
+  });
+}
+
+// A transaction that aborts after its writes leaves nothing visible; readers after it in
+// the same epoch see the earlier version.
+TEST(EngineSemanticsTest, AbortAfterWritesLeavesNoTrace) {
+  ForEachExecutor([](Store& store, Executor& ex, const std::string& what) {
+    TableId t = CreateKv(store);
+    store.LoadRow(t, KvRow(store, t, 1, 10));
+    LambdaProcedure write_then_abort(
+        "write_then_abort",
+        [t](DeclareContext& c) {
+          c.DeclareWrite(t, K(1), WriteKind::kUpdate);
+          c.DeclareWrite(t, K(50), WriteKind::kInsert);
+        },
+        [t](ExecContext& c) {
+          const Schema& s = c.table(t).schema();
+          c.Update(t, K(1), RowBuilder(s).SetInt(0, 1).SetInt(1, 666).Build());
+          c.Insert(t, K(50), RowBuilder(s).SetInt(0, 50).SetInt(1, 666).Build());
+          // Its own writes are visible to itself before it aborts.
+          if (c.Read(t, K(1))->GetInt(1) != 666) throw std::logic_error("own write not visible");
+          c.Abort("P0001", "changed my mind");
+        });
+    LambdaProcedure reader(
+        "reader", [](DeclareContext&) {},
+        [t](ExecContext& c) {
+          const RowValue* a = c.Read(t, K(1));
+          const RowValue* b = c.Read(t, K(50));
+          c.Emit({Value::Int(a ? a->GetInt(1) : -1), Value::Bool(b != nullptr)});
+        });
+    TxnResult r[3];
+    SubmitTo(ex, write_then_abort, {}, &r[0]);
+    SubmitTo(ex, reader, {}, &r[1]);
+    SubmitTo(ex, write_then_abort, {}, &r[2]);
+    ex.Drain();
+    EXPECT_EQ(r[0].status, TxnResult::Status::kAborted) << what;
+    EXPECT_EQ(r[0].sqlstate, "P0001") << what;
+    EXPECT_EQ(r[0].message, "changed my mind") << what;
+    ASSERT_EQ(r[1].status, TxnResult::Status::kCommitted) << what << r[1].message;
+    EXPECT_EQ(r[1].rows[0][0].as_int(), 10) << what;
+    EXPECT_FALSE(r[1].rows[0][1].as_bool()) << what;
+    EXPECT_EQ(CommittedV(store, t, 1), 10) << what;
+    EXPECT_EQ(CommittedV(store, t, 50), std::nullopt) << what;
+  });
+}
+
+// INSERT of an existing key reports a duplicate; the procedure aborts with 23505.
+TEST(EngineSemanticsTest, DuplicateInsertIsReportedAndAborts) {
+  ForEachExecutor([](Store& store, Executor& ex, const std::string& what) {
+    TableId t = CreateKv(store);
+    store.LoadRow(t, KvRow(store, t, 7, 70));
+    LambdaProcedure insert(
+        "insert_or_fail", [t](DeclareContext& c) { c.DeclareWrite(t, K(c.input().args[0].as_int()), WriteKind::kInsert); },
+        [t](ExecContext& c) {
+          int64_t k = c.input().args[0].as_int();
+          if (!c.Insert(t, K(k), RowBuilder(c.table(t).schema()).SetInt(0, k).SetInt(1, c.input().args[1].as_int()).Build()))
+            c.Abort("23505", "duplicate key value violates unique constraint \"kv_pkey\"");
+        });
+    LambdaProcedure del = SetProc(t, WriteKind::kUpdate);
+    TxnResult r[4];
+    SubmitTo(ex, insert, {Value::Int(7), Value::Int(1)}, &r[0]);   // exists: duplicate
+    SubmitTo(ex, insert, {Value::Int(8), Value::Int(2)}, &r[1]);   // new
+    SubmitTo(ex, insert, {Value::Int(8), Value::Int(3)}, &r[2]);   // inserted just before: duplicate
+    SubmitTo(ex, del, {Value::Int(9), Value::Int(4)}, &r[3]);      // update of a missing row: no-op
+    ex.Drain();
+    EXPECT_EQ(r[0].status, TxnResult::Status::kAborted) << what;
+    EXPECT_EQ(r[0].sqlstate, "23505") << what;
+    EXPECT_EQ(r[1].status, TxnResult::Status::kCommitted) << what;
+    EXPECT_EQ(r[2].status, TxnResult::Status::kAborted) << what;
+    EXPECT_EQ(r[3].status, TxnResult::Status::kCommitted) << what;
+    EXPECT_EQ(CommittedV(store, t, 7), 70) << what;
+    EXPECT_EQ(CommittedV(store, t, 8), 2) << what;
+    EXPECT_EQ(CommittedV(store, t, 9), std::nullopt) << what;
+  });
+}
+
+// A chain of read-modify-writes on one row across many transactions and epochs:
+// every increment lands exactly once, in serial order.
+TEST(EngineSemanticsTest, ReadModifyWriteChainAcrossEpochs) {
+  for (int workers : {1, 2, 4}) {
+    for (uint32_t epoch : {1u, 7u, 1000u}) {
+      Database db;
+      TableId t = CreateKv(db);
+      db.LoadRow(t, KvRow(db, t, 1, 0));
+      EngineOptions o;
+      o.workers = workers;
+      o.epoch_max_txns = epoch;
+      Engine engine(db, o);
+      LambdaProcedure incr(
+          "incr", [t](DeclareContext& c) { c.DeclareWrite(t, K(1), WriteKind::kUpdate); },
+          [t](ExecContext& c) {
+            c.Publish();
+            c.ApplyRowUpdate(
+                t, K(1),
+                [s = &c.table(t).schema()](const RowValue& old) {
+                  return RowBuilder(*s, old).SetInt(1, old.GetInt(1) * 3 % 1000003 + 1).Build();
+                },
+                1);
+          });
+      for (int i = 0; i < 500; ++i) SubmitTo(engine, incr, {}, nullptr);
+      engine.Drain();
+      int64_t expect = 0;
+      for (int i = 0; i < 500; ++i) expect = expect * 3 % 1000003 + 1;
+      EXPECT_EQ(CommittedV(db, t, 1), expect) << workers << " workers, epoch " << epoch;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace caracal::testing

@@ -1,0 +1,113 @@
+#include <gtest/gtest.h>
+
+#include "engine/errors.h"
+#include "engine/row.h"
+#include "engine/row_value.h"
+
+namespace caracal {
+namespace {
+
+Schema MixedSchema() {
+  return Schema("t",
+                {{"id", ColumnType::kInteger, 0, 0, true},
+                 {"name", ColumnType::kVarchar, 20},
+                 {"price", ColumnType::kNumeric, 6, 2},
+                 {"ok", ColumnType::kBoolean},
+                 {"code", ColumnType::kChar, 4},
+                 {"ratio", ColumnType::kDouble}},
+                {0});
+}
+
+TEST(RowValueTest, BuildsAndReadsEveryType) {
+  Schema s = MixedSchema();
+  std::vector<Value> v = {Value::Int(7), Value::String("widget"), Value::Numeric(1999, 2), Value::Bool(true),
+                          Value::String("ab"), Value::Null()};
+  RowValuePtr row = MakeRow(s, v);
+  EXPECT_EQ(row->GetInt(0), 7);
+  EXPECT_EQ(row->GetString(1), "widget");
+  EXPECT_EQ(row->Get(s, 2).ToText(), "19.99");
+  EXPECT_EQ(row->Get(s, 3).ToText(), "t");
+  EXPECT_EQ(row->GetString(4), "ab  ");  // char(n) is blank-padded
+  EXPECT_TRUE(row->IsNull(5));
+  EXPECT_FALSE(row->IsNull(1));
+}
+
+TEST(RowValueTest, CopyAndModifyKeepsOtherColumns) {
+  Schema s = MixedSchema();
+  std::vector<Value> v = {Value::Int(1), Value::String("a"), Value::Numeric(5, 2), Value::Bool(false),
+                          Value::String("zzzz"), Value::Double(0.5)};
+  RowValuePtr a = MakeRow(s, v);
+  RowValuePtr b = RowBuilder(s, *a).SetString(1, "a much longer name").Build();
+  EXPECT_EQ(b->GetString(1), "a much longer name");
+  EXPECT_EQ(b->GetString(4), "zzzz");
+  EXPECT_EQ(b->GetDouble(5), 0.5);
+  EXPECT_EQ(a->GetString(1), "a");
+}
+
+TEST(RowValueTest, NotNullAndTypeErrors) {
+  Schema s = MixedSchema();
+  std::vector<Value> null_id = {Value::Null(), Value::Null(), Value::Null(), Value::Null(), Value::Null(), Value::Null()};
+  EXPECT_THROW(MakeRow(s, null_id), EngineError);
+  std::vector<Value> wrong = {Value::String("x"), Value::Null(), Value::Null(), Value::Null(), Value::Null(), Value::Null()};
+  EXPECT_THROW(MakeRow(s, wrong), EngineError);
+  std::vector<Value> short_row = {Value::Int(1)};
+  EXPECT_THROW(MakeRow(s, short_row), EngineError);
+}
+
+TEST(NumericTest, RescalesRoundingHalfAwayFromZero) {
+  EXPECT_EQ(Value::Numeric(12345, 3).NumericAtScale(2), 1235);
+  EXPECT_EQ(Value::Numeric(-12345, 3).NumericAtScale(2), -1235);
+  EXPECT_EQ(Value::Numeric(12344, 3).NumericAtScale(2), 1234);
+  EXPECT_EQ(Value::Int(3).NumericAtScale(2), 300);
+  EXPECT_EQ(Value::Numeric(-5, 2).ToText(), "-0.05");
+  EXPECT_EQ(Value::Numeric(100, 0).ToText(), "100");
+}
+
+TEST(TimestampTest, PrintsLikePostgres) {
+  EXPECT_EQ(Value::Timestamp(0).ToText(), "2000-01-01 00:00:00");
+  EXPECT_EQ(Value::Timestamp(86400000000LL * 366 + 3723500000LL).ToText(), "2001-01-01 01:02:03.5");
+  EXPECT_EQ(Value::Timestamp(-1000000).ToText(), "1999-12-31 23:59:59");
+}
+
+uintptr_t Data(int n) { return reinterpret_cast<uintptr_t>(MakeRow(Schema("x", {{"a", ColumnType::kBigInt}}, {0}), std::vector<Value>{Value::Int(n)}).release()); }
+
+TEST(VersionArrayTest, InsertionSortKeepsOrderAndFindBeforeSearches) {
+  Row row;
+  std::vector<SerialId> sids = {MakeSerialId(1, 5), MakeSerialId(1, 2), MakeSerialId(1, 9), MakeSerialId(1, 1),
+                                MakeSerialId(2, 3)};
+  for (SerialId s : sids) ASSERT_TRUE(row.InsertVersion(s, version::kPending));
+  EXPECT_FALSE(row.InsertVersion(MakeSerialId(1, 5), version::kPending));  // one version per transaction
+  ASSERT_EQ(row.size(), 5u);
+  for (uint32_t i = 1; i < row.size(); ++i) EXPECT_LT(row.entry(i - 1).sid, row.entry(i).sid);
+  EXPECT_EQ(row.FindBefore(MakeSerialId(1, 1)), -1);
+  EXPECT_EQ(row.FindBefore(MakeSerialId(1, 2)), 0);
+  EXPECT_EQ(row.FindBefore(MakeSerialId(1, 6)), 2);
+  EXPECT_EQ(row.FindBefore(MakeSerialId(9, 0)), 4);
+  EXPECT_EQ(row.FindExact(MakeSerialId(1, 9)), 3);
+  EXPECT_EQ(row.FindExact(MakeSerialId(1, 8)), -1);
+  // Settle so the destructor has nothing pending to worry about.
+  for (uint32_t i = 0; i < row.size(); ++i) row.entry(i).value.store(version::kIgnore);
+}
+
+TEST(VersionArrayTest, CollectKeepsTheVersionOldReadersNeed) {
+  Row row;
+  row.InsertVersion(MakeSerialId(1, 1), Data(1));
+  row.InsertVersion(MakeSerialId(2, 1), Data(2));
+  row.InsertVersion(MakeSerialId(2, 2), version::kIgnore);
+  row.InsertVersion(MakeSerialId(3, 1), Data(3));
+  // A reader pinned at epoch 2 reads before (3, 0): it needs the (2, 1) version.
+  size_t freed = row.Collect(MakeSerialId(3, 0));
+  EXPECT_EQ(freed, 2u);  // (1,1) and the ignore marker
+  ASSERT_EQ(row.size(), 2u);
+  EXPECT_EQ(row.entry(0).sid, MakeSerialId(2, 1));
+  EXPECT_EQ(row.entry(1).sid, MakeSerialId(3, 1));
+  EXPECT_EQ(row.Collect(MakeSerialId(4, 0)), 1u);
+  EXPECT_EQ(row.size(), 1u);
+  EXPECT_FALSE(row.IsDead(MakeSerialId(4, 0)));
+  row.InsertVersion(MakeSerialId(4, 1), version::kTombstone);
+  row.Collect(MakeSerialId(5, 0));
+  EXPECT_TRUE(row.IsDead(MakeSerialId(5, 0)));
+}
+
+}  // namespace
+}  // namespace caracal

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Sets everything up and runs the whole test suite: the release build's ctest suite,
+# then the stress test under AddressSanitizer and under ThreadSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh
+
+echo "== ctest (release build)"
+ctest --test-dir build -j2 --output-on-failure --timeout 900
+
+for preset in asan tsan; do
+  echo "== stress test under $preset"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset" --target stress_test engine_semantics_test snapshot_test
+  ctest --test-dir "build-$preset" -j2 --output-on-failure --timeout 900 \
+    -R 'StressTest|EngineSemanticsTest|SnapshotTest'
+done
