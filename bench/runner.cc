@@ -146,7 +146,8 @@ RunResult RunWorkload(const RunOptions& options) {
   j["load_s"] = load_s;
   j["rss_mb"] = ResidentMb();
   j["state_hash"] = fmt::format("{:016x}", result.state_hash);
-  for (auto& [k, v] : workload->Report(*store).items()) j[k] = v;
+  const nlohmann::json workload_report = workload->Report(*store);  // items() must not outlive it
+  for (auto& [k, v] : workload_report.items()) j[k] = v;
   return result;
 }
 

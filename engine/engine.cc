@@ -192,12 +192,8 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
   pool_->Run(job);
 
   uint64_t freed = 0;
-  for (auto& w : pool_->workers()) {
-    freed += w->freed_versions();
-    for (auto& [table, key] : w->dead_rows()) dead_rows_.emplace_back(table, std::move(key));
-    w->dead_rows().clear();
-  }
-  uint64_t erased = EraseDeadRows(job.gc_horizon);
+  for (auto& w : pool_->workers()) freed += w->freed_versions();
+  uint64_t erased = CompactTables(job.gc_horizon);
   const int64_t t_end = NowNs();
 
   // Results go out in serial order; transactions whose reconnaissance failed go to the
@@ -238,27 +234,16 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
   if (completed_ == submitted_) drained_cv_.notify_all();
 }
 
-uint64_t Engine::EraseDeadRows(SerialId horizon) {
-  if (dead_rows_.empty()) return 0;
-  // Snapshot readers walk the indexes without row-level protection from erasure; if one
-  // is active, try again after a later epoch.
-  std::unique_lock structure(db_.structure_mutex(), std::try_to_lock);
-  if (!structure.owns_lock()) return 0;
+uint64_t Engine::CompactTables(SerialId horizon) {
   uint64_t erased = 0;
-  for (auto& [table_id, key] : dead_rows_) {
-    Table& t = db_.table(table_id);
-    Row* row = t.Find(key);
-    if (row == nullptr) continue;
-    bool dead;
-    {
-      SpinGuard guard(row->lock());
-      dead = row->IsDead(horizon);
-    }
-    if (!dead) continue;  // written again since it died
-    t.EraseRow(key);
-    ++erased;
+  for (TableId id = 0; id < db_.num_tables(); ++id) {
+    Table& t = db_.table(id);
+    if (!t.WantsCompaction()) continue;
+    // Snapshot readers walk the indexes: if one is open, a later epoch compacts instead.
+    std::unique_lock structure(db_.structure_mutex(), std::try_to_lock);
+    if (!structure.owns_lock()) return erased;
+    erased += t.Compact(horizon);
   }
-  dead_rows_.clear();
   return erased;
 }
 

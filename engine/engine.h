@@ -51,7 +51,7 @@ class Engine : public Executor {
   void DriverLoop();
   void RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns);
   void Sequence(EpochTxn& txn);
-  uint64_t EraseDeadRows(SerialId horizon);
+  uint64_t CompactTables(SerialId horizon);
 
   Database& db_;
   const EngineOptions options_;
@@ -69,7 +69,6 @@ class Engine : public Executor {
 
   std::mutex epoch_mutex_;  // held while an epoch runs; RunExclusive takes it too
   uint32_t epoch_ = 0;
-  std::vector<std::pair<TableId, Key>> dead_rows_;  // to leave the index once no snapshot is open
 
   mutable std::mutex stats_mutex_;
   EngineStats stats_;

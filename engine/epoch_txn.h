@@ -55,6 +55,7 @@ struct EpochTxn {
   TxnResult result;
   std::deque<CacheEntry> cache;  // a deque: entries keep their address as it grows
   std::vector<RangeDecl> ranges;
+  std::vector<Value> scratch;  // from Declare to Execute
 
   CacheEntry* Find(const Table* table, const Key& key, uint64_t hash);
   CacheEntry& Add(Table* table, const Key& key, uint64_t hash);

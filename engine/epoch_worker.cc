@@ -101,6 +101,8 @@ class DeclareContextImpl final : public DeclareContext {
     return row ? Database::ReadSettled(*row, MakeSerialId(epoch_, 0)) : nullptr;
   }
 
+  std::vector<Value>& scratch() override { return txn_.scratch; }
+
  private:
   Database& db_;
   EpochTxn& txn_;
@@ -226,6 +228,7 @@ class ExecContextImpl final : public ExecContext {
     txn_.state = EpochTxn::State::kRetry;
   }
 
+  const std::vector<Value>& scratch() const override { return txn_.scratch; }
   void Notice(std::string message) override { txn_.result.notices.push_back(std::move(message)); }
   void Emit(std::vector<Value> row) override { txn_.result.rows.push_back(std::move(row)); }
 
@@ -388,9 +391,7 @@ void EpochWorker::Collect(SerialId horizon) {
     if (row->gc_epoch.exchange(epoch_, std::memory_order_relaxed) == epoch_) continue;  // another worker has it
     SpinGuard guard(row->lock());
     freed_versions_ += row->Collect(horizon);
-    if (row->IsDead(horizon)) {
-      dead_rows_.emplace_back(table->id(), *row->key);
-    }
+    if (row->IsDead(horizon)) table->NoteDeadRow();
   }
   written_rows_.clear();
 }

@@ -40,9 +40,8 @@ class EpochWorker {
 
   void RunEpoch(EpochJob& job);
 
-  // Counters of the last RunEpoch.
+  // Versions freed by the last RunEpoch's collection.
   uint64_t freed_versions() const { return freed_versions_; }
-  std::vector<std::pair<TableId, Key>>& dead_rows() { return dead_rows_; }
 
  private:
   void InsertStep(EpochTxn& txn);
@@ -58,7 +57,6 @@ class EpochWorker {
   uint32_t epoch_ = 0;
   std::vector<WrittenRow> written_rows_;  // rows given a version this epoch: to collect
   uint64_t freed_versions_ = 0;
-  std::vector<std::pair<TableId, Key>> dead_rows_;
 };
 
 // The newest settled version of `row` before `sid`, waiting while it is pending; nullptr

@@ -66,7 +66,8 @@ class DeclareContext {
   // (one version per row and transaction), except two inserts, which is an error.
   virtual void DeclareWrite(TableId table, const Key& key, WriteKind kind) = 0;
   // Declares a write of every row with lo <= key < hi (hi empty: unbounded) that exists at
-  // the transaction's serial position. Returns a range id for Execute's RangeRows().
+  // the transaction's serial position. Returns a range id for Execute's RangeRows(): the
+  // ranges of one attempt are numbered 0, 1, 2, ... in declaration order.
   virtual int DeclareRange(TableId table, const Key& lo, const Key& hi, RangeKind kind) = 0;
   // Declares that a write of this transaction adds an entry `index_key` (the encoded index
   // columns) for the row `primary_key` to secondary index `index` of `table`.
@@ -76,6 +77,9 @@ class DeclareContext {
   // Reconnaissance: the row as of the last committed epoch (nullptr if absent). The
   // pointer is valid until the transaction ends.
   virtual const RowValue* ReadCommitted(TableId table, const Key& key) = 0;
+  // Values Declare hands to Execute (e.g. what reconnaissance read, to validate).
+  // Empty at the start of every attempt.
+  virtual std::vector<Value>& scratch() = 0;
 };
 
 // A future for ApplyRowUpdate: the update has been applied once Wait() returns.
@@ -133,6 +137,9 @@ class ExecContext {
   // The keys read during reconnaissance changed: the transaction is re-run in the next
   // epoch with a new serial id. Execute must return right after.
   virtual void Retry() = 0;
+
+  // What Declare put in its scratch() for this attempt.
+  virtual const std::vector<Value>& scratch() const = 0;
 
   virtual void Notice(std::string message) = 0;
   // Appends one row to the transaction's result.

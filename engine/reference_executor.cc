@@ -77,6 +77,7 @@ struct RefTxn {
     bool after_publish = false;
   };
   std::map<std::pair<TableId, Key>, Write> writes;  // ordered: applied deterministically
+  std::vector<Value> scratch;
   bool published = false;
   bool aborted = false;
   TxnResult result;
@@ -119,6 +120,8 @@ class RefDeclareContext final : public DeclareContext {
     auto it = map.find(key);
     return it == map.end() ? nullptr : it->second.get();
   }
+
+  std::vector<Value>& scratch() override { return txn_.scratch; }
 
  private:
   ReferenceExecutor& ex_;
@@ -234,6 +237,7 @@ class RefExecContext final : public ExecContext {
                                 "executor's reconnaissance cannot be stale)",
                                 txn_.request->procedure->name()));
   }
+  const std::vector<Value>& scratch() const override { return txn_.scratch; }
   void Notice(std::string message) override { txn_.result.notices.push_back(std::move(message)); }
   void Emit(std::vector<Value> row) override { txn_.result.rows.push_back(std::move(row)); }
 

@@ -7,26 +7,30 @@ namespace caracal {
 Table::Table(TableId id, Schema schema, std::vector<IndexSchema> indexes)
     : id_(id), schema_(std::move(schema)), index_schemas_(std::move(indexes)) {
   for (size_t i = 0; i < index_schemas_.size(); ++i) secondary_.push_back(std::make_unique<SecondaryIndex>());
+  primary_ = std::make_unique<PrimaryIndex>();
+  point_ = std::make_unique<PointIndex>();
+  // TBB's default load factor of 4 makes lookups walk long chains of cold nodes.
+  point_->max_load_factor(1.0f);
 }
 
 Row* Table::Find(const Key& key) const {
-  auto it = point_.find(key);
-  return it == point_.end() ? nullptr : it->second;
+  auto it = point_->find(key);
+  return it == point_->end() ? nullptr : it->second;
 }
 
 Row* Table::FindOrCreate(const Key& key) {
   if (Row* row = Find(key)) return row;
   // The skip list decides which of two racing creators wins; both then publish the
   // winner in the hash map.
-  auto [pos, inserted] = primary_.emplace(key, std::make_unique<Row>());
+  auto [pos, inserted] = primary_->emplace(key, std::make_unique<Row>());
   Row* row = pos->second.get();
   if (inserted) row->key = &pos->first;
-  point_.emplace(key, row);
+  point_->emplace(key, row);
   return row;
 }
 
 void Table::ForEach(const Key& lo, const Key& hi, const std::function<bool(const Key&, Row&)>& visit) const {
-  for (auto it = primary_.lower_bound(lo); it != primary_.end(); ++it) {
+  for (auto it = primary_->lower_bound(lo); it != primary_->end(); ++it) {
     if (!hi.empty() && !(it->first < hi)) break;
     if (!visit(it->first, *it->second)) break;
   }
@@ -69,9 +73,29 @@ void Table::ForEachIndexEntry(int index, const Key& lo, const Key& hi,
   }
 }
 
-void Table::EraseRow(const Key& key) {
-  point_.unsafe_erase(key);
-  primary_.unsafe_erase(key);
+bool Table::WantsCompaction() const {
+  size_t dead = dead_estimate_.load(std::memory_order_relaxed);
+  return dead >= 4096 && dead * 4 >= primary_->size();
+}
+
+size_t Table::Compact(SerialId horizon) {
+  auto primary = std::make_unique<PrimaryIndex>();
+  auto point = std::make_unique<PointIndex>();
+  point->max_load_factor(1.0f);
+  size_t dropped = 0;
+  for (auto& [key, row] : *primary_) {
+    if (row->IsDead(horizon)) {
+      ++dropped;
+      continue;
+    }
+    auto [pos, inserted] = primary->emplace(key, std::move(row));
+    pos->second->key = &pos->first;
+    point->emplace(key, pos->second.get());
+  }
+  primary_ = std::move(primary);  // frees the dead rows
+  point_ = std::move(point);
+  dead_estimate_.store(0, std::memory_order_relaxed);
+  return dropped;
 }
 
 size_t Table::VacuumIndexes(const std::function<const RowValue*(Row&)>& latest) {
@@ -80,7 +104,7 @@ size_t Table::VacuumIndexes(const std::function<const RowValue*(Row&)>& latest) 
     std::vector<Key> stale;
     for (auto& [entry, prefix_len] : *secondary_[i]) {
       Key pk = SuffixAfter(entry, prefix_len);
-      Row* row = Find(pk);
+      Row* row = Find(pk);  // a dead row reads as absent
       const RowValue* value = row ? latest(*row) : nullptr;
       if (value == nullptr) {
         stale.push_back(entry);

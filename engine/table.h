@@ -16,6 +16,7 @@
 #include <tbb/concurrent_map.h>
 #include <tbb/concurrent_unordered_map.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -51,7 +52,7 @@ class Table {
   // inserts may or may not be seen; callers that need determinism scan only after the
   // insert step. The visitor returns false to stop.
   void ForEach(const Key& lo, const Key& hi, const std::function<bool(const Key&, Row&)>& visit) const;
-  size_t ApproximateRows() const { return primary_.size(); }
+  size_t ApproximateRows() const { return primary_->size(); }
 
   // Secondary indexes.
   Key IndexKey(int index, const RowValue& row) const;
@@ -62,8 +63,15 @@ class Table {
   void ForEachIndexEntry(int index, const Key& lo, const Key& hi,
                          const std::function<bool(std::string_view index_key, const Key& primary_key)>& visit) const;
 
-  // Between epochs only: removes a dead row from the primary index.
-  void EraseRow(const Key& key);
+  // Dead rows (nothing visible any more) stay in the indexes, where a later insert of the
+  // same key reuses them, until enough accumulate to pay for rebuilding the indexes
+  // without them (TBB's skip-list erase is linear in the list's length, so rows are
+  // never erased one by one).
+  void NoteDeadRow() { dead_estimate_.fetch_add(1, std::memory_order_relaxed); }
+  bool WantsCompaction() const;
+  // Between epochs only, with no snapshot reader open: rebuilds both primary indexes
+  // without the rows dead at `horizon`. Returns how many rows were dropped.
+  size_t Compact(SerialId horizon);
   // Between epochs only: drops secondary entries whose row no longer exists or whose
   // latest version in `latest` no longer carries the entry's values.
   size_t VacuumIndexes(const std::function<const RowValue*(Row&)>& latest);
@@ -72,8 +80,9 @@ class Table {
   TableId id_;
   Schema schema_;
   std::vector<IndexSchema> index_schemas_;
-  PrimaryIndex primary_;
-  PointIndex point_;
+  std::unique_ptr<PrimaryIndex> primary_;
+  std::unique_ptr<PointIndex> point_;
+  std::atomic<size_t> dead_estimate_{0};
   std::vector<std::unique_ptr<SecondaryIndex>> secondary_;
 };
 

@@ -250,5 +250,77 @@ TEST(EngineSemanticsTest, ReadModifyWriteChainAcrossEpochs) {
   }
 }
 
+
+// A dependent write by reconnaissance: the key comes from a row read at the committed
+// state during initialization and re-checked at execution. When an earlier transaction
+// of the same epoch changed it, the transaction retries in the next epoch and ends as
+// the serial executor (which always reads current state) ends.
+TEST(EngineSemanticsTest, ReconnaissanceRetriesWhenItsReadChanged) {
+  auto setup = [](Store& store) {
+    TableId t = CreateKv(store);
+    store.LoadRow(t, KvRow(store, t, 0, 3));  // row 0 points at row 3
+    for (int k = 3; k <= 5; ++k) store.LoadRow(t, KvRow(store, t, k, 0));
+    return t;
+  };
+  auto make_follow = [](TableId t) {
+    // Adds 1 to the row that row 0 points at.
+    return LambdaProcedure(
+        "follow_pointer",
+        [t](DeclareContext& c) {
+          const RowValue* ptr = c.ReadCommitted(t, K(0));
+          c.DeclareWrite(t, K(ptr->GetInt(1)), WriteKind::kUpdate);
+          c.DeclareWrite(t, K(100), WriteKind::kUpsert);  // remembers what it expected
+          c.scratch().push_back(Value::Int(ptr->GetInt(1)));  // to validate in Execute
+        },
+        [t](ExecContext& c) {
+          int64_t expected = c.scratch().at(0).as_int();
+          int64_t now = c.Read(t, K(0))->GetInt(1);
+          if (now != expected) {
+            c.Retry();
+            return;
+          }
+          c.Publish();
+          const RowValue* old = c.Read(t, K(now));
+          c.Update(t, K(now), RowBuilder(c.table(t).schema(), *old).SetInt(1, old->GetInt(1) + 1).Build());
+          c.Upsert(t, K(100), RowBuilder(c.table(t).schema()).SetInt(0, 100).SetInt(1, now).Build());
+        });
+  };
+  auto make_repoint = [](TableId t) {
+    return LambdaProcedure(
+        "repoint", [t](DeclareContext& c) { c.DeclareWrite(t, K(0), WriteKind::kUpdate); },
+        [t](ExecContext& c) {
+          c.Publish();
+          c.Update(t, K(0), RowBuilder(c.table(t).schema()).SetInt(0, 0).SetInt(1, 5).Build());
+        });
+  };
+  ReferenceExecutor ref;
+  TableId rt = setup(ref);
+  LambdaProcedure ref_repoint = make_repoint(rt), ref_follow = make_follow(rt);
+  TxnResult ref_results[2];
+  SubmitTo(ref, ref_repoint, {}, &ref_results[0]);
+  SubmitTo(ref, ref_follow, {}, &ref_results[1]);
+  EXPECT_EQ(ref_results[1].status, TxnResult::Status::kCommitted) << ref_results[1].message;
+
+  for (int workers : {1, 2}) {
+    Database db;
+    TableId t = setup(db);
+    EngineOptions o;
+    o.workers = workers;
+    o.epoch_interval_ms = 60000;
+    Engine engine(db, o);
+    LambdaProcedure repoint = make_repoint(t), follow = make_follow(t);
+    TxnResult r[2];
+    SubmitTo(engine, repoint, {}, &r[0]);
+    SubmitTo(engine, follow, {}, &r[1]);
+    engine.Drain();
+    EXPECT_EQ(r[1].status, TxnResult::Status::kCommitted) << r[1].message;
+    EXPECT_EQ(r[1].attempts, 2u) << "it read row 0 before the repoint committed, so it must retry once";
+    EXPECT_EQ(engine.stats().retries, 1u);
+    EXPECT_EQ(CommittedV(db, t, 5), 1);
+    EXPECT_EQ(CommittedV(db, t, 3), 0);
+    EXPECT_EQ(StateHash(db), StateHash(ref));
+  }
+}
+
 }  // namespace
 }  // namespace caracal::testing

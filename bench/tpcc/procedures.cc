@@ -44,7 +44,22 @@ int64_t RoundScaleDown(int64_t v, int digits) {
 
 }  // namespace
 
-std::string OrderIdSequence(int64_t w, int64_t d) { return fmt::format("tpcc_o_id_{}_{}", w, d); }
+namespace {
+
+// The name of district (w, d)'s order-id sequence, formatted into `buf` without allocating:
+// NewOrder's Sequence() runs serially on the engine's driver thread.
+using SequenceNameBuffer = char[64];
+std::string_view FormatOrderIdSequence(SequenceNameBuffer& buf, int64_t w, int64_t d) {
+  const auto formatted = fmt::format_to_n(buf, sizeof buf, "tpcc_o_id_{}_{}", w, d);
+  return {buf, std::min(formatted.size, sizeof buf)};
+}
+
+}  // namespace
+
+std::string OrderIdSequence(int64_t w, int64_t d) {
+  SequenceNameBuffer buf;
+  return std::string(FormatOrderIdSequence(buf, w, d));
+}
 
 // ---------------------------------------------------------------------------------------
 // Inputs
@@ -96,7 +111,8 @@ TxnInput MakeStockLevelInput(int64_t w, int64_t d, int64_t threshold) {
 // NewOrder (clause 2.4.2)
 
 void NewOrderProcedure::Sequence(SequenceContext& ctx, TxnInput& input) const {
-  input.sequence_values.push_back(ctx.NextVal(OrderIdSequence(IntArg(input, kNoW), IntArg(input, kNoD))));
+  SequenceNameBuffer buf;
+  input.sequence_values.push_back(ctx.NextVal(FormatOrderIdSequence(buf, IntArg(input, kNoW), IntArg(input, kNoD))));
 }
 
 void NewOrderProcedure::Declare(DeclareContext& ctx) const {
@@ -402,7 +418,10 @@ void DeliveryProcedure::Execute(ExecContext& ctx) const {
   std::vector<DeliveryPlan> plans;
   int range_id = 0;
   for (int64_t d = 1; d <= kDistrictsPerWarehouse; ++d) {
-    DeliveryPlan plan{d, orders[d - 1].as_int(), customers[d - 1].as_int()};
+    DeliveryPlan plan;
+    plan.d = d;
+    plan.o = orders[d - 1].as_int();
+    plan.c = customers[d - 1].as_int();
     if (plan.o == 0) continue;
     const int range = range_id++;
     // Already delivered (or never created) at this serial position: skip the district.

@@ -44,7 +44,7 @@ TxnInput MakeStockLevelInput(int64_t w, int64_t d, int64_t threshold);
 // fills in Setup, before any transaction runs.
 class TpccProcedure : public Procedure {
  public:
-  TpccProcedure(std::string name, const Tables& tables) : name_(std::move(name)), t_(tables) {}
+  TpccProcedure(std::string name, const Tables& tables) : t_(tables), name_(std::move(name)) {}
   const std::string& name() const override { return name_; }
 
  protected:
