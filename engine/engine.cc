@@ -235,14 +235,14 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
 }
 
 uint64_t Engine::CompactTables(SerialId horizon) {
+  // Snapshot readers walk the indexes: if one is open, a later epoch does this instead.
+  std::unique_lock structure(db_.structure_mutex(), std::try_to_lock);
+  if (!structure.owns_lock()) return 0;
   uint64_t erased = 0;
   for (TableId id = 0; id < db_.num_tables(); ++id) {
     Table& t = db_.table(id);
-    if (!t.WantsCompaction()) continue;
-    // Snapshot readers walk the indexes: if one is open, a later epoch compacts instead.
-    std::unique_lock structure(db_.structure_mutex(), std::try_to_lock);
-    if (!structure.owns_lock()) return erased;
-    erased += t.Compact(horizon);
+    t.ReleaseRetired();
+    if (t.WantsCompaction()) erased += t.Compact(horizon);
   }
   return erased;
 }

@@ -165,7 +165,7 @@ class ExecContextImpl final : public ExecContext {
       // range holds the rows that exist at our position, before our own writes.
       r.filtered = true;
       for (Row* row : r.candidates)
-        if (VisibleBefore(*row, txn_.sid) != nullptr) r.rows.push_back(*row->key);
+        if (VisibleBefore(*row, txn_.sid) != nullptr) r.rows.push_back(row->key);
     }
     return r.rows;
   }
@@ -311,6 +311,23 @@ const RowValue* VisibleBefore(const Row& row, SerialId sid) {
   return nullptr;
 }
 
+// Execution touches rows that initialization found long ago and that are likely out of
+// cache: start loading the next transaction's rows and their newest versions while the
+// current one runs.
+void EpochWorker::PrefetchRows(const EpochTxn& txn) {
+  for (const CacheEntry& e : txn.cache) {
+    if (e.row == nullptr) continue;
+    __builtin_prefetch(e.row);
+    // The array's shape is frozen during execution; the newest settled version is one
+    // of the last two entries (the last may be this or another transaction's pending one).
+    uint32_t n = e.row->size();
+    for (uint32_t back = 1; back <= 2 && back <= n; ++back) {
+      uintptr_t v = e.row->entry(n - back).value.load(std::memory_order_relaxed);
+      if (version::IsData(v)) __builtin_prefetch(reinterpret_cast<const void*>(v));
+    }
+  }
+}
+
 void EpochWorker::NoteWritten(Table* table, Row* row) { written_rows_.push_back({table, row}); }
 
 void EpochWorker::InsertStep(EpochTxn& txn) {
@@ -405,7 +422,10 @@ void EpochWorker::RunEpoch(EpochJob& job) {
   for (size_t i = id_; i < n; i += num_workers_) AppendStep(*job.txns[i]);
   job.barrier->arrive_and_wait();
   if (id_ == 0) job.t_init = NowNs();
-  for (size_t i = id_; i < n; i += num_workers_) ExecuteStep(*job.txns[i]);
+  for (size_t i = id_; i < n; i += num_workers_) {
+    if (i + num_workers_ < n) PrefetchRows(*job.txns[i + num_workers_]);
+    ExecuteStep(*job.txns[i]);
+  }
   job.barrier->arrive_and_wait();
   if (id_ == 0) {
     job.t_exec = NowNs();

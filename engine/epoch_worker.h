@@ -47,6 +47,7 @@ class EpochWorker {
   void InsertStep(EpochTxn& txn);
   void AppendStep(EpochTxn& txn);
   void ExecuteStep(EpochTxn& txn);
+  void PrefetchRows(const EpochTxn& txn);
   void Settle(EpochTxn& txn);
   void Collect(SerialId horizon);
   void NoteWritten(Table* table, Row* row);

@@ -1,6 +1,9 @@
 #include "engine/key.h"
 
 #include <fmt/format.h>
+// Inlined: keys are short, and a call through the shared library costs more than
+// hashing them.
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include <bit>

@@ -14,13 +14,14 @@ Row::~Row() {
 }
 
 void Row::Grow() {
-  uint32_t cap = capacity_ == 0 ? 2 : capacity_ * 2;
+  uint32_t cap = capacity_ * 2;
   auto bigger = std::make_unique<VersionEntry[]>(cap);
   for (uint32_t i = 0; i < size_; ++i) {
     bigger[i].sid = versions_[i].sid;
     bigger[i].value.store(versions_[i].value.load(std::memory_order_relaxed), std::memory_order_relaxed);
   }
-  versions_ = std::move(bigger);
+  heap_ = std::move(bigger);
+  versions_ = heap_.get();
   capacity_ = cap;
 }
 

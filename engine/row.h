@@ -37,7 +37,7 @@ class Row {
  public:
   static constexpr uint32_t kNoBuffer = UINT32_MAX;
 
-  Row() = default;
+  explicit Row(const Key& key) : key(key) {}
   Row(const Row&) = delete;
   Row& operator=(const Row&) = delete;
   ~Row();
@@ -46,6 +46,7 @@ class Row {
   uint32_t size() const { return size_; }
   VersionEntry& entry(uint32_t i) { return versions_[i]; }
   const VersionEntry& entry(uint32_t i) const { return versions_[i]; }
+  uint32_t capacity() const { return capacity_; }
 
   // Inserts a version with `sid` and `value` keeping the array sorted (insertion sort
   // from the end: appends arrive in roughly increasing order). Caller holds the lock.
@@ -66,17 +67,23 @@ class Row {
   // tombstone (or nothing) older than `horizon`. Such a row can leave the index.
   bool IsDead(SerialId horizon) const;
 
-  const Key* key = nullptr;            // the index node's key (stable for the row's life)
+  const Key key;                       // a copy: hash lookups confirm matches without another miss
   uint32_t buffer_index = kNoBuffer;   // batch append's per-core buffer (contention issue)
   std::atomic<uint32_t> gc_epoch{0};   // epoch this row was last queued for collection
 
  private:
   void Grow();
 
+  static constexpr uint32_t kInlineVersions = 2;
+
   SpinLock lock_;
   uint32_t size_ = 0;
-  uint32_t capacity_ = 0;
-  std::unique_ptr<VersionEntry[]> versions_;
+  uint32_t capacity_ = kInlineVersions;
+  // The array lives inline while it fits (a committed version plus one pending is the
+  // common case), saving a cache miss per access; it moves to the heap when it grows.
+  VersionEntry* versions_ = inline_;
+  std::unique_ptr<VersionEntry[]> heap_;
+  VersionEntry inline_[kInlineVersions];
 };
 
 }  // namespace caracal

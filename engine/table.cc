@@ -9,24 +9,17 @@ Table::Table(TableId id, Schema schema, std::vector<IndexSchema> indexes)
   for (size_t i = 0; i < index_schemas_.size(); ++i) secondary_.push_back(std::make_unique<SecondaryIndex>());
   primary_ = std::make_unique<PrimaryIndex>();
   point_ = std::make_unique<PointIndex>();
-  // TBB's default load factor of 4 makes lookups walk long chains of cold nodes.
-  point_->max_load_factor(1.0f);
-}
-
-Row* Table::Find(const Key& key) const {
-  auto it = point_->find(key);
-  return it == point_->end() ? nullptr : it->second;
 }
 
 Row* Table::FindOrCreate(const Key& key) {
-  if (Row* row = Find(key)) return row;
-  // The skip list decides which of two racing creators wins; both then publish the
-  // winner in the hash map.
-  auto [pos, inserted] = primary_->emplace(key, std::make_unique<Row>());
-  Row* row = pos->second.get();
-  if (inserted) row->key = &pos->first;
-  point_->emplace(key, row);
-  return row;
+  const uint64_t hash = key.Hash();
+  auto key_of = [](const Row* r) -> const Key& { return r->key; };
+  if (Row* row = point_->Find(key, hash, key_of)) return row;
+  // The hash index's shard lock makes one creator win; the skip list owns the row.
+  return point_->FindOrInsert(key, hash, key_of, [&] {
+    auto [pos, inserted] = primary_->emplace(key, std::make_unique<Row>(key));
+    return pos->second.get();
+  });
 }
 
 void Table::ForEach(const Key& lo, const Key& hi, const std::function<bool(const Key&, Row&)>& visit) const {
@@ -81,16 +74,15 @@ bool Table::WantsCompaction() const {
 size_t Table::Compact(SerialId horizon) {
   auto primary = std::make_unique<PrimaryIndex>();
   auto point = std::make_unique<PointIndex>();
-  point->max_load_factor(1.0f);
   size_t dropped = 0;
   for (auto& [key, row] : *primary_) {
     if (row->IsDead(horizon)) {
       ++dropped;
       continue;
     }
-    auto [pos, inserted] = primary->emplace(key, std::move(row));
-    pos->second->key = &pos->first;
-    point->emplace(key, pos->second.get());
+    Row* r = row.get();
+    primary->emplace(key, std::move(row));
+    point->FindOrInsert(key, key.Hash(), [](const Row* x) -> const Key& { return x->key; }, [r] { return r; });
   }
   primary_ = std::move(primary);  // frees the dead rows
   point_ = std::move(point);

@@ -1,10 +1,9 @@
 // Table: a schema, the concurrent ordered primary index from key to Row, and the
 // non-unique ordered secondary indexes.
 //
-// The primary index is a TBB concurrent skip list (ordered: scans) paired with a TBB
-// concurrent hash map (point lookups, which dominate: measured 2x fewer cycles per
-// lookup on YCSB with 1M rows). Both take concurrent lookups, scans and inserts at any
-// time; rows leave it only between epochs (Database::Collect), when no
+// The primary index is a TBB concurrent skip list (ordered: scans, and the owner of the
+// rows) paired with a PointIndex hash table (point lookups, which dominate). Both take
+// concurrent lookups, scans and inserts at any time; rows leave it only between epochs (Database::Collect), when no
 // worker runs and no snapshot reader holds the structure lock.
 //
 // A secondary index maps (index columns ‖ primary key) to the primary key. Entries are
@@ -14,7 +13,6 @@
 #pragma once
 
 #include <tbb/concurrent_map.h>
-#include <tbb/concurrent_unordered_map.h>
 
 #include <atomic>
 #include <cstdint>
@@ -24,6 +22,7 @@
 #include <vector>
 
 #include "engine/key.h"
+#include "engine/point_index.h"
 #include "engine/row.h"
 #include "engine/types.h"
 
@@ -34,7 +33,6 @@ using TableId = uint32_t;
 class Table {
  public:
   using PrimaryIndex = tbb::concurrent_map<Key, std::unique_ptr<Row>, KeyLess>;
-  using PointIndex = tbb::concurrent_unordered_map<Key, Row*, KeyHash>;
   using SecondaryIndex = tbb::concurrent_map<Key, uint32_t, KeyLess>;  // value: index-key length
 
   Table(TableId id, Schema schema, std::vector<IndexSchema> indexes);
@@ -45,7 +43,10 @@ class Table {
   const std::vector<IndexSchema>& index_schemas() const { return index_schemas_; }
   int num_indexes() const { return static_cast<int>(index_schemas_.size()); }
 
-  Row* Find(const Key& key) const;
+  Row* Find(const Key& key) const { return Find(key, key.Hash()); }
+  Row* Find(const Key& key, uint64_t hash) const {
+    return point_->Find(key, hash, [](const Row* r) -> const Key& { return r->key; });
+  }
   // The row for `key`, created empty if absent. Safe to call concurrently.
   Row* FindOrCreate(const Key& key);
   // Visits rows with lo <= key < hi (hi empty: unbounded) in key order. Concurrent
@@ -72,6 +73,8 @@ class Table {
   // Between epochs only, with no snapshot reader open: rebuilds both primary indexes
   // without the rows dead at `horizon`. Returns how many rows were dropped.
   size_t Compact(SerialId horizon);
+  // Between epochs only: frees what concurrent index growth had to keep alive.
+  void ReleaseRetired() { point_->ReleaseRetired(); }
   // Between epochs only: drops secondary entries whose row no longer exists or whose
   // latest version in `latest` no longer carries the entry's values.
   size_t VacuumIndexes(const std::function<const RowValue*(Row&)>& latest);

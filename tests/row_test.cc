@@ -72,7 +72,7 @@ TEST(TimestampTest, PrintsLikePostgres) {
 uintptr_t Data(int n) { return reinterpret_cast<uintptr_t>(MakeRow(Schema("x", {{"a", ColumnType::kBigInt}}, {0}), std::vector<Value>{Value::Int(n)}).release()); }
 
 TEST(VersionArrayTest, InsertionSortKeepsOrderAndFindBeforeSearches) {
-  Row row;
+  Row row{Key()};
   std::vector<SerialId> sids = {MakeSerialId(1, 5), MakeSerialId(1, 2), MakeSerialId(1, 9), MakeSerialId(1, 1),
                                 MakeSerialId(2, 3)};
   for (SerialId s : sids) ASSERT_TRUE(row.InsertVersion(s, version::kPending));
@@ -90,7 +90,7 @@ TEST(VersionArrayTest, InsertionSortKeepsOrderAndFindBeforeSearches) {
 }
 
 TEST(VersionArrayTest, CollectKeepsTheVersionOldReadersNeed) {
-  Row row;
+  Row row{Key()};
   row.InsertVersion(MakeSerialId(1, 1), Data(1));
   row.InsertVersion(MakeSerialId(2, 1), Data(2));
   row.InsertVersion(MakeSerialId(2, 2), version::kIgnore);
