@@ -10,14 +10,25 @@ TableId Database::CreateTable(Schema schema, std::vector<IndexSchema> indexes) {
   if (FindTable(schema.table_name()))
     throw EngineError("42P07", fmt::format("relation \"{}\" already exists", schema.table_name()));
   TableId id = static_cast<TableId>(tables_.size());
+  std::unique_lock structure(structure_mutex_);  // snapshot readers index tables_
   tables_.push_back(std::make_unique<Table>(id, std::move(schema), std::move(indexes)));
+  dropped_.push_back(false);
   return id;
 }
 
 std::optional<TableId> Database::FindTable(std::string_view name) const {
   for (const auto& t : tables_)
-    if (t->name() == name) return t->id();
+    if (!dropped_[t->id()] && t->name() == name) return t->id();
   return std::nullopt;
+}
+
+void Database::DropTable(TableId id) {
+  // Snapshot readers may be scanning it: wait for them, then free the rows but keep an
+  // empty table under the id, so ids stay stable.
+  std::unique_lock structure(structure_mutex_);
+  dropped_[id] = true;
+  Table& old = *tables_[id];
+  tables_[id] = std::make_unique<Table>(id, old.schema(), old.index_schemas());
 }
 
 void Database::LoadRow(TableId table_id, RowValuePtr value) {

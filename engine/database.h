@@ -25,6 +25,8 @@ class Database : public Store {
 
   TableId CreateTable(Schema schema, std::vector<IndexSchema> indexes = {}) override;
   std::optional<TableId> FindTable(std::string_view name) const override;
+  void DropTable(TableId table) override;
+  bool IsDropped(TableId table) const override { return dropped_[table]; }
   const Schema& schema(TableId table) const override { return tables_[table]->schema(); }
   size_t num_tables() const override { return tables_.size(); }
   Sequences& sequences() override { return sequences_; }
@@ -56,6 +58,7 @@ class Database : public Store {
 
  private:
   std::vector<std::unique_ptr<Table>> tables_;
+  std::vector<bool> dropped_;
   Sequences sequences_;
   std::atomic<uint32_t> committed_epoch_{0};
   mutable std::mutex pins_mutex_;

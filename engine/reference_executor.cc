@@ -24,8 +24,15 @@ TableId ReferenceExecutor::CreateTable(Schema schema, std::vector<IndexSchema> i
 
 std::optional<TableId> ReferenceExecutor::FindTable(std::string_view name) const {
   for (size_t i = 0; i < tables_.size(); ++i)
-    if (tables_[i]->schema.table_name() == name) return static_cast<TableId>(i);
+    if (!tables_[i]->dropped && tables_[i]->schema.table_name() == name) return static_cast<TableId>(i);
   return std::nullopt;
+}
+
+void ReferenceExecutor::DropTable(TableId table) {
+  RefTable& t = *tables_[table];
+  t.dropped = true;
+  t.rows.clear();
+  for (auto& entries : t.index_entries) entries.clear();
 }
 
 void ReferenceExecutor::PutRow(RefTable& t, const Key& key, std::shared_ptr<const RowValue> value) {

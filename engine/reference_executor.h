@@ -22,6 +22,8 @@ class ReferenceExecutor : public Store, public Executor {
   // Store
   TableId CreateTable(Schema schema, std::vector<IndexSchema> indexes = {}) override;
   std::optional<TableId> FindTable(std::string_view name) const override;
+  void DropTable(TableId table) override;
+  bool IsDropped(TableId table) const override { return tables_[table]->dropped; }
   const Schema& schema(TableId table) const override { return tables_[table]->schema; }
   size_t num_tables() const override { return tables_.size(); }
   Sequences& sequences() override { return sequences_; }
@@ -43,6 +45,7 @@ class ReferenceExecutor : public Store, public Executor {
     std::vector<std::set<std::pair<Key, Key>>> index_entries;
     // A Table object only so procedures can call table(id).schema()/IndexKey().
     std::unique_ptr<class Table> facade;
+    bool dropped = false;
   };
 
  private:

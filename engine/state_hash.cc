@@ -32,6 +32,7 @@ class Hasher {
 uint64_t StateHash(const Store& store) {
   Hasher h;
   for (TableId t = 0; t < store.num_tables(); ++t) {
+    if (store.IsDropped(t)) continue;
     const Schema& schema = store.schema(t);
     h.Str(schema.table_name());
     uint64_t rows = 0;

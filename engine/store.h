@@ -25,6 +25,9 @@ class Store {
   // DDL; only between epochs.
   virtual TableId CreateTable(Schema schema, std::vector<IndexSchema> indexes = {}) = 0;
   virtual std::optional<TableId> FindTable(std::string_view name) const = 0;
+  // DROP TABLE; only between epochs. The id is never reused; the table's rows are freed.
+  virtual void DropTable(TableId table) = 0;
+  virtual bool IsDropped(TableId table) const = 0;
   virtual const Schema& schema(TableId table) const = 0;
   virtual size_t num_tables() const = 0;
   virtual Sequences& sequences() = 0;
