@@ -26,12 +26,20 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--procedures", o.procedures, "native (sql arrives with the SQL compiler)")->capture_default_str();
   app.add_flag("--reference", o.reference, "run on the single-threaded serial reference executor");
-  bool no_gc = false;
+  bool no_gc = false, no_batch = false, no_minor = false;
   app.add_flag("--no-gc", no_gc, "disable garbage collection");
+  app.add_flag("--no-minor-gc", no_minor, "disable the minor collector (initialization-time trimming)");
+  app.add_option("--gc-k", o.engine.gc_k, "major GC collects rows not written in the last K epochs")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 1024u));
+  app.add_flag("--no-batch-append", no_batch, "wait for contended row locks instead of batch-appending");
+  app.add_option("--row-buffers", o.engine.row_buffers, "batch-append row buffers per core")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (app.count("--warehouses") == 0) o.workload_options.warehouses = o.engine.workers;
   if (o.txns == 0 && o.seconds <= 0) o.seconds = 10;
   o.engine.gc = !no_gc;
+  o.engine.minor_gc = !no_minor;
+  o.engine.batch_append = !no_batch;
   o.progress = true;
   try {
     caracal::bench::RunResult r = caracal::bench::RunWorkload(o);

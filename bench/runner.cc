@@ -143,6 +143,10 @@ RunResult RunWorkload(const RunOptions& options) {
   j["aborts"] = driver.aborted;
   j["retries"] = stats.retries;
   j["gc_freed_versions"] = stats.gc_freed_versions;
+  j["batch_append"] = options.engine.batch_append;
+  j["gc_k"] = options.engine.gc_k;
+  j["batch_appended_versions"] = stats.batch_appended_versions;
+  j["lock_wait_p999_us"] = stats.lock_wait_p999_us;
   j["load_s"] = load_s;
   j["rss_mb"] = ResidentMb();
   j["state_hash"] = fmt::format("{:016x}", result.state_hash);

@@ -27,8 +27,13 @@ void Database::DropTable(TableId id) {
   // empty table under the id, so ids stay stable.
   std::unique_lock structure(structure_mutex_);
   dropped_[id] = true;
-  Table& old = *tables_[id];
-  tables_[id] = std::make_unique<Table>(id, old.schema(), old.index_schemas());
+  auto fresh = std::make_unique<Table>(id, tables_[id]->schema(), tables_[id]->index_schemas());
+  retired_tables_.emplace_back(committed_epoch(), std::move(tables_[id]));
+  tables_[id] = std::move(fresh);
+}
+
+void Database::FreeRetiredTables(uint32_t epoch) {
+  std::erase_if(retired_tables_, [&](const auto& entry) { return entry.first < epoch; });
 }
 
 void Database::LoadRow(TableId table_id, RowValuePtr value) {
@@ -36,11 +41,12 @@ void Database::LoadRow(TableId table_id, RowValuePtr value) {
   const Schema& s = t.schema();
   Key key;
   for (int c : s.primary_key()) key.AppendValue(value->Get(s, c), s.column(c));
-  for (int i = 0; i < t.num_indexes(); ++i) t.AddIndexEntry(i, t.IndexKey(i, *value), key);
   Row* row = t.FindOrCreate(key);
   SpinGuard guard(row->lock());
-  if (row->size() > 0 && version::IsData(row->entry(row->size() - 1).value.load(std::memory_order_relaxed)))
+  if (LatestLocked(*row, UINT64_MAX) != nullptr)
     throw EngineError("23505", fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", s.table_name()));
+  for (int i = 0; i < t.num_indexes(); ++i)
+    if (std::optional<Key> ik = t.IndexKey(i, *value)) t.AddIndexEntry(i, *ik, key);
   // After every transaction of the committed epoch, visible to its snapshot.
   SerialId sid = MakeSerialId(committed_epoch(), kLoadSequence);
   uintptr_t raw = reinterpret_cast<uintptr_t>(value.release());
@@ -53,6 +59,10 @@ void Database::LoadRow(TableId table_id, RowValuePtr value) {
 
 const RowValue* Database::ReadSettled(Row& row, SerialId before) {
   SpinGuard guard(row.lock());
+  return LatestLocked(row, before);
+}
+
+const RowValue* Database::LatestLocked(const Row& row, SerialId before) {
   for (int64_t i = row.FindBefore(before); i >= 0; --i) {
     uintptr_t v = row.entry(i).value.load(std::memory_order_acquire);
     if (v == version::kIgnore || v == version::kPending) continue;

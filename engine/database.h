@@ -34,6 +34,10 @@ class Database : public Store {
   void ForEachCommittedRow(TableId table,
                            const std::function<void(const Key&, const RowValue&)>& visit) const override;
 
+  // Frees tables dropped while an epoch before `epoch` was the committed one (the engine
+  // calls it once no worker can still hold pointers into them).
+  void FreeRetiredTables(uint32_t epoch);
+
   Table& table(TableId id) { return *tables_[id]; }
   const Table& table(TableId id) const { return *tables_[id]; }
 
@@ -55,10 +59,13 @@ class Database : public Store {
   // The newest settled version of `row` with serial id < before (nullptr if the row does
   // not exist then). Takes the row lock: safe while an initialization phase runs.
   static const RowValue* ReadSettled(Row& row, SerialId before);
+  // The same, for a caller that holds the row's lock.
+  static const RowValue* LatestLocked(const Row& row, SerialId before);
 
  private:
   std::vector<std::unique_ptr<Table>> tables_;
   std::vector<bool> dropped_;
+  std::vector<std::pair<uint32_t, std::unique_ptr<Table>>> retired_tables_;
   Sequences sequences_;
   std::atomic<uint32_t> committed_epoch_{0};
   mutable std::mutex pins_mutex_;

@@ -7,9 +7,14 @@
 #include "engine/epoch_worker.h"
 #include "engine/errors.h"
 
+#include <fmt/format.h>
+
 namespace caracal {
 
 namespace {
+
+// A transaction whose reconnaissance keeps failing gives up instead of looping forever.
+constexpr uint32_t kMaxAttempts = 64;
 
 int64_t NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -21,8 +26,9 @@ int64_t NowNs() {
 // The worker threads and the barrier they meet at; the driver hands them one epoch at a time.
 class WorkerPool {
  public:
-  WorkerPool(Database& db, int n) : barrier_(n) {
-    for (int i = 0; i < n; ++i) workers_.push_back(std::make_unique<EpochWorker>(db, i, n));
+  WorkerPool(Database& db, const EngineOptions& options, int n)
+      : barrier_(n), buffers_(n, options.row_buffers) {
+    for (int i = 0; i < n; ++i) workers_.push_back(std::make_unique<EpochWorker>(db, options, buffers_, i, n));
     for (int i = 0; i < n; ++i) threads_.emplace_back([this, i] { Loop(i); });
   }
   ~WorkerPool() {
@@ -70,6 +76,7 @@ class WorkerPool {
   }
 
   std::barrier<> barrier_;
+  RowBufferPool buffers_;
   std::vector<std::unique_ptr<EpochWorker>> workers_;
   std::vector<std::thread> threads_;
   std::mutex mutex_;
@@ -83,9 +90,10 @@ class WorkerPool {
 Engine::Engine(Database& db, EngineOptions options) : db_(db), options_(options) {
   if (options_.workers < 1) throw std::invalid_argument("workers must be at least 1");
   if (options_.epoch_max_txns < 1) throw std::invalid_argument("epoch_max_txns must be at least 1");
+  if (options_.gc_k > 1024) throw std::invalid_argument("gc_k must be at most 1024");
   if (options_.epoch_max_txns >= kLoadSequence - 1) throw std::invalid_argument("epoch_max_txns is too large");
   epoch_ = db_.committed_epoch();
-  pool_ = std::make_unique<WorkerPool>(db_, options_.workers);
+  pool_ = std::make_unique<WorkerPool>(db_, options_, options_.workers);
   driver_ = std::thread([this] { DriverLoop(); });
 }
 
@@ -125,8 +133,13 @@ void Engine::RunExclusive(const std::function<void()>& fn) {
 }
 
 EngineStats Engine::stats() const {
+  std::lock_guard epoch_lock(epoch_mutex_);  // the workers' histograms are quiet between epochs
   std::lock_guard lock(stats_mutex_);
-  return stats_;
+  EngineStats s = stats_;
+  LockWaitHistogram waits;
+  for (auto& w : pool_->workers()) waits.Merge(w->lock_waits());
+  s.lock_wait_p999_us = waits.PercentileUs(0.999);
+  return s;
 }
 
 void Engine::DriverLoop() {
@@ -183,7 +196,7 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
     Sequence(t);
   }
   job.txns = txns;
-  job.gc = options_.gc;
+  job.init_horizon = db_.CollectionHorizon(epoch);
   job.on_executed = [this, epoch] {
     db_.set_committed_epoch(epoch);
     // Collection keeps what pinned snapshots and later epochs read.
@@ -191,9 +204,12 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
   };
   pool_->Run(job);
 
-  uint64_t freed = 0;
-  for (auto& w : pool_->workers()) freed += w->freed_versions();
-  uint64_t erased = CompactTables(job.gc_horizon);
+  uint64_t freed = 0, batched = 0;
+  for (auto& w : pool_->workers()) {
+    freed += w->freed_versions();
+    batched += w->batch_appended();
+  }
+  uint64_t erased = CompactTables(job.gc_horizon, epoch);
   const int64_t t_end = NowNs();
 
   // Results go out in serial order; transactions whose reconnaissance failed go to the
@@ -201,6 +217,11 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
   uint64_t done = 0, aborts = 0, retries = 0;
   std::vector<std::unique_ptr<EpochTxn>> again;
   for (auto& t : txns) {
+    if (t->state == EpochTxn::State::kRetry && t->attempts >= kMaxAttempts) {
+      t->Fail("40001", fmt::format("could not serialize: the reconnaissance reads of procedure {} changed in {} "
+                                   "epochs in a row",
+                                   t->request.procedure->name(), t->attempts));
+    }
     if (t->state == EpochTxn::State::kRetry) {
       ++retries;
       auto fresh = std::make_unique<EpochTxn>();
@@ -227,6 +248,7 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
     stats_.gc_ms += static_cast<double>(t_end - job.t_exec) / 1e6;
     stats_.gc_freed_versions += freed;
     stats_.rows_erased += erased;
+    stats_.batch_appended_versions += batched;
   }
   std::lock_guard lock(mutex_);
   for (auto it = again.rbegin(); it != again.rend(); ++it) retry_.push_front(std::move(*it));
@@ -234,7 +256,10 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
   if (completed_ == submitted_) drained_cv_.notify_all();
 }
 
-uint64_t Engine::CompactTables(SerialId horizon) {
+uint64_t Engine::CompactTables(SerialId horizon, uint32_t epoch) {
+  // Rows and tables dropped this long ago are in no worker's collection ring any more.
+  const uint32_t safe = epoch > options_.gc_k + 2 ? epoch - options_.gc_k - 2 : 0;
+  db_.FreeRetiredTables(safe);
   // Snapshot readers walk the indexes: if one is open, a later epoch does this instead.
   std::unique_lock structure(db_.structure_mutex(), std::try_to_lock);
   if (!structure.owns_lock()) return 0;
@@ -242,7 +267,8 @@ uint64_t Engine::CompactTables(SerialId horizon) {
   for (TableId id = 0; id < db_.num_tables(); ++id) {
     Table& t = db_.table(id);
     t.ReleaseRetired();
-    if (t.WantsCompaction()) erased += t.Compact(horizon);
+    t.FreeGraveyard(safe);
+    if (t.WantsCompaction()) erased += t.Compact(horizon, epoch);
   }
   return erased;
 }

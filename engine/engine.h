@@ -51,7 +51,7 @@ class Engine : public Executor {
   void DriverLoop();
   void RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns);
   void Sequence(EpochTxn& txn);
-  uint64_t CompactTables(SerialId horizon);
+  uint64_t CompactTables(SerialId horizon, uint32_t epoch);
 
   Database& db_;
   const EngineOptions options_;
@@ -67,7 +67,7 @@ class Engine : public Executor {
   int drain_waiters_ = 0;
   bool stopping_ = false;
 
-  std::mutex epoch_mutex_;  // held while an epoch runs; RunExclusive takes it too
+  mutable std::mutex epoch_mutex_;  // held while an epoch runs; RunExclusive takes it too
   uint32_t epoch_ = 0;
 
   mutable std::mutex stats_mutex_;

@@ -12,10 +12,18 @@ struct EngineOptions {
   uint32_t epoch_max_txns = 10000;
   // ...or when this much time has passed since its first transaction arrived.
   uint32_t epoch_interval_ms = 10;
-  // Major GC collects rows not updated in the last gc_k epochs (contention issue); 0 =
-  // collect every row written in the epoch at the epoch's end.
-  uint32_t gc_k = 0;
+  // Batch append (§3.3): a contended row lock diverts pending versions to per-core row
+  // buffers that are appended in bulk at the end of each initialization step.
+  bool batch_append = true;
+  // Row buffers per core, pre-allocated at start-up (Figure 4); when they run out,
+  // appends wait for the lock.
+  uint32_t row_buffers = 16384;
+  // Garbage collection (§3.5): the minor collector trims rows as initialization appends
+  // to them; the major collector trims, at the end of epoch E, the rows last written in
+  // epoch E - gc_k (rows written since are left to the minor collector).
   bool gc = true;
+  bool minor_gc = true;
+  uint32_t gc_k = 8;
 };
 
 // Per-epoch timings and counters, summed over the engine's life.
@@ -27,8 +35,10 @@ struct EngineStats {
   double init_ms = 0;   // insert + append steps
   double exec_ms = 0;   // execution phase
   double gc_ms = 0;     // major collection
-  uint64_t gc_freed_versions = 0;
+  uint64_t gc_freed_versions = 0;   // by both collectors
   uint64_t rows_erased = 0;
+  uint64_t batch_appended_versions = 0;
+  double lock_wait_p999_us = 0;      // over every row-lock acquisition of initialization
 };
 
 }  // namespace caracal

@@ -56,6 +56,7 @@ struct EpochTxn {
   std::deque<CacheEntry> cache;  // a deque: entries keep their address as it grows
   std::vector<RangeDecl> ranges;
   std::vector<Value> scratch;  // from Declare to Execute
+  std::vector<RowValuePtr> replaced;  // own values overwritten by a later own write
 
   CacheEntry* Find(const Table* table, const Key& key, uint64_t hash);
   CacheEntry& Add(Table* table, const Key& key, uint64_t hash);

@@ -28,19 +28,10 @@ std::string DescribeKey(const Table& table, const Key& key) {
   }
 }
 
-// Appends this transaction's pending version to `row`. Returns false if the row does not
-// exist before `sid` and `only_if_exists` is set (paper Figure 2: a range or point write
-// keeps a key only if the key's first version precedes the writer).
-bool AppendPending(Row& row, SerialId sid, bool only_if_exists) {
-  SpinGuard guard(row.lock());
-  if (only_if_exists && (row.size() == 0 || row.entry(0).sid >= sid)) return false;
-  return row.InsertVersion(sid, version::kPending) || true;
-}
-
 class DeclareContextImpl final : public DeclareContext {
  public:
-  DeclareContextImpl(Database& db, EpochTxn& txn, std::vector<WrittenRow>& written, uint32_t epoch)
-      : db_(db), txn_(txn), written_(written), epoch_(epoch) {}
+  DeclareContextImpl(Database& db, EpochTxn& txn, EpochWorker& worker, uint32_t epoch)
+      : db_(db), txn_(txn), worker_(worker), epoch_(epoch) {}
 
   const TxnInput& input() const override { return txn_.request.input; }
   Table& table(TableId id) override { return db_.table(id); }
@@ -65,9 +56,8 @@ class DeclareContextImpl final : public DeclareContext {
       e->creates = true;
       e->needs_append = false;
       e->row = t.FindOrCreate(key);
-      AppendPending(*e->row, txn_.sid, false);
+      worker_.Append(t, *e->row, txn_.sid, false);
       e->has_version = true;
-      written_.push_back({&t, e->row});
     } else {
       e->needs_append = true;
     }
@@ -106,7 +96,7 @@ class DeclareContextImpl final : public DeclareContext {
  private:
   Database& db_;
   EpochTxn& txn_;
-  std::vector<WrittenRow>& written_;
+  EpochWorker& worker_;
   uint32_t epoch_;
 };
 
@@ -151,7 +141,9 @@ class ExecContextImpl final : public ExecContext {
       const RowValue* v = ReadRow(t, pk, *row);
       // The entry may be stale: only a row whose visible version carries exactly these
       // index values belongs to the scan (and is visited once).
-      if (v == nullptr || t.IndexKey(index, *v).view() != index_key) return true;
+      if (v == nullptr) return true;
+      std::optional<Key> current = t.IndexKey(index, *v);
+      if (!current || current->view() != index_key) return true;
       return visit(pk, *v);
     });
   }
@@ -209,6 +201,8 @@ class ExecContextImpl final : public ExecContext {
   }
 
   void Publish() override {
+    if (txn_.state != EpochTxn::State::kRunning)
+      throw ApiMisuse(fmt::format("procedure {}: Publish() after Abort() or Retry()", txn_.request.procedure->name()));
     if (txn_.published) return;
     txn_.published = true;
     for (CacheEntry& e : txn_.cache)
@@ -251,10 +245,22 @@ class ExecContextImpl final : public ExecContext {
   CacheEntry& Declared(TableId table_id, const Key& key, const char* verb) {
     Table& t = db_.table(table_id);
     CacheEntry* e = txn_.Find(&t, key, key.Hash());
+    if (e == nullptr && InDeclaredRange(t, key)) {
+      // A key of a declared range with no row at our position: declared, but there is
+      // nothing to write, whether or not a dead row object is still in the index.
+      e = &txn_.Add(&t, key, key.Hash());
+      e->declared_write = true;
+    }
     if (e == nullptr || !e->declared_write)
       throw ApiMisuse(fmt::format("procedure {}: {} \"{}\" at key {}, which was not declared in its write set",
                                   txn_.request.procedure->name(), verb, t.name(), DescribeKey(t, key)));
     return *e;
+  }
+
+  bool InDeclaredRange(const Table& t, const Key& key) const {
+    for (const RangeDecl& r : txn_.ranges)
+      if (r.table == &t && !(key < r.lo) && (r.hi.empty() || key < r.hi)) return true;
+    return false;
   }
 
   // The row's value as this transaction sees it before its own write.
@@ -273,6 +279,8 @@ class ExecContextImpl final : public ExecContext {
                                   txn_.request.procedure->name(), e.table->name(), DescribeKey(*e.table, e.key)));
     e.written = true;
     e.tombstone = tombstone;
+    // Read() may have handed out the previous own value: keep it until the end.
+    if (e.staged) txn_.replaced.push_back(std::move(e.staged));
     e.staged = std::move(value);
     e.own_value = e.staged.get();
     if (txn_.published) Store(e);
@@ -328,10 +336,50 @@ void EpochWorker::PrefetchRows(const EpochTxn& txn) {
   }
 }
 
-void EpochWorker::NoteWritten(Table* table, Row* row) { written_rows_.push_back({table, row}); }
+bool EpochWorker::Append(Table& table, Row& row, SerialId sid, bool only_if_exists) {
+  // The first version only changes under the lock, and during the append step only in
+  // ways that keep the answer (minor collection keeps a version older than the epoch).
+  if (only_if_exists && !(row.first_sid() < sid)) return false;
+  row.last_write_epoch.store(epoch_, std::memory_order_relaxed);
+  written_rows_.push_back({&table, &row, epoch_});
+  uint32_t index = row.buffer_index.load(std::memory_order_acquire);
+  if (index == Row::kNoBuffer) {
+    if (row.lock().TryLock()) {
+      lock_waits_.Add(0);
+      InsertLocked(row, sid);
+      row.lock().Unlock();
+      return true;
+    }
+    if (options_.batch_append) index = pool_.BufferOf(row);
+    if (index == Row::kNoBuffer) {  // batch append off, or the pool is exhausted: wait
+      const int64_t start = NowNs();
+      row.lock().Lock();
+      lock_waits_.Add(static_cast<uint64_t>(NowNs() - start));
+      InsertLocked(row, sid);
+      row.lock().Unlock();
+      return true;
+    }
+  }
+  while (!pool_.Add(id_, index, sid)) pool_.FlushOne(id_, index, [this](Row& r) { MinorCollect(r); });
+  ++batch_appended_;
+  return true;
+}
+
+void EpochWorker::InsertLocked(Row& row, SerialId sid) {
+  MinorCollect(row);
+  row.InsertVersion(sid, version::kPending);
+}
+
+// The minor collector (§3.5): initialization holds the row's lock and has the row in
+// cache anyway, so it trims what no reader can need any more.
+void EpochWorker::MinorCollect(Row& row) {
+  if (!options_.gc || !options_.minor_gc) return;
+  if (row.size() >= 2 && row.entry(1).sid < init_horizon_) freed_versions_ += row.Collect(init_horizon_);
+}
 
 void EpochWorker::InsertStep(EpochTxn& txn) {
-  DeclareContextImpl ctx(db_, txn, written_rows_, epoch_);
+  if (txn.state != EpochTxn::State::kRunning) return;  // its Sequence step failed
+  DeclareContextImpl ctx(db_, txn, *this, epoch_);
   try {
     txn.request.procedure->Declare(ctx);
   } catch (const EngineError& e) {
@@ -351,27 +399,22 @@ void EpochWorker::AppendStep(EpochTxn& txn) {
     if (!e.needs_append || e.has_version) continue;
     e.needs_append = false;
     e.row = e.table->Find(e.key);
-    if (e.row != nullptr && AppendPending(*e.row, txn.sid, true)) {
-      e.has_version = true;
-      NoteWritten(e.table, e.row);
-    }
+    if (e.row != nullptr && Append(*e.table, *e.row, txn.sid, true)) e.has_version = true;
   }
   for (RangeDecl& r : txn.ranges) {
     r.table->ForEach(r.lo, r.hi, [&](const Key& k, Row& row) {
       uint64_t hash = k.Hash();
       CacheEntry* e = txn.Find(r.table, k, hash);
       if (e != nullptr && e->has_version) {
-        SpinGuard guard(row.lock());  // other workers may be appending to it
-        if (row.size() > 0 && row.entry(0).sid < txn.sid) r.candidates.push_back(&row);
+        if (row.first_sid() < txn.sid) r.candidates.push_back(&row);
         return true;
       }
-      if (!AppendPending(row, txn.sid, true)) return true;
+      if (!Append(*r.table, row, txn.sid, true)) return true;
       if (e == nullptr) e = &txn.Add(r.table, k, hash);
       e->declared_write = true;
       e->kind = r.kind == RangeKind::kDelete ? WriteKind::kDelete : WriteKind::kUpdate;
       e->row = &row;
       e->has_version = true;
-      NoteWritten(r.table, &row);
       r.candidates.push_back(&row);
       return true;
     });
@@ -403,23 +446,44 @@ void EpochWorker::Settle(EpochTxn& txn) {
   }
 }
 
-void EpochWorker::Collect(SerialId horizon) {
-  for (auto [table, row] : written_rows_) {
-    if (row->gc_epoch.exchange(epoch_, std::memory_order_relaxed) == epoch_) continue;  // another worker has it
-    SpinGuard guard(row->lock());
-    freed_versions_ += row->Collect(horizon);
-    if (row->IsDead(horizon)) table->NoteDeadRow();
-  }
+void EpochWorker::MajorCollect(SerialId horizon) {
+  const size_t ring = gc_ring_.size();
+  std::vector<WrittenRow>& bucket = gc_ring_[epoch_ % ring];
+  bucket.insert(bucket.end(), written_rows_.begin(), written_rows_.end());
   written_rows_.clear();
+  if (epoch_ + 1 < ring) return;  // nothing is gc_k epochs old yet
+  const uint32_t due_epoch = epoch_ + 1 - static_cast<uint32_t>(ring);
+  std::vector<WrittenRow>& due = gc_ring_[due_epoch % ring];
+  std::vector<WrittenRow> again;
+  for (const WrittenRow& w : due) {
+    // Rows written since are the minor collector's; another worker may hold this one.
+    if (w.row->last_write_epoch.load(std::memory_order_relaxed) != w.epoch) continue;
+    if (w.row->gc_epoch.exchange(epoch_, std::memory_order_relaxed) == epoch_) continue;
+    SpinGuard guard(w.row->lock());
+    freed_versions_ += w.row->Collect(horizon);
+    if (w.row->IsDead(horizon))
+      w.table->NoteDeadRow();
+    else if (w.row->size() > 1 || (w.row->size() == 1 && w.row->entry(0).sid >= horizon))
+      again.push_back(w);  // a pinned snapshot held it back
+  }
+  due.clear();  // with gc_k = 0 this is also the current epoch's bucket
+  std::vector<WrittenRow>& current = gc_ring_[epoch_ % ring];
+  current.insert(current.end(), again.begin(), again.end());
 }
 
 void EpochWorker::RunEpoch(EpochJob& job) {
   epoch_ = job.epoch;
+  init_horizon_ = job.init_horizon;
   freed_versions_ = 0;
+  batch_appended_ = 0;
   const size_t n = job.txns.size();
+  auto minor = [this](Row& r) { MinorCollect(r); };
   for (size_t i = id_; i < n; i += num_workers_) InsertStep(*job.txns[i]);
+  // Every version of the insert step must be in its array before any append-step check.
+  pool_.FlushCore(id_, minor);
   job.barrier->arrive_and_wait();
   for (size_t i = id_; i < n; i += num_workers_) AppendStep(*job.txns[i]);
+  pool_.FlushCore(id_, minor);
   job.barrier->arrive_and_wait();
   if (id_ == 0) job.t_init = NowNs();
   for (size_t i = id_; i < n; i += num_workers_) {
@@ -430,10 +494,11 @@ void EpochWorker::RunEpoch(EpochJob& job) {
   if (id_ == 0) {
     job.t_exec = NowNs();
     job.gc_horizon = job.on_executed();
+    pool_.Reset();  // no core appends until the next epoch
   }
   job.barrier->arrive_and_wait();
-  if (job.gc)
-    Collect(job.gc_horizon);
+  if (options_.gc)
+    MajorCollect(job.gc_horizon);
   else
     written_rows_.clear();
 }

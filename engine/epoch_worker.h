@@ -10,13 +10,17 @@
 #include <vector>
 
 #include "engine/database.h"
+#include "engine/engine_options.h"
 #include "engine/epoch_txn.h"
+#include "engine/lock_wait_histogram.h"
+#include "engine/row_buffer_pool.h"
 
 namespace caracal {
 
 struct WrittenRow {
   Table* table;
   Row* row;
+  uint32_t epoch;  // when it was written
 };
 
 // What all workers share during one epoch.
@@ -28,7 +32,8 @@ struct EpochJob {
   // snapshot opened meanwhile pins either this epoch or one the horizon accounts for).
   std::function<SerialId()> on_executed;
   SerialId gc_horizon = 0;
-  bool gc = true;
+  // What initialization's minor collection may drop: nothing any reader still needs.
+  SerialId init_horizon = 0;
   std::barrier<>* barrier = nullptr;
   // Filled by worker 0: nanoseconds at the end of each phase.
   int64_t t_start = 0, t_init = 0, t_exec = 0, t_gc = 0;
@@ -36,12 +41,22 @@ struct EpochJob {
 
 class EpochWorker {
  public:
-  EpochWorker(Database& db, int id, int num_workers) : db_(db), id_(id), num_workers_(num_workers) {}
+  EpochWorker(Database& db, const EngineOptions& options, RowBufferPool& pool, int id, int num_workers)
+      : db_(db), options_(options), pool_(pool), id_(id), num_workers_(num_workers),
+        gc_ring_(options.gc_k + 1) {}
 
   void RunEpoch(EpochJob& job);
 
-  // Versions freed by the last RunEpoch's collection.
+  // Appends this transaction's pending version to `row` during initialization: directly
+  // under the row lock if it is free, else (batch append) into this core's row buffer.
+  // With `only_if_exists`, appends only if the row's first version precedes `sid` (the
+  // paper's Figure 2 rule) and returns whether it did.
+  bool Append(Table& table, Row& row, SerialId sid, bool only_if_exists);
+
+  // Counters of the last RunEpoch.
   uint64_t freed_versions() const { return freed_versions_; }
+  uint64_t batch_appended() const { return batch_appended_; }
+  LockWaitHistogram& lock_waits() { return lock_waits_; }
 
  private:
   void InsertStep(EpochTxn& txn);
@@ -49,15 +64,25 @@ class EpochWorker {
   void ExecuteStep(EpochTxn& txn);
   void PrefetchRows(const EpochTxn& txn);
   void Settle(EpochTxn& txn);
-  void Collect(SerialId horizon);
-  void NoteWritten(Table* table, Row* row);
+  void InsertLocked(Row& row, SerialId sid);
+  void MinorCollect(Row& row);
+  void MajorCollect(SerialId horizon);
 
   Database& db_;
+  const EngineOptions& options_;
+  RowBufferPool& pool_;
   const int id_;
   const int num_workers_;
   uint32_t epoch_ = 0;
-  std::vector<WrittenRow> written_rows_;  // rows given a version this epoch: to collect
+  SerialId init_horizon_ = 0;
+  std::vector<WrittenRow> written_rows_;  // rows given a version this epoch
+  // written_rows_ of the last gc_k + 1 epochs: the major collector visits a row gc_k
+  // epochs after it was written, if nothing wrote it since; a row it could not finish
+  // (an open snapshot still needs its old versions) is visited again gc_k epochs later.
+  std::vector<std::vector<WrittenRow>> gc_ring_;
   uint64_t freed_versions_ = 0;
+  uint64_t batch_appended_ = 0;
+  LockWaitHistogram lock_waits_;
 };
 
 // The newest settled version of `row` before `sid`, waiting while it is pending; nullptr

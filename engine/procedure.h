@@ -134,8 +134,10 @@ class ExecContext {
   virtual void Publish() = 0;
   // Aborts the transaction (only before Publish()). Execute must return right after.
   virtual void Abort(std::string sqlstate, std::string message) = 0;
-  // The keys read during reconnaissance changed: the transaction is re-run in the next
-  // epoch with a new serial id. Execute must return right after.
+  // The keys read during reconnaissance changed: the transaction is re-run at the head
+  // of the next epoch with a new serial id (its place in the serial order becomes that
+  // id: after the rest of its epoch), and fails with 40001 after 64 attempts. Execute
+  // must return right after.
   virtual void Retry() = 0;
 
   // What Declare put in its scratch() for this attempt.

@@ -39,7 +39,7 @@ void ReferenceExecutor::PutRow(RefTable& t, const Key& key, std::shared_ptr<cons
   auto it = t.rows.find(key);
   if (it != t.rows.end()) {
     for (size_t i = 0; i < t.indexes.size(); ++i)
-      t.index_entries[i].erase({t.facade->IndexKey(static_cast<int>(i), *it->second), key});
+      if (auto ik = t.facade->IndexKey(static_cast<int>(i), *it->second)) t.index_entries[i].erase({*ik, key});
     if (value)
       it->second = value;
     else
@@ -49,7 +49,7 @@ void ReferenceExecutor::PutRow(RefTable& t, const Key& key, std::shared_ptr<cons
   }
   if (value)
     for (size_t i = 0; i < t.indexes.size(); ++i)
-      t.index_entries[i].insert({t.facade->IndexKey(static_cast<int>(i), *value), key});
+      if (auto ik = t.facade->IndexKey(static_cast<int>(i), *value)) t.index_entries[i].insert({*ik, key});
 }
 
 void ReferenceExecutor::LoadRow(TableId table, RowValuePtr row) {
@@ -79,9 +79,14 @@ struct RefTxn {
   const TxnRequest* request = nullptr;
   std::unordered_map<std::pair<TableId, Key>, WriteKind, TableKeyHash> declared;
   std::vector<std::vector<Key>> ranges;
+  struct Range {
+    TableId table;
+    Key lo, hi;
+  };
+  std::vector<Range> range_bounds;
+  std::vector<std::shared_ptr<const RowValue>> replaced;  // own values a later own write replaced
   struct Write {
     std::shared_ptr<const RowValue> value;  // null: deleted
-    bool after_publish = false;
   };
   std::map<std::pair<TableId, Key>, Write> writes;  // ordered: applied deterministically
   std::vector<Value> scratch;
@@ -110,6 +115,7 @@ class RefDeclareContext final : public DeclareContext {
 
   int DeclareRange(TableId table, const Key& lo, const Key& hi, RangeKind kind) override {
     std::vector<Key>& rows = txn_.ranges.emplace_back();
+    txn_.range_bounds.push_back({table, lo, hi});
     auto& map = ex_.tables_[table]->rows;
     for (auto it = map.lower_bound(lo); it != map.end() && (hi.empty() || it->first < hi); ++it) {
       rows.push_back(it->first);
@@ -179,10 +185,11 @@ class RefExecContext final : public ExecContext {
     for (auto& [tk, w] : txn_.writes) {
       if (tk.first != table) continue;
       auto committed = t.rows.find(tk.second);
-      if (committed != t.rows.end()) view.erase({t.facade->IndexKey(index, *committed->second), tk.second});
+      if (committed != t.rows.end())
+        if (auto old_ik = t.facade->IndexKey(index, *committed->second)) view.erase({*old_ik, tk.second});
       if (!w.value) continue;
-      Key ik = t.facade->IndexKey(index, *w.value);
-      if (!(ik < lo) && (hi.empty() || ik < hi)) view.insert({ik, tk.second});
+      std::optional<Key> ik = t.facade->IndexKey(index, *w.value);
+      if (ik && !(*ik < lo) && (hi.empty() || *ik < hi)) view.insert({*ik, tk.second});
     }
     for (auto& [ik, pk] : view) {
       const RowValue* v = Read(table, pk);
@@ -229,7 +236,11 @@ class RefExecContext final : public ExecContext {
     return RowUpdateFuture(true);
   }
 
-  void Publish() override { txn_.published = true; }
+  void Publish() override {
+    if (txn_.aborted)
+      throw ApiMisuse(fmt::format("procedure {}: Publish() after Abort() or Retry()", txn_.request->procedure->name()));
+    txn_.published = true;
+  }
   void Abort(std::string sqlstate, std::string message) override {
     if (txn_.published)
       throw ApiMisuse(fmt::format("procedure {}: Abort() after Publish() (\"{}\")", txn_.request->procedure->name(),
@@ -256,18 +267,23 @@ class RefExecContext final : public ExecContext {
   }
   WriteKind Declared(TableId table, const Key& key, const char* verb) {
     auto it = txn_.declared.find({table, key});
-    if (it == txn_.declared.end())
-      throw Misuse(table, key, verb, "nowhere: it is not in the write set");
-    return it->second;
+    if (it != txn_.declared.end()) return it->second;
+    // Inside a declared range, a key with no row is declared too: there is just nothing
+    // to update or delete (as in the epoch engine).
+    for (const auto& r : txn_.range_bounds)
+      if (r.table == table && !(key < r.lo) && (r.hi.empty() || key < r.hi)) return WriteKind::kUpdate;
+    throw Misuse(table, key, verb, "nowhere: it is not in the write set");
   }
   void Put(TableId table, const Key& key, RowValuePtr value) {
-    RefTxn::Write& w = txn_.writes[{table, key}];
-    if (w.after_publish)
+    auto [pos, first_write] = txn_.writes.try_emplace({table, key});
+    RefTxn::Write& w = pos->second;
+    // As in the engine: once published, a row's write may already have been read.
+    if (!first_write && txn_.published)
       throw ApiMisuse(fmt::format("procedure {}: \"{}\" at key 0x{} written again after Publish()",
                                   txn_.request->procedure->name(), ex_.tables_[table]->schema.table_name(),
                                   key.ToHex()));
+    if (w.value) txn_.replaced.push_back(std::move(w.value));  // Read() may have handed it out
     w.value = value ? std::shared_ptr<const RowValue>(value.release(), RowValue::Deleter()) : nullptr;
-    w.after_publish = txn_.published;
   }
 
   ReferenceExecutor& ex_;

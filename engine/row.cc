@@ -37,6 +37,7 @@ bool Row::InsertVersion(SerialId sid, uintptr_t value) {
   versions_[pos].sid = sid;
   versions_[pos].value.store(value, std::memory_order_relaxed);
   ++size_;
+  if (pos == 0) UpdateFirst();
   return true;
 }
 
@@ -90,6 +91,7 @@ size_t Row::Collect(SerialId horizon) {
     ++out;
   }
   size_ = out;
+  UpdateFirst();
   return freed;
 }
 

@@ -68,15 +68,23 @@ class Row {
   bool IsDead(SerialId horizon) const;
 
   const Key key;                       // a copy: hash lookups confirm matches without another miss
-  uint32_t buffer_index = kNoBuffer;   // batch append's per-core buffer (contention issue)
-  std::atomic<uint32_t> gc_epoch{0};   // epoch this row was last queued for collection
+  // Serial id of the oldest entry (UINT64_MAX when empty), kept in step with the array
+  // under the lock, so the append step can test "does the row exist before me?"
+  // without the lock (batch append appends without it).
+  SerialId first_sid() const { return first_sid_.load(std::memory_order_acquire); }
+
+  std::atomic<uint32_t> buffer_index{kNoBuffer};  // batch append's row buffer, if contended
+  std::atomic<uint32_t> gc_epoch{0};              // epoch this row was last queued for collection
+  std::atomic<uint32_t> last_write_epoch{0};      // epoch that last appended a version
 
  private:
   void Grow();
+  void UpdateFirst() { first_sid_.store(size_ ? versions_[0].sid : UINT64_MAX, std::memory_order_release); }
 
   static constexpr uint32_t kInlineVersions = 2;
 
   SpinLock lock_;
+  std::atomic<SerialId> first_sid_{UINT64_MAX};
   uint32_t size_ = 0;
   uint32_t capacity_ = kInlineVersions;
   // The array lives inline while it fits (a committed version plus one pending is the

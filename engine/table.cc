@@ -29,9 +29,16 @@ void Table::ForEach(const Key& lo, const Key& hi, const std::function<bool(const
   }
 }
 
-Key Table::IndexKey(int index, const RowValue& row) const {
+void Table::FreeGraveyard(uint32_t before_epoch) {
+  std::erase_if(graveyard_, [&](const auto& entry) { return entry.first < before_epoch; });
+}
+
+std::optional<Key> Table::IndexKey(int index, const RowValue& row) const {
   Key key;
-  for (int c : index_schemas_[index].columns) key.AppendValue(row.Get(schema_, c), schema_.column(c));
+  for (int c : index_schemas_[index].columns) {
+    if (row.IsNull(c)) return std::nullopt;
+    key.AppendValue(row.Get(schema_, c), schema_.column(c));
+  }
   return key;
 }
 
@@ -71,20 +78,21 @@ bool Table::WantsCompaction() const {
   return dead >= 4096 && dead * 4 >= primary_->size();
 }
 
-size_t Table::Compact(SerialId horizon) {
+size_t Table::Compact(SerialId horizon, uint32_t current_epoch) {
   auto primary = std::make_unique<PrimaryIndex>();
   auto point = std::make_unique<PointIndex>();
   size_t dropped = 0;
   for (auto& [key, row] : *primary_) {
     if (row->IsDead(horizon)) {
       ++dropped;
+      graveyard_.emplace_back(current_epoch, std::move(row));
       continue;
     }
     Row* r = row.get();
     primary->emplace(key, std::move(row));
     point->FindOrInsert(key, key.Hash(), [](const Row* x) -> const Key& { return x->key; }, [r] { return r; });
   }
-  primary_ = std::move(primary);  // frees the dead rows
+  primary_ = std::move(primary);
   point_ = std::move(point);
   dead_estimate_.store(0, std::memory_order_relaxed);
   return dropped;
@@ -102,8 +110,8 @@ size_t Table::VacuumIndexes(const std::function<const RowValue*(Row&)>& latest) 
         stale.push_back(entry);
         continue;
       }
-      Key current = IndexKey(i, *value);
-      if (current.size() != prefix_len || std::memcmp(current.data(), entry.data(), prefix_len) != 0)
+      std::optional<Key> current = IndexKey(i, *value);
+      if (!current || current->size() != prefix_len || std::memcmp(current->data(), entry.data(), prefix_len) != 0)
         stale.push_back(entry);
     }
     for (const Key& k : stale) secondary_[i]->unsafe_erase(k);

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,8 +56,9 @@ class Table {
   void ForEach(const Key& lo, const Key& hi, const std::function<bool(const Key&, Row&)>& visit) const;
   size_t ApproximateRows() const { return primary_->size(); }
 
-  // Secondary indexes.
-  Key IndexKey(int index, const RowValue& row) const;
+  // Secondary indexes. A row with NULL in an indexed column has no entry (no equality or
+  // range predicate matches NULL); IndexKey then returns nullopt.
+  std::optional<Key> IndexKey(int index, const RowValue& row) const;
   void AddIndexEntry(int index, const Key& index_key, const Key& primary_key);
   bool HasIndexEntry(int index, const Key& index_key, const Key& primary_key) const;
   // Visits the entries whose index key lies in [lo, hi) (hi empty: unbounded), in
@@ -71,8 +73,11 @@ class Table {
   void NoteDeadRow() { dead_estimate_.fetch_add(1, std::memory_order_relaxed); }
   bool WantsCompaction() const;
   // Between epochs only, with no snapshot reader open: rebuilds both primary indexes
-  // without the rows dead at `horizon`. Returns how many rows were dropped.
-  size_t Compact(SerialId horizon);
+  // without the rows dead at `horizon`. Returns how many rows were dropped. The dropped
+  // rows are kept (the major collector may still hold pointers to them for up to gc_k
+  // epochs) until FreeGraveyard releases those dropped before `epoch`.
+  size_t Compact(SerialId horizon, uint32_t current_epoch);
+  void FreeGraveyard(uint32_t before_epoch);
   // Between epochs only: frees what concurrent index growth had to keep alive.
   void ReleaseRetired() { point_->ReleaseRetired(); }
   // Between epochs only: drops secondary entries whose row no longer exists or whose
@@ -86,6 +91,7 @@ class Table {
   std::unique_ptr<PrimaryIndex> primary_;
   std::unique_ptr<PointIndex> point_;
   std::atomic<size_t> dead_estimate_{0};
+  std::vector<std::pair<uint32_t, std::unique_ptr<Row>>> graveyard_;
   std::vector<std::unique_ptr<SecondaryIndex>> secondary_;
 };
 

@@ -55,6 +55,49 @@ TEST_P(DeterminismTest, EngineMatchesSerialReference) {
   }
 }
 
+// Every combination of the contention switches, on the contended workloads: the state
+// must not depend on them either.
+struct Switches {
+  bool batch_append;
+  bool minor_gc;
+  uint32_t gc_k;
+  uint32_t row_buffers;
+};
+
+TEST(DeterminismSwitchesTest, ContendedWorkloadsUnderEverySwitchCombination) {
+  const std::vector<Switches> combos = {
+      {false, false, 0, 16384}, {true, false, 0, 16384}, {true, true, 8, 16384}, {false, true, 1, 16384},
+      {true, true, 0, 4},  // a tiny row-buffer pool: exhaustion falls back to waiting
+      {true, false, 3, 16384},
+  };
+  for (const std::string workload : {"ycsb-contention", "ycsb-contention-skew", "tpcc-1wh"}) {
+    RunOptions base;
+    base.workload = workload;
+    base.workload_options.keys = 20'000;
+    base.workload_options.seed = 21;
+    base.txns = 3000;
+    RunOptions ref = base;
+    ref.reference = true;
+    const uint64_t expected = RunWorkload(ref).state_hash;
+    for (const Switches& sw : combos) {
+      for (int workers : {1, 2, 4}) {
+        RunOptions o = base;
+        o.engine.workers = workers;
+        o.engine.epoch_max_txns = 500;
+        o.engine.batch_append = sw.batch_append;
+        o.engine.minor_gc = sw.minor_gc;
+        o.engine.gc_k = sw.gc_k;
+        o.engine.row_buffers = sw.row_buffers;
+        const RunResult got = RunWorkload(o);
+        EXPECT_EQ(got.state_hash, expected)
+            << workload << " workers " << workers << " batch_append " << sw.batch_append << " minor_gc "
+            << sw.minor_gc << " gc_k " << sw.gc_k << " row_buffers " << sw.row_buffers;
+        EXPECT_FALSE(Failed(got.report)) << got.report.dump();
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Workloads, DeterminismTest,
                          ::testing::Values(Case{"ycsb-uniform", 3000, {1, 2, 3}}, Case{"ycsb-skew", 3000, {4, 5}},
                                            Case{"ycsb-contention", 3000, {6, 7, 8}},

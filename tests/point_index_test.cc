@@ -51,7 +51,7 @@ TEST(PointIndexTest, CompactionKeepsLiveRowsFindable) {
     if (k % 2) table.NoteDeadRow();
   }
   EXPECT_TRUE(table.WantsCompaction());
-  EXPECT_EQ(table.Compact(MakeSerialId(5, 0)), 5'000u);
+  EXPECT_EQ(table.Compact(MakeSerialId(5, 0), 5), 5'000u);
   for (int k = 0; k < 10'000; ++k) EXPECT_EQ(table.Find(IntKey(k)) != nullptr, k % 2 == 0) << k;
   int scanned = 0;
   table.ForEach(Key(), Key(), [&](const Key&, Row&) { return ++scanned; });
