@@ -33,6 +33,12 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0u, 1024u));
   app.add_flag("--no-batch-append", no_batch, "wait for contended row locks instead of batch-appending");
+  bool no_split = false;
+  app.add_flag("--no-split", no_split, "run every ApplyRowUpdate inline (no split-on-demand)");
+  app.add_option("--split-threshold", o.engine.split_threshold,
+                 "pending versions that make a row contended (split-on-demand)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1u << 30));
   app.add_option("--row-buffers", o.engine.row_buffers, "batch-append row buffers per core")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (app.count("--warehouses") == 0) o.workload_options.warehouses = o.engine.workers;
@@ -40,6 +46,7 @@ int main(int argc, char** argv) {
   o.engine.gc = !no_gc;
   o.engine.minor_gc = !no_minor;
   o.engine.batch_append = !no_batch;
+  o.engine.split_on_demand = !no_split;
   o.progress = true;
   try {
     caracal::bench::RunResult r = caracal::bench::RunWorkload(o);

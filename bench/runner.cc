@@ -145,6 +145,10 @@ RunResult RunWorkload(const RunOptions& options) {
   j["gc_freed_versions"] = stats.gc_freed_versions;
   j["batch_append"] = options.engine.batch_append;
   j["gc_k"] = options.engine.gc_k;
+  j["split_on_demand"] = options.engine.split_on_demand;
+  j["split_threshold"] = options.engine.split_threshold;
+  j["split_rows"] = stats.split_rows;
+  j["split_pieces"] = stats.split_pieces;
   j["batch_appended_versions"] = stats.batch_appended_versions;
   j["lock_wait_p999_us"] = stats.lock_wait_p999_us;
   j["load_s"] = load_s;

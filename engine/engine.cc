@@ -91,6 +91,7 @@ Engine::Engine(Database& db, EngineOptions options) : db_(db), options_(options)
   if (options_.workers < 1) throw std::invalid_argument("workers must be at least 1");
   if (options_.epoch_max_txns < 1) throw std::invalid_argument("epoch_max_txns must be at least 1");
   if (options_.gc_k > 1024) throw std::invalid_argument("gc_k must be at most 1024");
+  if (options_.split_threshold < 1) throw std::invalid_argument("split_threshold must be at least 1");
   if (options_.epoch_max_txns >= kLoadSequence - 1) throw std::invalid_argument("epoch_max_txns is too large");
   epoch_ = db_.committed_epoch();
   pool_ = std::make_unique<WorkerPool>(db_, options_, options_.workers);
@@ -197,6 +198,7 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
   }
   job.txns = txns;
   job.init_horizon = db_.CollectionHorizon(epoch);
+  job.candidates.resize(options_.workers);
   job.on_executed = [this, epoch] {
     db_.set_committed_epoch(epoch);
     // Collection keeps what pinned snapshots and later epochs read.
@@ -249,6 +251,8 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
     stats_.gc_freed_versions += freed;
     stats_.rows_erased += erased;
     stats_.batch_appended_versions += batched;
+    stats_.split_rows += job.split_rows;
+    stats_.split_pieces += job.pieces.size();
   }
   std::lock_guard lock(mutex_);
   for (auto it = again.rbegin(); it != again.rend(); ++it) retry_.push_front(std::move(*it));

@@ -18,6 +18,11 @@ struct EngineOptions {
   // Row buffers per core, pre-allocated at start-up (Figure 4); when they run out,
   // appends wait for the lock.
   uint32_t row_buffers = 16384;
+  // Split-on-demand (§3.4): at the end of initialization, rows with at least
+  // split_threshold pending versions form the contention set; ApplyRowUpdate on them runs
+  // as pieces placed by lottery (Listing 1).
+  bool split_on_demand = true;
+  uint32_t split_threshold = 512;
   // Garbage collection (§3.5): the minor collector trims rows as initialization appends
   // to them; the major collector trims, at the end of epoch E, the rows last written in
   // epoch E - gc_k (rows written since are left to the minor collector).
@@ -38,6 +43,8 @@ struct EngineStats {
   uint64_t gc_freed_versions = 0;   // by both collectors
   uint64_t rows_erased = 0;
   uint64_t batch_appended_versions = 0;
+  uint64_t split_rows = 0;    // contention-set rows, summed over epochs
+  uint64_t split_pieces = 0;  // ApplyRowUpdate calls that ran as separate pieces
   double lock_wait_p999_us = 0;      // over every row-lock acquisition of initialization
 };
 

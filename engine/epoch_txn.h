@@ -26,12 +26,25 @@ struct CacheEntry {
   bool needs_append = false;    // a version is still to be appended in the append step
   bool has_version = false;     // this transaction owns a version (pending until settled)
   int64_t version_index = -1;   // position of that version, resolved at execution
+  int row_update_weight = 0;    // > 0: declared for ApplyRowUpdate (a split candidate)
+  struct Piece* piece = nullptr;  // set when split-on-demand placed it on another core
   // This transaction's own write: held back until Publish(), or stored.
   bool written = false;
   bool stored = false;
   bool tombstone = false;
   RowValuePtr staged;
   const RowValue* own_value = nullptr;
+};
+
+// A split ApplyRowUpdate: placed in a core's queue at the end of initialization; the
+// transaction posts its callback (or cancels) when it gets there.
+struct Piece {
+  enum : int { kWaiting = 0, kPosted = 1, kCancelled = 2 };
+  struct EpochTxn* txn = nullptr;
+  CacheEntry* entry = nullptr;
+  std::atomic<int> posted{kWaiting};
+  RowUpdateCallback callback;  // written before `posted` becomes kPosted
+  PieceState state;
 };
 
 struct RangeDecl {

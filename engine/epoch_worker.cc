@@ -6,7 +6,11 @@
 #include <thread>
 
 #include "engine/errors.h"
+#include "engine/lottery.h"
 #include "engine/procedure.h"
+
+#include <algorithm>
+#include <unordered_map>
 
 namespace caracal {
 
@@ -78,6 +82,13 @@ class DeclareContextImpl final : public DeclareContext {
       throw ApiMisuse(fmt::format("procedure {}: table \"{}\" has no index #{}", txn_.request.procedure->name(),
                                   t.name(), index));
     t.AddIndexEntry(index, index_key, primary_key);
+  }
+
+  void DeclareRowUpdate(TableId table_id, const Key& key, int weight) override {
+    DeclareWrite(table_id, key, WriteKind::kUpdate);
+    Table& t = db_.table(table_id);
+    CacheEntry* e = txn_.Find(&t, key, key.Hash());
+    e->row_update_weight = std::max(e->row_update_weight, std::max(weight, 1));
   }
 
   void Prefetch(TableId table_id, const Key& key) override {
@@ -192,6 +203,15 @@ class ExecContextImpl final : public ExecContext {
 
   RowUpdateFuture ApplyRowUpdate(TableId table_id, const Key& key, RowUpdateCallback callback, int weight) override {
     CacheEntry& e = Declared(table_id, key, "update");
+    if (e.piece != nullptr && txn_.published && !e.written) {
+      // Split: the piece, queued on another core at our serial position, runs it.
+      Piece& p = *e.piece;
+      p.callback = std::move(callback);
+      e.written = true;
+      e.stored = true;  // the piece settles the version
+      p.posted.store(Piece::kPosted, std::memory_order_release);
+      return RowUpdateFuture(&p.state);
+    }
     if (!e.has_version) return RowUpdateFuture(false);
     const RowValue* old = Current(e);
     if (old == nullptr) return RowUpdateFuture(false);
@@ -265,6 +285,10 @@ class ExecContextImpl final : public ExecContext {
 
   // The row's value as this transaction sees it before its own write.
   const RowValue* Current(CacheEntry& e) {
+    if (e.piece != nullptr && e.piece->posted.load(std::memory_order_acquire) == Piece::kPosted) {
+      RowUpdateFuture(&e.piece->state).Wait();  // our own update, running as a piece
+      return VisibleBefore(*e.row, txn_.sid + 1);
+    }
     if (e.written) return e.tombstone ? nullptr : e.own_value;
     return e.row ? VisibleBefore(*e.row, txn_.sid) : nullptr;
   }
@@ -439,11 +463,110 @@ void EpochWorker::ExecuteStep(EpochTxn& txn) {
 // Every version this transaction owns ends settled: its write, or an ignore marker.
 void EpochWorker::Settle(EpochTxn& txn) {
   for (CacheEntry& e : txn.cache) {
+    if (e.piece != nullptr) {  // never posted: its core must not wait any longer
+      int expected = Piece::kWaiting;
+      e.piece->posted.compare_exchange_strong(expected, Piece::kCancelled, std::memory_order_acq_rel);
+    }
     if (!e.has_version || e.stored) continue;
     if (e.version_index < 0) e.version_index = e.row->FindExact(txn.sid);
     e.row->entry(static_cast<uint32_t>(e.version_index)).value.store(version::kIgnore, std::memory_order_release);
     e.staged.reset();
   }
+}
+
+void EpochWorker::CollectCandidates(EpochJob& job) {
+  std::vector<SplitCandidate>& mine = job.candidates[id_];
+  const size_t n = job.txns.size();
+  for (size_t i = id_; i < n; i += num_workers_) {
+    EpochTxn& txn = *job.txns[i];
+    if (txn.state != EpochTxn::State::kRunning) continue;
+    for (CacheEntry& e : txn.cache)
+      if (e.row_update_weight > 0 && e.has_version) mine.push_back({&txn, &e});
+  }
+}
+
+// Listing 1, on worker 0 while the others wait: the contention set is known now (every
+// pending version of the epoch is in its array), so the whole schedule is fixed before
+// execution starts. Each core's queue is in serial order, so execution cannot deadlock:
+// an item waits only for versions of smaller serial ids, or (a piece) for its own
+// transaction to post it, and a transaction never waits for a piece placed on its own
+// core (those run inline).
+void EpochWorker::PlanPieces(EpochJob& job) {
+  const SerialId epoch_start = MakeSerialId(job.epoch, 0);
+  std::unordered_map<const Row*, bool> contended;
+  std::vector<SplitCandidate> chosen;
+  std::vector<LotteryTicket> tickets;
+  for (auto& list : job.candidates) {
+    for (const SplitCandidate& c : list) {
+      const Row* row = c.entry->row;
+      auto [it, inserted] = contended.try_emplace(row, false);
+      if (inserted) {
+        const int64_t before = row->FindBefore(epoch_start);
+        it->second = row->size() - static_cast<uint32_t>(before + 1) >= options_.split_threshold;
+      }
+      if (!it->second) continue;
+      chosen.push_back(c);
+      tickets.push_back({row, static_cast<uint32_t>(c.entry->row_update_weight), c.txn->sid});
+    }
+    list.clear();
+  }
+  if (chosen.empty()) return;
+  const std::vector<int> cores = AssignPieces(tickets, num_workers_);
+  std::vector<std::vector<QueueItem>> pieces_of(num_workers_);
+  std::unordered_map<const Row*, bool> split_rows;
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    const int owner = static_cast<int>((SequenceOf(chosen[i].txn->sid) - 1) % num_workers_);
+    if (cores[i] == owner) continue;  // its own core: inline is the same place, minus a wait
+    Piece& p = job.pieces.emplace_back();
+    p.txn = chosen[i].txn;
+    p.entry = chosen[i].entry;
+    chosen[i].entry->piece = &p;
+    pieces_of[cores[i]].push_back({p.txn->sid, p.txn, &p});
+    split_rows.emplace(chosen[i].entry->row, true);
+  }
+  job.split_rows = split_rows.size();
+  if (job.pieces.empty()) return;
+  job.queues.resize(num_workers_);
+  const size_t n = job.txns.size();
+  for (int c = 0; c < num_workers_; ++c) {
+    std::vector<QueueItem>& pieces = pieces_of[c];
+    std::sort(pieces.begin(), pieces.end(), [](const QueueItem& a, const QueueItem& b) { return a.sid < b.sid; });
+    std::vector<QueueItem>& queue = job.queues[c];
+    size_t p = 0;
+    for (size_t i = c; i < n; i += num_workers_) {
+      EpochTxn* txn = job.txns[i].get();
+      // A transaction precedes its own pieces placed on this core (none: those run inline).
+      while (p < pieces.size() && pieces[p].sid < txn->sid) queue.push_back(pieces[p++]);
+      queue.push_back({txn->sid, txn, nullptr});
+    }
+    while (p < pieces.size()) queue.push_back(pieces[p++]);
+  }
+}
+
+void EpochWorker::RunPiece(Piece& piece) {
+  int posted;
+  for (int spins = 0; (posted = piece.posted.load(std::memory_order_acquire)) == Piece::kWaiting; ++spins) {
+    if (spins < 256)
+      CpuRelax();
+    else
+      std::this_thread::yield();
+  }
+  if (posted == Piece::kCancelled) return;  // the transaction settles the version itself
+  const CacheEntry& e = *piece.entry;
+  const SerialId sid = piece.txn->sid;
+  uintptr_t value = version::kIgnore;  // unchanged (or absent): readers skip to the previous
+  bool applied = false;
+  if (const RowValue* old = VisibleBefore(*e.row, sid)) {
+    applied = true;
+    try {
+      if (RowValuePtr updated = piece.callback(*old)) value = reinterpret_cast<uintptr_t>(updated.release());
+    } catch (const std::exception&) {
+      applied = false;  // the transaction has published: the update is lost, not the epoch
+    }
+  }
+  e.row->entry(static_cast<uint32_t>(e.row->FindExact(sid))).value.store(value, std::memory_order_release);
+  piece.state.applied = applied;
+  piece.state.done.store(true, std::memory_order_release);
 }
 
 void EpochWorker::MajorCollect(SerialId horizon) {
@@ -484,11 +607,28 @@ void EpochWorker::RunEpoch(EpochJob& job) {
   job.barrier->arrive_and_wait();
   for (size_t i = id_; i < n; i += num_workers_) AppendStep(*job.txns[i]);
   pool_.FlushCore(id_, minor);
+  if (options_.split_on_demand) CollectCandidates(job);
   job.barrier->arrive_and_wait();
+  if (options_.split_on_demand) {
+    if (id_ == 0) PlanPieces(job);
+    job.barrier->arrive_and_wait();
+  }
   if (id_ == 0) job.t_init = NowNs();
-  for (size_t i = id_; i < n; i += num_workers_) {
-    if (i + num_workers_ < n) PrefetchRows(*job.txns[i + num_workers_]);
-    ExecuteStep(*job.txns[i]);
+  if (!job.queues.empty()) {
+    const std::vector<QueueItem>& queue = job.queues[id_];
+    for (size_t i = 0; i < queue.size(); ++i) {
+      if (queue[i].piece != nullptr) {
+        RunPiece(*queue[i].piece);
+        continue;
+      }
+      if (i + 1 < queue.size()) PrefetchRows(*queue[i + 1].txn);
+      ExecuteStep(*queue[i].txn);
+    }
+  } else {
+    for (size_t i = id_; i < n; i += num_workers_) {
+      if (i + num_workers_ < n) PrefetchRows(*job.txns[i + num_workers_]);
+      ExecuteStep(*job.txns[i]);
+    }
   }
   job.barrier->arrive_and_wait();
   if (id_ == 0) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <barrier>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <span>
@@ -23,6 +24,18 @@ struct WrittenRow {
   uint32_t epoch;  // when it was written
 };
 
+struct SplitCandidate {
+  EpochTxn* txn;
+  CacheEntry* entry;
+};
+
+// One item of a core's execution queue: a transaction or a split piece.
+struct QueueItem {
+  SerialId sid;
+  EpochTxn* txn;  // the transaction, or the piece's transaction
+  Piece* piece;   // nullptr: run the transaction itself
+};
+
 // What all workers share during one epoch.
 struct EpochJob {
   uint32_t epoch = 0;
@@ -35,6 +48,12 @@ struct EpochJob {
   // What initialization's minor collection may drop: nothing any reader still needs.
   SerialId init_horizon = 0;
   std::barrier<>* barrier = nullptr;
+  // Split-on-demand: each worker's ApplyRowUpdate candidates, then (worker 0 plans) the
+  // pieces and every core's queue in serial order. Empty queues: plain round-robin.
+  std::vector<std::vector<SplitCandidate>> candidates;
+  std::deque<Piece> pieces;
+  std::vector<std::vector<QueueItem>> queues;
+  uint64_t split_rows = 0;
   // Filled by worker 0: nanoseconds at the end of each phase.
   int64_t t_start = 0, t_init = 0, t_exec = 0, t_gc = 0;
 };
@@ -65,6 +84,9 @@ class EpochWorker {
   void PrefetchRows(const EpochTxn& txn);
   void Settle(EpochTxn& txn);
   void InsertLocked(Row& row, SerialId sid);
+  void CollectCandidates(EpochJob& job);
+  void PlanPieces(EpochJob& job);
+  void RunPiece(Piece& piece);
   void MinorCollect(Row& row);
   void MajorCollect(SerialId horizon);
 

@@ -16,7 +16,9 @@
 // only allowed before Publish(): the transaction then leaves nothing visible.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <thread>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -69,6 +71,10 @@ class DeclareContext {
   // the transaction's serial position. Returns a range id for Execute's RangeRows(): the
   // ranges of one attempt are numbered 0, 1, 2, ... in declaration order.
   virtual int DeclareRange(TableId table, const Key& lo, const Key& hi, RangeKind kind) = 0;
+  // Declares a point update that Execute makes with ApplyRowUpdate, so that when the row
+  // turns out to be contended (split-on-demand, §3.4), the update can run as a separate
+  // piece on another core. `weight` estimates the callback's cost (1 per row update).
+  virtual void DeclareRowUpdate(TableId table, const Key& key, int weight) = 0;
   // Declares that a write of this transaction adds an entry `index_key` (the encoded index
   // columns) for the row `primary_key` to secondary index `index` of `table`.
   virtual void DeclareIndexEntry(TableId table, int index, const Key& index_key, const Key& primary_key) = 0;
@@ -82,15 +88,29 @@ class DeclareContext {
   virtual std::vector<Value>& scratch() = 0;
 };
 
+// Where a split ApplyRowUpdate piece reports back to its transaction.
+struct PieceState {
+  std::atomic<bool> done{false};
+  bool applied = false;  // written before `done`
+};
+
 // A future for ApplyRowUpdate: the update has been applied once Wait() returns.
 class RowUpdateFuture {
  public:
   RowUpdateFuture() = default;
   explicit RowUpdateFuture(bool applied) : applied_(applied) {}
-  // Whether the row existed and was updated.
-  bool Wait() const { return applied_; }
+  explicit RowUpdateFuture(const PieceState* piece) : piece_(piece) {}
+  // Whether the row existed and was updated. For a split update, waits for its piece,
+  // which runs on another core at this transaction's serial position.
+  bool Wait() const {
+    if (piece_ == nullptr) return applied_;
+    for (int spins = 0; !piece_->done.load(std::memory_order_acquire); ++spins)
+      if (spins > 256) std::this_thread::yield();
+    return piece_->applied;
+  }
 
  private:
+  const PieceState* piece_ = nullptr;
   bool applied_ = false;
 };
 
@@ -125,8 +145,11 @@ class ExecContext {
   virtual void Upsert(TableId table, const Key& key, RowValuePtr value) = 0;
   virtual bool Update(TableId table, const Key& key, RowValuePtr value) = 0;
   virtual bool Delete(TableId table, const Key& key) = 0;
-  // A read-modify-write of one declared row that split-on-demand may run as a separate
-  // piece; `weight` estimates its cost for scheduling.
+  // A read-modify-write of one declared row. If the row was declared with
+  // DeclareRowUpdate, is contended, and this transaction has published, the callback may
+  // run later as a separate piece on another core: it must own what it captures (or the
+  // transaction must Wait() before its captures go out of scope), and Read() of the row
+  // by this transaction waits for it. Otherwise it runs inline.
   virtual RowUpdateFuture ApplyRowUpdate(TableId table, const Key& key, RowUpdateCallback callback,
                                          int weight) = 0;
 

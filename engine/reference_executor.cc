@@ -125,6 +125,7 @@ class RefDeclareContext final : public DeclareContext {
     return static_cast<int>(txn_.ranges.size() - 1);
   }
 
+  void DeclareRowUpdate(TableId table, const Key& key, int) override { DeclareWrite(table, key, WriteKind::kUpdate); }
   void DeclareIndexEntry(TableId, int, const Key&, const Key&) override {}
   void Prefetch(TableId, const Key&) override {}
 

@@ -62,13 +62,18 @@ struct Switches {
   bool minor_gc;
   uint32_t gc_k;
   uint32_t row_buffers;
+  bool split;
+  uint32_t split_threshold;
 };
 
 TEST(DeterminismSwitchesTest, ContendedWorkloadsUnderEverySwitchCombination) {
+  // The paper's ablation (none / batch append / both) and the threshold sweep {1, 3,
+  // 512, huge}, with the collectors in several settings.
   const std::vector<Switches> combos = {
-      {false, false, 0, 16384}, {true, false, 0, 16384}, {true, true, 8, 16384}, {false, true, 1, 16384},
-      {true, true, 0, 4},  // a tiny row-buffer pool: exhaustion falls back to waiting
-      {true, false, 3, 16384},
+      {false, false, 0, 16384, false, 512}, {true, false, 0, 16384, false, 512},
+      {true, true, 8, 16384, true, 512},    {false, true, 1, 16384, true, 1},
+      {true, true, 0, 4, true, 3},  // a tiny row-buffer pool: exhaustion falls back to waiting
+      {true, false, 3, 16384, true, 1u << 30}, {true, true, 8, 16384, true, 1},
   };
   for (const std::string workload : {"ycsb-contention", "ycsb-contention-skew", "tpcc-1wh"}) {
     RunOptions base;
@@ -88,10 +93,13 @@ TEST(DeterminismSwitchesTest, ContendedWorkloadsUnderEverySwitchCombination) {
         o.engine.minor_gc = sw.minor_gc;
         o.engine.gc_k = sw.gc_k;
         o.engine.row_buffers = sw.row_buffers;
+        o.engine.split_on_demand = sw.split;
+        o.engine.split_threshold = sw.split_threshold;
         const RunResult got = RunWorkload(o);
         EXPECT_EQ(got.state_hash, expected)
             << workload << " workers " << workers << " batch_append " << sw.batch_append << " minor_gc "
-            << sw.minor_gc << " gc_k " << sw.gc_k << " row_buffers " << sw.row_buffers;
+            << sw.minor_gc << " gc_k " << sw.gc_k << " row_buffers " << sw.row_buffers << " split " << sw.split
+            << " threshold " << sw.split_threshold;
         EXPECT_FALSE(Failed(got.report)) << got.report.dump();
       }
     }

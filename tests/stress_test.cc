@@ -100,5 +100,88 @@ TEST(StressTest, ContendedEpochsWithSnapshotReaders) {
   EXPECT_EQ(StateHash(db), StateHash(ref)) << n << " transactions";
 }
 
+
+// Split-on-demand under load: every transaction applies read-modify-writes to hot rows
+// (declared for ApplyRowUpdate), some wait for the futures, some read their own split
+// row back, some abort before publishing (their pieces are cancelled). With threshold 1
+// nearly every update runs as a piece on another core. Final state equals the reference.
+TEST(StressTest, SplitPiecesOnHotRows) {
+  constexpr int kKeys = 32;
+  Database db;
+  ReferenceExecutor ref;
+  TableId t = CreateKv(db);
+  TableId rt = CreateKv(ref);
+  for (int k = 0; k < kKeys; ++k) {
+    db.LoadRow(t, KvRow(db, t, k, 1));
+    ref.LoadRow(rt, KvRow(ref, rt, k, 1));
+  }
+  auto make = [](TableId table) {
+    return LambdaProcedure(
+        "hot_rmw",
+        [table](DeclareContext& c) {
+          const auto& a = c.input().args;
+          for (int i = 0; i < 3; ++i) c.DeclareRowUpdate(table, K(a[i].as_int()), 1);
+        },
+        [table](ExecContext& c) {
+          const auto& a = c.input().args;
+          const int64_t mode = a[3].as_int();
+          if (mode == 0) {
+            c.Abort("P0001", "no");
+            return;
+          }
+          c.Publish();
+          std::vector<RowUpdateFuture> futures;
+          const Schema* s = &c.table(table).schema();
+          for (int i = 0; i < 3; ++i) {
+            const int64_t mul = a[4 + i].as_int();
+            futures.push_back(c.ApplyRowUpdate(
+                table, K(a[i].as_int()),
+                [s, mul](const RowValue& old) {
+                  return RowBuilder(*s, old).SetInt(1, (old.GetInt(1) * mul + 7) % 1000003).Build();
+                },
+                1));
+          }
+          if (mode == 1)
+            for (auto& f : futures) f.Wait();
+          if (mode == 2) {
+            const RowValue* mine = c.Read(table, K(a[0].as_int()));  // waits for its own piece
+            c.Emit({Value::Int(mine->GetInt(1))});
+          }
+        });
+  };
+  LambdaProcedure proc = make(t), ref_proc = make(rt);
+  for (int workers : {2, 4}) {
+    EngineOptions o;
+    o.workers = workers;
+    o.epoch_max_txns = 200;
+    o.epoch_interval_ms = 2;
+    o.split_threshold = 1;
+    Engine engine(db, o);
+    std::mt19937_64 rng(7 + workers);
+    std::vector<TxnResult> got(3000), want(3000);
+    for (size_t n = 0; n < got.size(); ++n) {
+      std::vector<Value> args;
+      std::vector<int64_t> keys;
+      while (keys.size() < 3) {
+        int64_t k = static_cast<int64_t>(rng() % 4 == 0 ? rng() % kKeys : rng() % 3);  // 3 very hot rows
+        if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+      }
+      for (int64_t k : keys) args.push_back(Value::Int(k));
+      args.push_back(Value::Int(static_cast<int64_t>(rng() % 4)));
+      for (int i = 0; i < 3; ++i) args.push_back(Value::Int(static_cast<int64_t>(rng() % 5 + 2)));
+      SubmitTo(engine, proc, args, &got[n]);
+      SubmitTo(ref, ref_proc, args, &want[n]);
+    }
+    engine.Drain();
+    EXPECT_GT(engine.stats().split_pieces, 1000u) << workers;
+    EXPECT_EQ(StateHash(db), StateHash(ref)) << workers;
+    for (size_t n = 0; n < got.size(); ++n) {
+      ASSERT_EQ(got[n].status, want[n].status) << n;
+      ASSERT_EQ(got[n].rows.size(), want[n].rows.size()) << n;
+      if (!got[n].rows.empty()) ASSERT_EQ(got[n].rows[0][0].as_int(), want[n].rows[0][0].as_int()) << n;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace caracal::testing

@@ -123,12 +123,12 @@ void NewOrderProcedure::Declare(DeclareContext& ctx) const {
   ctx.DeclareWrite(t_.orders, order_key, WriteKind::kInsert);
   ctx.DeclareIndexEntry(t_.orders, kOrdersCustomerIndex, OrdersCustomerKey(w, d, c, o), order_key);
   ctx.DeclareWrite(t_.new_order, NewOrderKey(w, d, o), WriteKind::kInsert);
-  ctx.DeclareWrite(t_.district, DistrictKey(w, d), WriteKind::kUpdate);
+  ctx.DeclareRowUpdate(t_.district, DistrictKey(w, d), 1);
   const auto& items = ArrayArg(in, kNoItems);
   const auto& supply = ArrayArg(in, kNoSupplyW);
   for (size_t i = 0; i < items.size(); ++i) {
     ctx.DeclareWrite(t_.order_line, OrderLineKey(w, d, o, static_cast<int64_t>(i) + 1), WriteKind::kInsert);
-    ctx.DeclareWrite(t_.stock, StockKey(supply[i].as_int(), items[i].as_int()), WriteKind::kUpdate);
+    ctx.DeclareRowUpdate(t_.stock, StockKey(supply[i].as_int(), items[i].as_int()), 1);
     // item is read-only: looking it up during initialization takes it off the critical path.
     ctx.Prefetch(t_.item, ItemKey(items[i].as_int()));
   }
@@ -257,10 +257,9 @@ void PaymentProcedure::Sequence(SequenceContext& ctx, TxnInput& input) const {
 void PaymentProcedure::Declare(DeclareContext& ctx) const {
   const TxnInput& in = ctx.input();
   const int64_t w = IntArg(in, kPayW), d = IntArg(in, kPayD);
-  ctx.DeclareWrite(t_.warehouse, WarehouseKey(w), WriteKind::kUpdate);
-  ctx.DeclareWrite(t_.district, DistrictKey(w, d), WriteKind::kUpdate);
-  ctx.DeclareWrite(t_.customer, CustomerKey(IntArg(in, kPayCW), IntArg(in, kPayCD), IntArg(in, kPayC)),
-                   WriteKind::kUpdate);
+  ctx.DeclareRowUpdate(t_.warehouse, WarehouseKey(w), 1);
+  ctx.DeclareRowUpdate(t_.district, DistrictKey(w, d), 1);
+  ctx.DeclareRowUpdate(t_.customer, CustomerKey(IntArg(in, kPayCW), IntArg(in, kPayCD), IntArg(in, kPayC)), 1);
   ctx.DeclareWrite(t_.history, HistoryKey(in.sequence_values.at(0)), WriteKind::kInsert);
 }
 
@@ -389,7 +388,7 @@ void DeliveryProcedure::Declare(DeclareContext& ctx) const {
     ctx.DeclareWrite(t_.orders, OrderKey(w, d, o), WriteKind::kUpdate);
     const Key lines = OrderLinePrefix(w, d, o);
     ctx.DeclareRange(t_.order_line, lines, lines.PrefixSuccessor(), RangeKind::kUpdate);
-    ctx.DeclareWrite(t_.customer, CustomerKey(w, d, customers[d - 1].as_int()), WriteKind::kUpdate);
+    ctx.DeclareRowUpdate(t_.customer, CustomerKey(w, d, customers[d - 1].as_int()), 1);
   }
 }
 

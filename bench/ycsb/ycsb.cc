@@ -53,7 +53,7 @@ class YcsbTxn final : public Procedure {
     for (int i = 0; i < kKeysPerTxn; ++i) {
       Key key = YcsbKey(keys[i].as_int());
       if (writes[i].as_bool())
-        ctx.DeclareWrite(table_, key, WriteKind::kUpdate);
+        ctx.DeclareRowUpdate(table_, key, 1);  // every YCSB update may be contended (§5.3)
       else
         ctx.Prefetch(table_, key);
     }

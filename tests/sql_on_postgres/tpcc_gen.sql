@@ -1,14 +1,14 @@
 -- Test-only helpers (never compiled by our compiler): snapshots of the loaded state and a
 -- deterministic generator of a TPC-C call stream, with the bookkeeping the checks need.
 -- Run after tpcc_load.sql; then
---   SELECT line FROM test_tpcc_generate(warehouses, items, customers, orders, txns, seed, remote_pct)
+--   SELECT * FROM test_tpcc_generate(warehouses, items, customers, orders, txns, seed, remote_pct)
 -- prints the stream: one psql line per statement, each call its own transaction, exactly
 -- what a client of sql/tpcc would send. The generator mirrors bench/tpcc/tpcc.cc: it
 -- mirrors each district's order-id sequence (rolled-back NewOrders included) and keeps a
 -- FIFO of undelivered (o_id, c_id) per district, from which Delivery pops one order per
 -- district (0 when empty). Items, customers and the mix are uniform (no NURand): a test,
--- not a benchmark. Mix: NewOrder 40%, Payment 30%, OrderStatus / Delivery / StockLevel
--- 10% each; 1% of NewOrders name item `items + 1` last and must fail.
+-- not a benchmark. Mix as in the paper: NewOrder 45%, Payment 43%, OrderStatus, Delivery
+-- and StockLevel 4% each; 1% of NewOrders name item `items + 1` last and must fail.
 
 CREATE TABLE test_stock0 AS SELECT * FROM stock;
 CREATE TABLE test_customer0 AS SELECT * FROM customer;
@@ -32,6 +32,7 @@ CREATE FUNCTION test_tpcc_generate(p_warehouses integer, p_items integer, p_cust
                                    p_orders integer, p_txns integer, p_seed bigint, p_remote_pct integer)
   RETURNS SETOF text
   LANGUAGE plpgsql AS $$
+<<gen>>
 DECLARE
   x bigint := 1 + p_seed % 2147483646;
   next_o integer[] := array_fill(p_orders + 1, ARRAY[p_warehouses * 10]);
@@ -53,7 +54,7 @@ BEGIN
     ts := timestamp '2024-01-02 00:00:00' + t * interval '1 millisecond';
     x := test_lcg(x); w := 1 + x % p_warehouses;
     x := test_lcg(x); pick := 1 + x % 100;
-    IF pick <= 40 THEN
+    IF pick <= 45 THEN
       x := test_lcg(x); d := 1 + x % 10;
       x := test_lcg(x); c := 1 + x % p_customers;
       x := test_lcg(x); n := 5 + x % 11;
@@ -98,7 +99,7 @@ BEGIN
       ELSE
         RETURN NEXT line;
       END IF;
-    ELSIF pick <= 70 THEN
+    ELSIF pick <= 88 THEN
       x := test_lcg(x); d := 1 + x % 10;
       c_w := w; c_d := d;
       IF p_warehouses > 1 THEN
@@ -115,21 +116,21 @@ BEGIN
       h_next := h_next + 1;
       INSERT INTO test_gen_call VALUES (t, 'payment');
       RETURN NEXT format('CALL tpcc_payment(%s, %s, %s, %s, %s, %s, %L);', w, d, c_w, c_d, c, amount, ts::text);
-    ELSIF pick <= 80 THEN
+    ELSIF pick <= 92 THEN
       x := test_lcg(x); d := 1 + x % 10;
       x := test_lcg(x); c := 1 + x % p_customers;
       INSERT INTO test_gen_call VALUES (t, 'order_status');
       RETURN NEXT format('SELECT * FROM tpcc_order_status(%s, %s, %s);', w, d, c);
-    ELSIF pick <= 90 THEN
+    ELSIF pick <= 96 THEN
       x := test_lcg(x); carrier := 1 + x % 10;
       o_ids := '{}'; c_ids := '{}';
       FOR dd IN 1..10 LOOP
         SELECT gq.o_id, gq.c_id INTO rec FROM test_gen_queue AS gq
-         WHERE gq.w = test_tpcc_generate.w AND gq.d = dd AND gq.popped_seq IS NULL
+         WHERE gq.w = gen.w AND gq.d = dd AND gq.popped_seq IS NULL
          ORDER BY gq.o_id LIMIT 1;
         IF FOUND THEN
-          UPDATE test_gen_queue AS gq SET popped_seq = t, carrier = test_tpcc_generate.carrier, delivery_d = ts
-           WHERE gq.w = test_tpcc_generate.w AND gq.d = dd AND gq.o_id = rec.o_id;
+          UPDATE test_gen_queue AS gq SET popped_seq = t, carrier = gen.carrier, delivery_d = ts
+           WHERE gq.w = gen.w AND gq.d = dd AND gq.o_id = rec.o_id;
           o_ids := o_ids || rec.o_id; c_ids := c_ids || rec.c_id;
         ELSE
           o_ids := o_ids || 0; c_ids := c_ids || 0;
@@ -145,7 +146,7 @@ BEGIN
       RETURN NEXT format('SELECT tpcc_stock_level(%s, %s, %s);', w, d, q);
     END IF;
   END LOOP;
-END;
+END gen;
 $$;
 
 -- For the stream: the statement before must have failed with this SQLSTATE and message.

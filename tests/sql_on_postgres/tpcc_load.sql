@@ -20,8 +20,8 @@ INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data)
 SELECT i, 1 + test_h('im' || i) % 10000,
        test_s('in' || i, 14 + (test_h('inl' || i) % 11)::integer),
        (100 + test_h('ip' || i) % 9901) / 100.0,
-       CASE WHEN test_h('io' || i) % 10 = 0 THEN 'ORIGINAL' ELSE '' END
-         || test_s('id' || i, 26 + (test_h('idl' || i) % 25)::integer)
+       left(CASE WHEN test_h('io' || i) % 10 = 0 THEN 'ORIGINAL' ELSE '' END
+              || test_s('id' || i, 50), 26 + (test_h('idl' || i) % 25)::integer)
   FROM generate_series(1, :items) AS i;
 
 INSERT INTO warehouse (w_id, w_name, w_street_1, w_street_2, w_city, w_state, w_zip, w_tax, w_ytd)
