@@ -175,13 +175,7 @@ void Engine::DriverLoop() {
 void Engine::Sequence(EpochTxn& txn) {
   if (txn.sequenced) return;
   txn.sequenced = true;
-  try {
-    txn.request.procedure->Sequence(db_.sequences(), txn.request.input);
-  } catch (const EngineError& e) {
-    txn.Fail(e.sqlstate(), e.what());
-  } catch (const std::exception& e) {
-    txn.Fail("XX000", e.what());
-  }
+  txn.Guard([&] { txn.request.procedure->Sequence(db_.sequences(), txn.request.input); });
 }
 
 void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/errors.h"
 #include "engine/executor.h"
 #include "engine/row.h"
 #include "engine/serial_id.h"
@@ -74,6 +75,17 @@ struct EpochTxn {
   CacheEntry* Find(const Table* table, const Key& key, uint64_t hash);
   CacheEntry& Add(Table* table, const Key& key, uint64_t hash);
   void Fail(std::string sqlstate, std::string message);
+  // Runs one step of the procedure; an exception fails the transaction (and only it).
+  template <typename Step>
+  void Guard(Step&& step) {
+    try {
+      step();
+    } catch (const EngineError& e) {
+      Fail(e.sqlstate(), e.what());
+    } catch (const std::exception& e) {
+      Fail("XX000", e.what());
+    }
+  }
 
  private:
   // Built once the cache is large enough that a linear search would dominate.

@@ -404,13 +404,7 @@ void EpochWorker::MinorCollect(Row& row) {
 void EpochWorker::InsertStep(EpochTxn& txn) {
   if (txn.state != EpochTxn::State::kRunning) return;  // its Sequence step failed
   DeclareContextImpl ctx(db_, txn, *this, epoch_);
-  try {
-    txn.request.procedure->Declare(ctx);
-  } catch (const EngineError& e) {
-    txn.Fail(e.sqlstate(), e.what());
-  } catch (const std::exception& e) {
-    txn.Fail("XX000", e.what());
-  }
+  txn.Guard([&] { txn.request.procedure->Declare(ctx); });
 }
 
 void EpochWorker::AppendStep(EpochTxn& txn) {
@@ -448,13 +442,7 @@ void EpochWorker::AppendStep(EpochTxn& txn) {
 void EpochWorker::ExecuteStep(EpochTxn& txn) {
   if (txn.state == EpochTxn::State::kRunning) {
     ExecContextImpl ctx(db_, txn);
-    try {
-      txn.request.procedure->Execute(ctx);
-    } catch (const EngineError& e) {
-      txn.Fail(e.sqlstate(), e.what());
-    } catch (const std::exception& e) {
-      txn.Fail("XX000", e.what());
-    }
+    txn.Guard([&] { txn.request.procedure->Execute(ctx); });
     if (txn.state == EpochTxn::State::kRunning) ctx.Publish();
   }
   Settle(txn);

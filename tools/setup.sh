@@ -10,6 +10,7 @@ packages=(
   libpg-query-dev libprotobuf-c-dev
   llvm-19-dev libzstd-dev libedit-dev
   nlohmann-json3-dev libxxhash-dev libcli11-dev libfmt-dev
+  postgresql  # the test oracle and benchmark peer, never a runtime part
 )
 missing=()
 for p in "${packages[@]}"; do
