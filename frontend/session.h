@@ -1,0 +1,70 @@
+// Session: one embedded, in-memory database and the statements run against it. It owns
+// the engine Database, the epoch Engine running on it and the SQL Catalog, and turns SQL
+// text into results or PostgreSQL-style errors. A bad statement never takes the session
+// down: every failure comes back as an ErrorReport.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/database.h"
+#include "engine/engine.h"
+#include "engine/engine_options.h"
+#include "planner/catalog.h"
+#include "planner/result_set.h"
+
+struct PgQuery__Node;
+
+namespace caracal::frontend {
+
+struct ErrorReport {
+  std::string severity = "ERROR";
+  std::string sqlstate;
+  std::string message;
+  std::string detail, hint, context;
+  int position = 0;   // 1-based character position in `query`, 0 if unknown
+  std::string query;  // the text `position` refers to
+};
+
+struct StatementResult {
+  std::string tag;                        // command tag: "SELECT 3", "CREATE TABLE", "COPY 10"
+  std::optional<planner::ResultSet> rows;  // set for statements that return rows
+  std::vector<std::string> notices;       // NOTICE messages, in order
+  std::optional<ErrorReport> error;       // set if the statement failed (then it is the last)
+};
+
+struct SessionOptions {
+  EngineOptions engine;
+};
+
+class Session {
+ public:
+  explicit Session(SessionOptions options = {});
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Runs every statement of `sql` in order and returns one result per statement run.
+  // Like a PostgreSQL simple-query message, it stops at the first failing statement,
+  // whose result carries the error (positions refer to the whole of `sql`).
+  std::vector<StatementResult> Execute(std::string_view sql);
+
+  planner::Catalog& catalog() { return *catalog_; }
+  Database& database() { return *db_; }
+  Engine& engine() { return *engine_; }
+
+ private:
+  StatementResult RunStatement(const ::PgQuery__Node* stmt);
+
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<planner::Catalog> catalog_;
+};
+
+// The 1-based character (UTF-8 code point) position of byte `offset` in `text`.
+int CharacterPosition(std::string_view text, int offset);
+
+}  // namespace caracal::frontend

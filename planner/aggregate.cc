@@ -1,0 +1,55 @@
+#include "planner/aggregate.h"
+
+#include "planner/cast.h"
+#include "planner/expr_eval.h"
+
+namespace caracal::planner {
+
+void Accumulator::Add(const Datum& v) {
+  if (v.is_null()) return;
+  ++count_;
+  switch (func_) {
+    case AggFunc::kCountStar:
+    case AggFunc::kCount: return;
+    case AggFunc::kSum:
+    case AggFunc::kAvg:
+      if (v.kind == Datum::Kind::kInt) sum_ = sum_ + Numeric::FromInt(v.i);
+      else if (v.kind == Datum::Kind::kNumeric) sum_ = sum_ + v.n;
+      else fsum_ += v.f;
+      return;
+    case AggFunc::kMin:
+    case AggFunc::kMax: {
+      if (best_.is_null()) {
+        best_ = v;
+        return;
+      }
+      int c = CompareForType(v, best_, arg_type_);
+      if (func_ == AggFunc::kMin ? c < 0 : c > 0) best_ = v;
+      return;
+    }
+  }
+}
+
+Datum Accumulator::Result() const {
+  switch (func_) {
+    case AggFunc::kCountStar:
+    case AggFunc::kCount: return Datum::Int(count_);
+    case AggFunc::kSum:
+      if (count_ == 0) return Datum::Null();
+      if (arg_type_.is_float()) return Datum::Float(result_type_.id == TypeId::kFloat4 ? static_cast<float>(fsum_) : fsum_);
+      // sum(int2/int4) is bigint: the integer sum (scale 0) must fit.
+      if (result_type_.id == TypeId::kInt8) return Datum::Int(CheckIntRange(sum_.mantissa(), TypeId::kInt8));
+      return Datum::Num(sum_);
+    case AggFunc::kAvg: {
+      if (count_ == 0) return Datum::Null();
+      if (arg_type_.is_float()) return Datum::Float(fsum_ / static_cast<double>(count_));
+      return Datum::Num(sum_ / Numeric::FromInt(count_));
+    }
+    case AggFunc::kMin:
+    case AggFunc::kMax:
+      return best_;
+  }
+  return Datum::Null();
+}
+
+}  // namespace caracal::planner

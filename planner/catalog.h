@@ -1,0 +1,100 @@
+// Catalog: the SQL-level description of what the engine stores. Tables carry their SQL
+// column types (numeric(p,s), char(n), varchar(n)), NOT NULL, bound DEFAULT expressions
+// and primary key; indexes map to engine secondary indexes; sequences to engine
+// sequences. Tables, indexes and sequences share one namespace, as PostgreSQL's
+// relations do. Names are stored case-folded (the parser already lower-cases unquoted
+// identifiers).
+//
+// Invariants: every TableInfo names a live engine table whose Schema matches its
+// columns and primary key; every IndexInfo names a secondary index of its table's
+// engine table. Mutations happen only between epochs (callers hold
+// Engine::RunExclusive); reads happen on the session thread.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/database.h"
+#include "planner/expr.h"
+#include "planner/sql_type.h"
+
+namespace caracal::planner {
+
+struct CatalogColumn {
+  std::string name;
+  SqlType type;
+  bool not_null = false;
+  std::shared_ptr<const Expr> default_expr;  // bound, coerced to `type`; null: DEFAULT NULL
+};
+
+struct TableInfo {
+  std::string name;
+  TableId id = 0;
+  std::vector<CatalogColumn> columns;
+  std::vector<int> primary_key;  // column positions, in key order
+  std::vector<std::string> indexes;  // names of this table's indexes, in engine index order
+
+  int ColumnIndex(std::string_view column) const;
+};
+
+struct IndexInfo {
+  std::string name;
+  std::string table;
+  std::vector<int> columns;
+  int engine_index = 0;  // position among the engine table's secondary indexes
+};
+
+struct SequenceInfo {
+  std::string name;
+  std::string engine_name;  // the engine never forgets a sequence: re-creations get a new name
+  int64_t start = 1;
+  int64_t increment = 1;
+};
+
+class Catalog {
+ public:
+  explicit Catalog(Database& db) : db_(db) {}
+
+  Database& database() { return db_; }
+  const Database& database() const { return db_; }
+
+  const TableInfo* FindTable(std::string_view name) const;
+  const IndexInfo* FindIndex(std::string_view name) const;
+  const SequenceInfo* FindSequence(std::string_view name) const;
+  // Whether any relation (table, index, sequence) has this name.
+  bool RelationExists(std::string_view name) const;
+  std::vector<const TableInfo*> Tables() const;
+
+  // Mutations: only between epochs. They throw SqlError and then change nothing.
+  const TableInfo& CreateTable(TableInfo table);
+  void DropTable(std::string_view name);
+  // The engine creates secondary indexes only with a table, so an index on an existing
+  // table re-creates the (empty) engine table; non-empty tables are refused for now.
+  const IndexInfo& CreateIndex(std::string name, std::string_view table, std::vector<int> columns);
+  void DropIndex(std::string_view name);
+  const SequenceInfo& CreateSequence(std::string name, int64_t start, int64_t increment);
+  void DropSequence(std::string_view name);
+
+  // An unused name for an index on `table` over `columns`, as PostgreSQL picks one
+  // (t_a_b_idx, then t_a_b_idx1, ...).
+  std::string ChooseIndexName(std::string_view table, const std::vector<std::string>& columns) const;
+
+  // The engine schema for a table description.
+  static Schema EngineSchema(const TableInfo& table);
+
+ private:
+  bool TableIsEmpty(TableId id) const;
+  // Drops and re-creates the engine table of `table` with its current index list.
+  void RecreateEngineTable(TableInfo& table);
+
+  Database& db_;
+  std::map<std::string, std::unique_ptr<TableInfo>, std::less<>> tables_;
+  std::map<std::string, IndexInfo, std::less<>> indexes_;
+  std::map<std::string, SequenceInfo, std::less<>> sequences_;
+  int sequence_generation_ = 0;
+};
+
+}  // namespace caracal::planner

@@ -1,0 +1,28 @@
+// Type coercion for the binder: PostgreSQL's implicit/assignment/explicit casts applied to
+// bound expressions (constants are folded at bind time, so '2024-01-01' becomes a
+// timestamp constant and a bad literal is reported where it is written), and
+// select_common_type for CASE, COALESCE, IN, GREATEST/LEAST and UNION-like contexts.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "planner/cast.h"
+#include "planner/expr.h"
+
+namespace caracal::planner {
+
+// Converts `e` to `to` if `context` allows it; otherwise throws SqlError. For
+// assignment errors `column` names the target column.
+ExprPtr Coerce(ExprPtr e, const SqlType& to, CastContext context, std::string_view column = {});
+// Same, but returns nullptr (leaving `e` intact) instead of throwing when not allowed.
+ExprPtr TryCoerce(ExprPtr& e, const SqlType& to, CastContext context);
+
+// The common type of a list of expressions, as PostgreSQL's select_common_type
+// ("CASE types integer and text cannot be matched"). All-unknown resolves to text.
+SqlType CommonType(std::span<const SqlType> types, std::string_view construct, int location);
+
+// The wider of two numeric-category types for arithmetic and comparison.
+SqlType PromoteNumeric(const SqlType& a, const SqlType& b);
+
+}  // namespace caracal::planner

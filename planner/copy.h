@@ -1,0 +1,20 @@
+// COPY table [(columns)] FROM 'file' [WITH] (FORMAT csv [, HEADER] [, DELIMITER 'c']
+// [, NULL 's'] [, QUOTE 'c'] [, ESCAPE 'c']): bulk loading through the engine's
+// LoadRow path, between epochs. Every line is parsed, converted and checked (types,
+// NOT NULL, duplicate keys within the file and against the table) before the first row
+// is loaded, so a failing COPY loads nothing.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/engine.h"
+#include "planner/catalog.h"
+
+struct PgQuery__CopyStmt;
+
+namespace caracal::planner {
+
+// Returns the number of rows loaded. Throws SqlError (with a CONTEXT naming the line).
+int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, Engine& engine);
+
+}  // namespace caracal::planner

@@ -1,0 +1,353 @@
+#include "planner/datum.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "planner/sql_error.h"
+
+namespace caracal::planner {
+
+namespace {
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+[[noreturn]] void BadInput(const SqlType& type, std::string_view text) {
+  const char* code = type.id == TypeId::kTimestamp ? sqlstate::kInvalidDatetimeFormat
+                                                   : sqlstate::kInvalidTextRepresentation;
+  throw SqlError(code, fmt::format("invalid input syntax for type {}: \"{}\"", type.BaseName(), text));
+}
+
+// PostgreSQL prints floats in the shortest form that reads back exactly, in exponent
+// notation when the decimal exponent is < -4 or >= the type's digits (15 / 6).
+std::string ShortestFloatText(const char* sci, int max_exp) {
+  // sci is like "-1.2345e+17" or "5e-05".
+  std::string_view s(sci);
+  bool neg = !s.empty() && s[0] == '-';
+  if (neg) s.remove_prefix(1);
+  size_t e = s.find('e');
+  std::string digits;
+  for (char c : s.substr(0, e))
+    if (c != '.') digits += c;
+  int exp = std::atoi(std::string(s.substr(e + 1)).c_str());
+  std::string out = neg ? "-" : "";
+  if (exp < -4 || exp >= max_exp) {
+    out += digits[0];
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    out += fmt::format("e{}{:02}", exp < 0 ? '-' : '+', std::abs(exp));
+  } else if (exp < 0) {
+    out += "0." + std::string(-exp - 1, '0') + digits;
+  } else if (static_cast<int>(digits.size()) <= exp + 1) {
+    out += digits + std::string(exp + 1 - digits.size(), '0');
+  } else {
+    out += digits.substr(0, exp + 1) + "." + digits.substr(exp + 1);
+  }
+  return out;
+}
+
+int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
+  y -= m <= 2;
+  int64_t era = (y >= 0 ? y : y - 399) / 400;
+  int64_t yoe = y - era * 400;
+  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468 - 10957;  // days since 2000-01-01
+}
+
+bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+Datum ParseTimestamp(std::string_view raw, const SqlType& type) {
+  std::string_view s = Trim(raw);
+  size_t p = 0;
+  auto number = [&](int max_digits, int& digits) -> int64_t {
+    int64_t v = 0;
+    digits = 0;
+    while (p < s.size() && digits < max_digits && std::isdigit(static_cast<unsigned char>(s[p]))) {
+      v = v * 10 + (s[p++] - '0');
+      ++digits;
+    }
+    return v;
+  };
+  int nd;
+  int64_t y = number(6, nd);
+  if (nd < 1 || p >= s.size() || s[p] != '-') BadInput(type, raw);
+  ++p;
+  int64_t mo = number(2, nd);
+  if (nd < 1 || p >= s.size() || s[p] != '-') BadInput(type, raw);
+  ++p;
+  int64_t d = number(2, nd);
+  if (nd < 1) BadInput(type, raw);
+  int64_t hh = 0, mi = 0, ss = 0, us = 0;
+  if (p < s.size()) {
+    if (s[p] != ' ' && s[p] != 'T') BadInput(type, raw);
+    while (p < s.size() && (s[p] == ' ' || s[p] == 'T')) ++p;
+    hh = number(2, nd);
+    if (nd < 1 || p >= s.size() || s[p] != ':') BadInput(type, raw);
+    ++p;
+    mi = number(2, nd);
+    if (nd < 1) BadInput(type, raw);
+    if (p < s.size() && s[p] == ':') {
+      ++p;
+      ss = number(2, nd);
+      if (nd < 1) BadInput(type, raw);
+      if (p < s.size() && s[p] == '.') {
+        ++p;
+        int64_t frac = number(9, nd);
+        if (nd < 1) BadInput(type, raw);
+        // Round to microseconds, as PostgreSQL does.
+        while (nd > 6) {
+          int last = static_cast<int>(frac % 10);
+          frac /= 10;
+          --nd;
+          if (nd == 6 && last >= 5) ++frac;
+        }
+        while (nd < 6) {
+          frac *= 10;
+          ++nd;
+        }
+        us = frac;
+      }
+    }
+    if (p != s.size()) BadInput(type, raw);
+  }
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (mo < 1 || mo > 12 || d < 1 || d > kDays[mo - 1] + (mo == 2 && IsLeap(y) ? 1 : 0) || hh > 24 ||
+      mi > 59 || ss > 60 || (hh == 24 && (mi || ss || us)))
+    throw SqlError(sqlstate::kDatetimeFieldOverflow, fmt::format("date/time field value out of range: \"{}\"", raw));
+  int64_t days = DaysFromCivil(y, mo, d);
+  return Datum::Timestamp(((days * 24 + hh) * 60 + mi) * 60'000'000LL + ss * 1'000'000LL + us);
+}
+
+Datum ParseInt(std::string_view raw, const SqlType& type) {
+  std::string_view s = Trim(raw);
+  bool neg = false;
+  size_t p = 0;
+  if (p < s.size() && (s[p] == '+' || s[p] == '-')) neg = s[p++] == '-';
+  if (p == s.size()) BadInput(type, raw);
+  __int128 v = 0;
+  for (; p < s.size(); ++p) {
+    if (!std::isdigit(static_cast<unsigned char>(s[p]))) BadInput(type, raw);
+    v = v * 10 + (s[p] - '0');
+    if (v > (static_cast<__int128>(1) << 64)) break;
+  }
+  if (p != s.size()) {
+    for (; p < s.size(); ++p)
+      if (!std::isdigit(static_cast<unsigned char>(s[p]))) BadInput(type, raw);
+  }
+  if (neg) v = -v;
+  int64_t lo = type.id == TypeId::kInt2 ? INT16_MIN : type.id == TypeId::kInt4 ? INT32_MIN : INT64_MIN;
+  int64_t hi = type.id == TypeId::kInt2 ? INT16_MAX : type.id == TypeId::kInt4 ? INT32_MAX : INT64_MAX;
+  if (p != s.size() || v < lo || v > hi)
+    throw SqlError(sqlstate::kNumericOutOfRange,
+                   fmt::format("value \"{}\" is out of range for type {}", raw, type.BaseName()));
+  return Datum::Int(static_cast<int64_t>(v));
+}
+
+Datum ParseFloat(std::string_view raw, const SqlType& type) {
+  std::string s(Trim(raw));
+  std::string lower;
+  for (char c : s) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  double v;
+  if (lower == "nan") {
+    v = NAN;
+  } else if (lower == "infinity" || lower == "inf" || lower == "+infinity" || lower == "+inf") {
+    v = INFINITY;
+  } else if (lower == "-infinity" || lower == "-inf") {
+    v = -INFINITY;
+  } else {
+    if (s.empty()) BadInput(type, raw);
+    char* end = nullptr;
+    errno = 0;
+    v = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size() || lower.find_first_of("xp") != std::string::npos) BadInput(type, raw);
+    if (errno == ERANGE || (type.id == TypeId::kFloat4 && std::isfinite(v) && std::fabs(v) > 3.4028235e38))
+      throw SqlError(sqlstate::kNumericOutOfRange,
+                     fmt::format("\"{}\" is out of range for type {}", raw, type.BaseName()));
+  }
+  if (type.id == TypeId::kFloat4) v = static_cast<float>(v);
+  return Datum::Float(v);
+}
+
+Datum ParseBool(std::string_view raw, const SqlType& type) {
+  std::string s;
+  for (char c : Trim(raw)) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto prefix_of = [&](std::string_view word, size_t min) {
+    return s.size() >= min && s.size() <= word.size() && word.substr(0, s.size()) == s;
+  };
+  if (prefix_of("true", 1) || prefix_of("yes", 1) || s == "on" || s == "1") return Datum::Bool(true);
+  if (prefix_of("false", 1) || prefix_of("no", 1) || prefix_of("off", 2) || s == "0") return Datum::Bool(false);
+  BadInput(type, raw);
+}
+
+}  // namespace
+
+int64_t CharLength(std::string_view s) {
+  int64_t n = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+std::string_view StripTrailingBlanks(std::string_view s) {
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+std::string Float8Text(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  if (v == 0) return std::signbit(v) ? "-0" : "0";
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf - 1, v, std::chars_format::scientific);
+  *r.ptr = '\0';
+  return ShortestFloatText(buf, 15);
+}
+
+std::string Float4Text(float v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  if (v == 0) return std::signbit(v) ? "-0" : "0";
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf - 1, v, std::chars_format::scientific);
+  *r.ptr = '\0';
+  return ShortestFloatText(buf, 6);
+}
+
+std::string TimestampToText(int64_t micros) { return Value::Timestamp(micros).ToText(); }
+
+std::string DatumToText(const Datum& d, const SqlType& type) {
+  switch (d.kind) {
+    case Datum::Kind::kNull: return "";
+    case Datum::Kind::kBool: return d.i ? "t" : "f";
+    case Datum::Kind::kInt: return std::to_string(d.i);
+    case Datum::Kind::kFloat:
+      return type.id == TypeId::kFloat4 ? Float4Text(static_cast<float>(d.f)) : Float8Text(d.f);
+    case Datum::Kind::kNumeric: return d.n.ToString();
+    case Datum::Kind::kString: return d.s;
+    case Datum::Kind::kTimestamp: return TimestampToText(d.i);
+  }
+  return "";
+}
+
+Datum ApplyTypmod(Datum d, const SqlType& type, bool explicit_cast) {
+  if (d.is_null() || !type.has_typmod()) return d;
+  if (type.id == TypeId::kNumeric && d.kind == Datum::Kind::kNumeric) {
+    Numeric r = d.n.Rescale(type.scale);
+    int max_digits = type.precision - type.scale;
+    if (r.IntegerDigits() > max_digits)
+      throw SqlError(sqlstate::kNumericOutOfRange, "numeric field overflow")
+          .WithDetail(fmt::format("A field with precision {}, scale {} must round to an absolute value less than {}{}.",
+                                  type.precision, type.scale, max_digits ? "10^" : "", max_digits ? max_digits : 1));
+    return Datum::Num(r);
+  }
+  if ((type.id == TypeId::kBpchar || type.id == TypeId::kVarchar) && d.kind == Datum::Kind::kString) {
+    int64_t len = CharLength(d.s);
+    if (len > type.precision) {
+      // Cut at the n-th character; only blanks may be cut unless the cast is explicit.
+      size_t cut = 0;
+      for (int64_t chars = 0; cut < d.s.size(); ++cut) {
+        if ((static_cast<unsigned char>(d.s[cut]) & 0xC0) != 0x80 && chars++ == type.precision) break;
+      }
+      if (!explicit_cast && d.s.find_first_not_of(' ', cut) != std::string::npos)
+        throw SqlError(sqlstate::kStringDataRightTruncation, fmt::format("value too long for type {}", type.Name()));
+      d.s.resize(cut);
+      len = type.precision;
+    }
+    if (type.id == TypeId::kBpchar && len < type.precision) d.s.append(type.precision - len, ' ');
+  }
+  return d;
+}
+
+Datum DatumFromText(std::string_view text, const SqlType& type) {
+  switch (type.id) {
+    case TypeId::kBool: return ParseBool(text, type);
+    case TypeId::kInt2:
+    case TypeId::kInt4:
+    case TypeId::kInt8: return ParseInt(text, type);
+    case TypeId::kFloat4:
+    case TypeId::kFloat8: return ParseFloat(text, type);
+    case TypeId::kNumeric: {
+      std::string_view t = Trim(text);
+      std::optional<Numeric> n = Numeric::Parse(t);
+      if (!n) {
+        std::string lower(t);
+        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (lower == "nan" || lower == "infinity" || lower == "-infinity")
+          throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("numeric value \"{}\" is not supported", text));
+        BadInput(type, text);
+      }
+      return ApplyTypmod(Datum::Num(*n), type);
+    }
+    case TypeId::kTimestamp: return ParseTimestamp(text, type);
+    case TypeId::kBpchar:
+    case TypeId::kVarchar:
+    case TypeId::kText:
+    case TypeId::kUnknown: return ApplyTypmod(Datum::String(std::string(text)), type);
+  }
+  BadInput(type, text);
+}
+
+Datum DatumFromRow(const RowValue& row, int col, const Column& c) {
+  if (row.IsNull(col)) return Datum::Null();
+  switch (c.type) {
+    case ColumnType::kSmallInt:
+    case ColumnType::kInteger:
+    case ColumnType::kBigInt: return Datum::Int(row.GetInt(col));
+    case ColumnType::kReal:
+    case ColumnType::kDouble: return Datum::Float(row.GetDouble(col));
+    case ColumnType::kNumeric: return Datum::Num(Numeric(row.GetInt(col), c.scale));
+    case ColumnType::kBoolean: return Datum::Bool(row.GetBool(col));
+    case ColumnType::kChar:
+    case ColumnType::kVarchar:
+    case ColumnType::kText: return Datum::String(std::string(row.GetString(col)));
+    case ColumnType::kTimestamp: return Datum::Timestamp(row.GetInt(col));
+  }
+  return Datum::Null();
+}
+
+Value DatumToValue(const Datum& d, const SqlType& type) {
+  switch (d.kind) {
+    case Datum::Kind::kNull: return Value::Null();
+    case Datum::Kind::kBool: return Value::Bool(d.as_bool());
+    case Datum::Kind::kInt: return Value::Int(d.i);
+    case Datum::Kind::kFloat: return Value::Double(d.f);
+    case Datum::Kind::kNumeric: {
+      int scale = type.scale >= 0 ? type.scale : d.n.scale();
+      Numeric r = d.n.Rescale(scale);
+      if (r.mantissa() > INT64_MAX || r.mantissa() < INT64_MIN || scale > 18)
+        throw SqlError(sqlstate::kNumericOutOfRange, "numeric field overflow")
+            .WithDetail("Stored numeric values hold at most 18 digits.");
+      return Value::Numeric(static_cast<int64_t>(r.mantissa()), scale);
+    }
+    case Datum::Kind::kString: return Value::String(d.s);
+    case Datum::Kind::kTimestamp: return Value::Timestamp(d.i);
+  }
+  return Value::Null();
+}
+
+int CompareDatums(const Datum& a, const Datum& b) {
+  switch (a.kind) {
+    case Datum::Kind::kNull: return 0;
+    case Datum::Kind::kBool:
+    case Datum::Kind::kInt:
+    case Datum::Kind::kTimestamp: return a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
+    case Datum::Kind::kFloat:
+      // PostgreSQL sorts NaN above every other value and equal to itself.
+      if (std::isnan(a.f) || std::isnan(b.f)) return std::isnan(a.f) ? (std::isnan(b.f) ? 0 : 1) : -1;
+      return a.f < b.f ? -1 : (a.f > b.f ? 1 : 0);
+    case Datum::Kind::kNumeric: return Compare(a.n, b.n);
+    case Datum::Kind::kString: {
+      int c = a.s.compare(b.s);
+      return c < 0 ? -1 : (c > 0 ? 1 : 0);
+    }
+  }
+  return 0;
+}
+
+}  // namespace caracal::planner

@@ -1,0 +1,72 @@
+// Datum: one runtime SQL value as the expression interpreter computes it. Its kind
+// follows the SqlType's family: integers of every width are kInt (range-checked against
+// the static type by the operators), real/double are kFloat (real values are kept
+// rounded to float), numeric is the 128-bit Numeric, and char/varchar/text are kString.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/row_value.h"
+#include "engine/types.h"
+#include "engine/value.h"
+#include "planner/numeric.h"
+#include "planner/sql_type.h"
+
+namespace caracal::planner {
+
+struct Datum {
+  enum class Kind : uint8_t { kNull, kBool, kInt, kFloat, kNumeric, kString, kTimestamp };
+
+  Kind kind = Kind::kNull;
+  int64_t i = 0;  // kBool (0/1), kInt, kTimestamp (microseconds since 2000-01-01)
+  double f = 0;
+  Numeric n;
+  std::string s;
+
+  static Datum Null() { return Datum(); }
+  static Datum Bool(bool b) { Datum d; d.kind = Kind::kBool; d.i = b; return d; }
+  static Datum Int(int64_t v) { Datum d; d.kind = Kind::kInt; d.i = v; return d; }
+  static Datum Float(double v) { Datum d; d.kind = Kind::kFloat; d.f = v; return d; }
+  static Datum Num(Numeric v) { Datum d; d.kind = Kind::kNumeric; d.n = v; return d; }
+  static Datum String(std::string v) { Datum d; d.kind = Kind::kString; d.s = std::move(v); return d; }
+  static Datum Timestamp(int64_t us) { Datum d; d.kind = Kind::kTimestamp; d.i = us; return d; }
+
+  bool is_null() const { return kind == Kind::kNull; }
+  bool as_bool() const { return i != 0; }
+};
+
+// PostgreSQL's text output of `d` as a value of `type` (NULL: empty string).
+std::string DatumToText(const Datum& d, const SqlType& type);
+// Shortest round-trip text of a float8 / float4 as PostgreSQL 12+ prints them.
+std::string Float8Text(double v);
+std::string Float4Text(float v);
+std::string TimestampToText(int64_t micros);
+
+// Text input of a value of `type` (the cast from text / unknown, and COPY's input).
+// Throws SqlError "invalid input syntax for type ...". Applies type modifiers as an
+// assignment would (char padding, varchar length check, numeric(p,s) rounding).
+Datum DatumFromText(std::string_view text, const SqlType& type);
+
+// Row column <-> Datum.
+Datum DatumFromRow(const RowValue& row, int col, const Column& column);
+// To an engine Value for storing into a column of `type` (the value already coerced).
+Value DatumToValue(const Datum& d, const SqlType& type);
+
+// Three-way comparison of two non-null datums of the same kind (strings bytewise, as
+// the C collation; bpchar callers strip trailing blanks first).
+int CompareDatums(const Datum& a, const Datum& b);
+
+}  // namespace caracal::planner
+
+namespace caracal::planner {
+// Enforces `type`'s modifiers on a value already of its family, as an assignment or a
+// cast does: numeric(p,s) rounds and checks the precision, char(n) pads, char/varchar(n)
+// reject longer strings (unless `explicit_cast`, which truncates, as PostgreSQL does).
+Datum ApplyTypmod(Datum d, const SqlType& type, bool explicit_cast = false);
+// Number of characters (UTF-8 code points) in s.
+int64_t CharLength(std::string_view s);
+// s without trailing blanks (char(n) semantics for comparison and cast to text).
+std::string_view StripTrailingBlanks(std::string_view s);
+}  // namespace caracal::planner

@@ -1,0 +1,96 @@
+// The bound expression IR: what the binder makes of a SQL scalar expression, what the
+// interpreter (expr_eval.h) evaluates and what codegen/ will later compile. See README.md.
+//
+// Every node carries its SqlType; operands have already been coerced by the binder (an
+// explicit kCast node wherever PostgreSQL would insert an implicit cast), so evaluation
+// never has to resolve types. Values come from *slots*, never from raw row offsets: a
+// slot names a column of the current row, a procedure variable or parameter, a GROUP BY
+// key or an aggregate result, so the same tree runs over a table row, a group or a
+// PL/pgSQL frame.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planner/datum.h"
+#include "planner/sql_type.h"
+
+namespace caracal::planner {
+
+enum class SlotSpace : uint8_t {
+  kColumn,     // column `index` of the current row (table schema order)
+  kVariable,   // a procedure variable or parameter (PL/pgSQL binder)
+  kGroupKey,   // GROUP BY expression `index`, in a grouped query's output
+  kAggregate,  // aggregate `index`, in a grouped query's output
+};
+
+struct Slot {
+  SlotSpace space = SlotSpace::kColumn;
+  int index = 0;
+  bool operator==(const Slot&) const = default;
+};
+
+enum class ExprKind : uint8_t {
+  kConst,     // value
+  kSlot,      // slot
+  kCast,      // args[0] converted to `type` (explicit: PostgreSQL's explicit-cast rules)
+  kArith,     // op in {kAdd..kMod}, args[0] op args[1] (or kNeg: -args[0])
+  kCompare,   // op in {kEq..kGe}, both args of one comparison family
+  kConcat,    // args[0] || args[1], both text
+  kAnd,       // n-ary, three-valued
+  kOr,        // n-ary, three-valued
+  kNot,
+  kIsNull,    // negated: IS NOT NULL
+  kBoolTest,  // IS [NOT] TRUE/FALSE/UNKNOWN: op kEq (TRUE), kNe (FALSE), kLt (UNKNOWN); negated
+  kCase,      // args: [when0, then0, when1, then1, ..., else] (else always present)
+  kCoalesce,
+  kNullIf,    // args[0], args[1] (compared with args[0]'s type)
+  kGreatest,
+  kLeast,
+  kIn,        // args[0] IN (args[1..]); negated: NOT IN
+  kLike,      // args[0] LIKE args[1]; negated; case_insensitive: ILIKE
+  kFunc,      // builtin function `func` over args
+  kAggRef,    // an aggregate call (only before grouping rewrites it into a kAggregate slot)
+};
+
+enum class Op : uint8_t { kNone, kAdd, kSub, kMul, kDiv, kMod, kNeg, kEq, kNe, kLt, kLe, kGt, kGe };
+
+enum class Func : uint8_t {
+  kAbs, kRound, kTrunc, kFloor, kCeil, kMod, kLength, kLower, kUpper, kSubstr, kBtrim, kLtrim,
+  kRtrim, kReplace, kStrpos, kConcat, kPower, kSqrt, kSign, kLeft, kRight,
+};
+
+enum class AggFunc : uint8_t { kCountStar, kCount, kSum, kMin, kMax, kAvg };
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Expr {
+  ExprKind kind = ExprKind::kConst;
+  SqlType type;
+  int location = -1;  // byte offset in the statement text, for errors raised at run time
+  Op op = Op::kNone;
+  Func func = Func::kAbs;
+  AggFunc agg = AggFunc::kCount;
+  bool negated = false;
+  bool case_insensitive = false;
+  bool explicit_cast = false;
+  Datum value;  // kConst
+  Slot slot;    // kSlot
+  std::vector<ExprPtr> args;
+
+  ExprPtr Clone() const;
+  // Structural equality (GROUP BY matching).
+  bool Equals(const Expr& other) const;
+  // Whether any slot of `space` occurs in the tree.
+  bool References(SlotSpace space) const;
+  bool ContainsAggregate() const;
+  // A readable rendering of the IR, for tests and EXPLAIN.
+  std::string DebugString() const;
+};
+
+ExprPtr MakeConst(Datum value, SqlType type, int location = -1);
+ExprPtr MakeSlot(Slot slot, SqlType type, int location = -1);
+
+}  // namespace caracal::planner

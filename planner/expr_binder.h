@@ -1,0 +1,74 @@
+// ExprBinder: a parsed SQL expression (libpg_query node) -> a typed, coerced Expr.
+// Name resolution is delegated to a NameScope, so the same binder serves a SELECT over a
+// table (columns -> kColumn slots) and, later, PL/pgSQL (variables -> kVariable slots).
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planner/coerce.h"
+#include "planner/expr.h"
+
+struct PgQuery__Node;
+
+namespace caracal::planner {
+
+struct NameBinding {
+  Slot slot;
+  SqlType type;
+};
+
+class NameScope {
+ public:
+  virtual ~NameScope() = default;
+  // Resolves a column reference of 1..n names (`a`, `t.a`). Returns nullopt when no
+  // such name exists; throws SqlError for a bad qualifier or an ambiguous name.
+  virtual std::optional<NameBinding> Lookup(std::span<const std::string> names, int location) const = 0;
+};
+
+class ExprBinder {
+ public:
+  // `scope` may be null (SELECT without FROM).
+  explicit ExprBinder(const NameScope* scope) : scope_(scope) {}
+
+  // Aggregates (kAggRef) are accepted only while allowed; `clause` names where we are
+  // for the error otherwise ("aggregate functions are not allowed in WHERE").
+  void AllowAggregates(bool allow, std::string clause = {}) {
+    allow_aggregates_ = allow;
+    clause_ = std::move(clause);
+  }
+
+  ExprPtr Bind(const PgQuery__Node* node);
+  // A condition (WHERE, HAVING, CASE WHEN): must be boolean ("argument of WHERE must be
+  // type boolean, not type integer").
+  ExprPtr BindCondition(const PgQuery__Node* node, std::string_view clause);
+  // A value for a column/variable of `type`, with assignment coercion.
+  ExprPtr BindAssignment(const PgQuery__Node* node, const SqlType& type, std::string_view column);
+
+ private:
+  ExprPtr BindConst(const PgQuery__Node* node);
+  ExprPtr BindColumnRef(const PgQuery__Node* node);
+  ExprPtr BindAExpr(const PgQuery__Node* node);
+  ExprPtr BindFuncCall(const PgQuery__Node* node);
+  ExprPtr BindAggregate(const PgQuery__Node* node, const std::string& name);
+  ExprPtr BindTypeCast(const PgQuery__Node* node);
+  ExprPtr BindCase(const PgQuery__Node* node);
+  ExprPtr BindBool(const PgQuery__Node* node);
+  ExprPtr BindList(std::vector<ExprPtr> items, ExprKind kind, std::string_view construct, int location);
+
+  const NameScope* scope_;
+  bool allow_aggregates_ = false;
+  bool in_aggregate_ = false;
+  std::string clause_;
+};
+
+// Binary operators, usable by other binders (PL/pgSQL): resolves `name` over the two
+// operand types with PostgreSQL's promotion rules and builds the node.
+ExprPtr MakeOperator(std::string_view name, ExprPtr left, ExprPtr right, int location);
+// Coerces a bound expression to boolean for a clause.
+ExprPtr RequireBoolean(ExprPtr e, std::string_view clause);
+
+}  // namespace caracal::planner

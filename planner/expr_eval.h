@@ -1,0 +1,35 @@
+// The expression interpreter: evaluates a bound Expr against the values its slots name.
+// It is the reference semantics codegen/ must reproduce.
+#pragma once
+
+#include <span>
+
+#include "engine/row_value.h"
+#include "engine/types.h"
+#include "planner/datum.h"
+#include "planner/expr.h"
+
+namespace caracal::planner {
+
+// Where slot values come from. Unused spaces stay empty.
+struct EvalContext {
+  const RowValue* row = nullptr;  // SlotSpace::kColumn
+  const Schema* schema = nullptr;
+  std::span<const Datum> variables;
+  std::span<const Datum> group_keys;
+  std::span<const Datum> aggregates;
+};
+
+Datum Eval(const Expr& e, const EvalContext& ctx);
+// A WHERE/HAVING condition: only TRUE passes (NULL and FALSE do not).
+bool EvalCondition(const Expr& e, const EvalContext& ctx);
+
+// Binary arithmetic on two non-null datums of the operand family of `type` (the result
+// type): integer overflow, division by zero and float overflow raise SqlError.
+Datum Arithmetic(Op op, const Datum& a, const Datum& b, const SqlType& type);
+// SQL comparison of two non-null datums of one family (bpchar: trailing blanks ignored).
+int CompareForType(const Datum& a, const Datum& b, const SqlType& type);
+// LIKE with PostgreSQL's default escape character '\'.
+bool LikeMatch(std::string_view text, std::string_view pattern, bool case_insensitive);
+
+}  // namespace caracal::planner

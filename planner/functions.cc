@@ -1,0 +1,246 @@
+#include "planner/functions.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "planner/cast.h"
+#include "planner/sql_error.h"
+
+namespace caracal::planner {
+
+namespace {
+
+// A result type of kUnknown in a signature means "the type of the first argument".
+struct Signature {
+  std::string_view name;
+  Func func;
+  std::vector<TypeId> params;
+  TypeId result;
+  bool variadic_text = false;  // concat(any, ...): every argument becomes text
+};
+
+const std::vector<Signature>& Signatures() {
+  using T = TypeId;
+  static const std::vector<Signature> kAll = {
+      {"abs", Func::kAbs, {T::kInt2}, T::kInt2}, {"abs", Func::kAbs, {T::kInt4}, T::kInt4},
+      {"abs", Func::kAbs, {T::kInt8}, T::kInt8}, {"abs", Func::kAbs, {T::kFloat8}, T::kFloat8},
+      {"abs", Func::kAbs, {T::kFloat4}, T::kFloat4}, {"abs", Func::kAbs, {T::kNumeric}, T::kNumeric},
+      {"round", Func::kRound, {T::kFloat8}, T::kFloat8}, {"round", Func::kRound, {T::kNumeric}, T::kNumeric},
+      {"round", Func::kRound, {T::kNumeric, T::kInt4}, T::kNumeric},
+      {"trunc", Func::kTrunc, {T::kFloat8}, T::kFloat8}, {"trunc", Func::kTrunc, {T::kNumeric}, T::kNumeric},
+      {"trunc", Func::kTrunc, {T::kNumeric, T::kInt4}, T::kNumeric},
+      {"floor", Func::kFloor, {T::kFloat8}, T::kFloat8}, {"floor", Func::kFloor, {T::kNumeric}, T::kNumeric},
+      {"ceil", Func::kCeil, {T::kFloat8}, T::kFloat8}, {"ceil", Func::kCeil, {T::kNumeric}, T::kNumeric},
+      {"ceiling", Func::kCeil, {T::kFloat8}, T::kFloat8}, {"ceiling", Func::kCeil, {T::kNumeric}, T::kNumeric},
+      {"mod", Func::kMod, {T::kInt2, T::kInt2}, T::kInt2}, {"mod", Func::kMod, {T::kInt4, T::kInt4}, T::kInt4},
+      {"mod", Func::kMod, {T::kInt8, T::kInt8}, T::kInt8},
+      {"mod", Func::kMod, {T::kNumeric, T::kNumeric}, T::kNumeric},
+      {"power", Func::kPower, {T::kFloat8, T::kFloat8}, T::kFloat8},
+      {"sqrt", Func::kSqrt, {T::kFloat8}, T::kFloat8},
+      {"sign", Func::kSign, {T::kFloat8}, T::kFloat8}, {"sign", Func::kSign, {T::kNumeric}, T::kNumeric},
+      {"length", Func::kLength, {T::kText}, T::kInt4}, {"char_length", Func::kLength, {T::kText}, T::kInt4},
+      {"character_length", Func::kLength, {T::kText}, T::kInt4},
+      {"lower", Func::kLower, {T::kText}, T::kText}, {"upper", Func::kUpper, {T::kText}, T::kText},
+      {"substr", Func::kSubstr, {T::kText, T::kInt4}, T::kText},
+      {"substr", Func::kSubstr, {T::kText, T::kInt4, T::kInt4}, T::kText},
+      {"substring", Func::kSubstr, {T::kText, T::kInt4}, T::kText},
+      {"substring", Func::kSubstr, {T::kText, T::kInt4, T::kInt4}, T::kText},
+      {"btrim", Func::kBtrim, {T::kText}, T::kText}, {"btrim", Func::kBtrim, {T::kText, T::kText}, T::kText},
+      {"ltrim", Func::kLtrim, {T::kText}, T::kText}, {"ltrim", Func::kLtrim, {T::kText, T::kText}, T::kText},
+      {"rtrim", Func::kRtrim, {T::kText}, T::kText}, {"rtrim", Func::kRtrim, {T::kText, T::kText}, T::kText},
+      {"replace", Func::kReplace, {T::kText, T::kText, T::kText}, T::kText},
+      {"strpos", Func::kStrpos, {T::kText, T::kText}, T::kInt4},
+      {"position", Func::kStrpos, {T::kText, T::kText}, T::kInt4},
+      {"left", Func::kLeft, {T::kText, T::kInt4}, T::kText},
+      {"right", Func::kRight, {T::kText, T::kInt4}, T::kText},
+      {"concat", Func::kConcat, {}, T::kText, true},
+  };
+  return kAll;
+}
+
+bool IsPreferred(TypeId t) { return t == TypeId::kFloat8 || t == TypeId::kText; }
+
+// Byte offset of character `index` (0-based) in UTF-8 `s`, clamped to s.size().
+size_t ByteOffset(std::string_view s, int64_t index) {
+  size_t p = 0;
+  for (int64_t chars = 0; p < s.size(); ++p) {
+    if ((static_cast<unsigned char>(s[p]) & 0xC0) != 0x80) {
+      if (chars == index) return p;
+      ++chars;
+    }
+  }
+  return s.size();
+}
+
+std::string Substr(std::string_view s, int64_t start, std::optional<int64_t> count) {
+  if (count && *count < 0) throw SqlError("22011", "negative substring length not allowed");
+  int64_t len = CharLength(s);
+  int64_t from = start, to = count ? start + *count : len + 1;  // 1-based, [from, to)
+  from = std::max<int64_t>(from, 1);
+  to = std::min<int64_t>(to, len + 1);
+  if (to <= from) return "";
+  size_t b = ByteOffset(s, from - 1), e = ByteOffset(s, to - 1);
+  return std::string(s.substr(b, e - b));
+}
+
+std::string Trim(std::string_view s, std::string_view chars, bool left, bool right) {
+  auto in_set = [&](char c) { return chars.find(c) != std::string_view::npos; };
+  size_t b = 0, e = s.size();
+  if (left)
+    while (b < e && in_set(s[b])) ++b;
+  if (right)
+    while (e > b && in_set(s[e - 1])) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+double CheckFloat(double r, bool inputs_finite) {
+  if (std::isinf(r) && inputs_finite) throw SqlError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
+  return r;
+}
+
+}  // namespace
+
+std::optional<FunctionMatch> ResolveFunction(std::string_view name, std::span<const SqlType> args) {
+  const Signature* best = nullptr;
+  int best_exact = -1, best_preferred = -1;
+  for (const Signature& sig : Signatures()) {
+    if (sig.name != name) continue;
+    if (sig.variadic_text) {
+      if (args.empty()) continue;
+      FunctionMatch m{sig.func, {}, SqlType::Of(TypeId::kText)};
+      for (size_t i = 0; i < args.size(); ++i) m.params.push_back(SqlType::Of(TypeId::kText));
+      return m;
+    }
+    if (sig.params.size() != args.size()) continue;
+    int exact = 0, preferred = 0;
+    bool ok = true;
+    for (size_t i = 0; i < args.size() && ok; ++i) {
+      SqlType p = SqlType::Of(sig.params[i]);
+      if (args[i].id == p.id) {
+        ++exact;
+      } else if (CastContextFor(args[i], p) == CastContext::kImplicit) {
+        if (IsPreferred(p.id)) ++preferred;
+      } else {
+        ok = false;
+      }
+    }
+    if (!ok) continue;
+    if (exact > best_exact || (exact == best_exact && preferred > best_preferred)) {
+      best = &sig;
+      best_exact = exact;
+      best_preferred = preferred;
+    }
+  }
+  if (!best) return std::nullopt;
+  FunctionMatch m{best->func, {}, {}};
+  for (TypeId t : best->params) m.params.push_back(SqlType::Of(t));
+  m.result = SqlType::Of(best->result);
+  return m;
+}
+
+const char* NonDeterministicReason(std::string_view name) {
+  if (name == "random" || name == "setseed" || name == "gen_random_uuid")
+    return "random values differ between replays of the input log";
+  if (name == "clock_timestamp" || name == "statement_timestamp" || name == "timeofday")
+    return "the wall clock differs between replays of the input log";
+  return nullptr;
+}
+
+Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
+  if (func != Func::kConcat)
+    for (const Datum& d : a)
+      if (d.is_null()) return Datum::Null();
+  switch (func) {
+    case Func::kAbs:
+      switch (a[0].kind) {
+        case Datum::Kind::kInt: return Datum::Int(CheckIntRange(a[0].i < 0 ? -static_cast<__int128>(a[0].i) : a[0].i, result.id));
+        case Datum::Kind::kFloat: return Datum::Float(std::fabs(a[0].f));
+        default: return Datum::Num(a[0].n.sign() < 0 ? -a[0].n : a[0].n);
+      }
+    case Func::kRound:
+    case Func::kTrunc: {
+      bool round = func == Func::kRound;
+      if (a[0].kind == Datum::Kind::kFloat) return Datum::Float(round ? std::rint(a[0].f) : std::trunc(a[0].f));
+      int64_t places = a.size() > 1 ? a[1].i : 0;
+      places = std::clamp<int64_t>(places, -38, Numeric::kMaxScale);
+      if (places >= 0) return Datum::Num(round ? a[0].n.Rescale(static_cast<int>(places)) : a[0].n.Truncate(static_cast<int>(places)));
+      // Negative places: round to tens, hundreds, ...; the result has scale 0.
+      Numeric unit(Pow10(static_cast<int>(-places)), 0);
+      int128 q = round ? Numeric::Divide(a[0].n, unit, 0).mantissa() : a[0].n.Truncate(0).mantissa() / unit.mantissa();
+      return Datum::Num(Numeric(q * unit.mantissa(), 0));
+    }
+    case Func::kFloor:
+      if (a[0].kind == Datum::Kind::kFloat) return Datum::Float(std::floor(a[0].f));
+      return Datum::Num(a[0].n.Floor());
+    case Func::kCeil:
+      if (a[0].kind == Datum::Kind::kFloat) return Datum::Float(std::ceil(a[0].f));
+      return Datum::Num(a[0].n.Ceil());
+    case Func::kMod:
+      if (a[0].kind == Datum::Kind::kInt) {
+        if (a[1].i == 0) throw SqlError(sqlstate::kDivisionByZero, "division by zero");
+        if (a[1].i == -1) return Datum::Int(0);
+        return Datum::Int(a[0].i % a[1].i);
+      }
+      return Datum::Num(a[0].n % a[1].n);
+    case Func::kPower: {
+      if (a[0].f == 0 && a[1].f < 0)
+        throw SqlError("2201F", "zero raised to a negative power is undefined");
+      if (a[0].f < 0 && std::floor(a[1].f) != a[1].f)
+        throw SqlError("2201F", "a negative number raised to a non-integer power yields a complex result");
+      return Datum::Float(CheckFloat(std::pow(a[0].f, a[1].f), std::isfinite(a[0].f) && std::isfinite(a[1].f)));
+    }
+    case Func::kSqrt:
+      if (a[0].f < 0) throw SqlError("2201F", "cannot take square root of a negative number");
+      return Datum::Float(std::sqrt(a[0].f));
+    case Func::kSign:
+      if (a[0].kind == Datum::Kind::kFloat) return Datum::Float(a[0].f > 0 ? 1 : (a[0].f < 0 ? -1 : 0));
+      return Datum::Num(Numeric(a[0].n.sign(), 0));
+    case Func::kLength: return Datum::Int(CharLength(a[0].s));
+    case Func::kLower:
+    case Func::kUpper: {
+      std::string s = a[0].s;
+      for (char& c : s)
+        c = static_cast<char>(func == Func::kLower ? std::tolower(static_cast<unsigned char>(c))
+                                                   : std::toupper(static_cast<unsigned char>(c)));
+      return Datum::String(std::move(s));
+    }
+    case Func::kSubstr:
+      return Datum::String(Substr(a[0].s, a[1].i, a.size() > 2 ? std::optional<int64_t>(a[2].i) : std::nullopt));
+    case Func::kBtrim:
+    case Func::kLtrim:
+    case Func::kRtrim: {
+      std::string_view chars = a.size() > 1 ? std::string_view(a[1].s) : std::string_view(" ");
+      return Datum::String(Trim(a[0].s, chars, func != Func::kRtrim, func != Func::kLtrim));
+    }
+    case Func::kReplace: {
+      if (a[1].s.empty()) return a[0];
+      std::string out;
+      size_t p = 0;
+      for (size_t q; (q = a[0].s.find(a[1].s, p)) != std::string::npos; p = q + a[1].s.size())
+        out += a[0].s.substr(p, q - p) + a[2].s;
+      return Datum::String(out + a[0].s.substr(p));
+    }
+    case Func::kStrpos: {
+      size_t p = a[0].s.find(a[1].s);
+      return Datum::Int(p == std::string::npos ? 0 : CharLength(std::string_view(a[0].s).substr(0, p)) + 1);
+    }
+    case Func::kLeft:
+    case Func::kRight: {
+      int64_t len = CharLength(a[0].s), n = a[1].i;
+      int64_t keep = n >= 0 ? std::min(n, len) : std::max<int64_t>(len + n, 0);
+      if (func == Func::kLeft) return Datum::String(a[0].s.substr(0, ByteOffset(a[0].s, keep)));
+      return Datum::String(a[0].s.substr(ByteOffset(a[0].s, len - keep)));
+    }
+    case Func::kConcat: {
+      std::string out;
+      for (const Datum& d : a)
+        if (!d.is_null()) out += d.s;
+      return Datum::String(std::move(out));
+    }
+  }
+  throw SqlError(sqlstate::kInternalError, "unknown function");
+}
+
+}  // namespace caracal::planner

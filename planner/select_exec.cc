@@ -1,0 +1,151 @@
+#include "planner/select_exec.h"
+
+#include <algorithm>
+#include <map>
+
+#include "planner/aggregate.h"
+#include "planner/expr_eval.h"
+#include "planner/sql_error.h"
+
+namespace caracal::planner {
+
+namespace {
+
+// Orders group keys: NULLs group together (GROUP BY treats them as equal).
+struct GroupKeyLess {
+  const std::vector<ExprPtr>* types;
+  bool operator()(const std::vector<Datum>& a, const std::vector<Datum>& b) const {
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].is_null() || b[i].is_null()) {
+        if (a[i].is_null() != b[i].is_null()) return a[i].is_null() < b[i].is_null();
+        continue;
+      }
+      int c = CompareForType(a[i], b[i], (*types)[i]->type);
+      if (c != 0) return c < 0;
+    }
+    return false;
+  }
+};
+
+struct Group {
+  std::vector<Accumulator> accumulators;
+};
+
+std::optional<int64_t> EvalCount(const ExprPtr& e, const char* what, const char* code) {
+  if (!e) return std::nullopt;
+  Datum v = Eval(*e, EvalContext{});
+  if (v.is_null()) return std::nullopt;
+  if (v.i < 0) throw SqlError(code, std::string(what) + " must not be negative");
+  return v.i;
+}
+
+}  // namespace
+
+ResultSet ExecuteSelect(const SelectPlan& plan, Database& db) {
+  // LIMIT/OFFSET first: their errors come before any row is read, as in PostgreSQL.
+  std::optional<int64_t> limit = EvalCount(plan.limit, "LIMIT", sqlstate::kInvalidRowCountInLimit);
+  int64_t offset = EvalCount(plan.offset, "OFFSET", sqlstate::kInvalidRowCountInOffset).value_or(0);
+
+  std::vector<std::vector<Datum>> rows;
+  std::map<std::vector<Datum>, Group, GroupKeyLess> groups(GroupKeyLess{&plan.group_by});
+  // Without ORDER BY or grouping, the scan can stop once OFFSET + LIMIT rows are out.
+  std::optional<int64_t> stop_after;
+  if (limit && plan.sort.empty() && !plan.grouped) stop_after = *limit + offset;
+
+  auto new_group = [&]() {
+    Group g;
+    for (const AggregateSpec& a : plan.aggregates)
+      g.accumulators.emplace_back(a.func, a.arg ? a.arg->type : SqlType::Of(TypeId::kInt8), a.type);
+    return g;
+  };
+  // Processes one input row; returns false to stop the scan.
+  auto visit = [&](const EvalContext& ctx) -> bool {
+    if (plan.where && !EvalCondition(*plan.where, ctx)) return true;
+    if (plan.grouped) {
+      std::vector<Datum> key;
+      for (const auto& g : plan.group_by) key.push_back(Eval(*g, ctx));
+      auto it = groups.find(key);
+      if (it == groups.end()) it = groups.emplace(std::move(key), new_group()).first;
+      for (size_t i = 0; i < plan.aggregates.size(); ++i) {
+        const AggregateSpec& a = plan.aggregates[i];
+        it->second.accumulators[i].Add(a.arg ? Eval(*a.arg, ctx) : Datum::Bool(true));
+      }
+      return true;
+    }
+    std::vector<Datum> out;
+    for (const auto& e : plan.outputs) out.push_back(Eval(*e, ctx));
+    rows.push_back(std::move(out));
+    return !stop_after || static_cast<int64_t>(rows.size()) < *stop_after;
+  };
+
+  if (!plan.table) {
+    visit(EvalContext{});
+  } else if (!stop_after || *stop_after > 0) {
+    Snapshot snapshot(db);
+    const Schema& schema = db.schema(plan.table->id);
+    EvalContext ctx;
+    ctx.schema = &schema;
+    KeyRange range = ResolveAccessPath(plan.access, *plan.table, EvalContext{});
+    if (!range.empty) {
+      if (range.point) {
+        if (const RowValue* row = snapshot.Read(plan.table->id, range.lo)) {
+          ctx.row = row;
+          visit(ctx);
+        }
+      } else {
+        snapshot.Scan(plan.table->id, range.lo, range.hi, [&](const Key&, const RowValue& row) {
+          ctx.row = &row;
+          return visit(ctx);
+        });
+      }
+    }
+  }
+
+  if (plan.grouped) {
+    // An aggregate query without GROUP BY yields one row even over no input.
+    if (plan.group_by.empty() && groups.empty()) groups.emplace(std::vector<Datum>{}, new_group());
+    for (const auto& [key, group] : groups) {
+      std::vector<Datum> aggs;
+      for (const Accumulator& a : group.accumulators) aggs.push_back(a.Result());
+      EvalContext ctx;
+      ctx.group_keys = key;
+      ctx.aggregates = aggs;
+      if (plan.having && !EvalCondition(*plan.having, ctx)) continue;
+      std::vector<Datum> out;
+      for (const auto& e : plan.outputs) out.push_back(Eval(*e, ctx));
+      rows.push_back(std::move(out));
+    }
+  }
+
+  if (!plan.sort.empty()) {
+    std::stable_sort(rows.begin(), rows.end(), [&](const std::vector<Datum>& a, const std::vector<Datum>& b) {
+      for (const SortKey& k : plan.sort) {
+        const Datum& x = a[k.output];
+        const Datum& y = b[k.output];
+        if (x.is_null() || y.is_null()) {
+          if (x.is_null() == y.is_null()) continue;
+          return x.is_null() == k.nulls_first;
+        }
+        int c = CompareForType(x, y, plan.outputs[k.output]->type);
+        if (c != 0) return k.descending ? c > 0 : c < 0;
+      }
+      return false;
+    });
+  }
+
+  ResultSet result;
+  for (const OutputColumn& c : plan.columns) result.columns.push_back(ResultColumn{c.name, c.type});
+  int64_t end = static_cast<int64_t>(rows.size());
+  if (limit) end = std::min<int64_t>(end, offset + *limit);
+  for (int64_t i = offset; i < end; ++i) {
+    std::vector<std::optional<std::string>> text;
+    for (size_t c = 0; c < plan.columns.size(); ++c) {
+      const Datum& d = rows[i][c];
+      text.push_back(d.is_null() ? std::nullopt : std::optional<std::string>(DatumToText(d, plan.columns[c].type)));
+    }
+    result.rows.push_back(std::move(text));
+  }
+  return result;
+}
+
+}  // namespace caracal::planner

@@ -1,0 +1,58 @@
+// SelectPlan: a bound ad-hoc SELECT over at most one table, read from the last committed
+// snapshot. Binding resolves names and types, splits the query into its row stage
+// (WHERE, over kColumn slots), its group stage (GROUP BY keys and aggregates; HAVING and
+// the outputs then read kGroupKey/kAggregate slots) and its output stage (ORDER BY on
+// output or hidden columns, OFFSET/LIMIT).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "planner/access_path.h"
+#include "planner/catalog.h"
+#include "planner/expr.h"
+
+struct PgQuery__SelectStmt;
+
+namespace caracal::planner {
+
+struct OutputColumn {
+  std::string name;
+  SqlType type;
+};
+
+struct SortKey {
+  int output;  // index into SelectPlan::outputs
+  bool descending = false;
+  bool nulls_first = false;
+};
+
+struct AggregateSpec {
+  AggFunc func;
+  ExprPtr arg;     // over kColumn slots; null for count(*)
+  SqlType type;    // result type
+};
+
+struct SelectPlan {
+  const TableInfo* table = nullptr;  // null: SELECT without FROM (one empty input row)
+  std::string table_ref;             // alias or table name, for messages
+  ExprPtr where;
+  AccessPath access;
+
+  bool grouped = false;
+  std::vector<ExprPtr> group_by;          // over kColumn slots
+  std::vector<AggregateSpec> aggregates;  // over kColumn slots
+  ExprPtr having;                         // over kGroupKey / kAggregate slots
+
+  // Visible columns first (columns.size() of them), then hidden ORDER BY expressions.
+  std::vector<ExprPtr> outputs;
+  std::vector<OutputColumn> columns;
+  std::vector<SortKey> sort;
+  ExprPtr limit, offset;  // bigint, row-independent; null: none
+};
+
+// Binds a SELECT statement. Throws SqlError.
+SelectPlan PlanSelect(const PgQuery__SelectStmt* stmt, const Catalog& catalog);
+
+}  // namespace caracal::planner
