@@ -468,8 +468,12 @@ void EpochWorker::CollectCandidates(EpochJob& job) {
   for (size_t i = id_; i < n; i += num_workers_) {
     EpochTxn& txn = *job.txns[i];
     if (txn.state != EpochTxn::State::kRunning) continue;
-    for (CacheEntry& e : txn.cache)
-      if (e.row_update_weight > 0 && e.has_version) mine.push_back({&txn, &e});
+    for (CacheEntry& e : txn.cache) {
+      // A row holding fewer versions than the threshold cannot have that many pending:
+      // most candidates drop out here, in parallel, before worker 0's serial planning.
+      if (e.row_update_weight > 0 && e.has_version && e.row->size() >= options_.split_threshold)
+        mine.push_back({&txn, &e});
+    }
   }
 }
 
