@@ -599,9 +599,11 @@ void EpochWorker::RunEpoch(EpochJob& job) {
   job.barrier->arrive_and_wait();
   for (size_t i = id_; i < n; i += num_workers_) AppendStep(*job.txns[i]);
   pool_.FlushCore(id_, minor);
-  if (options_.split_on_demand) CollectCandidates(job);
   job.barrier->arrive_and_wait();
   if (options_.split_on_demand) {
+    // Version arrays are final now (no core appends any more): count pending versions.
+    CollectCandidates(job);
+    job.barrier->arrive_and_wait();
     if (id_ == 0) PlanPieces(job);
     job.barrier->arrive_and_wait();
   }
