@@ -32,6 +32,16 @@ void Database::DropTable(TableId id) {
   tables_[id] = std::move(fresh);
 }
 
+void Database::AddIndex(TableId id, IndexSchema index) {
+  std::unique_lock structure(structure_mutex_);  // snapshot readers may scan the indexes
+  tables_[id]->AddIndex(std::move(index));
+}
+
+void Database::DropIndex(TableId id, int index) {
+  std::unique_lock structure(structure_mutex_);
+  tables_[id]->DropIndex(index);
+}
+
 void Database::FreeRetiredTables(uint32_t epoch) {
   std::erase_if(retired_tables_, [&](const auto& entry) { return entry.first < epoch; });
 }

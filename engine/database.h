@@ -26,6 +26,9 @@ class Database : public Store {
   TableId CreateTable(Schema schema, std::vector<IndexSchema> indexes = {}) override;
   std::optional<TableId> FindTable(std::string_view name) const override;
   void DropTable(TableId table) override;
+  // CREATE INDEX / DROP INDEX on a table that may hold rows; only between epochs.
+  void AddIndex(TableId table, IndexSchema index);
+  void DropIndex(TableId table, int index);
   bool IsDropped(TableId table) const override { return dropped_[table]; }
   const Schema& schema(TableId table) const override { return tables_[table]->schema(); }
   size_t num_tables() const override { return tables_.size(); }

@@ -9,6 +9,12 @@ void Sequences::Create(const std::string& name, int64_t start, int64_t increment
     throw EngineError("42P07", "relation \"" + name + "\" already exists");
 }
 
+void Sequences::Drop(std::string_view name) {
+  auto it = sequences_.find(name);
+  if (it == sequences_.end()) throw EngineError("42P01", "relation \"" + std::string(name) + "\" does not exist");
+  sequences_.erase(it);
+}
+
 bool Sequences::Exists(std::string_view name) const { return sequences_.find(name) != sequences_.end(); }
 
 Sequences::State& Sequences::Find(std::string_view name) {

@@ -14,6 +14,7 @@ namespace caracal {
 class Sequences : public SequenceContext {
  public:
   void Create(const std::string& name, int64_t start = 1, int64_t increment = 1);
+  void Drop(std::string_view name);  // throws 42P01 if unknown
   bool Exists(std::string_view name) const;
   int64_t NextVal(std::string_view name) override;
   int64_t CurrVal(std::string_view name) override;

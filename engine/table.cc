@@ -73,6 +73,27 @@ void Table::ForEachIndexEntry(int index, const Key& lo, const Key& hi,
   }
 }
 
+void Table::AddIndex(IndexSchema index) {
+  index_schemas_.push_back(std::move(index));
+  secondary_.push_back(std::make_unique<SecondaryIndex>());
+  const int i = num_indexes() - 1;
+  for (auto& [key, row] : *primary_) {
+    const RowValue* latest = nullptr;
+    for (int64_t v = static_cast<int64_t>(row->size()) - 1; v >= 0 && latest == nullptr; --v) {
+      uintptr_t word = row->entry(static_cast<uint32_t>(v)).value.load(std::memory_order_acquire);
+      if (word == version::kTombstone) break;
+      if (version::IsData(word)) latest = reinterpret_cast<const RowValue*>(word);
+    }
+    if (latest == nullptr) continue;
+    if (std::optional<Key> ik = IndexKey(i, *latest)) AddIndexEntry(i, *ik, key);
+  }
+}
+
+void Table::DropIndex(int index) {
+  index_schemas_.erase(index_schemas_.begin() + index);
+  secondary_.erase(secondary_.begin() + index);
+}
+
 bool Table::WantsCompaction() const {
   size_t dead = dead_estimate_.load(std::memory_order_relaxed);
   return dead >= 4096 && dead * 4 >= primary_->size();

@@ -66,6 +66,11 @@ class Table {
   void ForEachIndexEntry(int index, const Key& lo, const Key& hi,
                          const std::function<bool(std::string_view index_key, const Key& primary_key)>& visit) const;
 
+  // Between epochs only (no worker, no snapshot reader): adds a secondary index, filled
+  // from every row's newest settled version; or drops one (later indexes shift down).
+  void AddIndex(IndexSchema index);
+  void DropIndex(int index);
+
   // Dead rows (nothing visible any more) stay in the indexes, where a later insert of the
   // same key reuses them, until enough accumulate to pay for rebuilding the indexes
   // without them (TBB's skip-list erase is linear in the list's length, so rows are

@@ -62,45 +62,16 @@ void Catalog::DropTable(std::string_view name) {
   tables_.erase(it);
 }
 
-bool Catalog::TableIsEmpty(TableId id) const {
-  bool empty = true;
-  Snapshot snapshot(db_);
-  snapshot.Scan(id, Key(), Key(), [&](const Key&, const RowValue&) {
-    empty = false;
-    return false;
-  });
-  return empty;
-}
-
-void Catalog::RecreateEngineTable(TableInfo& table) {
-  std::vector<IndexSchema> engine_indexes;
-  for (const std::string& name : table.indexes) {
-    const IndexInfo& index = indexes_.at(name);
-    engine_indexes.push_back(IndexSchema{index.name, index.columns});
-  }
-  db_.DropTable(table.id);
-  table.id = db_.CreateTable(EngineSchema(table), std::move(engine_indexes));
-}
-
 const IndexInfo& Catalog::CreateIndex(std::string name, std::string_view table_name, std::vector<int> columns) {
   auto it = tables_.find(table_name);
   if (it == tables_.end())
     throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", table_name));
   if (RelationExists(name)) throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
   TableInfo& table = *it->second;
-  if (!TableIsEmpty(table.id))
-    throw SqlError(sqlstate::kFeatureNotSupported, "CREATE INDEX on a non-empty table is not supported yet")
-        .WithHint("Create the index before loading the table.");
-  IndexInfo index{name, table.name, std::move(columns), static_cast<int>(table.indexes.size())};
+  IndexInfo index{name, table.name, columns, static_cast<int>(table.indexes.size())};
+  db_.AddIndex(table.id, IndexSchema{name, std::move(columns)});  // fills it from the rows
   indexes_.emplace(name, index);
   table.indexes.push_back(name);
-  try {
-    RecreateEngineTable(table);
-  } catch (...) {
-    table.indexes.pop_back();
-    indexes_.erase(name);
-    throw;
-  }
   return indexes_.at(name);
 }
 
@@ -108,15 +79,11 @@ void Catalog::DropIndex(std::string_view name) {
   auto it = indexes_.find(name);
   if (it == indexes_.end()) throw SqlError(sqlstate::kUndefinedObject, fmt::format("index \"{}\" does not exist", name));
   TableInfo& table = *tables_.at(it->second.table);
+  db_.DropIndex(table.id, it->second.engine_index);
   std::erase(table.indexes, it->second.name);
   indexes_.erase(it);
-  // Renumber the remaining indexes. The engine cannot drop a secondary index from a
-  // live table, so a non-empty table keeps maintaining the orphan until it is re-created;
-  // an empty one is re-created right away without it.
-  if (TableIsEmpty(table.id)) {
-    RecreateEngineTable(table);
-    for (size_t i = 0; i < table.indexes.size(); ++i) indexes_.at(table.indexes[i]).engine_index = static_cast<int>(i);
-  }
+  // The engine's later indexes shift down by one.
+  for (size_t i = 0; i < table.indexes.size(); ++i) indexes_.at(table.indexes[i]).engine_index = static_cast<int>(i);
 }
 
 const SequenceInfo& Catalog::CreateSequence(std::string name, int64_t start, int64_t increment) {
@@ -131,6 +98,7 @@ void Catalog::DropSequence(std::string_view name) {
   auto it = sequences_.find(name);
   if (it == sequences_.end())
     throw SqlError(sqlstate::kUndefinedTable, fmt::format("sequence \"{}\" does not exist", name));
+  db_.sequences().Drop(it->second.engine_name);
   sequences_.erase(it);
 }
 

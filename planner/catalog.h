@@ -71,8 +71,7 @@ class Catalog {
   // Mutations: only between epochs. They throw SqlError and then change nothing.
   const TableInfo& CreateTable(TableInfo table);
   void DropTable(std::string_view name);
-  // The engine creates secondary indexes only with a table, so an index on an existing
-  // table re-creates the (empty) engine table; non-empty tables are refused for now.
+  // CREATE INDEX fills the new engine index from the table's rows.
   const IndexInfo& CreateIndex(std::string name, std::string_view table, std::vector<int> columns);
   void DropIndex(std::string_view name);
   const SequenceInfo& CreateSequence(std::string name, int64_t start, int64_t increment);
@@ -86,9 +85,6 @@ class Catalog {
   static Schema EngineSchema(const TableInfo& table);
 
  private:
-  bool TableIsEmpty(TableId id) const;
-  // Drops and re-creates the engine table of `table` with its current index list.
-  void RecreateEngineTable(TableInfo& table);
 
   Database& db_;
   std::map<std::string, std::unique_ptr<TableInfo>, std::less<>> tables_;
