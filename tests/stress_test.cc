@@ -141,8 +141,9 @@ TEST(StressTest, SplitPiecesOnHotRows) {
                 },
                 1));
           }
-          if (mode == 1)
+          if (mode == 1) {
             for (auto& f : futures) f.Wait();
+          }
           if (mode == 2) {
             const RowValue* mine = c.Read(table, K(a[0].as_int()));  // waits for its own piece
             c.Emit({Value::Int(mine->GetInt(1))});
@@ -178,7 +179,9 @@ TEST(StressTest, SplitPiecesOnHotRows) {
     for (size_t n = 0; n < got.size(); ++n) {
       ASSERT_EQ(got[n].status, want[n].status) << n;
       ASSERT_EQ(got[n].rows.size(), want[n].rows.size()) << n;
-      if (!got[n].rows.empty()) ASSERT_EQ(got[n].rows[0][0].as_int(), want[n].rows[0][0].as_int()) << n;
+      if (!got[n].rows.empty()) {
+        ASSERT_EQ(got[n].rows[0][0].as_int(), want[n].rows[0][0].as_int()) << n;
+      }
     }
   }
 }
