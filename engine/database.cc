@@ -53,7 +53,7 @@ void Database::LoadRow(TableId table_id, RowValuePtr value) {
   for (int c : s.primary_key()) key.AppendValue(value->Get(s, c), s.column(c));
   Row* row = t.FindOrCreate(key);
   SpinGuard guard(row->lock());
-  if (LatestLocked(*row, UINT64_MAX) != nullptr)
+  if (row->NewestSettledBefore(UINT64_MAX) != nullptr)
     throw EngineError("23505", fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", s.table_name()));
   for (int i = 0; i < t.num_indexes(); ++i)
     if (std::optional<Key> ik = t.IndexKey(i, *value)) t.AddIndexEntry(i, *ik, key);
@@ -69,17 +69,7 @@ void Database::LoadRow(TableId table_id, RowValuePtr value) {
 
 const RowValue* Database::ReadSettled(Row& row, SerialId before) {
   SpinGuard guard(row.lock());
-  return LatestLocked(row, before);
-}
-
-const RowValue* Database::LatestLocked(const Row& row, SerialId before) {
-  for (int64_t i = row.FindBefore(before); i >= 0; --i) {
-    uintptr_t v = row.entry(i).value.load(std::memory_order_acquire);
-    if (v == version::kIgnore || v == version::kPending) continue;
-    if (v == version::kTombstone) return nullptr;
-    return reinterpret_cast<const RowValue*>(v);
-  }
-  return nullptr;
+  return row.NewestSettledBefore(before);
 }
 
 void Database::ForEachCommittedRow(TableId table_id,

@@ -62,8 +62,6 @@ class Database : public Store {
   // The newest settled version of `row` with serial id < before (nullptr if the row does
   // not exist then). Takes the row lock: safe while an initialization phase runs.
   static const RowValue* ReadSettled(Row& row, SerialId before);
-  // The same, for a caller that holds the row's lock.
-  static const RowValue* LatestLocked(const Row& row, SerialId before);
 
  private:
   std::vector<std::unique_ptr<Table>> tables_;

@@ -63,6 +63,16 @@ int64_t Row::FindExact(SerialId sid) const {
   return (i >= 0 && versions_[i].sid == sid) ? i : -1;
 }
 
+const RowValue* Row::NewestSettledBefore(SerialId before) const {
+  for (int64_t i = FindBefore(before); i >= 0; --i) {
+    uintptr_t v = versions_[i].value.load(std::memory_order_acquire);
+    if (v == version::kIgnore || v == version::kPending) continue;
+    if (v == version::kTombstone) return nullptr;
+    return reinterpret_cast<const RowValue*>(v);
+  }
+  return nullptr;
+}
+
 size_t Row::Collect(SerialId horizon) {
   // Find the newest settled, non-ignore version older than the horizon: it is the one
   // the oldest possible reader sees. Everything before it is garbage.

@@ -58,6 +58,10 @@ class Row {
   int64_t FindBefore(SerialId before) const;
   // Index of the entry with exactly `sid`, or -1.
   int64_t FindExact(SerialId sid) const;
+  // The newest settled data version older than `before`, skipping ignore markers and
+  // pending versions; nullptr if the row does not exist then. The caller keeps the
+  // array's shape stable (holds the lock, or no initialization is running).
+  const RowValue* NewestSettledBefore(SerialId before) const;
 
   // Garbage collection between epochs (caller holds the lock): keeps the newest
   // data-or-tombstone version older than `horizon` and everything after it, drops

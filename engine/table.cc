@@ -78,12 +78,7 @@ void Table::AddIndex(IndexSchema index) {
   secondary_.push_back(std::make_unique<SecondaryIndex>());
   const int i = num_indexes() - 1;
   for (auto& [key, row] : *primary_) {
-    const RowValue* latest = nullptr;
-    for (int64_t v = static_cast<int64_t>(row->size()) - 1; v >= 0 && latest == nullptr; --v) {
-      uintptr_t word = row->entry(static_cast<uint32_t>(v)).value.load(std::memory_order_acquire);
-      if (word == version::kTombstone) break;
-      if (version::IsData(word)) latest = reinterpret_cast<const RowValue*>(word);
-    }
+    const RowValue* latest = row->NewestSettledBefore(UINT64_MAX);
     if (latest == nullptr) continue;
     if (std::optional<Key> ik = IndexKey(i, *latest)) AddIndexEntry(i, *ik, key);
   }
@@ -119,26 +114,5 @@ size_t Table::Compact(SerialId horizon, uint32_t current_epoch) {
   return dropped;
 }
 
-size_t Table::VacuumIndexes(const std::function<const RowValue*(Row&)>& latest) {
-  size_t removed = 0;
-  for (int i = 0; i < num_indexes(); ++i) {
-    std::vector<Key> stale;
-    for (auto& [entry, prefix_len] : *secondary_[i]) {
-      Key pk = SuffixAfter(entry, prefix_len);
-      Row* row = Find(pk);  // a dead row reads as absent
-      const RowValue* value = row ? latest(*row) : nullptr;
-      if (value == nullptr) {
-        stale.push_back(entry);
-        continue;
-      }
-      std::optional<Key> current = IndexKey(i, *value);
-      if (!current || current->size() != prefix_len || std::memcmp(current->data(), entry.data(), prefix_len) != 0)
-        stale.push_back(entry);
-    }
-    for (const Key& k : stale) secondary_[i]->unsafe_erase(k);
-    removed += stale.size();
-  }
-  return removed;
-}
 
 }  // namespace caracal

@@ -85,9 +85,6 @@ class Table {
   void FreeGraveyard(uint32_t before_epoch);
   // Between epochs only: frees what concurrent index growth had to keep alive.
   void ReleaseRetired() { point_->ReleaseRetired(); }
-  // Between epochs only: drops secondary entries whose row no longer exists or whose
-  // latest version in `latest` no longer carries the entry's values.
-  size_t VacuumIndexes(const std::function<const RowValue*(Row&)>& latest);
 
  private:
   TableId id_;

@@ -44,7 +44,9 @@ TEST(RowBufferPoolTest, ConcurrentCoresAppendEveryVersionSorted) {
   for (auto& row : rows) {
     total += row->size();
     for (uint32_t i = 1; i < row->size(); ++i) ASSERT_LT(row->entry(i - 1).sid, row->entry(i).sid);
-    if (row->size() > 0) EXPECT_EQ(row->first_sid(), row->entry(0).sid);
+    if (row->size() > 0) {
+      EXPECT_EQ(row->first_sid(), row->entry(0).sid);
+    }
   }
   EXPECT_EQ(total, static_cast<size_t>(kCores * kVersionsPerCore));
   pool.Reset();

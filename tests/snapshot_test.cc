@@ -54,7 +54,7 @@ TEST(SnapshotTest, SeesWholeEpochsOnlyWhileEpochsRun) {
       ++snapshots;
     }
   });
-  for (int i = 0; i < kEpoch * kEpochs; ++i) SubmitTo(engine, both, {}, nullptr);
+  for (uint32_t i = 0; i < kEpoch * kEpochs; ++i) SubmitTo(engine, both, {}, nullptr);
   engine.Drain();
   done = true;
   reader.join();
