@@ -57,7 +57,7 @@ std::string Expr::DebugString() const {
   switch (kind) {
     case ExprKind::kConst: return value.is_null() ? "NULL" : fmt::format("{}::{}", DatumToText(value, type), type.Name());
     case ExprKind::kSlot: {
-      static constexpr const char* kSpaces[] = {"col", "var", "key", "agg"};
+      static constexpr const char* kSpaces[] = {"col", "var", "key", "agg", "excluded"};
       return fmt::format("${}{}", kSpaces[static_cast<int>(slot.space)], slot.index);
     }
     case ExprKind::kCast: return fmt::format("CAST({} AS {})", inner, type.Name());

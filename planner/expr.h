@@ -23,6 +23,7 @@ enum class SlotSpace : uint8_t {
   kVariable,   // a procedure variable or parameter (PL/pgSQL binder)
   kGroupKey,   // GROUP BY expression `index`, in a grouped query's output
   kAggregate,  // aggregate `index`, in a grouped query's output
+  kExcluded,   // INSERT ... ON CONFLICT DO UPDATE: column `index` of the proposed row
 };
 
 struct Slot {

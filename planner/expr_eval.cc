@@ -89,6 +89,7 @@ Datum ReadSlot(const Slot& slot, const EvalContext& ctx) {
     case SlotSpace::kVariable: return ctx.variables[slot.index];
     case SlotSpace::kGroupKey: return ctx.group_keys[slot.index];
     case SlotSpace::kAggregate: return ctx.aggregates[slot.index];
+    case SlotSpace::kExcluded: return DatumFromRow(*ctx.excluded, slot.index, ctx.schema->column(slot.index));
   }
   return Datum::Null();
 }

@@ -18,6 +18,7 @@ struct EvalContext {
   std::span<const Datum> variables;
   std::span<const Datum> group_keys;
   std::span<const Datum> aggregates;
+  const RowValue* excluded = nullptr;  // SlotSpace::kExcluded (same schema as `row`)
 };
 
 Datum Eval(const Expr& e, const EvalContext& ctx);
