@@ -102,6 +102,33 @@ class DeclareContextImpl final : public DeclareContext {
     return row ? Database::ReadSettled(*row, MakeSerialId(epoch_, 0)) : nullptr;
   }
 
+  void ScanCommitted(TableId table_id, const Key& lo, const Key& hi,
+                     const std::function<bool(const Key&, const RowValue&)>& visit) override {
+    const SerialId before = MakeSerialId(epoch_, 0);
+    db_.table(table_id).ForEach(lo, hi, [&](const Key& k, Row& row) {
+      const RowValue* v = Database::ReadSettled(row, before);
+      return v == nullptr || visit(k, *v);
+    });
+  }
+
+  void ScanIndexCommitted(TableId table_id, int index, const Key& lo, const Key& hi,
+                          const std::function<bool(const Key&, const RowValue&)>& visit) override {
+    Table& t = db_.table(table_id);
+    if (index < 0 || index >= t.num_indexes())
+      throw ApiMisuse(fmt::format("procedure {}: table \"{}\" has no index #{}", txn_.request.procedure->name(),
+                                  t.name(), index));
+    const SerialId before = MakeSerialId(epoch_, 0);
+    t.ForEachIndexEntry(index, lo, hi, [&](std::string_view index_key, const Key& pk) {
+      Row* row = t.Find(pk);
+      const RowValue* v = row ? Database::ReadSettled(*row, before) : nullptr;
+      if (v == nullptr) return true;
+      // Entries may be stale (see ExecContextImpl::ScanIndex).
+      std::optional<Key> current = t.IndexKey(index, *v);
+      if (!current || current->view() != index_key) return true;
+      return visit(pk, *v);
+    });
+  }
+
   std::vector<Value>& scratch() override { return txn_.scratch; }
 
  private:

@@ -83,6 +83,14 @@ class DeclareContext {
   // Reconnaissance: the row as of the last committed epoch (nullptr if absent). The
   // pointer is valid until the transaction ends.
   virtual const RowValue* ReadCommitted(TableId table, const Key& key) = 0;
+  // Reconnaissance scans of the last committed state: rows with lo <= key < hi (hi empty:
+  // unbounded) in key order, and rows whose secondary index `index` key lies in [lo, hi),
+  // in index order. The visitor returns false to stop; row references are valid until the
+  // transaction ends.
+  virtual void ScanCommitted(TableId table, const Key& lo, const Key& hi,
+                             const std::function<bool(const Key&, const RowValue&)>& visit) = 0;
+  virtual void ScanIndexCommitted(TableId table, int index, const Key& lo, const Key& hi,
+                                  const std::function<bool(const Key& primary_key, const RowValue&)>& visit) = 0;
   // Values Declare hands to Execute (e.g. what reconnaissance read, to validate).
   // Empty at the start of every attempt.
   virtual std::vector<Value>& scratch() = 0;

@@ -135,6 +135,30 @@ class RefDeclareContext final : public DeclareContext {
     return it == map.end() ? nullptr : it->second.get();
   }
 
+  // Serial execution: the committed state is the state at this transaction's position.
+  void ScanCommitted(TableId table, const Key& lo, const Key& hi,
+                     const std::function<bool(const Key&, const RowValue&)>& visit) override {
+    auto& map = ex_.tables_[table]->rows;
+    for (auto it = map.lower_bound(lo); it != map.end() && (hi.empty() || it->first < hi); ++it)
+      if (!visit(it->first, *it->second)) return;
+  }
+
+  void ScanIndexCommitted(TableId table, int index, const Key& lo, const Key& hi,
+                          const std::function<bool(const Key&, const RowValue&)>& visit) override {
+    auto& t = *ex_.tables_[table];
+    if (index < 0 || index >= static_cast<int>(t.indexes.size()))
+      throw ApiMisuse(fmt::format("procedure {}: table \"{}\" has no index #{}", txn_.request->procedure->name(),
+                                  t.schema.table_name(), index));
+    for (auto it = t.index_entries[index].lower_bound({lo, Key()}); it != t.index_entries[index].end(); ++it) {
+      if (!hi.empty() && !(it->first < hi)) break;
+      auto row = t.rows.find(it->second);
+      if (row == t.rows.end()) continue;
+      std::optional<Key> current = t.facade->IndexKey(index, *row->second);
+      if (!current || !(*current == it->first)) continue;
+      if (!visit(it->second, *row->second)) return;
+    }
+  }
+
   std::vector<Value>& scratch() override { return txn_.scratch; }
 
  private:
