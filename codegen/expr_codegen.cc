@@ -333,9 +333,10 @@ CgValue ExprEmitter::EmitRowColumn(llvm::Value* row, int col, const SqlType& typ
 }
 
 CgValue ExprEmitter::EmitCast(const Expr& e) {
-  const SqlType& from = e.args[0]->type;
-  const SqlType& to = e.type;
-  CgValue v = Emit(*e.args[0]);
+  return Cast(Emit(*e.args[0]), e.args[0]->type, e.type, e.explicit_cast);
+}
+
+CgValue ExprEmitter::Cast(const CgValue& v, const SqlType& from, const SqlType& to, bool explicit_cast) {
   Repr fr = ReprOf(from.id), tr = ReprOf(to.id);
   llvm::Value* not_null = b_.CreateNot(v.is_null);
   // Native paths for the scalar casts (CastDatum's own rules, spelled out).
@@ -399,7 +400,7 @@ CgValue ExprEmitter::EmitCast(const Expr& e) {
   CheckOk(CallRuntime("caracal_rt_cast",
                       {state_, in, b_.getInt32(static_cast<int>(from.id)), b_.getInt32(from.precision), b_.getInt32(from.scale),
                        b_.getInt32(static_cast<int>(to.id)), b_.getInt32(to.precision), b_.getInt32(to.scale),
-                       b_.getInt32(e.explicit_cast ? 1 : 0), out}));
+                       b_.getInt32(explicit_cast ? 1 : 0), out}));
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
   return Load(out, to.id);

@@ -62,6 +62,8 @@ class ExprEmitter {
   llvm::Value* EmitCondition(const planner::Expr& e);
   // Writes `v` (of SQL type `type`) into the Datum at `dst`.
   void Store(const CgValue& v, planner::TypeId type, llvm::Value* dst);
+  // CastDatum(v, from, to, explicit_cast) (NULL stays NULL).
+  CgValue Cast(const CgValue& v, const planner::SqlType& from, const planner::SqlType& to, bool explicit_cast);
   // Reads the Datum at `src` as a value of `type` (boxed types: the pointer itself).
   CgValue Load(llvm::Value* src, planner::TypeId type);
 

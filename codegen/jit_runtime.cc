@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "codegen/eval_state.h"
+#include "codegen/proc_runtime.h"
 #include "planner/cast.h"
 #include "planner/expr_eval.h"
 #include "planner/functions.h"
@@ -110,8 +111,8 @@ void caracal_rt_read_string(const RowValue* row, int32_t col, Datum* out) {
 
 namespace {
 
-std::vector<RuntimeFunction>& Table() {
-  static std::vector<RuntimeFunction> table = {
+const std::vector<RuntimeFunction>& Table() {
+  static const std::vector<RuntimeFunction> table = {
       {"caracal_rt_raise", "ippp", reinterpret_cast<void*>(&caracal_rt_raise)},
       {"caracal_rt_copy", "vpp", reinterpret_cast<void*>(&caracal_rt_copy)},
       {"caracal_rt_set_null", "vp", reinterpret_cast<void*>(&caracal_rt_set_null)},
@@ -123,6 +124,11 @@ std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_concat", "ipppp", reinterpret_cast<void*>(&caracal_rt_concat)},
       {"caracal_rt_like", "ippi", reinterpret_cast<void*>(&caracal_rt_like)},
       {"caracal_rt_read_string", "vpip", reinterpret_cast<void*>(&caracal_rt_read_string)},
+      // Procedures (proc_runtime.h).
+      {"caracal_rt_stmt", "ipp", reinterpret_cast<void*>(&caracal_rt_stmt)},
+      {"caracal_rt_publish", "ip", reinterpret_cast<void*>(&caracal_rt_publish)},
+      {"caracal_rt_raise_stmt", "ippp", reinterpret_cast<void*>(&caracal_rt_raise_stmt)},
+      {"caracal_rt_return", "ipp", reinterpret_cast<void*>(&caracal_rt_return)},
   };
   return table;
 }
