@@ -58,7 +58,7 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
   auto new_group = [&]() {
     Group g;
     for (const AggregateSpec& a : plan.aggregates)
-      g.accumulators.emplace_back(a.func, a.arg ? a.arg->type : SqlType::Of(TypeId::kInt8), a.type);
+      g.accumulators.emplace_back(a.func, a.arg ? a.arg->type : SqlType::Of(TypeId::kInt8), a.type, a.distinct, a.sort);
     return g;
   };
   // Processes one input row; returns false to stop the scan.
