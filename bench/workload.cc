@@ -1,9 +1,35 @@
 #include "bench/workload.h"
 
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "engine/sequences.h"
+
 #include "bench/tpcc/tpcc.h"
 #include "bench/ycsb/ycsb.h"
 
 namespace caracal::bench {
+
+TableId CreateOrAttachTable(Store& store, Schema schema, std::vector<IndexSchema> indexes) {
+  std::optional<TableId> existing = store.FindTable(schema.table_name());
+  if (!existing) return store.CreateTable(std::move(schema), std::move(indexes));
+  const Schema& have = store.schema(*existing);
+  bool same = have.num_columns() == schema.num_columns() && have.primary_key() == schema.primary_key();
+  for (int c = 0; same && c < schema.num_columns(); ++c) {
+    const Column& a = have.column(c);
+    const Column& b = schema.column(c);
+    same = a.name == b.name && a.type == b.type && a.precision == b.precision && a.scale == b.scale;
+  }
+  if (!same)
+    throw std::invalid_argument(fmt::format("table {} of the SQL schema differs from the native workload's",
+                                            schema.table_name()));
+  return *existing;
+}
+
+void CreateOrAttachSequence(Store& store, const std::string& name, int64_t start, int64_t increment) {
+  if (!store.sequences().Exists(name)) store.sequences().Create(name, start, increment);
+}
 
 std::unique_ptr<Workload> MakeWorkload(const std::string& name, const WorkloadOptions& options) {
   if (name == "ycsb-uniform") return MakeYcsb(options, YcsbVariant::kUniform);

@@ -40,6 +40,14 @@ class Workload {
   virtual nlohmann::json Report(const Store& store) { return nlohmann::json::object(); }
 };
 
+// Creates `schema`'s table, or returns the table of that name that SQL DDL created before
+// the load (caracal-bench --procedures sql runs sql/<workload>/schema.sql first). Throws
+// std::invalid_argument when the existing table's columns or key differ from `schema`:
+// the SQL schema and the native one must stay the same tables.
+TableId CreateOrAttachTable(Store& store, Schema schema, std::vector<IndexSchema> indexes = {});
+// Creates a sequence unless one of that name exists (made by the SQL schema).
+void CreateOrAttachSequence(Store& store, const std::string& name, int64_t start, int64_t increment = 1);
+
 // Factories: nullptr for an unknown name.
 std::unique_ptr<Workload> MakeWorkload(const std::string& name, const WorkloadOptions& options);
 

@@ -161,6 +161,7 @@ void Engine::DriverLoop() {
         retry_.pop_front();
       }
       while (!intake_.empty() && txns.size() < options_.epoch_max_txns) {
+        if (!txns.empty() && intake_.front().procedure->needs_epoch_head()) break;
         auto txn = std::make_unique<EpochTxn>();
         txn->request = std::move(intake_.front());
         intake_.pop_front();

@@ -186,6 +186,12 @@ class Procedure {
   virtual void Sequence(SequenceContext& ctx, TxnInput& input) const {}
   virtual void Declare(DeclareContext& ctx) const = 0;
   virtual void Execute(ExecContext& ctx) const = 0;
+  // Whether Declare finds part of the write set by reconnaissance (ReadCommitted and the
+  // committed scans). The engine then starts a new epoch with this transaction, so the
+  // last committed state is exactly the state at its serial position: its reconnaissance
+  // cannot be stale and it never retries, keeping the outcome of a serial execution in
+  // submission order. Costs an epoch boundary per such transaction.
+  virtual bool needs_epoch_head() const { return false; }
 };
 
 // What a client gets back once the transaction's epoch has committed.

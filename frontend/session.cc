@@ -60,39 +60,83 @@ StatementResult Session::RunStatement(const PgQuery__Node* stmt) {
                           fmt::format("{} is not supported yet", StatementName(stmt)));
 }
 
+namespace {
+
+// Any exception out of a statement as the error a client sees: a SqlError as it is, an
+// engine error with its SQLSTATE, anything else as an internal error (never a crash).
+StatementResult Failed(std::exception_ptr error, const std::string& text) {
+  ErrorReport r;
+  r.query = text;
+  try {
+    std::rethrow_exception(error);
+  } catch (const planner::SqlError& e) {
+    r = ErrorReport{"ERROR", e.sqlstate(), e.what(), e.detail(), e.hint(), e.context(), 0, text};
+    if (e.location() >= 0) r.position = CharacterPosition(text, e.location());
+  } catch (const EngineError& e) {
+    r = ErrorReport{"ERROR", e.sqlstate(), e.what(), "", "", "", 0, text};
+  } catch (const std::exception& e) {
+    r = ErrorReport{"ERROR", "XX000", fmt::format("internal error: {}", e.what()), "", "", "", 0, text};
+  }
+  StatementResult result;
+  result.error = std::move(r);
+  return result;
+}
+
+}  // namespace
+
+PendingResult::PendingResult(StatementResult done) : done_(std::move(done)) {}
+
+PendingResult::PendingResult(std::shared_future<TxnResult> txn, std::function<StatementResult(TxnResult&&)> finish)
+    : txn_(std::move(txn)), finish_(std::move(finish)) {}
+
+StatementResult PendingResult::Get() {
+  if (!done_) {
+    TxnResult r = txn_.get();
+    done_ = finish_(std::move(r));
+  }
+  return std::move(*done_);
+}
+
+PendingResult Session::StartStatement(const PgQuery__Node* stmt, const std::string& text) {
+  try {
+    return PendingResult(RunStatement(stmt));
+  } catch (...) {
+    return PendingResult(Failed(std::current_exception(), text));
+  }
+}
+
 std::vector<StatementResult> Session::Execute(std::string_view sql) {
   std::vector<StatementResult> results;
   std::string text(sql);
-  auto fail = [&](ErrorReport report) {
-    report.query = text;
-    StatementResult r;
-    r.error = std::move(report);
-    results.push_back(std::move(r));
-  };
   std::optional<ParseTree> tree;
   try {
     tree.emplace(ParseTree::Parse(text));
   } catch (const SyntaxError& e) {
-    fail(ErrorReport{"ERROR", "42601", e.what(), "", "", "", e.position(), ""});
+    StatementResult r;
+    r.error = ErrorReport{"ERROR", "42601", e.what(), "", "", "", e.position(), text};
+    results.push_back(std::move(r));
     return results;
   }
   for (const ParsedStatement& s : tree->statements()) {
-    try {
-      results.push_back(RunStatement(s.node));
-    } catch (const planner::SqlError& e) {
-      ErrorReport r{"ERROR", e.sqlstate(), e.what(), e.detail(), e.hint(), e.context(), 0, ""};
-      if (e.location() >= 0) r.position = CharacterPosition(text, e.location());
-      fail(std::move(r));
-      return results;
-    } catch (const EngineError& e) {
-      fail(ErrorReport{"ERROR", e.sqlstate(), e.what(), "", "", "", 0, ""});
-      return results;
-    } catch (const std::exception& e) {
-      // A bug of ours, not the user's: still an error, never a crash.
-      fail(ErrorReport{"ERROR", "XX000", fmt::format("internal error: {}", e.what()), "", "", "", 0, ""});
-      return results;
-    }
+    results.push_back(StartStatement(s.node, text).Get());
+    if (results.back().error) break;
   }
+  return results;
+}
+
+std::vector<PendingResult> Session::Submit(std::string_view sql) {
+  std::vector<PendingResult> results;
+  std::string text(sql);
+  std::optional<ParseTree> tree;
+  try {
+    tree.emplace(ParseTree::Parse(text));
+  } catch (const SyntaxError& e) {
+    StatementResult r;
+    r.error = ErrorReport{"ERROR", "42601", e.what(), "", "", "", e.position(), text};
+    results.emplace_back(std::move(r));
+    return results;
+  }
+  for (const ParsedStatement& s : tree->statements()) results.push_back(StartStatement(s.node, text));
   return results;
 }
 

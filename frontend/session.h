@@ -4,6 +4,8 @@
 // down: every failure comes back as an ErrorReport.
 #pragma once
 
+#include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +38,22 @@ struct StatementResult {
   std::optional<ErrorReport> error;       // set if the statement failed (then it is the last)
 };
 
+// The result of a statement that may still be running: a call submitted to the engine
+// completes when its epoch commits. Everything else is complete at once.
+class PendingResult {
+ public:
+  explicit PendingResult(StatementResult done);
+  // A call in flight: `finish` turns the transaction's result into the statement's.
+  PendingResult(std::shared_future<TxnResult> txn, std::function<StatementResult(TxnResult&&)> finish);
+  // Waits for the statement and returns its result (once).
+  StatementResult Get();
+
+ private:
+  std::optional<StatementResult> done_;
+  std::shared_future<TxnResult> txn_;
+  std::function<StatementResult(TxnResult&&)> finish_;
+};
+
 struct SessionOptions {
   EngineOptions engine;
 };
@@ -51,6 +69,11 @@ class Session {
   // Like a PostgreSQL simple-query message, it stops at the first failing statement,
   // whose result carries the error (positions refer to the whole of `sql`).
   std::vector<StatementResult> Execute(std::string_view sql);
+  // Runs the statements of `sql` without waiting for calls: procedure calls and DML are
+  // submitted to the engine so consecutive ones share epochs (psql's pipeline mode);
+  // any other statement first waits for everything submitted before it. Every statement
+  // runs, whatever the others' outcome; results come back in submission order.
+  std::vector<PendingResult> Submit(std::string_view sql);
 
   planner::Catalog& catalog() { return *catalog_; }
   Database& database() { return *db_; }
@@ -58,6 +81,8 @@ class Session {
 
  private:
   StatementResult RunStatement(const ::PgQuery__Node* stmt);
+  // Starts one statement: a call or DML is submitted, anything else runs to completion.
+  PendingResult StartStatement(const ::PgQuery__Node* stmt, const std::string& text);
 
   std::unique_ptr<Database> db_;
   std::unique_ptr<Engine> engine_;

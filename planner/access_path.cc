@@ -50,8 +50,8 @@ bool Encodable(const CatalogColumn& c, Op op) {
   return true;
 }
 
-// Encodes `v` for column `c`; false if it cannot be represented exactly (then the path
-// is widened instead).
+}  // namespace
+
 bool AppendKeyValue(Key& key, const Datum& v, const CatalogColumn& c) {
   switch (c.type.id) {
     case TypeId::kInt2:
@@ -106,8 +106,6 @@ bool AppendKeyValue(Key& key, const Datum& v, const CatalogColumn& c) {
     default: return false;
   }
 }
-
-}  // namespace
 
 std::string AccessPath::Describe() const {
   switch (kind) {

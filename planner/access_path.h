@@ -31,6 +31,10 @@ struct AccessPath {
   std::string Describe() const;  // "point read", "range scan (prefix 1, lower bound)", "full scan"
 };
 
+// Appends the key encoding of `v` (non-null, of `c`'s type family) for column `c`; false
+// if it cannot be represented exactly (a read then widens its path; a write is refused).
+bool AppendKeyValue(Key& key, const Datum& v, const CatalogColumn& c);
+
 // Chooses a path from the conjuncts of `where` (may be null).
 AccessPath ChooseAccessPath(const Expr* where, const TableInfo& table);
 

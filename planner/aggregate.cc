@@ -1,11 +1,17 @@
 #include "planner/aggregate.h"
 
+#include <algorithm>
+
 #include "planner/cast.h"
 #include "planner/expr_eval.h"
 
 namespace caracal::planner {
 
 void Accumulator::Add(const Datum& v) {
+  if (func_ == AggFunc::kArrayAgg) {
+    elements_.push_back(v);
+    return;
+  }
   if (v.is_null()) return;
   ++count_;
   switch (func_) {
@@ -17,6 +23,7 @@ void Accumulator::Add(const Datum& v) {
       else if (v.kind == Datum::Kind::kNumeric) sum_ = sum_ + v.n;
       else fsum_ += v.f;
       return;
+    case AggFunc::kArrayAgg: return;
     case AggFunc::kMin:
     case AggFunc::kMax: {
       if (best_.is_null()) {
@@ -48,6 +55,24 @@ Datum Accumulator::Result() const {
     case AggFunc::kMin:
     case AggFunc::kMax:
       return best_;
+    case AggFunc::kArrayAgg: {
+      if (elements_.empty()) return Datum::Null();
+      std::vector<Datum> out = elements_;
+      auto less = [&](const Datum& a, const Datum& b) {
+        if (a.is_null() || b.is_null()) return !a.is_null() && b.is_null() ? sort_ > 0 : (a.is_null() && !b.is_null() && sort_ < 0);
+        int c = CompareForType(a, b, arg_type_);
+        return sort_ > 0 ? c < 0 : c > 0;
+      };
+      if (sort_ != 0) std::stable_sort(out.begin(), out.end(), less);
+      if (distinct_) {
+        auto same = [&](const Datum& a, const Datum& b) {
+          if (a.is_null() || b.is_null()) return a.is_null() && b.is_null();
+          return CompareForType(a, b, arg_type_) == 0;
+        };
+        out.erase(std::unique(out.begin(), out.end(), same), out.end());
+      }
+      return Datum::Array(std::move(out));
+    }
   }
   return Datum::Null();
 }

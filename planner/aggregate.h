@@ -1,6 +1,7 @@
 // Aggregate accumulators for count/sum/min/max/avg with PostgreSQL's result types:
 // sum(int2/int4) -> bigint, sum(int8) -> numeric, avg(integer or numeric) -> numeric
-// with PostgreSQL's division scale, avg(float) -> double precision.
+// with PostgreSQL's division scale, avg(float) -> double precision; array_agg(x) -> x[]
+// (NULL over no rows; DISTINCT and ORDER BY x as the Expr says).
 #pragma once
 
 #include "planner/datum.h"
@@ -10,8 +11,8 @@ namespace caracal::planner {
 
 class Accumulator {
  public:
-  Accumulator(AggFunc func, SqlType arg_type, SqlType result_type)
-      : func_(func), arg_type_(arg_type), result_type_(result_type) {}
+  Accumulator(AggFunc func, SqlType arg_type, SqlType result_type, bool distinct = false, int8_t sort = 0)
+      : func_(func), arg_type_(arg_type), result_type_(result_type), distinct_(distinct), sort_(sort) {}
 
   // count(*) passes a non-null placeholder.
   void Add(const Datum& value);
@@ -25,6 +26,9 @@ class Accumulator {
   Numeric sum_;     // integer and numeric sums
   double fsum_ = 0;  // float sums
   Datum best_;      // min / max
+  bool distinct_;
+  int8_t sort_;
+  std::vector<Datum> elements_;  // array_agg (NULLs included, as PostgreSQL)
 };
 
 }  // namespace caracal::planner

@@ -27,7 +27,15 @@ int64_t CheckIntRange(__int128 v, TypeId type) {
 }
 
 CastContext CastContextFor(const SqlType& from, const SqlType& to) {
-  if (from.id == to.id || from.is_unknown()) return CastContext::kImplicit;
+  if (from.is_array() && to.is_array()) {
+    // array_coerce: as the element conversion (int[] -> bigint[] implicit, ...).
+    if (from.element == to.element) return CastContext::kImplicit;
+    return CastContextFor(from.Element(), to.Element());
+  }
+  if (from.is_unknown()) return CastContext::kImplicit;
+  if (from.is_array()) return to.is_string() ? CastContext::kAssignment : CastContext::kNone;
+  if (to.is_array()) return from.is_string() ? CastContext::kExplicit : CastContext::kNone;
+  if (from.id == to.id) return CastContext::kImplicit;
   if (to.is_string()) {
     // Between string types: implicit; from anything else: the I/O conversion, assignment.
     return from.is_string() ? CastContext::kImplicit : CastContext::kAssignment;
@@ -55,6 +63,11 @@ CastContext CastContextFor(const SqlType& from, const SqlType& to) {
 
 Datum CastDatum(const Datum& v, const SqlType& from, const SqlType& to, bool explicit_cast) {
   if (v.is_null()) return v;
+  if (from.is_array() && to.is_array() && v.kind == Datum::Kind::kArray) {
+    std::vector<Datum> elements;
+    for (const Datum& e : *v.array) elements.push_back(CastDatum(e, from.Element(), to.Element(), explicit_cast));
+    return Datum::Array(std::move(elements));
+  }
   if (!to.is_string() && (from.is_unknown() || from.is_string())) {
     std::string_view text = v.s;
     if (from.id == TypeId::kBpchar) text = StripTrailingBlanks(text);

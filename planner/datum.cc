@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "planner/cast.h"
 #include "planner/sql_error.h"
 
 namespace caracal::planner {
@@ -185,6 +186,118 @@ Datum ParseBool(std::string_view raw, const SqlType& type) {
   BadInput(type, raw);
 }
 
+// Whether an array element's text must be double-quoted in array output.
+bool NeedsArrayQuotes(std::string_view s) {
+  if (s.empty()) return true;
+  if (s.size() == 4) {
+    std::string lower;
+    for (char c : s) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "null") return true;
+  }
+  for (char c : s)
+    if (c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || std::isspace(static_cast<unsigned char>(c)))
+      return true;
+  return false;
+}
+
+std::string ArrayToText(const Datum& d, const SqlType& type) {
+  SqlType element = type.is_array() ? type.Element() : SqlType::Of(TypeId::kText);
+  std::string out = "{";
+  for (size_t i = 0; i < d.array->size(); ++i) {
+    if (i) out += ",";
+    const Datum& e = (*d.array)[i];
+    if (e.is_null()) {
+      out += "NULL";
+      continue;
+    }
+    std::string t = DatumToText(e, element);
+    if (!NeedsArrayQuotes(t)) {
+      out += t;
+      continue;
+    }
+    out += '"';
+    for (char c : t) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out + "}";
+}
+
+// PostgreSQL's array_in for one-dimensional arrays: '{a, "b c", NULL}'.
+Datum ArrayFromText(std::string_view raw, const SqlType& type) {
+  auto malformed = [&](const std::string& detail) -> SqlError {
+    return SqlError(sqlstate::kInvalidTextRepresentation, fmt::format("malformed array literal: \"{}\"", raw))
+        .WithDetail(detail);
+  };
+  std::string_view s = Trim(raw);
+  if (!s.empty() && s[0] == '[') throw NotSupported("array literals with explicit bounds");
+  if (s.empty() || s[0] != '{')
+    throw malformed("Array value must start with \"{\" or dimension information.");
+  SqlType element = type.Element();
+  std::vector<Datum> elements;
+  size_t p = 1;
+  auto skip_space = [&] {
+    while (p < s.size() && std::isspace(static_cast<unsigned char>(s[p]))) ++p;
+  };
+  skip_space();
+  if (p < s.size() && s[p] == '}') {
+    ++p;
+    skip_space();
+    if (p != s.size()) throw malformed("Junk after closing right brace.");
+    return Datum::Array({});
+  }
+  while (true) {
+    skip_space();
+    if (p >= s.size()) throw malformed("Unexpected end of input.");
+    if (s[p] == '{') throw NotSupported("multidimensional arrays");
+    std::string text;
+    bool quoted = false;
+    if (s[p] == '"') {
+      quoted = true;
+      ++p;
+      while (true) {
+        if (p >= s.size()) throw malformed("Unexpected end of input.");
+        char c = s[p++];
+        if (c == '"') break;
+        if (c == '\\') {
+          if (p >= s.size()) throw malformed("Unexpected end of input.");
+          c = s[p++];
+        }
+        text += c;
+      }
+      skip_space();
+    } else {
+      while (p < s.size() && s[p] != ',' && s[p] != '}') {
+        char c = s[p++];
+        if (c == '"' || c == '{') throw malformed(fmt::format("Unexpected \"{}\" character.", c));
+        if (c == '\\') {
+          if (p >= s.size()) throw malformed("Unexpected end of input.");
+          c = s[p++];
+        }
+        text += c;
+      }
+      while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+      if (text.empty()) throw malformed("Unexpected \",\" character.");
+    }
+    std::string lower;
+    for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!quoted && lower == "null") elements.push_back(Datum::Null());
+    else elements.push_back(DatumFromText(text, element));
+    if (p >= s.size()) throw malformed("Unexpected end of input.");
+    if (s[p] == ',') {
+      ++p;
+      continue;
+    }
+    if (s[p] != '}') throw malformed(fmt::format("Unexpected \"{}\" character.", s[p]));
+    ++p;
+    skip_space();
+    if (p != s.size()) throw malformed("Junk after closing right brace.");
+    return Datum::Array(std::move(elements));
+  }
+}
+
 }  // namespace
 
 int64_t CharLength(std::string_view s) {
@@ -231,12 +344,18 @@ std::string DatumToText(const Datum& d, const SqlType& type) {
     case Datum::Kind::kNumeric: return d.n.ToString();
     case Datum::Kind::kString: return d.s;
     case Datum::Kind::kTimestamp: return TimestampToText(d.i);
+    case Datum::Kind::kArray: return ArrayToText(d, type);
   }
   return "";
 }
 
 Datum ApplyTypmod(Datum d, const SqlType& type, bool explicit_cast) {
   if (d.is_null() || !type.has_typmod()) return d;
+  if (type.is_array() && d.kind == Datum::Kind::kArray) {
+    std::vector<Datum> elements;
+    for (const Datum& e : *d.array) elements.push_back(ApplyTypmod(e, type.Element(), explicit_cast));
+    return Datum::Array(std::move(elements));
+  }
   if (type.id == TypeId::kNumeric && d.kind == Datum::Kind::kNumeric) {
     Numeric r = d.n.Rescale(type.scale);
     int max_digits = type.precision - type.scale;
@@ -285,6 +404,7 @@ Datum DatumFromText(std::string_view text, const SqlType& type) {
       return ApplyTypmod(Datum::Num(*n), type);
     }
     case TypeId::kTimestamp: return ParseTimestamp(text, type);
+    case TypeId::kArray: return ArrayFromText(text, type);
     case TypeId::kBpchar:
     case TypeId::kVarchar:
     case TypeId::kText:
@@ -327,8 +447,60 @@ Value DatumToValue(const Datum& d, const SqlType& type) {
     }
     case Datum::Kind::kString: return Value::String(d.s);
     case Datum::Kind::kTimestamp: return Value::Timestamp(d.i);
+    case Datum::Kind::kArray: {
+      std::vector<Value> elements;
+      SqlType element = type.is_array() ? type.Element() : SqlType::Of(TypeId::kText);
+      for (const Datum& e : *d.array) elements.push_back(DatumToValue(e, element));
+      return Value::Array(std::move(elements));
+    }
   }
   return Value::Null();
+}
+
+Datum DatumFromValue(const Value& v, const SqlType& type) {
+  auto mismatch = [&]() -> SqlError {
+    return SqlError(sqlstate::kDatatypeMismatch, fmt::format("a value of this kind cannot be a {}", type.Name()));
+  };
+  if (v.is_null()) return Datum::Null();
+  // Text arguments convert through the type's input function, as an untyped literal would.
+  if (v.kind() == Value::Kind::kString && !type.is_string()) return DatumFromText(v.as_string(), type);
+  Datum d;
+  switch (type.id) {
+    case TypeId::kBool:
+      if (v.kind() != Value::Kind::kBool) throw mismatch();
+      return Datum::Bool(v.as_bool());
+    case TypeId::kInt2:
+    case TypeId::kInt4:
+    case TypeId::kInt8:
+      if (v.kind() != Value::Kind::kInt) throw mismatch();
+      return Datum::Int(CheckIntRange(v.as_int(), type.id));
+    case TypeId::kFloat4:
+    case TypeId::kFloat8:
+      if (v.kind() == Value::Kind::kDouble) return Datum::Float(type.id == TypeId::kFloat4 ? static_cast<float>(v.as_double()) : v.as_double());
+      if (v.kind() == Value::Kind::kInt) return Datum::Float(static_cast<double>(v.as_int()));
+      throw mismatch();
+    case TypeId::kNumeric:
+      if (v.kind() == Value::Kind::kNumeric) d = Datum::Num(Numeric(v.numeric_mantissa(), v.numeric_scale()));
+      else if (v.kind() == Value::Kind::kInt) d = Datum::Num(Numeric::FromInt(v.as_int()));
+      else throw mismatch();
+      return ApplyTypmod(std::move(d), type);
+    case TypeId::kBpchar:
+    case TypeId::kVarchar:
+    case TypeId::kText:
+      if (v.kind() != Value::Kind::kString) return ApplyTypmod(Datum::String(v.ToText()), type);
+      return ApplyTypmod(Datum::String(v.as_string()), type);
+    case TypeId::kTimestamp:
+      if (v.kind() != Value::Kind::kTimestamp) throw mismatch();
+      return Datum::Timestamp(v.as_timestamp());
+    case TypeId::kArray: {
+      if (v.kind() != Value::Kind::kArray) throw mismatch();
+      std::vector<Datum> elements;
+      for (const Value& e : v.as_array()) elements.push_back(DatumFromValue(e, type.Element()));
+      return Datum::Array(std::move(elements));
+    }
+    case TypeId::kUnknown: return Datum::String(v.ToText());
+  }
+  throw mismatch();
 }
 
 int CompareDatums(const Datum& a, const Datum& b) {
@@ -345,6 +517,19 @@ int CompareDatums(const Datum& a, const Datum& b) {
     case Datum::Kind::kString: {
       int c = a.s.compare(b.s);
       return c < 0 ? -1 : (c > 0 ? 1 : 0);
+    }
+    case Datum::Kind::kArray: {
+      size_t n = std::min(a.array->size(), b.array->size());
+      for (size_t i = 0; i < n; ++i) {
+        const Datum& x = (*a.array)[i];
+        const Datum& y = (*b.array)[i];
+        if (x.is_null() || y.is_null()) {
+          if (x.is_null() != y.is_null()) return x.is_null() ? 1 : -1;
+          continue;
+        }
+        if (int c = CompareDatums(x, y)) return c;
+      }
+      return a.array->size() < b.array->size() ? -1 : (a.array->size() > b.array->size() ? 1 : 0);
     }
   }
   return 0;

@@ -1,10 +1,14 @@
 // Datum: one runtime SQL value as the expression interpreter computes it. Its kind
 // follows the SqlType's family: integers of every width are kInt (range-checked against
 // the static type by the operators), real/double are kFloat (real values are kept
-// rounded to float), numeric is the 128-bit Numeric, and char/varchar/text are kString.
+// rounded to float), numeric is the 128-bit Numeric, char/varchar/text are kString, and
+// a one-dimensional array is kArray (elements are Datums of the element type, shared and
+// immutable, so copying a Datum never copies an array).
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -17,13 +21,14 @@
 namespace caracal::planner {
 
 struct Datum {
-  enum class Kind : uint8_t { kNull, kBool, kInt, kFloat, kNumeric, kString, kTimestamp };
+  enum class Kind : uint8_t { kNull, kBool, kInt, kFloat, kNumeric, kString, kTimestamp, kArray };
 
   Kind kind = Kind::kNull;
   int64_t i = 0;  // kBool (0/1), kInt, kTimestamp (microseconds since 2000-01-01)
   double f = 0;
   Numeric n;
   std::string s;
+  std::shared_ptr<const std::vector<Datum>> array;  // kArray: the elements (index 0 is [1])
 
   static Datum Null() { return Datum(); }
   static Datum Bool(bool b) { Datum d; d.kind = Kind::kBool; d.i = b; return d; }
@@ -32,6 +37,12 @@ struct Datum {
   static Datum Num(Numeric v) { Datum d; d.kind = Kind::kNumeric; d.n = v; return d; }
   static Datum String(std::string v) { Datum d; d.kind = Kind::kString; d.s = std::move(v); return d; }
   static Datum Timestamp(int64_t us) { Datum d; d.kind = Kind::kTimestamp; d.i = us; return d; }
+  static Datum Array(std::vector<Datum> elements) {
+    Datum d;
+    d.kind = Kind::kArray;
+    d.array = std::make_shared<const std::vector<Datum>>(std::move(elements));
+    return d;
+  }
 
   bool is_null() const { return kind == Kind::kNull; }
   bool as_bool() const { return i != 0; }
@@ -52,10 +63,16 @@ Datum DatumFromText(std::string_view text, const SqlType& type);
 // Row column <-> Datum.
 Datum DatumFromRow(const RowValue& row, int col, const Column& column);
 // To an engine Value for storing into a column of `type` (the value already coerced).
+// Arrays become Value::Array of their elements.
 Value DatumToValue(const Datum& d, const SqlType& type);
+// An engine Value (a procedure argument, a row value) as a Datum of `type`: the value
+// must already be of the type's family (Value::Array for arrays); modifiers are applied
+// as an assignment would. Throws SqlError if the kinds do not match.
+Datum DatumFromValue(const Value& v, const SqlType& type);
 
 // Three-way comparison of two non-null datums of the same kind (strings bytewise, as
-// the C collation; bpchar callers strip trailing blanks first).
+// the C collation; bpchar callers strip trailing blanks first). Arrays compare element
+// by element (NULL elements sort after non-null ones), then by length, as PostgreSQL.
 int CompareDatums(const Datum& a, const Datum& b);
 
 }  // namespace caracal::planner

@@ -15,6 +15,8 @@ ExprPtr Expr::Clone() const {
   e->negated = negated;
   e->case_insensitive = case_insensitive;
   e->explicit_cast = explicit_cast;
+  e->distinct = distinct;
+  e->sort = sort;
   e->value = value;
   e->slot = slot;
   for (const auto& a : args) e->args.push_back(a->Clone());
@@ -23,7 +25,8 @@ ExprPtr Expr::Clone() const {
 
 bool Expr::Equals(const Expr& o) const {
   if (kind != o.kind || !(type == o.type) || op != o.op || func != o.func || agg != o.agg ||
-      negated != o.negated || case_insensitive != o.case_insensitive || args.size() != o.args.size())
+      negated != o.negated || case_insensitive != o.case_insensitive || args.size() != o.args.size() ||
+      distinct != o.distinct || sort != o.sort)
     return false;
   if (kind == ExprKind::kSlot && !(slot == o.slot)) return false;
   if (kind == ExprKind::kConst) {
@@ -80,7 +83,10 @@ std::string Expr::DebugString() const {
     case ExprKind::kIn: return fmt::format("{}IN({})", negated ? "NOT " : "", inner);
     case ExprKind::kLike: return fmt::format("{}{}({})", negated ? "NOT " : "", case_insensitive ? "ILIKE" : "LIKE", inner);
     case ExprKind::kFunc: return fmt::format("FUNC{}({})", static_cast<int>(func), inner);
-    case ExprKind::kAggRef: return fmt::format("AGG{}({})", static_cast<int>(agg), inner);
+    case ExprKind::kAggRef: return fmt::format("AGG{}({}{})", static_cast<int>(agg), distinct ? "DISTINCT " : "", inner);
+    case ExprKind::kArray: return fmt::format("ARRAY[{}]", inner);
+    case ExprKind::kSubscript: return fmt::format("{}[{}]", args[0]->DebugString(), args[1]->DebugString());
+    case ExprKind::kNextval: return fmt::format("NEXTVAL({})", inner);
   }
   return "?";
 }

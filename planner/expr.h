@@ -53,6 +53,13 @@ enum class ExprKind : uint8_t {
   kLike,      // args[0] LIKE args[1]; negated; case_insensitive: ILIKE
   kFunc,      // builtin function `func` over args
   kAggRef,    // an aggregate call (only before grouping rewrites it into a kAggregate slot)
+  kArray,     // ARRAY[args...]: a one-dimensional array of the args (coerced to the element type)
+  kSubscript, // args[0][args[1]]: args[1] is integer; NULL array, NULL or out-of-range
+              // subscript -> NULL (PostgreSQL's semantics; arrays are 1-based)
+  kNextval,   // nextval(args[0]) (args[0]: text, over parameters and constants): bigint. Never
+              // evaluated in place: the write-set analysis hoists every call to sequencing
+              // time (ProcedureIr::sequence_calls) and rewrites it into a kSequence slot;
+              // Eval throws if one is left.
 };
 
 enum class Op : uint8_t { kNone, kAdd, kSub, kMul, kDiv, kMod, kNeg, kEq, kNe, kLt, kLe, kGt, kGe };
@@ -60,9 +67,20 @@ enum class Op : uint8_t { kNone, kAdd, kSub, kMul, kDiv, kMod, kNeg, kEq, kNe, k
 enum class Func : uint8_t {
   kAbs, kRound, kTrunc, kFloor, kCeil, kMod, kLength, kLower, kUpper, kSubstr, kBtrim, kLtrim,
   kRtrim, kReplace, kStrpos, kConcat, kPower, kSqrt, kSign, kLeft, kRight,
+  kAscii,        // ascii(text) -> integer: the first character's code point (0 if empty)
+  kRepeat,       // repeat(text, integer) -> text
+  kChr,          // chr(integer) -> text
+  kFormat,       // format(text, args...) -> text: %s, %I, %L, %%, positions (%2$s), widths;
+                 // args after the format are text (string arguments keep their padding,
+                 // as the output function prints them)
+  kArrayLength,  // array_length(anyarray, integer) -> integer (NULL for an empty array)
+  kCardinality,  // cardinality(anyarray) -> integer
+  kArrayUpper,   // array_upper(anyarray, integer) -> integer
+  kArrayLower,   // array_lower(anyarray, integer) -> integer
 };
 
-enum class AggFunc : uint8_t { kCountStar, kCount, kSum, kMin, kMax, kAvg };
+// kArrayAgg: array_agg(x) (with `distinct` and ordering by x itself: see Expr::distinct).
+enum class AggFunc : uint8_t { kCountStar, kCount, kSum, kMin, kMax, kAvg, kArrayAgg };
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
@@ -77,6 +95,10 @@ struct Expr {
   bool negated = false;
   bool case_insensitive = false;
   bool explicit_cast = false;
+  // kAggRef: DISTINCT; and for array_agg, `sort` orders the elements by their value
+  // (1 ascending, -1 descending, 0: input order).
+  bool distinct = false;
+  int8_t sort = 0;
   Datum value;  // kConst
   Slot slot;    // kSlot
   std::vector<ExprPtr> args;

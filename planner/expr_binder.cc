@@ -59,6 +59,10 @@ std::optional<SqlType> ComparisonType(const SqlType& a, const SqlType& b) {
   if (a.is_numeric_category() && b.is_numeric_category()) return PromoteNumeric(a, b);
   if (a.is_string() && b.is_string())
     return a.id == TypeId::kBpchar && b.id == TypeId::kBpchar ? SqlType::Of(TypeId::kBpchar) : SqlType::Of(TypeId::kText);
+  if (a.is_array() || b.is_array()) {
+    if (a.is_array() && b.is_array() && a.element == b.element) return a.Base();
+    return std::nullopt;
+  }
   if (a.id == b.id) return a.Base();
   return std::nullopt;
 }
@@ -96,6 +100,8 @@ int NodeLocation(const PgQuery__Node* n) {
     case PG_QUERY__NODE__NODE_SUB_LINK: return n->sub_link->location;
     case PG_QUERY__NODE__NODE_RES_TARGET: return n->res_target->location;
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: return n->sqlvalue_function->location;
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: return n->a_array_expr->location;
+    case PG_QUERY__NODE__NODE_A_INDIRECTION: return NodeLocation(n->a_indirection->arg);
     default: return -1;
   }
 }
@@ -205,9 +211,13 @@ ExprPtr ExprBinder::Bind(const PgQuery__Node* node) {
       throw SqlError("42P02", fmt::format("there is no parameter ${}", node->param_ref->number), location);
     case PG_QUERY__NODE__NODE_SUB_LINK: throw NotSupported("subqueries", location);
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
-      throw NotSupported("CURRENT_TIMESTAMP and similar functions", location);
-    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: throw NotSupported("ARRAY expressions", location);
-    case PG_QUERY__NODE__NODE_A_INDIRECTION: throw NotSupported("subscripts and field selection", location);
+      switch (node->sqlvalue_function->op) {
+        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP:
+        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP: return BindNow(location);
+        default: throw NotSupported("CURRENT_DATE, CURRENT_TIME, CURRENT_USER and similar functions", location);
+      }
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: return BindArray(node);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION: return BindIndirection(node);
     case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: throw NotSupported("COLLATE", location);
     case PG_QUERY__NODE__NODE_ROW_EXPR: throw NotSupported("row constructors", location);
     default: throw NotSupported("this kind of expression", location);
@@ -414,9 +424,124 @@ ExprPtr ExprBinder::BindCase(const PgQuery__Node* node) {
   return e;
 }
 
+ExprPtr ExprBinder::BindNow(int location) {
+  std::optional<Slot> slot = scope_ ? scope_->NowSlot() : std::nullopt;
+  if (!slot)
+    throw SqlError(sqlstate::kFeatureNotSupported,
+                   "now() is only available inside procedures (it is the epoch's timestamp)", location);
+  return MakeSlot(*slot, SqlType::Of(TypeId::kTimestamp), location);
+}
+
+ExprPtr ExprBinder::BindArray(const PgQuery__Node* node) {
+  const PgQuery__AArrayExpr* a = node->a_array_expr;
+  int loc = a->location;
+  if (a->n_elements == 0)
+    throw SqlError("42P18", "cannot determine type of empty array", loc)
+        .WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[].");
+  std::vector<ExprPtr> items;
+  std::vector<SqlType> types;
+  for (size_t i = 0; i < a->n_elements; ++i) {
+    if (a->elements[i]->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR) throw NotSupported("multidimensional arrays", loc);
+    items.push_back(Bind(a->elements[i]));
+    if (items.back()->type.is_array()) throw NotSupported("multidimensional arrays", loc);
+    types.push_back(items.back()->type);
+  }
+  SqlType element = CommonType(types, "ARRAY", loc);
+  auto e = MakeNode(ExprKind::kArray, SqlType::ArrayOf(element), loc);
+  for (auto& it : items) e->args.push_back(CastTo(std::move(it), element));
+  return e;
+}
+
+ExprPtr ExprBinder::BindIndirection(const PgQuery__Node* node) {
+  const PgQuery__AIndirection* ind = node->a_indirection;
+  ExprPtr e = Bind(ind->arg);
+  for (size_t i = 0; i < ind->n_indirection; ++i) {
+    const PgQuery__Node* step = ind->indirection[i];
+    int loc = NodeLocation(ind->arg);
+    if (step->node_case != PG_QUERY__NODE__NODE_A_INDICES) throw NotSupported("field selection", loc);
+    const PgQuery__AIndices* idx = step->a_indices;
+    if (idx->is_slice) throw NotSupported("array slices", loc);
+    if (!e->type.is_array())
+      throw SqlError(sqlstate::kDatatypeMismatch,
+                     fmt::format("cannot subscript type {} because it does not support subscripting", e->type.BaseName()),
+                     loc);
+    ExprPtr sub = Bind(idx->uidx);
+    if (!(sub->type.is_integer() || sub->type.is_unknown() || sub->type.is_numeric_category()))
+      throw SqlError(sqlstate::kDatatypeMismatch, "array subscript must have type integer", NodeLocation(idx->uidx));
+    sub = Coerce(std::move(sub), SqlType::Of(TypeId::kInt4), CastContext::kAssignment);
+    auto s = MakeNode(ExprKind::kSubscript, e->type.Element().Base(), loc);
+    s->args.push_back(std::move(e));
+    s->args.push_back(std::move(sub));
+    e = std::move(s);
+  }
+  return e;
+}
+
+ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__FuncCall* f) {
+  int loc = f->location;
+  auto args = [&]() {
+    std::vector<ExprPtr> out;
+    for (size_t i = 0; i < f->n_args; ++i) out.push_back(Bind(f->args[i]));
+    return out;
+  };
+  auto no_function = [&](const std::vector<ExprPtr>& a) -> SqlError {
+    std::string sig;
+    for (size_t i = 0; i < a.size(); ++i) sig += (i ? ", " : "") + a[i]->type.BaseName();
+    return SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), loc)
+        .WithHint(kFunctionHint);
+  };
+  if (name == "now" || name == "transaction_timestamp" || name == "localtimestamp" || name == "current_timestamp") {
+    if (f->n_args != 0) throw no_function(args());
+    return BindNow(loc);
+  }
+  if (name == "nextval") {
+    std::vector<ExprPtr> a = args();
+    if (a.size() != 1 || !(a[0]->type.is_string() || a[0]->type.is_unknown())) throw no_function(a);
+    auto e = MakeNode(ExprKind::kNextval, SqlType::Of(TypeId::kInt8), loc);
+    e->args.push_back(CastTo(std::move(a[0]), SqlType::Of(TypeId::kText)));
+    return e;
+  }
+  if (name == "array_length" || name == "array_upper" || name == "array_lower" || name == "cardinality") {
+    std::vector<ExprPtr> a = args();
+    bool one = name == "cardinality";
+    if (a.size() != (one ? 1u : 2u) || !a[0]->type.is_array()) throw no_function(a);
+    auto e = MakeNode(ExprKind::kFunc, SqlType::Of(TypeId::kInt4), loc);
+    e->func = one ? Func::kCardinality
+              : name == "array_length" ? Func::kArrayLength
+              : name == "array_upper"  ? Func::kArrayUpper
+                                       : Func::kArrayLower;
+    e->args.push_back(std::move(a[0]));
+    if (!one) {
+      ExprPtr dim = std::move(a[1]);
+      if (!(dim->type.is_integer() || dim->type.is_unknown())) throw no_function(a);
+      e->args.push_back(CastTo(std::move(dim), SqlType::Of(TypeId::kInt4)));
+    }
+    return e;
+  }
+  if (name == "format") {
+    std::vector<ExprPtr> a = args();
+    if (a.empty() || !(a[0]->type.is_string() || a[0]->type.is_unknown())) throw no_function(a);
+    auto e = MakeNode(ExprKind::kFunc, SqlType::Of(TypeId::kText), loc);
+    e->func = Func::kFormat;
+    for (size_t i = 0; i < a.size(); ++i) {
+      // String arguments keep their own text (char(n) its padding, as its output function).
+      if (a[i]->type.is_string()) e->args.push_back(std::move(a[i]));
+      else e->args.push_back(Coerce(std::move(a[i]), SqlType::Of(TypeId::kText), CastContext::kAssignment));
+    }
+    return e;
+  }
+  return nullptr;
+}
+
 ExprPtr ExprBinder::BindTypeCast(const PgQuery__Node* node) {
   const PgQuery__TypeCast* tc = node->type_cast;
   SqlType to = ResolveTypeName(tc->type_name);
+  // ARRAY[]::t[]: an empty array takes its type from the cast.
+  if (tc->arg->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR && tc->arg->a_array_expr->n_elements == 0) {
+    if (!to.is_array())
+      throw SqlError(sqlstate::kCannotCoerce, fmt::format("cannot cast type unknown[] to {}", to.Name()), tc->location);
+    return MakeConst(Datum::Array({}), to, tc->location);
+  }
   ExprPtr arg = Bind(tc->arg);
   int loc = tc->location;
   ExprPtr e = Coerce(std::move(arg), to, CastContext::kExplicit);
@@ -436,12 +561,13 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
     throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", names[0]), loc);
   const std::string& name = names.back();
   if (f->over) throw NotSupported("window functions", loc);
-  if (name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg")
+  if (name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg" || name == "array_agg")
     return BindAggregate(node, name);
   if (f->agg_star) throw SqlError("42809", fmt::format("{}(*) specified, but {} is not an aggregate function", name, name), loc);
   if (const char* why = NonDeterministicReason(name))
     throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("function {}() is not allowed: {}", name, why), loc)
         .WithHint("Transactions must be deterministic; pass the value in as an argument instead.");
+  if (ExprPtr special = BindSpecialFunction(name, f)) return special;
   std::vector<ExprPtr> args;
   std::vector<SqlType> types;
   for (size_t i = 0; i < f->n_args; ++i) {
@@ -473,9 +599,9 @@ ExprPtr ExprBinder::BindAggregate(const PgQuery__Node* node, const std::string& 
                    clause_.empty() ? std::string("aggregate functions are not allowed here")
                                    : fmt::format("aggregate functions are not allowed in {}", clause_),
                    loc);
-  if (f->agg_distinct) throw NotSupported("DISTINCT in an aggregate", loc);
+  if (f->agg_distinct && name != "array_agg") throw NotSupported("DISTINCT in an aggregate other than array_agg", loc);
   if (f->agg_filter) throw NotSupported("FILTER in an aggregate", loc);
-  if (f->n_agg_order > 0) throw NotSupported("ORDER BY in an aggregate", loc);
+  if (f->n_agg_order > 0 && name != "array_agg") throw NotSupported("ORDER BY in an aggregate other than array_agg", loc);
   auto e = MakeNode(ExprKind::kAggRef, SqlType::Of(TypeId::kInt8), loc);
   if (f->agg_star) {
     if (name != "count")
@@ -503,7 +629,36 @@ ExprPtr ExprBinder::BindAggregate(const PgQuery__Node* node, const std::string& 
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, t.BaseName()), loc)
         .WithHint(kFunctionHint);
   };
-  if (name == "count") {
+  if (name == "array_agg") {
+    if (t.is_array()) throw NotSupported("array_agg over arrays", loc);
+    if (t.is_unknown()) arg = CastTo(std::move(arg), SqlType::Of(TypeId::kText));
+    e->agg = AggFunc::kArrayAgg;
+    e->distinct = f->agg_distinct;
+    e->type = SqlType::ArrayOf(arg->type.Base());
+    // ORDER BY is supported on the aggregated value itself (what DISTINCT requires anyway).
+    if (f->n_agg_order > 1) throw NotSupported("array_agg with more than one ORDER BY key", loc);
+    if (f->n_agg_order == 1) {
+      const PgQuery__SortBy* sb = f->agg_order[0]->sort_by;
+      in_aggregate_ = true;
+      ExprPtr key;
+      try {
+        key = Bind(sb->node);
+      } catch (...) {
+        in_aggregate_ = false;
+        throw;
+      }
+      in_aggregate_ = false;
+      if (!key->Equals(*arg) && !(key->kind == ExprKind::kSlot && arg->kind == ExprKind::kCast && key->Equals(*arg->args[0])))
+        throw SqlError(f->agg_distinct ? "42P10" : sqlstate::kFeatureNotSupported,
+                       f->agg_distinct ? "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"
+                                       : "array_agg ORDER BY on another expression than the argument is not supported yet",
+                       loc);
+      if (sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT) throw NotSupported("NULLS FIRST/LAST in array_agg", loc);
+      e->sort = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC ? -1 : 1;
+    } else if (f->agg_distinct) {
+      e->sort = 1;  // DISTINCT sorts, as PostgreSQL's implementation does
+    }
+  } else if (name == "count") {
     e->agg = AggFunc::kCount;
   } else if (name == "sum" || name == "avg") {
     if (t.is_unknown()) {

@@ -13,6 +13,7 @@
 #include "planner/expr.h"
 
 struct PgQuery__Node;
+struct PgQuery__FuncCall;
 
 namespace caracal::planner {
 
@@ -27,6 +28,9 @@ class NameScope {
   // Resolves a column reference of 1..n names (`a`, `t.a`). Returns nullopt when no
   // such name exists; throws SqlError for a bad qualifier or an ambiguous name.
   virtual std::optional<NameBinding> Lookup(std::span<const std::string> names, int location) const = 0;
+  // Where now() / CURRENT_TIMESTAMP read the epoch's timestamp (a procedure frame slot);
+  // nullopt: not available here (ad-hoc statements).
+  virtual std::optional<Slot> NowSlot() const { return std::nullopt; }
 };
 
 class ExprBinder {
@@ -58,6 +62,12 @@ class ExprBinder {
   ExprPtr BindCase(const PgQuery__Node* node);
   ExprPtr BindBool(const PgQuery__Node* node);
   ExprPtr BindList(std::vector<ExprPtr> items, ExprKind kind, std::string_view construct, int location);
+  ExprPtr BindArray(const PgQuery__Node* node);
+  ExprPtr BindIndirection(const PgQuery__Node* node);
+  ExprPtr BindNow(int location);
+  // Functions whose signature is polymorphic or variadic (array_length, format, nextval);
+  // nullptr if `name` is not one of them.
+  ExprPtr BindSpecialFunction(const std::string& name, const PgQuery__FuncCall* f);
 
   const NameScope* scope_;
   bool allow_aggregates_ = false;

@@ -281,6 +281,21 @@ Datum Eval(const Expr& e, const EvalContext& ctx) {
     }
     case ExprKind::kAggRef:
       throw SqlError(sqlstate::kGroupingError, "aggregate function calls are not allowed here");
+    case ExprKind::kArray: {
+      std::vector<Datum> elements;
+      elements.reserve(e.args.size());
+      for (const auto& arg : e.args) elements.push_back(Eval(*arg, ctx));
+      return Datum::Array(std::move(elements));
+    }
+    case ExprKind::kSubscript: {
+      Datum a = Eval(*e.args[0], ctx);
+      if (a.is_null()) return a;
+      Datum i = Eval(*e.args[1], ctx);
+      if (i.is_null() || i.i < 1 || i.i > static_cast<int64_t>(a.array->size())) return Datum::Null();
+      return (*a.array)[i.i - 1];
+    }
+    case ExprKind::kNextval:
+      throw SqlError(sqlstate::kFeatureNotSupported, "nextval() is only supported inside procedures (it is drawn at sequencing time)");
   }
   return Datum::Null();
 }

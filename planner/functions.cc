@@ -56,6 +56,9 @@ const std::vector<Signature>& Signatures() {
       {"left", Func::kLeft, {T::kText, T::kInt4}, T::kText},
       {"right", Func::kRight, {T::kText, T::kInt4}, T::kText},
       {"concat", Func::kConcat, {}, T::kText, true},
+      {"ascii", Func::kAscii, {T::kText}, T::kInt4},
+      {"repeat", Func::kRepeat, {T::kText, T::kInt4}, T::kText},
+      {"chr", Func::kChr, {T::kInt4}, T::kText},
   };
   return kAll;
 }
@@ -98,6 +101,109 @@ std::string Trim(std::string_view s, std::string_view chars, bool left, bool rig
 double CheckFloat(double r, bool inputs_finite) {
   if (std::isinf(r) && inputs_finite) throw SqlError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
   return r;
+}
+
+std::string QuoteIdent(std::string_view s) {
+  bool plain = !s.empty() && (std::islower(static_cast<unsigned char>(s[0])) || s[0] == '_');
+  for (char c : s)
+    if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
+      plain = false;
+  if (plain) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string QuoteLiteral(std::string_view s) {
+  bool backslash = s.find('\\') != std::string_view::npos;
+  std::string out = backslash ? "E'" : "'";
+  for (char c : s) {
+    if (c == '\'' || c == '\\') out += c;
+    out += c;
+  }
+  return out + "'";
+}
+
+// PostgreSQL's format(): %[n$][-][width]{s,I,L} and %%.
+Datum Format(std::span<const Datum> a) {
+  if (a[0].is_null()) return Datum::Null();
+  const std::string& f = a[0].s;
+  std::string out;
+  size_t next_arg = 1;
+  for (size_t p = 0; p < f.size(); ++p) {
+    if (f[p] != '%') {
+      out += f[p];
+      continue;
+    }
+    if (++p >= f.size()) throw SqlError(sqlstate::kInvalidParameterValue, "unterminated format() type specifier")
+        .WithHint("For a single \"%\" use \"%%\".");
+    if (f[p] == '%') {
+      out += '%';
+      continue;
+    }
+    // An optional argument position n$, then flags and width.
+    size_t q = p;
+    int64_t number = 0;
+    while (q < f.size() && std::isdigit(static_cast<unsigned char>(f[q]))) number = number * 10 + (f[q++] - '0');
+    size_t arg = next_arg;
+    if (q < f.size() && f[q] == '$' && q > p) {
+      if (number == 0) throw SqlError(sqlstate::kInvalidParameterValue, "format specifies argument 0, but arguments are numbered from 1");
+      arg = static_cast<size_t>(number);
+      p = q + 1;
+    }
+    bool left = false;
+    if (p < f.size() && f[p] == '-') {
+      left = true;
+      ++p;
+    }
+    int64_t width = 0;
+    while (p < f.size() && std::isdigit(static_cast<unsigned char>(f[p]))) width = width * 10 + (f[p++] - '0');
+    if (p >= f.size()) throw SqlError(sqlstate::kInvalidParameterValue, "unterminated format() type specifier")
+        .WithHint("For a single \"%\" use \"%%\".");
+    char type = f[p];
+    if (type != 's' && type != 'I' && type != 'L')
+      throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("unrecognized format() type specifier \"{}\"", type))
+          .WithHint("For a single \"%\" use \"%%\".");
+    if (arg >= a.size()) throw SqlError(sqlstate::kInvalidParameterValue, "too few arguments for format()");
+    next_arg = arg + 1;
+    const Datum& v = a[arg];
+    std::string text;
+    if (type == 's') {
+      text = v.is_null() ? "" : v.s;
+    } else if (type == 'I') {
+      if (v.is_null()) throw SqlError("22004", "null values cannot be formatted as an SQL identifier");
+      text = QuoteIdent(v.s);
+    } else {
+      text = v.is_null() ? "NULL" : QuoteLiteral(v.s);
+    }
+    int64_t len = CharLength(text);
+    if (len < width) text = left ? text + std::string(width - len, ' ') : std::string(width - len, ' ') + text;
+    out += text;
+  }
+  return Datum::String(std::move(out));
+}
+
+std::string Utf8(uint32_t cp) {
+  std::string out;
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return out;
 }
 
 }  // namespace
@@ -149,6 +255,7 @@ const char* NonDeterministicReason(std::string_view name) {
 }
 
 Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
+  if (func == Func::kFormat) return Format(a);
   if (func != Func::kConcat)
     for (const Datum& d : a)
       if (d.is_null()) return Datum::Null();
@@ -238,6 +345,40 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
       for (const Datum& d : a)
         if (!d.is_null()) out += d.s;
       return Datum::String(std::move(out));
+    }
+    case Func::kAscii: {
+      const std::string& s = a[0].s;
+      if (s.empty()) return Datum::Int(0);
+      auto b = static_cast<unsigned char>(s[0]);
+      if (b < 0x80) return Datum::Int(b);
+      int extra = b >= 0xF0 ? 3 : b >= 0xE0 ? 2 : 1;
+      uint32_t cp = b & (0x3F >> extra);
+      for (int k = 1; k <= extra && k < static_cast<int>(s.size()); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[k]) & 0x3F);
+      return Datum::Int(cp);
+    }
+    case Func::kRepeat: {
+      if (a[1].i <= 0) return Datum::String("");
+      if (static_cast<double>(a[0].s.size()) * static_cast<double>(a[1].i) >= (1 << 30))
+        throw SqlError("54000", "requested length too large");
+      std::string out;
+      out.reserve(a[0].s.size() * a[1].i);
+      for (int64_t k = 0; k < a[1].i; ++k) out += a[0].s;
+      return Datum::String(std::move(out));
+    }
+    case Func::kChr: {
+      if (a[0].i == 0) throw SqlError("54000", "null character not permitted");
+      if (a[0].i < 0) throw SqlError("54000", "character number must be positive");
+      if (a[0].i > 0x10FFFF || (a[0].i >= 0xD800 && a[0].i <= 0xDFFF))
+        throw SqlError("54000", fmt::format("requested character too large for encoding: {}", a[0].i));
+      return Datum::String(Utf8(static_cast<uint32_t>(a[0].i)));
+    }
+    case Func::kFormat: return Format(a);
+    case Func::kCardinality: return Datum::Int(static_cast<int64_t>(a[0].array->size()));
+    case Func::kArrayLength:
+    case Func::kArrayUpper:
+    case Func::kArrayLower: {
+      if (a[1].i != 1 || a[0].array->empty()) return Datum::Null();
+      return Datum::Int(func == Func::kArrayLower ? 1 : static_cast<int64_t>(a[0].array->size()));
     }
   }
   throw SqlError(sqlstate::kInternalError, "unknown function");

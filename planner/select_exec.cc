@@ -31,9 +31,9 @@ struct Group {
   std::vector<Accumulator> accumulators;
 };
 
-std::optional<int64_t> EvalCount(const ExprPtr& e, const char* what, const char* code) {
+std::optional<int64_t> EvalCount(const ExprPtr& e, const EvalContext& ctx, const char* what, const char* code) {
   if (!e) return std::nullopt;
-  Datum v = Eval(*e, EvalContext{});
+  Datum v = Eval(*e, ctx);
   if (v.is_null()) return std::nullopt;
   if (v.i < 0) throw SqlError(code, std::string(what) + " must not be negative");
   return v.i;
@@ -41,10 +41,13 @@ std::optional<int64_t> EvalCount(const ExprPtr& e, const char* what, const char*
 
 }  // namespace
 
-ResultSet ExecuteSelect(const SelectPlan& plan, Database& db) {
+std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& source,
+                                           std::span<const Datum> variables) {
   // LIMIT/OFFSET first: their errors come before any row is read, as in PostgreSQL.
-  std::optional<int64_t> limit = EvalCount(plan.limit, "LIMIT", sqlstate::kInvalidRowCountInLimit);
-  int64_t offset = EvalCount(plan.offset, "OFFSET", sqlstate::kInvalidRowCountInOffset).value_or(0);
+  EvalContext vars_only;
+  vars_only.variables = variables;
+  std::optional<int64_t> limit = EvalCount(plan.limit, vars_only, "LIMIT", sqlstate::kInvalidRowCountInLimit);
+  int64_t offset = EvalCount(plan.offset, vars_only, "OFFSET", sqlstate::kInvalidRowCountInOffset).value_or(0);
 
   std::vector<std::vector<Datum>> rows;
   std::map<std::vector<Datum>, Group, GroupKeyLess> groups(GroupKeyLess{&plan.group_by});
@@ -55,7 +58,7 @@ ResultSet ExecuteSelect(const SelectPlan& plan, Database& db) {
   auto new_group = [&]() {
     Group g;
     for (const AggregateSpec& a : plan.aggregates)
-      g.accumulators.emplace_back(a.func, a.arg ? a.arg->type : SqlType::Of(TypeId::kInt8), a.type);
+      g.accumulators.emplace_back(a.func, a.arg ? a.arg->type : SqlType::Of(TypeId::kInt8), a.type, a.distinct, a.sort);
     return g;
   };
   // Processes one input row; returns false to stop the scan.
@@ -79,21 +82,19 @@ ResultSet ExecuteSelect(const SelectPlan& plan, Database& db) {
   };
 
   if (!plan.table) {
-    visit(EvalContext{});
+    visit(vars_only);
   } else if (!stop_after || *stop_after > 0) {
-    Snapshot snapshot(db);
-    const Schema& schema = db.schema(plan.table->id);
-    EvalContext ctx;
-    ctx.schema = &schema;
-    KeyRange range = ResolveAccessPath(plan.access, *plan.table, EvalContext{});
+    EvalContext ctx = vars_only;
+    ctx.schema = &source.schema(plan.table->id);
+    KeyRange range = ResolveAccessPath(plan.access, *plan.table, vars_only);
     if (!range.empty) {
       if (range.point) {
-        if (const RowValue* row = snapshot.Read(plan.table->id, range.lo)) {
+        if (const RowValue* row = source.Read(plan.table->id, range.lo)) {
           ctx.row = row;
           visit(ctx);
         }
       } else {
-        snapshot.Scan(plan.table->id, range.lo, range.hi, [&](const Key&, const RowValue& row) {
+        source.Scan(plan.table->id, range.lo, range.hi, [&](const Key&, const RowValue& row) {
           ctx.row = &row;
           return visit(ctx);
         });
@@ -107,7 +108,7 @@ ResultSet ExecuteSelect(const SelectPlan& plan, Database& db) {
     for (const auto& [key, group] : groups) {
       std::vector<Datum> aggs;
       for (const Accumulator& a : group.accumulators) aggs.push_back(a.Result());
-      EvalContext ctx;
+      EvalContext ctx = vars_only;
       ctx.group_keys = key;
       ctx.aggregates = aggs;
       if (plan.having && !EvalCondition(*plan.having, ctx)) continue;
@@ -133,14 +134,47 @@ ResultSet ExecuteSelect(const SelectPlan& plan, Database& db) {
     });
   }
 
-  ResultSet result;
-  for (const OutputColumn& c : plan.columns) result.columns.push_back(ResultColumn{c.name, c.type});
   int64_t end = static_cast<int64_t>(rows.size());
   if (limit) end = std::min<int64_t>(end, offset + *limit);
-  for (int64_t i = offset; i < end; ++i) {
+  if (offset >= end) return {};
+  if (offset > 0 || end < static_cast<int64_t>(rows.size())) {
+    rows.erase(rows.begin() + end, rows.end());
+    rows.erase(rows.begin(), rows.begin() + offset);
+  }
+  return rows;
+}
+
+namespace {
+
+// The last committed epoch, held for the whole query.
+class SnapshotSource final : public RowSource {
+ public:
+  explicit SnapshotSource(Database& db) : db_(db), snapshot_(db) {}
+  const Schema& schema(TableId table) override { return db_.schema(table); }
+  const RowValue* Read(TableId table, const Key& key) override { return snapshot_.Read(table, key); }
+  void Scan(TableId table, const Key& lo, const Key& hi, const RowVisitor& visit) override {
+    snapshot_.Scan(table, lo, hi, visit);
+  }
+  void ScanIndex(TableId, int, const Key&, const Key&, const RowVisitor&) override {
+    throw SqlError(sqlstate::kFeatureNotSupported, "index scans of a snapshot are not supported yet");
+  }
+
+ private:
+  Database& db_;
+  Snapshot snapshot_;
+};
+
+}  // namespace
+
+ResultSet ExecuteSelect(const SelectPlan& plan, Database& db) {
+  SnapshotSource source(db);
+  std::vector<std::vector<Datum>> rows = SelectRows(plan, source, {});
+  ResultSet result;
+  for (const OutputColumn& c : plan.columns) result.columns.push_back(ResultColumn{c.name, c.type});
+  for (const auto& row : rows) {
     std::vector<std::optional<std::string>> text;
     for (size_t c = 0; c < plan.columns.size(); ++c) {
-      const Datum& d = rows[i][c];
+      const Datum& d = row[c];
       text.push_back(d.is_null() ? std::nullopt : std::optional<std::string>(DatumToText(d, plan.columns[c].type)));
     }
     result.rows.push_back(std::move(text));

@@ -4,11 +4,20 @@
 #pragma once
 
 #include "engine/database.h"
+#include <span>
+#include <vector>
+
 #include "planner/result_set.h"
+#include "planner/row_source.h"
 #include "planner/select_plan.h"
 
 namespace caracal::planner {
 
 ResultSet ExecuteSelect(const SelectPlan& plan, Database& db);
+
+// The output rows of `plan` (visible and hidden columns, after ORDER BY, OFFSET and
+// LIMIT) read from `source`; kVariable slots read `variables` (a procedure's frame).
+std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& source,
+                                           std::span<const Datum> variables);
 
 }  // namespace caracal::planner

@@ -129,9 +129,10 @@ class GroupRewriter {
     for (size_t i = 0; i < plan_.aggregates.size(); ++i) {
       const AggregateSpec& s = plan_.aggregates[i];
       bool same_arg = (!s.arg && agg.args.empty()) || (s.arg && !agg.args.empty() && s.arg->Equals(*agg.args[0]));
-      if (s.func == agg.agg && same_arg) return static_cast<int>(i);
+      if (s.func == agg.agg && same_arg && s.distinct == agg.distinct && s.sort == agg.sort) return static_cast<int>(i);
     }
-    plan_.aggregates.push_back(AggregateSpec{agg.agg, agg.args.empty() ? nullptr : agg.args[0]->Clone(), agg.type});
+    plan_.aggregates.push_back(
+        AggregateSpec{agg.agg, agg.args.empty() ? nullptr : agg.args[0]->Clone(), agg.type, agg.distinct, agg.sort});
     return static_cast<int>(plan_.aggregates.size() - 1);
   }
 

@@ -32,6 +32,8 @@ struct AggregateSpec {
   AggFunc func;
   ExprPtr arg;     // over kColumn slots; null for count(*)
   SqlType type;    // result type
+  bool distinct = false;  // array_agg(DISTINCT x)
+  int8_t sort = 0;        // array_agg(x ORDER BY x [DESC]): 1 / -1; 0: input order
 };
 
 struct SelectPlan {

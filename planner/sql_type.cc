@@ -20,11 +20,13 @@ std::string SqlType::BaseName() const {
     case TypeId::kVarchar: return "character varying";
     case TypeId::kText: return "text";
     case TypeId::kTimestamp: return "timestamp without time zone";
+    case TypeId::kArray: return Element().BaseName() + "[]";
   }
   return "?";
 }
 
 std::string SqlType::Name() const {
+  if (id == TypeId::kArray) return Element().Name() + "[]";
   if (id == TypeId::kNumeric && precision >= 0) return fmt::format("numeric({},{})", precision, scale);
   if ((id == TypeId::kBpchar || id == TypeId::kVarchar) && precision >= 0)
     return fmt::format("{}({})", BaseName(), precision);
@@ -69,6 +71,7 @@ Column ToColumn(const std::string& name, const SqlType& t, bool not_null) {
     case TypeId::kText: c.type = ColumnType::kText; break;
     case TypeId::kTimestamp: c.type = ColumnType::kTimestamp; break;
     case TypeId::kUnknown: throw SqlError(sqlstate::kInternalError, "column of unknown type");
+    case TypeId::kArray: throw SqlError(sqlstate::kFeatureNotSupported, "array columns are not supported yet");
   }
   return c;
 }
@@ -83,6 +86,12 @@ std::optional<SqlType> TypeFromName(const std::string& name, int n, const int32_
   if (name == "float8") return plain(TypeId::kFloat8);
   if (name == "text") return plain(TypeId::kText);
   if (name == "timestamp") return plain(TypeId::kTimestamp);
+  // PostgreSQL's internal array type names (_int4) as pg_dump and \df print them.
+  if (name.size() > 1 && name[0] == '_') {
+    std::optional<SqlType> e = TypeFromName(name.substr(1), n, mods);
+    if (e && !e->is_array()) return SqlType::ArrayOf(*e);
+    return std::nullopt;
+  }
   if (name == "numeric" || name == "decimal") {
     if (n == 0) return SqlType::Numeric(-1, -1);
     return SqlType::Numeric(mods[0], n > 1 ? mods[1] : 0);

@@ -25,6 +25,7 @@ enum class TypeId : uint8_t {
   kVarchar,  // varchar(n)
   kText,
   kTimestamp,
+  kArray,  // a one-dimensional array; `element` is the element type (never kArray)
 };
 
 struct SqlType {
@@ -32,9 +33,13 @@ struct SqlType {
   // numeric: precision (-1: unconstrained); char/varchar: length (-1: unlimited).
   int32_t precision = -1;
   int32_t scale = -1;  // numeric only (-1: unconstrained)
+  // kArray only: the element type (its modifiers are precision/scale above, as
+  // PostgreSQL keeps an array column's typmod on the element).
+  TypeId element = TypeId::kUnknown;
 
   static SqlType Of(TypeId id) { return SqlType{id, -1, -1}; }
   static SqlType Numeric(int p, int s) { return SqlType{TypeId::kNumeric, p, s}; }
+  static SqlType ArrayOf(const SqlType& e) { return SqlType{TypeId::kArray, e.precision, e.scale, e.id}; }
 
   bool operator==(const SqlType&) const = default;
 
@@ -44,9 +49,12 @@ struct SqlType {
   bool is_numeric_category() const { return is_integer() || is_float() || id == TypeId::kNumeric; }
   bool is_string() const { return id == TypeId::kBpchar || id == TypeId::kVarchar || id == TypeId::kText; }
   bool has_typmod() const { return precision >= 0; }
+  bool is_array() const { return id == TypeId::kArray; }
+  // kArray: the element type, with the modifiers.
+  SqlType Element() const { return SqlType{element, precision, scale}; }
 
   // The type without modifiers (what an expression over it yields).
-  SqlType Base() const { return Of(id); }
+  SqlType Base() const { return is_array() ? SqlType{TypeId::kArray, -1, -1, element} : Of(id); }
   // PostgreSQL's format_type name: "integer", "numeric(10,2)", "character varying(5)".
   std::string Name() const;
   // The name without modifiers: what operator/function errors print.

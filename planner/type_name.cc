@@ -23,8 +23,8 @@ std::string TypeNameText(const PgQuery__TypeName* tn) {
 SqlType ResolveTypeName(const PgQuery__TypeName* tn) {
   std::string name = StringValue(tn->names[tn->n_names - 1]);
   int location = tn->location;
-  if (tn->n_array_bounds > 0)
-    throw SqlError(sqlstate::kFeatureNotSupported, "array types are not supported yet", location);
+  // Arrays: PostgreSQL ignores declared bounds and dimensions (int[3][3] is int[]).
+  bool array = tn->n_array_bounds > 0;
   if (tn->setof) throw SqlError(sqlstate::kFeatureNotSupported, "SETOF types are not supported here", location);
   std::vector<int32_t> mods;
   for (size_t i = 0; i < tn->n_typmods; ++i) {
@@ -58,7 +58,7 @@ SqlType ResolveTypeName(const PgQuery__TypeName* tn) {
   } else if (!mods.empty() && t->id != TypeId::kNumeric && t->id != TypeId::kTimestamp) {
     throw SqlError(sqlstate::kSyntaxError, fmt::format("type modifier is not allowed for type \"{}\"", name), location);
   }
-  return *t;
+  return array && !t->is_array() ? SqlType::ArrayOf(*t) : *t;
 }
 
 }  // namespace caracal::planner

@@ -322,5 +322,75 @@ TEST(EngineSemanticsTest, ReconnaissanceRetriesWhenItsReadChanged) {
   }
 }
 
+// A procedure that declares its write set by reconnaissance may ask to start an epoch:
+// then the committed state it reads is exactly the state at its serial position, so it
+// never retries and the outcome is the serial one in submission order, however many such
+// transactions are interleaved with writers of what they read.
+TEST(EngineSemanticsTest, EpochHeadReconnaissanceNeverRetries) {
+  auto setup = [](Store& store) {
+    TableId t = CreateKv(store);
+    store.LoadRow(t, KvRow(store, t, 0, 3));
+    for (int k = 3; k <= 6; ++k) store.LoadRow(t, KvRow(store, t, k, 0));
+    return t;
+  };
+  auto make_follow = [](TableId t) {
+    LambdaProcedure p(
+        "follow_pointer",
+        [t](DeclareContext& c) {
+          const RowValue* ptr = c.ReadCommitted(t, K(0));
+          c.DeclareWrite(t, K(ptr->GetInt(1)), WriteKind::kUpdate);
+          c.scratch().push_back(Value::Int(ptr->GetInt(1)));
+        },
+        [t](ExecContext& c) {
+          int64_t now = c.Read(t, K(0))->GetInt(1);
+          if (now != c.scratch().at(0).as_int()) {
+            c.Retry();
+            return;
+          }
+          c.Publish();
+          const RowValue* old = c.Read(t, K(now));
+          c.Update(t, K(now), RowBuilder(c.table(t).schema(), *old).SetInt(1, old->GetInt(1) + 1).Build());
+        });
+    p.set_epoch_head(true);
+    return p;
+  };
+  auto make_repoint = [](TableId t) {
+    return LambdaProcedure(
+        "repoint", [t](DeclareContext& c) { c.DeclareWrite(t, K(0), WriteKind::kUpdate); },
+        [t](ExecContext& c) {
+          c.Publish();
+          int64_t target = c.input().args.at(0).as_int();
+          c.Update(t, K(0), RowBuilder(c.table(t).schema()).SetInt(0, 0).SetInt(1, target).Build());
+        });
+  };
+  const std::vector<int64_t> targets = {5, 4, 6, 3, 5, 6, 4, 3};
+  auto run = [&](Executor& ex, TableId t) {
+    LambdaProcedure repoint = make_repoint(t), follow = make_follow(t);
+    std::vector<TxnResult> results(2 * targets.size());
+    for (size_t i = 0; i < targets.size(); ++i) {
+      SubmitTo(ex, repoint, {Value::Int(targets[i])}, &results[2 * i]);
+      SubmitTo(ex, follow, {}, &results[2 * i + 1]);
+    }
+    ex.Drain();
+    return results;
+  };
+  ReferenceExecutor ref;
+  run(ref, setup(ref));
+  for (int workers : {1, 2}) {
+    Database db;
+    TableId t = setup(db);
+    EngineOptions o;
+    o.workers = workers;
+    o.epoch_interval_ms = 60000;
+    Engine engine(db, o);
+    for (const TxnResult& r : run(engine, t)) {
+      EXPECT_EQ(r.status, TxnResult::Status::kCommitted) << r.message;
+      EXPECT_EQ(r.attempts, 1u);
+    }
+    EXPECT_EQ(engine.stats().retries, 0u);
+    EXPECT_EQ(StateHash(db), StateHash(ref));
+  }
+}
+
 }  // namespace
 }  // namespace caracal::testing

@@ -38,8 +38,14 @@ class LambdaProcedure final : public Procedure {
   const std::string& name() const override { return name_; }
   void Declare(DeclareContext& ctx) const override { declare_(ctx); }
   void Execute(ExecContext& ctx) const override { execute_(ctx); }
+  bool needs_epoch_head() const override { return epoch_head_; }
+  LambdaProcedure& set_epoch_head(bool on) {
+    epoch_head_ = on;
+    return *this;
+  }
 
  private:
+  bool epoch_head_ = false;
   std::string name_;
   DeclareFn declare_;
   ExecuteFn execute_;

@@ -11,6 +11,7 @@ packages=(
   llvm-19-dev libzstd-dev libedit-dev
   nlohmann-json3-dev libxxhash-dev libcli11-dev libfmt-dev
   postgresql  # the test oracle and benchmark peer, never a runtime part
+  python3     # tests/differential/run.py
 )
 missing=()
 for p in "${packages[@]}"; do

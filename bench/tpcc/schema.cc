@@ -3,6 +3,8 @@
 #include <initializer_list>
 #include <string>
 
+#include "bench/workload.h"
+
 namespace caracal::bench::tpcc {
 
 namespace {
@@ -125,7 +127,7 @@ Tables CreateTables(Store& store) {
     t.schemas[i] = schemas[i];
     std::vector<IndexSchema> indexes;
     if (ids[i] == &t.orders) indexes.push_back(OrdersCustomerIndex());
-    *ids[i] = store.CreateTable(std::move(schemas[i]), std::move(indexes));
+    *ids[i] = CreateOrAttachTable(store, std::move(schemas[i]), std::move(indexes));
   }
   return t;
 }

@@ -61,9 +61,9 @@ class TpccWorkload final : public Workload {
     tables_ = CreateTables(store);
     for (int w = 1; w <= warehouses_; ++w)
       for (int d = 1; d <= kDistrictsPerWarehouse; ++d)
-        store.sequences().Create(OrderIdSequence(w, d), kOrdersPerDistrict + 1, 1);
+        CreateOrAttachSequence(store, OrderIdSequence(w, d), kOrdersPerDistrict + 1, 1);
     const LoadResult load = LoadDatabase(store, tables_, warehouses_, seed_, progress);
-    store.sequences().Create(kHistoryIdSequence, load.history_rows + 1, 1);
+    CreateOrAttachSequence(store, kHistoryIdSequence, load.history_rows + 1, 1);
     ResetGenerator(load);
   }
 

@@ -114,7 +114,7 @@ class Ycsb final : public Workload {
     std::vector<Column> cols;
     cols.push_back({"ycsb_key", ColumnType::kBigInt, 0, 0, true});
     for (int f = 0; f < kFields; ++f) cols.push_back({fmt::format("field{}", f), ColumnType::kChar, kFieldBytes, 0, false});
-    table_ = store.CreateTable(Schema("ycsb", std::move(cols), {0}));
+    table_ = CreateOrAttachTable(store, Schema("ycsb", std::move(cols), {0}));
     txn_ = std::make_unique<YcsbTxn>(table_);
 
     const Schema& schema = store.schema(table_);

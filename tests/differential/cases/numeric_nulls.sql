@@ -1,0 +1,41 @@
+-- numeric(p,s) arithmetic and rounding, integer division, NULL propagation, COALESCE,
+-- CASE, GREATEST/LEAST, string functions and casts, written back into typed columns.
+CREATE TABLE ledger (id integer PRIMARY KEY, amount numeric(10,2), rate numeric(6,4),
+                     label varchar(12), flag boolean, qty smallint, ratio double precision);
+
+CREATE FUNCTION apply_rate(p_id integer, p_rate numeric, p_label text) RETURNS numeric
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_amount numeric(10,2);
+  v_new numeric(10,2);
+BEGIN
+  SELECT amount INTO v_amount FROM ledger WHERE id = p_id;
+  v_new := v_amount * (1 + p_rate);
+  UPDATE ledger
+     SET amount = v_new,
+         rate = p_rate,
+         label = left(COALESCE(p_label, label, 'none') || '/' || (p_id % 7)::text, 12),
+         flag = CASE WHEN v_new IS NULL THEN NULL ELSE v_new > 100 END,
+         qty = GREATEST(LEAST(COALESCE(qty, 0) + p_id / 3, 30000), -30000),
+         ratio = CASE WHEN v_amount IS NULL OR v_amount = 0 THEN NULL ELSE round((v_new / v_amount)::numeric, 6)::double precision END
+   WHERE id = p_id;
+  RETURN v_new;
+END $$;
+
+CREATE FUNCTION describe(p_id integer) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_row_amount numeric(10,2);
+  v_label varchar(12);
+  v_flag boolean;
+BEGIN
+  SELECT amount, label, flag INTO v_row_amount, v_label, v_flag FROM ledger WHERE id = p_id;
+  RETURN format('%s: %s %s %s', p_id, COALESCE(v_row_amount::text, '<null>'), upper(COALESCE(v_label, '?')),
+                CASE WHEN v_flag THEN 'big' WHEN NOT v_flag THEN 'small' ELSE 'unknown' END)
+         || ' ' || length(COALESCE(v_label, '')) || ' ' || (COALESCE(v_row_amount, 0) / 3)::numeric(10,3);
+END $$;
+
+INSERT INTO ledger (id, amount, label) VALUES (1, 10.00, 'a'), (2, NULL, NULL), (3, 99.99, 'ccc'),
+  (4, 0.01, 'd'), (5, 123456.78, NULL), (6, -5.50, 'neg'), (7, 0, 'zero');
+--- calls: numeric_nulls 200
+SELECT id, amount, rate, label, flag, qty, ratio FROM ledger ORDER BY id;

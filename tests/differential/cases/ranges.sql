@@ -1,0 +1,42 @@
+-- Range updates and range deletes on a key prefix racing inserts into the same range:
+-- each call must see exactly the rows that exist at its place in the serial order.
+CREATE TABLE event (grp integer, seq integer, v integer NOT NULL, tag char(4),
+                    PRIMARY KEY (grp, seq));
+
+CREATE FUNCTION ev_add(p_grp integer, p_seq integer, p_v integer) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO event VALUES (p_grp, p_seq, p_v, 'new') ON CONFLICT (grp, seq) DO UPDATE SET v = EXCLUDED.v;
+END $$;
+
+CREATE FUNCTION ev_bump(p_grp integer, p_lo integer, p_hi integer) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE event SET v = v + 1, tag = 'bmp' WHERE grp = p_grp AND seq >= p_lo AND seq <= p_hi;
+END $$;
+
+CREATE FUNCTION ev_trim(p_grp integer, p_below integer) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM event WHERE grp = p_grp AND seq < p_below;
+END $$;
+
+CREATE FUNCTION ev_clear(p_grp integer) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM event WHERE grp = p_grp;
+END $$;
+
+CREATE FUNCTION ev_stats(p_grp integer) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_n bigint;
+  v_sum bigint;
+  v_max integer;
+BEGIN
+  SELECT count(*), sum(v), max(seq) INTO v_n, v_sum, v_max FROM event WHERE grp = p_grp;
+  RETURN v_n || ' rows, sum ' || COALESCE(v_sum::text, 'null') || ', max seq ' || COALESCE(v_max::text, 'null');
+END $$;
+
+--- calls: ranges 400
+SELECT grp, seq, v, tag FROM event ORDER BY grp, seq;

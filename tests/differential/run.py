@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""Differential tests: PostgreSQL 15 is the oracle.
+
+Each case in cases/NAME.sql is a script of DDL, procedures and final SELECTs with one line
+`--- calls: GENERATOR COUNT`, which this runner replaces by a seeded stream of calls. The
+script runs serially on a throwaway PostgreSQL 15 cluster with psql, then on this database
+(build/caracal) with the calls between \\startpipeline and \\endpipeline, so that many
+share an epoch, for every worker count and epoch size asked for. The outputs (results,
+NOTICEs and errors, in order) must be identical line by line.
+
+  tests/differential/run.py [--caracal build/caracal] [--workers 1,2] [--epochs 1,7,500]
+                            [--seed N] [--keep] [CASE ...]
+
+Exit status 0 when every case matches, 1 on a difference, 2 when PostgreSQL is missing.
+"""
+import argparse
+import difflib
+import os
+import pathlib
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+PGBIN = pathlib.Path(os.environ.get("PGBIN", "/usr/lib/postgresql/15/bin"))
+
+
+# ---- call generators: (rng, count) -> list of SQL lines ---------------------------------
+
+def arr(values, sql_type):
+    items = ",".join("NULL" if v is None else str(v) for v in values)
+    return f"ARRAY[{items}]::{sql_type}[]" if values else f"'{{}}'::{sql_type}[]"
+
+
+def gen_kv_hot(rng, n):
+    out = []
+    for _ in range(n):
+        k = 0 if rng.random() < 0.4 else rng.randrange(1, 12)
+        r = rng.random()
+        if r < 0.35:
+            out.append(f"CALL kv_add({k}, {rng.randrange(-5, 20)});")
+        elif r < 0.6:
+            out.append(f"SELECT kv_put({k}, {rng.randrange(0, 1000)});")
+        elif r < 0.85:
+            out.append(f"SELECT kv_get({k});")
+        else:
+            out.append(f"SELECT kv_del({k});")
+    return out
+
+
+def gen_aborts(rng, n):
+    out = []
+    for _ in range(n):
+        a, b = rng.randrange(1, 7), rng.randrange(1, 7)
+        amount = f"{rng.randrange(0, 6000) / 100:.2f}"
+        if rng.random() < 0.6:
+            out.append(f"SELECT transfer({a}, {b}, {amount});")
+        else:
+            out.append(f"SELECT withdraw_then_check({a}, {amount});")
+    return out
+
+
+def gen_inserts(rng, n):
+    out = []
+    for _ in range(n):
+        i = rng.randrange(1, 40)
+        r = rng.random()
+        if r < 0.4:
+            price = "NULL" if rng.random() < 0.2 else f"{rng.randrange(0, 100000) / 100:.2f}"
+            out.append(f"SELECT add_item({i}, 'item{i}', {price});")
+        elif r < 0.7:
+            out.append(f"SELECT add_item_quietly({i}, 'quiet{i}');")
+        else:
+            out.append(f"SELECT restock({i}, {rng.randrange(1, 9)}, {rng.randrange(5, 30)});")
+    return out
+
+
+def gen_ranges(rng, n):
+    out = []
+    for _ in range(n):
+        g = rng.randrange(1, 4)
+        r = rng.random()
+        if r < 0.45:
+            out.append(f"SELECT ev_add({g}, {rng.randrange(0, 30)}, {rng.randrange(-50, 50)});")
+        elif r < 0.7:
+            lo = rng.randrange(0, 30)
+            out.append(f"SELECT ev_bump({g}, {lo}, {lo + rng.randrange(0, 12)});")
+        elif r < 0.8:
+            out.append(f"SELECT ev_trim({g}, {rng.randrange(0, 15)});")
+        elif r < 0.83:
+            out.append(f"SELECT ev_clear({g});")
+        else:
+            out.append(f"SELECT ev_stats({g});")
+    return out
+
+
+def gen_arrays(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        ids = [rng.randrange(1, 25) for _ in range(rng.randrange(0, 6))]
+        if r < 0.3:
+            out.append(f"SELECT create_all({arr(ids, 'integer')});")
+        elif r < 0.75:
+            ids = list(dict.fromkeys(ids))  # distinct keys per call, as YCSB's
+            by = [None if rng.random() < 0.1 else rng.randrange(-3, 10) for _ in ids]
+            out.append(f"SELECT bump_all({arr(ids, 'integer')}, {arr(by, 'bigint')});")
+        else:
+            out.append(f"SELECT sum_of({arr(ids, 'integer')});")
+    return out
+
+
+def gen_numeric_nulls(rng, n):
+    out = []
+    for _ in range(n):
+        i = rng.randrange(1, 9)
+        if rng.random() < 0.6:
+            rate = f"{rng.randrange(-2000, 3000) / 10000:.4f}"
+            label = "NULL" if rng.random() < 0.3 else f"'L{rng.randrange(0, 1000)}'"
+            out.append(f"SELECT apply_rate({i}, {rate}, {label});")
+        else:
+            out.append(f"SELECT describe({i});")
+    return out
+
+
+def gen_dependent(rng, n):
+    out = []
+    emails = ["a@x", "b@x", "c@x", "d@x", "e@x", "f@x"]
+    for _ in range(n):
+        if rng.random() < 0.65:
+            out.append(f"SELECT award('{rng.choice(emails)}', {rng.randrange(1, 10)});")
+        else:
+            out.append(f"SELECT rename({rng.randrange(1, 6)}, '{rng.choice(emails)}');")
+    return out
+
+
+def gen_sequences(rng, n):
+    out = []
+    for _ in range(n):
+        items = [rng.randrange(1, 100) for _ in range(rng.randrange(0, 5))]
+        out.append(f"SELECT place({rng.randrange(1, 10)}, {arr(items, 'integer')});")
+    return out
+
+
+def gen_control_flow(rng, n):
+    out = []
+    for _ in range(n):
+        p = rng.randrange(1, 6)
+        r = rng.random()
+        if r < 0.5:
+            out.append(f"SELECT play({p}, {rng.randrange(0, 8)}, {rng.randrange(0, 100)});")
+        elif r < 0.75:
+            out.append(f"SELECT * FROM leaderboard({p});")
+        else:
+            out.append(f"SELECT * FROM top_rounds({p}, {rng.randrange(0, 4)});")
+    return out
+
+
+GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
+
+# ---- scripts -----------------------------------------------------------------------------
+
+CALLS_LINE = re.compile(r"^--- calls: (\w+) (\d+)\s*$", re.M)
+
+
+def expand(case_text, seed, pipelined, settings):
+    def repl(m):
+        gen, count = m.group(1), int(m.group(2))
+        lines = GENERATORS[gen](random.Random(seed), count)
+        if pipelined:
+            lines = ["\\startpipeline"] + lines + ["\\endpipeline"]
+        return "\n".join(lines)
+    body = CALLS_LINE.sub(repl, case_text)
+    return "".join(f"SET {k} = {v};\n" for k, v in settings) + body
+
+
+PREFIX = re.compile(r"^(psql|caracal):[^:\n]*:\d+: ", re.M)
+
+
+def normalize(output):
+    return PREFIX.sub("", output)
+
+
+class PgCluster:
+    def __init__(self, work):
+        self.work = work
+        self.data = work / "pgdata"
+        self.runas = []
+        if os.getuid() == 0:
+            self.runas = ["runuser", "-u", "postgres", "--"]
+            shutil.chown(work, "postgres")
+
+    def start(self):
+        subprocess.run(self.runas + [str(PGBIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
+                                     "-E", "UTF8", "--locale=C", "--no-sync"], check=True, capture_output=True)
+        subprocess.run(self.runas + [str(PGBIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.work / "server.log"),
+                                     "-w", "-o", f"-k {self.work} -c listen_addresses= -c fsync=off", "start"],
+                       check=True, capture_output=True)
+
+    def stop(self):
+        if (self.data / "postmaster.pid").exists():
+            subprocess.run(self.runas + [str(PGBIN / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"],
+                           capture_output=True)
+
+    def psql(self, db, *args, **kw):
+        return subprocess.run(self.runas + [str(PGBIN / "psql"), "-X", "-h", str(self.work), "-U", "postgres",
+                                            "-d", db, *args], capture_output=True, text=True, **kw)
+
+    def run_script(self, name, script):
+        self.psql("postgres", "-q", "-c", f"DROP DATABASE IF EXISTS {name}", "-c", f"CREATE DATABASE {name}")
+        path = self.work / f"{name}.pg.sql"
+        path.write_text(script)
+        if self.runas:
+            shutil.chown(path, "postgres")
+        proc = subprocess.run(self.runas + [str(PGBIN / "psql"), "-X", "-h", str(self.work), "-U", "postgres", "-d",
+                                            name, "-A", "-t", "-q", "-v", "VERBOSITY=terse", "-f", str(path)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return normalize(proc.stdout)
+
+
+def run_caracal(caracal, work, name, script):
+    path = work / f"{name}.sql"
+    path.write_text(script)
+    proc = subprocess.run([str(caracal), "-X", "-A", "-t", "-q", "-v", "VERBOSITY=terse", "-f", str(path)],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    return normalize(proc.stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--caracal", default=str(ROOT / "build" / "caracal"))
+    ap.add_argument("--workers", default="1,2")
+    ap.add_argument("--epochs", default="1,7,500")
+    ap.add_argument("--seed", type=int, default=20261122)
+    ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    ap.add_argument("--pg-only", action="store_true", help="print PostgreSQL's output of each case and stop")
+    ap.add_argument("cases", nargs="*")
+    args = ap.parse_args()
+
+    if not (PGBIN / "psql").exists():
+        print(f"run.py: PostgreSQL 15 not found in {PGBIN} (apt-get install postgresql)", file=sys.stderr)
+        return 2
+    cases = args.cases or sorted(p.stem for p in (HERE / "cases").glob("*.sql"))
+    work = pathlib.Path(tempfile.mkdtemp(prefix="caracal-diff."))
+    os.chmod(work, 0o755)
+    cluster = PgCluster(work)
+    failures = 0
+    try:
+        cluster.start()
+        for case in cases:
+            text = (HERE / "cases" / f"{case}.sql").read_text()
+            expected = cluster.run_script(case, expand(text, args.seed, False, []))
+            (work / f"{case}.expected").write_text(expected)
+            if args.pg_only:
+                print(f"== {case}\n{expected}")
+                continue
+            for workers in args.workers.split(","):
+                for epoch in args.epochs.split(","):
+                    settings = [("caracal.workers", workers), ("caracal.epoch_max_txns", epoch)]
+                    label = f"{case} workers={workers} epoch_max_txns={epoch}"
+                    got = run_caracal(args.caracal, work, f"{case}_w{workers}_e{epoch}",
+                                      expand(text, args.seed, True, settings))
+                    if got == expected:
+                        print(f"ok    {label} ({expected.count(chr(10))} lines)")
+                        continue
+                    failures += 1
+                    print(f"FAIL  {label}")
+                    diff = difflib.unified_diff(expected.splitlines(), got.splitlines(), "postgresql", "caracal",
+                                                lineterm="", n=2)
+                    for i, line in enumerate(diff):
+                        if i >= 40:
+                            print("      ...")
+                            break
+                        print("      " + line)
+    finally:
+        cluster.stop()
+        if args.keep:
+            print(f"run.py: kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"{len(cases)} case(s), {failures} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

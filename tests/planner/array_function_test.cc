@@ -1,0 +1,75 @@
+// Arrays and the functions sql/ needs, through `SELECT expr`. Expected values are
+// PostgreSQL 15's (psql -X -A -t).
+#include <cstdio>
+
+#include "tests/frontend/session_fixture.h"
+
+namespace caracal::frontend::testing {
+namespace {
+
+using ArrayTest = SessionTest;
+
+TEST_F(ArrayTest, TextInputAndOutput) {
+  EXPECT_EQ(Q("select '{1,2,3}'::int[], ARRAY[1,2], '{ 1 , 2 }'::bigint[], ARRAY[]::int[]"), "{1,2,3}|{1,2}|{1,2}|{}");
+  EXPECT_EQ(Q("select '{a,\"b c\",NULL,\"\",x\\\"y}'::text[]"), "{a,\"b c\",NULL,\"\",\"x\\\"y\"}");
+  EXPECT_EQ(Q("select '{t,f}'::boolean[], '{1.50,2}'::numeric(4,2)[]"), "{t,f}|{1.50,2.00}");
+  EXPECT_EQ(Err("select 'x'::int[]"), "22P02: malformed array literal: \"x\"");
+  EXPECT_EQ(Err("select '{1,a}'::int[]"), "22P02: invalid input syntax for type integer: \"a\"");
+  EXPECT_EQ(Err("select ARRAY[]"), "42P18: cannot determine type of empty array");
+}
+
+TEST_F(ArrayTest, SubscriptsFollowPostgres) {
+  EXPECT_EQ(Q("select ('{1,2,3}'::int[])[2], ('{1,2,3}'::int[])[0], ('{1,2,3}'::int[])[4], (null::int[])[1], "
+              "('{1,2}'::int[])[null]"),
+            "2||||");
+  EXPECT_EQ(Q("select (ARRAY['a','b'])[2::bigint]"), "b");
+  EXPECT_EQ(Err("select (1)[1]"), "42804: cannot subscript type integer because it does not support subscripting");
+}
+
+TEST_F(ArrayTest, ArrayFunctions) {
+  EXPECT_EQ(Q("select array_length('{1,2,3}'::int[], 1), array_length('{}'::int[], 1), array_length('{1}'::int[], 2), "
+              "cardinality(ARRAY['a','b']), cardinality('{}'::int[]), array_upper(ARRAY[5,6], 1), array_lower(ARRAY[5], 1)"),
+            "3|||2|0|2|1");
+  EXPECT_EQ(Q("select coalesce(array_length(null::int[], 1), 0)"), "0");
+  EXPECT_EQ(Err("select array_length(1, 1)"), "42883: function array_length(integer, integer) does not exist");
+}
+
+TEST_F(ArrayTest, CastsAndComparison) {
+  EXPECT_EQ(Q("select ARRAY[1.5, 2]::int[], '{1,2}'::int[] = ARRAY[1,2], ARRAY[1,2] < ARRAY[1,3], ARRAY[1]::text"),
+            "{2,2}|t|t|{1}");
+  EXPECT_EQ(Err("select ARRAY[1] = ARRAY['a'::text]"), "42883: operator does not exist: integer[] = text[]");
+}
+
+TEST_F(ArrayTest, StringFunctions) {
+  EXPECT_EQ(Q("select ascii('A'), ascii(''), ascii('é'), repeat('ab', 3), repeat('x', 0), chr(65), chr(233)"),
+            "65|0|233|ababab||A|é");
+  EXPECT_EQ(Q("select format('%s-%s %I %I %L %L %%', 1, 'x', 'foo', 'Foo', 'it''s', null)"),
+            "1-x foo \"Foo\" 'it''s' NULL %");
+  EXPECT_EQ(Q("select format('%2$s %1$s|%-5s|%5s|', 'a', 'b', 'c'), format('%s|', 'a'::char(3)), format(null, 1)"),
+            "b a|b    |    c||a  ||");
+  EXPECT_EQ(Q("select format('tpcc_o_id_%s_%s', 1, 10), format('%s', 1.50)"), "tpcc_o_id_1_10|1.50");
+  EXPECT_EQ(Err("select format('%s %s', 1)"), "22023: too few arguments for format()");
+  EXPECT_EQ(Err("select format('%x', 1)"), "22023: unrecognized format() type specifier \"x\"");
+  EXPECT_EQ(Err("select chr(0)"), "54000: null character not permitted");
+}
+
+TEST_F(ArrayTest, ArrayAgg) {
+  Q("create table t (a int primary key, b int)");
+  std::string path = TempPath("t.csv");
+  FILE* f = fopen(path.c_str(), "w");
+  fputs("1,3\n2,1\n3,3\n4,\n", f);
+  fclose(f);
+  Q("copy t from '" + path + "' with (format csv)");
+  EXPECT_EQ(Q("select array_agg(b), array_agg(DISTINCT b ORDER BY b), array_agg(b ORDER BY b DESC) from t"),
+            "{3,1,3,NULL}|{1,3,NULL}|{NULL,3,3,1}");
+  EXPECT_EQ(Q("select array_agg(a), coalesce(array_agg(DISTINCT a ORDER BY a), '{}') from t where a > 10"), "|{}");
+  std::remove(path.c_str());
+}
+
+TEST_F(ArrayTest, NowAndNextvalNeedAProcedure) {
+  EXPECT_EQ(Err("select now()"), "0A000: now() is only available inside procedures (it is the epoch's timestamp)");
+  EXPECT_EQ(Err("select random()").substr(0, 6), "0A000:");
+}
+
+}  // namespace
+}  // namespace caracal::frontend::testing
