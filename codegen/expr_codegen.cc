@@ -32,6 +32,9 @@ const char* IntRangeMessage(TypeId t) {
   return t == TypeId::kInt2 ? "smallint out of range" : t == TypeId::kInt4 ? "integer out of range" : "bigint out of range";
 }
 
+// A SqlType's id for the runtime: an array's element type in the second byte.
+int32_t TypeCode(const SqlType& t) { return static_cast<int32_t>(t.id) | (static_cast<int32_t>(t.element) << 8); }
+
 int64_t IntMin(TypeId t) { return t == TypeId::kInt2 ? INT16_MIN : t == TypeId::kInt4 ? INT32_MIN : INT64_MIN; }
 int64_t IntMax(TypeId t) { return t == TypeId::kInt2 ? INT16_MAX : t == TypeId::kInt4 ? INT32_MAX : INT64_MAX; }
 
@@ -60,6 +63,7 @@ Datum::Kind KindOf(TypeId type) {
     case TypeId::kFloat4:
     case TypeId::kFloat8: return Datum::Kind::kFloat;
     case TypeId::kNumeric: return Datum::Kind::kNumeric;
+    case TypeId::kArray: return Datum::Kind::kArray;
     default: return Datum::Kind::kString;
   }
 }
@@ -257,6 +261,17 @@ CgValue ExprEmitter::Emit(const Expr& e) {
       b_.SetInsertPoint(dead);
       return Null(ReprOf(e.type.id));
     }
+    case ExprKind::kArray: return EmitArray(e);
+    case ExprKind::kSubscript: return EmitSubscript(e);
+    case ExprKind::kNextval: {
+      CallRuntime("caracal_rt_raise",
+                  {state_, b_.CreateGlobalStringPtr(sqlstate::kFeatureNotSupported),
+                   b_.CreateGlobalStringPtr("nextval() is only supported inside procedures (it is drawn at sequencing time)")});
+      llvm::BasicBlock* dead = NewBlock("dead");
+      b_.CreateBr(error_exit_);
+      b_.SetInsertPoint(dead);
+      return Null(ReprOf(e.type.id));
+    }
   }
   Internal("unknown expression kind");
 }
@@ -398,8 +413,8 @@ CgValue ExprEmitter::Cast(const CgValue& v, const SqlType& from, const SqlType& 
   b_.CreateBr(done);
   b_.SetInsertPoint(call_bb);
   CheckOk(CallRuntime("caracal_rt_cast",
-                      {state_, in, b_.getInt32(static_cast<int>(from.id)), b_.getInt32(from.precision), b_.getInt32(from.scale),
-                       b_.getInt32(static_cast<int>(to.id)), b_.getInt32(to.precision), b_.getInt32(to.scale),
+                      {state_, in, b_.getInt32(TypeCode(from)), b_.getInt32(from.precision), b_.getInt32(from.scale),
+                       b_.getInt32(TypeCode(to)), b_.getInt32(to.precision), b_.getInt32(to.scale),
                        b_.getInt32(explicit_cast ? 1 : 0), out}));
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
@@ -517,7 +532,7 @@ CgValue ExprEmitter::EmitArith(const Expr& e) {
   b_.CreateBr(done);
   b_.SetInsertPoint(call_bb);
   CheckOk(CallRuntime("caracal_rt_arith", {state_, b_.getInt32(static_cast<int>(e.op)), Box(a, e.args[0]->type.id),
-                                           Box(b, e.args[1]->type.id), b_.getInt32(static_cast<int>(type)),
+                                           Box(b, e.args[1]->type.id), b_.getInt32(TypeCode(e.type)),
                                            b_.getInt32(e.type.precision), b_.getInt32(e.type.scale), out}));
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
@@ -749,18 +764,52 @@ CgValue ExprEmitter::EmitFunc(const Expr& e) {
   // Arguments are all evaluated first (as Eval does), then boxed side by side.
   std::vector<CgValue> args;
   for (const auto& arg : e.args) args.push_back(Emit(*arg));
-  int first = *temp_count_;
-  *temp_count_ += static_cast<int>(args.size());
-  for (size_t i = 0; i < args.size(); ++i) {
-    llvm::Value* slot = Temp(first + static_cast<int>(i));
-    Store(args[i], e.args[i]->type.id, slot);
-  }
+  llvm::Value* first = BoxAll(e, args);
   llvm::Value* out = NewTemp();
-  CheckOk(CallRuntime("caracal_rt_func", {state_, b_.getInt32(static_cast<int>(e.func)), b_.getInt32(static_cast<int>(e.type.id)),
+  CheckOk(CallRuntime("caracal_rt_func", {state_, b_.getInt32(static_cast<int>(e.func)), b_.getInt32(TypeCode(e.type)),
                                           b_.getInt32(e.type.precision), b_.getInt32(e.type.scale),
-                                          args.empty() ? static_cast<llvm::Value*>(out) : Temp(first),
+                                          first,
                                           b_.getInt32(static_cast<int>(args.size())), out}));
   return Load(out, e.type.id);
+}
+
+llvm::Value* ExprEmitter::BoxAll(const planner::Expr& e, const std::vector<CgValue>& args) {
+  int first = *temp_count_;
+  *temp_count_ += static_cast<int>(args.size());
+  for (size_t i = 0; i < args.size(); ++i) Store(args[i], e.args[i]->type.id, Temp(first + static_cast<int>(i)));
+  return args.empty() ? static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(b_.getPtrTy())) : Temp(first);
+}
+
+CgValue ExprEmitter::EmitArray(const Expr& e) {
+  std::vector<CgValue> args;
+  for (const auto& arg : e.args) args.push_back(Emit(*arg));
+  llvm::Value* first = BoxAll(e, args);
+  llvm::Value* out = NewTemp();
+  CheckOk(CallRuntime("caracal_rt_make_array", {state_, first, b_.getInt32(static_cast<int>(args.size())), out}));
+  return {Repr::kBoxed, b_.getFalse(), out};
+}
+
+CgValue ExprEmitter::EmitSubscript(const Expr& e) {
+  Repr repr = ReprOf(e.type.id);
+  Var result = NewVar(repr);
+  llvm::BasicBlock* done = NewBlock("sub.done");
+  CgValue a = Emit(*e.args[0]);
+  Set(result, Null(repr));
+  llvm::BasicBlock* index_bb = NewBlock("sub.index");
+  b_.CreateCondBr(a.is_null, done, index_bb);
+  b_.SetInsertPoint(index_bb);
+  CgValue i = Emit(*e.args[1]);
+  if (i.repr != Repr::kInt) Internal("array subscript is not an integer: " + e.DebugString());
+  llvm::BasicBlock* fetch = NewBlock("sub.fetch");
+  b_.CreateCondBr(i.is_null, done, fetch);
+  b_.SetInsertPoint(fetch);
+  // Out of range gives NULL (the runtime writes a NULL Datum).
+  llvm::Value* out = NewTemp();
+  CallRuntime("caracal_rt_subscript", {a.value, i.value, out});
+  Set(result, Load(out, e.type.id));
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  return Get(result);
 }
 
 // ---- CompileExpr -------------------------------------------------------------------

@@ -9,7 +9,7 @@
 //   timestamp                 -> i64 (integers range-checked by their static type)
 //   real/double precision     -> double (real kept rounded to float, as Datum does)
 //   numeric, char/varchar/text,
-//   unknown                   -> pointer to a Datum ("boxed"): a frame variable, a
+//   arrays, unknown           -> pointer to a Datum ("boxed"): a frame variable, a
 //                                 constant, or a scratch temp written by a runtime call.
 // Integer and float arithmetic, comparisons, casts between integers and floats, CASE,
 // COALESCE, IN, AND/OR... are native; numeric arithmetic, string operations, other casts
@@ -109,6 +109,10 @@ class ExprEmitter {
   CgValue EmitIn(const planner::Expr& e);
   CgValue EmitLike(const planner::Expr& e);
   CgValue EmitFunc(const planner::Expr& e);
+  CgValue EmitArray(const planner::Expr& e);
+  CgValue EmitSubscript(const planner::Expr& e);
+  // Stores already evaluated arguments of `e` side by side in fresh temps; the first.
+  llvm::Value* BoxAll(const planner::Expr& e, const std::vector<CgValue>& args);
 
   // Three-way comparison (i32 -1/0/1) of two values of one representation, as
   // CompareForType; bpchar compares blank-insensitively.

@@ -23,8 +23,9 @@ using planner::TypeId;
 
 namespace {
 
+// `id` carries an array's element type in its second byte (see TypeCode in expr_codegen.cc).
 SqlType TypeOf(int32_t id, int32_t precision, int32_t scale) {
-  return SqlType{static_cast<TypeId>(id), precision, scale};
+  return SqlType{static_cast<TypeId>(id & 0xff), precision, scale, static_cast<TypeId>((id >> 8) & 0xff)};
 }
 
 // Runs `f`; on any exception stores it in the state and returns 0.
@@ -68,6 +69,16 @@ int32_t caracal_rt_func(EvalState* state, int32_t func, int32_t rid, int32_t rp,
     *out = planner::EvalFunction(static_cast<planner::Func>(func), TypeOf(rid, rp, rs),
                                  std::span<const Datum>(args, static_cast<size_t>(n)));
   });
+}
+
+int32_t caracal_rt_make_array(EvalState* state, const Datum* args, int32_t n, Datum* out) {
+  return Guard(state, [&] { *out = Datum::Array(std::vector<Datum>(args, args + n)); });
+}
+
+// array[index] (1-based) of a non-null array; NULL when out of range.
+void caracal_rt_subscript(const Datum* array, int64_t index, Datum* out) {
+  if (index < 1 || index > static_cast<int64_t>(array->array->size())) *out = Datum();
+  else *out = (*array->array)[static_cast<size_t>(index - 1)];
 }
 
 // Binary arithmetic on two non-null boxed values (numeric; the interpreter's Arithmetic).
@@ -118,6 +129,8 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_set_null", "vp", reinterpret_cast<void*>(&caracal_rt_set_null)},
       {"caracal_rt_cast", "ippiiiiiiip", reinterpret_cast<void*>(&caracal_rt_cast)},
       {"caracal_rt_func", "ipiiiipip", reinterpret_cast<void*>(&caracal_rt_func)},
+      {"caracal_rt_make_array", "ippip", reinterpret_cast<void*>(&caracal_rt_make_array)},
+      {"caracal_rt_subscript", "vplp", reinterpret_cast<void*>(&caracal_rt_subscript)},
       {"caracal_rt_arith", "ipippiiip", reinterpret_cast<void*>(&caracal_rt_arith)},
       {"caracal_rt_num_neg", "vpp", reinterpret_cast<void*>(&caracal_rt_num_neg)},
       {"caracal_rt_compare", "ippi", reinterpret_cast<void*>(&caracal_rt_compare)},

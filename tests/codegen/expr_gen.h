@@ -9,13 +9,13 @@
 
 namespace caracal::codegen::testing {
 
-enum class Cat { kInt, kNum, kFloat, kText, kBool, kTs };
+enum class Cat { kInt, kNum, kFloat, kText, kBool, kTs, kArr };  // kArr: integer[]
 
 class ExprGen {
  public:
   ExprGen(uint64_t seed, std::vector<std::pair<std::string, Cat>> names) : rng_(seed), names_(std::move(names)) {}
 
-  std::string Any(int depth) { return Gen(static_cast<Cat>(Pick(6)), depth); }
+  std::string Any(int depth) { return Gen(static_cast<Cat>(Pick(7)), depth); }
 
   std::string Gen(Cat c, int depth) {
     if (depth <= 0 || Pick(4) == 0) return Leaf(c);
@@ -26,6 +26,7 @@ class ExprGen {
       case Cat::kText: return Text(depth - 1);
       case Cat::kBool: return Bool(depth - 1);
       case Cat::kTs: return Leaf(c);
+      case Cat::kArr: return Arr(depth - 1);
     }
     return Leaf(c);
   }
@@ -63,13 +64,32 @@ class ExprGen {
       case Cat::kTs:
         return One<std::string>({"'2024-01-01 10:00:00'::timestamp", "'1999-12-31 23:59:59.5'::timestamp",
                                  "null::timestamp"});
+      case Cat::kArr:
+        return One<std::string>({"ARRAY[1, 2, 3]", "ARRAY[]::int[]", "null::int[]", "ARRAY[5, null, -7]",
+                                 "'{4,5,6}'::int[]"});
     }
     return "null";
   }
 
   std::string Leaf(Cat c) { return Pick(2) == 0 ? Var(c) : Literal(c); }
 
+  std::string Arr(int d) {
+    switch (Pick(3)) {
+      case 0: return "ARRAY[" + Gen(Cat::kInt, d) + ", " + Gen(Cat::kInt, d) + "]";
+      case 1: return "coalesce(" + Gen(Cat::kArr, d) + ", " + Gen(Cat::kArr, d) + ")";
+      default: return "CASE WHEN " + Gen(Cat::kBool, d) + " THEN " + Gen(Cat::kArr, d) + " ELSE " + Gen(Cat::kArr, d) + " END";
+    }
+  }
+
   std::string Int(int d) {
+    if (Pick(5) == 0) {
+      switch (Pick(4)) {
+        case 0: return "(" + Gen(Cat::kArr, d) + ")[" + Gen(Cat::kInt, d) + "]";
+        case 1: return One<std::string>({"array_length(", "array_upper(", "array_lower("}) + Gen(Cat::kArr, d) + ", " + One<std::string>({"1", "2", "i2"}) + ")";
+        case 2: return "cardinality(" + Gen(Cat::kArr, d) + ")";
+        default: return "ascii(" + Gen(Cat::kText, d) + ")";
+      }
+    }
     switch (Pick(16)) {
       case 0: case 1: case 2:
         return "(" + Gen(Cat::kInt, d) + " " + One<std::string>({"+", "-", "*", "/", "%"}) + " " + Gen(Cat::kInt, d) + ")";
@@ -121,6 +141,14 @@ class ExprGen {
   }
 
   std::string Text(int d) {
+    if (Pick(6) == 0) {
+      switch (Pick(4)) {
+        case 0: return "repeat(" + Gen(Cat::kText, d) + ", " + One<std::string>({"0", "3", "-1", "i4n"}) + ")";
+        case 1: return "chr(" + One<std::string>({"65", "0", "233", "i2 + 60", "-1", "1114112"}) + ")";
+        case 2: return "format(" + One<std::string>({"'%s-%s'", "'%1$s|%2$s|%1$s'", "'%I %L'", "'%5s|%-3s|'", "'%s'", "'%%'"}) + ", " + Gen(Cat::kText, d) + ", " + Gen(Cat::kInt, d) + ")";
+        default: return "CAST(" + Gen(Cat::kArr, d) + " AS text)";
+      }
+    }
     switch (Pick(12)) {
       case 0: case 1: return "(" + Gen(Cat::kText, d) + " || " + Gen(One<Cat>({Cat::kText, Cat::kInt, Cat::kNum, Cat::kFloat, Cat::kBool}), d) + ")";
       case 2: return One<std::string>({"lower(", "upper(", "btrim(", "ltrim(", "rtrim("}) + Gen(Cat::kText, d) + ")";
@@ -139,13 +167,13 @@ class ExprGen {
   std::string Bool(int d) {
     switch (Pick(12)) {
       case 0: case 1: case 2: {
-        Cat c = static_cast<Cat>(Pick(6));
+        Cat c = static_cast<Cat>(Pick(7));
         return "(" + Gen(c, d) + " " + One<std::string>({"=", "<>", "<", "<=", ">", ">="}) + " " + Gen(c, d) + ")";
       }
       case 3: return "(" + Gen(Cat::kBool, d) + " AND " + Gen(Cat::kBool, d) + (Pick(2) ? " AND " + Gen(Cat::kBool, d) : "") + ")";
       case 4: return "(" + Gen(Cat::kBool, d) + " OR " + Gen(Cat::kBool, d) + ")";
       case 5: return "(NOT " + Gen(Cat::kBool, d) + ")";
-      case 6: return "(" + Gen(static_cast<Cat>(Pick(6)), d) + One<std::string>({" IS NULL)", " IS NOT NULL)"});
+      case 6: return "(" + Gen(static_cast<Cat>(Pick(7)), d) + One<std::string>({" IS NULL)", " IS NOT NULL)"});
       case 7: return "(" + Gen(Cat::kBool, d) + One<std::string>({" IS TRUE)", " IS NOT TRUE)", " IS FALSE)", " IS NOT FALSE)", " IS UNKNOWN)", " IS NOT UNKNOWN)"});
       case 8: {
         Cat c = One<Cat>({Cat::kInt, Cat::kText, Cat::kNum, Cat::kFloat});
