@@ -1,0 +1,71 @@
+// EvalState: what JIT-compiled code receives (one pointer), and the byte layouts of the
+// C++ objects it reads and writes directly.
+//
+// Generated code never throws: a runtime function that fails stores the exception in
+// `error` and returns 0; the generated code then returns its error status at once, and
+// the C++ caller rethrows (`RethrowIfError`). So no C++ exception ever unwinds through a
+// JIT'd frame, and the SqlError a user sees is exactly the one the interpreter throws.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+
+#include "engine/row_value.h"
+#include "engine/types.h"
+#include "planner/datum.h"
+
+namespace caracal::codegen {
+
+struct EvalState {
+  // The procedure frame (SlotSpace::kVariable). Expressions only read it; compiled
+  // statements write it.
+  planner::Datum* variables = nullptr;
+  const planner::Datum* group_keys = nullptr;  // SlotSpace::kGroupKey
+  const planner::Datum* aggregates = nullptr;  // SlotSpace::kAggregate
+  const RowValue* row = nullptr;               // SlotSpace::kColumn
+  const RowValue* excluded = nullptr;          // SlotSpace::kExcluded
+  // Scratch Datums for intermediate boxed values (numeric, strings); the compiled unit
+  // says how many it needs. Owned by the caller, so one compiled unit runs concurrently.
+  planner::Datum* temps = nullptr;
+  // Opaque pointer for the statement runtime (procedures); expressions ignore it.
+  void* user = nullptr;
+  // Set by a failing runtime function (not read by generated code).
+  std::exception_ptr error;
+
+  void RethrowIfError() {
+    if (error) {
+      std::exception_ptr e = std::move(error);
+      error = nullptr;
+      std::rethrow_exception(e);
+    }
+  }
+};
+
+// Byte offsets generated code uses. offsetof on these types is supported by GCC and
+// Clang (they are not standard-layout because of std::string members); the static
+// asserts in layout.cc check the assumptions the code generator makes.
+struct Layout {
+  static size_t StateVariables();
+  static size_t StateGroupKeys();
+  static size_t StateAggregates();
+  static size_t StateRow();
+  static size_t StateExcluded();
+  static size_t StateTemps();
+  static size_t StateUser();
+
+  static size_t DatumSize();
+  static size_t DatumKind();      // uint8_t
+  static size_t DatumInt();       // int64_t (bool, integers, timestamp)
+  static size_t DatumFloat();     // double
+  static size_t DatumNumeric();   // Numeric: int128 mantissa at +0, int32 scale at +16
+  static size_t NumericMantissa();
+  static size_t NumericScale();
+
+  // RowValue: uint16 column count at +4; null bitmap at +8 (bytes rounded to 8-byte
+  // words: ((n + 63) / 64) * 8); then one 8-byte slot per column.
+  static size_t RowHeader();
+  static size_t RowNumColumns();
+};
+
+}  // namespace caracal::codegen

@@ -1,0 +1,172 @@
+// The expression compiler: a bound planner::Expr -> native code with exactly the
+// interpreter's semantics (planner::Eval): the same values, the same SqlErrors (SQLSTATE,
+// message, detail), the same evaluation order and short-circuits (an error in an operand
+// that Eval never evaluates is never raised).
+//
+// Value representation in generated code (CgValue): a separate i1 null flag plus
+//   bool                      -> i1
+//   smallint/integer/bigint,
+//   timestamp                 -> i64 (integers range-checked by their static type)
+//   real/double precision     -> double (real kept rounded to float, as Datum does)
+//   numeric, char/varchar/text,
+//   unknown                   -> pointer to a Datum ("boxed"): a frame variable, a
+//                                 constant, or a scratch temp written by a runtime call.
+// Integer and float arithmetic, comparisons, casts between integers and floats, CASE,
+// COALESCE, IN, AND/OR... are native; numeric arithmetic, string operations, other casts
+// and builtin functions call the planner's own code through jit_runtime.h, which is what
+// keeps errors and rounding identical. Invariant: a boxed value's Datum has kind kNull
+// exactly when its null flag is set.
+//
+// Two levels of API: CompileExpr() makes a callable (tests, the interpreter's fast
+// path); ExprEmitter emits into a function the statement compiler is building.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+
+#include <llvm/IR/IRBuilder.h>
+
+#include "codegen/eval_state.h"
+#include "codegen/jit.h"
+#include "planner/datum.h"
+#include "planner/expr.h"
+#include "planner/expr_eval.h"
+
+namespace caracal::codegen {
+
+enum class Repr : uint8_t { kBool, kInt, kFloat, kBoxed };
+Repr ReprOf(planner::TypeId type);
+planner::Datum::Kind KindOf(planner::TypeId type);
+
+struct CgValue {
+  Repr repr = Repr::kInt;
+  llvm::Value* is_null = nullptr;  // i1
+  llvm::Value* value = nullptr;    // i1 / i64 / double / ptr (Datum*)
+};
+
+// Datums referenced by compiled code (constants); owned by the compiled unit and
+// never moved (a deque), since their addresses are baked into the code.
+using ConstantPool = std::deque<planner::Datum>;
+
+// Emits expressions into the function under `builder`'s insert point.
+class ExprEmitter {
+ public:
+  // `state` is the function's EvalState* argument. `error_exit` is the block that
+  // returns the function's error status. Temps are numbered from `*temp_count` on.
+  ExprEmitter(llvm::IRBuilder<>& builder, llvm::Value* state, llvm::BasicBlock* error_exit, ConstantPool& constants,
+              int* temp_count);
+
+  CgValue Emit(const planner::Expr& e);
+  // A condition as WHERE/IF sees it: true iff the value is non-null and true.
+  llvm::Value* EmitCondition(const planner::Expr& e);
+  // Writes `v` (of SQL type `type`) into the Datum at `dst`.
+  void Store(const CgValue& v, planner::TypeId type, llvm::Value* dst);
+  // CastDatum(v, from, to, explicit_cast) (NULL stays NULL).
+  CgValue Cast(const CgValue& v, const planner::SqlType& from, const planner::SqlType& to, bool explicit_cast);
+  // Reads the Datum at `src` as a value of `type` (boxed types: the pointer itself).
+  CgValue Load(llvm::Value* src, planner::TypeId type);
+
+  // Branches to the error exit when `ok` (i32 returned by a runtime function) is 0.
+  void CheckOk(llvm::Value* ok);
+  // Raises SqlError(sqlstate, message) when `cond` (i1) holds.
+  void RaiseIf(llvm::Value* cond, const char* sqlstate, const std::string& message);
+
+  // The row a kColumn / kExcluded slot reads; defaults to EvalState::row / excluded,
+  // loaded where the emitter was created. The statement compiler points it at the
+  // row it is working on.
+  void set_row(llvm::Value* row) { row_ = row; }
+  void set_excluded(llvm::Value* excluded) { excluded_ = excluded; }
+  // The schema of the rows kColumn / kExcluded slots read (slot types carry no
+  // modifiers, so a numeric column's scale comes from here). Required for numeric columns.
+  void set_schema(const Schema* schema) { schema_ = schema; }
+
+  llvm::Value* NewTemp();
+  llvm::Value* Temp(int index);
+  llvm::Value* ConstantDatum(planner::Datum d);
+  llvm::Value* CallRuntime(const char* name, std::initializer_list<llvm::Value*> args);
+  llvm::IRBuilder<>& builder() { return b_; }
+  llvm::Value* state() const { return state_; }
+  llvm::Value* variables() const { return variables_; }
+  // Pointer to frame variable `index` (a Datum).
+  llvm::Value* Variable(int index);
+
+ private:
+  CgValue EmitConst(const planner::Expr& e);
+  CgValue EmitSlot(const planner::Expr& e);
+  CgValue EmitRowColumn(llvm::Value* row, int col, const planner::SqlType& type);
+  CgValue EmitCast(const planner::Expr& e);
+  CgValue EmitArith(const planner::Expr& e);
+  CgValue EmitIntArith(planner::Op op, const CgValue& a, const CgValue& b, planner::TypeId type);
+  CgValue EmitFloatArith(planner::Op op, const CgValue& a, const CgValue& b, planner::TypeId type);
+  CgValue EmitCompare(const planner::Expr& e);
+  CgValue EmitConcat(const planner::Expr& e);
+  CgValue EmitAndOr(const planner::Expr& e);
+  CgValue EmitCase(const planner::Expr& e);
+  CgValue EmitCoalesce(const planner::Expr& e);
+  CgValue EmitNullIf(const planner::Expr& e);
+  CgValue EmitGreatestLeast(const planner::Expr& e);
+  CgValue EmitIn(const planner::Expr& e);
+  CgValue EmitLike(const planner::Expr& e);
+  CgValue EmitFunc(const planner::Expr& e);
+
+  // Three-way comparison (i32 -1/0/1) of two values of one representation, as
+  // CompareForType; bpchar compares blank-insensitively.
+  llvm::Value* Compare3(const CgValue& a, const CgValue& b, bool bpchar);
+  // A boxed copy of `v` (a fresh temp unless already boxed).
+  llvm::Value* Box(const CgValue& v, planner::TypeId type);
+  CgValue Null(Repr repr);
+  llvm::Value* FieldPtr(llvm::Value* base, size_t offset);
+  llvm::Value* LoadIsNull(llvm::Value* datum);
+  llvm::Value* EntryAlloca(llvm::Type* type);
+  llvm::Type* TypeOf(Repr repr);
+  // A mutable CgValue in allocas, for merging control flow (mem2reg promotes it).
+  struct Var {
+    Repr repr;
+    llvm::Value* is_null;
+    llvm::Value* value;
+  };
+  Var NewVar(Repr repr);
+  void Set(const Var& var, const CgValue& v);
+  CgValue Get(const Var& var);
+  llvm::BasicBlock* NewBlock(const char* name);
+
+  llvm::IRBuilder<>& b_;
+  llvm::LLVMContext& ctx_;
+  llvm::Module& module_;
+  llvm::Value* state_;
+  llvm::BasicBlock* error_exit_;
+  ConstantPool& constants_;
+  int* temp_count_;
+  llvm::Value* variables_ = nullptr;
+  llvm::Value* group_keys_ = nullptr;
+  llvm::Value* aggregates_ = nullptr;
+  llvm::Value* temps_ = nullptr;
+  llvm::Value* row_ = nullptr;
+  llvm::Value* excluded_ = nullptr;
+  const Schema* schema_ = nullptr;
+};
+
+// A compiled expression: evaluates exactly like planner::Eval. Thread-safe to call.
+class CompiledExpr {
+ public:
+  planner::Datum Eval(const planner::EvalContext& ctx) const;
+  double compile_ms() const { return module_->compile_ms(); }
+  // The optimised IR, when compiled with options.dump_ir.
+  const std::string& ir() const { return module_->ir(); }
+
+ private:
+  friend CompiledExpr CompileExpr(Jit&, const planner::Expr&, const Schema*, const CompileOptions&);
+  using Fn = int32_t (*)(EvalState*, planner::Datum*);
+  std::unique_ptr<ConstantPool> constants_;
+  std::unique_ptr<CompiledModule> module_;
+  Fn fn_ = nullptr;
+  int temps_ = 0;
+};
+
+// Compiles `e` (any ExprKind of expr.h). `schema` is the schema of the rows its column
+// slots read (null if it reads none). Throws SqlError XX000 on a code generator bug.
+CompiledExpr CompileExpr(Jit& jit, const planner::Expr& e, const Schema* schema = nullptr,
+                         const CompileOptions& options = {});
+
+}  // namespace caracal::codegen

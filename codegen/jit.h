@@ -1,0 +1,103 @@
+// Jit: one LLVM ORC LLJIT per owner (a session, a benchmark), native target.
+//
+// Every compiled unit (a procedure, an expression) is its own JITDylib, so dropping or
+// replacing a procedure frees its code (CompiledModule's destructor). Compile() verifies
+// the module (a failure is an internal error, SqlError XX000, never a crash), runs the
+// new-pass-manager pipeline at the Jit's level, materialises the requested entry points
+// and measures the whole as compile_ms. Compile() is thread-safe (serialised; compiling
+// is rare next to running); running compiled code never touches the Jit.
+//
+// Generated code may call only the runtime functions of jit_runtime.h (plus libc/libm,
+// which the process-symbol JITDylib provides for LLVM's own lowering).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+class TargetMachine;
+namespace orc {
+class LLJIT;
+class JITDylib;
+}  // namespace orc
+}  // namespace llvm
+
+namespace caracal::codegen {
+
+enum class OptLevel { kO0, kO1, kO2, kO3 };
+
+class Jit;
+
+// A compiled unit: its code lives until this is destroyed.
+class CompiledModule {
+ public:
+  CompiledModule(const CompiledModule&) = delete;
+  CompiledModule& operator=(const CompiledModule&) = delete;
+  ~CompiledModule();
+
+  // The address of entry point `name` (one of those Compile() was asked for).
+  void* Lookup(std::string_view name) const;
+  // Verification + optimisation + machine code, in milliseconds.
+  double compile_ms() const { return compile_ms_; }
+  double optimize_ms() const { return optimize_ms_; }
+  // The optimised module's IR, if Compile() was asked for it (SET caracal.dump_ir).
+  const std::string& ir() const { return ir_; }
+
+ private:
+  friend class Jit;
+  CompiledModule() = default;
+  Jit* jit_ = nullptr;
+  llvm::orc::JITDylib* dylib_ = nullptr;
+  std::unordered_map<std::string, void*> symbols_;
+  double compile_ms_ = 0;
+  double optimize_ms_ = 0;
+  std::string ir_;
+};
+
+struct CompileOptions {
+  bool dump_ir = false;
+};
+
+class Jit {
+ public:
+  // Throws SqlError XX000 if LLVM cannot create a JIT for the host.
+  explicit Jit(OptLevel level = OptLevel::kO2);
+  ~Jit();
+  Jit(const Jit&) = delete;
+  Jit& operator=(const Jit&) = delete;
+
+  OptLevel opt_level() const { return level_; }
+
+  // Prepares a fresh module for this JIT's target (data layout, triple).
+  std::unique_ptr<llvm::Module> NewModule(llvm::LLVMContext& context, std::string_view name) const;
+
+  // Verifies, optimises and compiles `module`, which must have been made by NewModule
+  // in `context`; both are consumed. Throws SqlError XX000 ("internal error: ...") if the
+  // module does not verify or an entry point cannot be materialised.
+  std::unique_ptr<CompiledModule> Compile(std::unique_ptr<llvm::LLVMContext> context,
+                                          std::unique_ptr<llvm::Module> module,
+                                          std::span<const std::string> entry_points,
+                                          const CompileOptions& options = {});
+
+  // The IR of `module` as text (before compilation; for tests and debugging).
+  static std::string PrintModule(const llvm::Module& module);
+
+ private:
+  friend class CompiledModule;
+  void Remove(llvm::orc::JITDylib* dylib);
+
+  OptLevel level_;
+  std::mutex mutex_;
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  std::unique_ptr<llvm::TargetMachine> target_machine_;  // for the optimisation pipeline
+  llvm::orc::JITDylib* runtime_ = nullptr;
+  uint64_t next_id_ = 0;
+};
+
+}  // namespace caracal::codegen

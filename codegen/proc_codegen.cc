@@ -1,0 +1,317 @@
+#include "codegen/proc_codegen.h"
+
+#include <fmt/format.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "planner/sql_error.h"
+
+namespace caracal::codegen {
+
+using planner::Block;
+using planner::Datum;
+using planner::SqlType;
+using planner::Stmt;
+using planner::StmtKind;
+using planner::TypeId;
+
+namespace {
+
+[[noreturn]] void Internal(const std::string& what) {
+  throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: " + what);
+}
+
+llvm::Value* PtrConstant(llvm::IRBuilder<>& b, const void* p) {
+  return b.CreateIntToPtr(b.getInt64(reinterpret_cast<uintptr_t>(p)), b.getPtrTy());
+}
+
+// Emits one function for one statement list of a procedure.
+class BlockCompiler {
+ public:
+  BlockCompiler(const planner::ProcedureIr& ir, llvm::Function* fn, ConstantPool& constants, int* temps)
+      : ir_(ir), b_(fn->getContext()), fn_(fn) {
+    auto* entry = llvm::BasicBlock::Create(fn->getContext(), "entry", fn);
+    error_exit_ = llvm::BasicBlock::Create(fn->getContext(), "error", fn);
+    b_.SetInsertPoint(error_exit_);
+    b_.CreateRet(b_.getInt32(0));
+    b_.SetInsertPoint(entry);
+    emitter_ = std::make_unique<ExprEmitter>(b_, fn->getArg(0), error_exit_, constants, temps);
+  }
+
+  void CompileFunction(const Block& block) {
+    InitializeLocals();
+    CompileBlock(block);
+    b_.CreateRet(b_.getInt32(static_cast<int32_t>(BlockEnd::kEnd)));
+  }
+
+ private:
+  struct Loop {
+    const std::string* label;
+    llvm::BasicBlock* break_to;
+    llvm::BasicBlock* continue_to;
+  };
+
+  llvm::BasicBlock* NewBlock(const char* name) { return llvm::BasicBlock::Create(b_.getContext(), name, fn_); }
+
+  // After a branch or return, statements that follow (unreachable) go to a fresh block.
+  void StartDeadBlock() { b_.SetInsertPoint(NewBlock("after")); }
+
+  void Ret(BlockEnd end) {
+    b_.CreateRet(b_.getInt32(static_cast<int32_t>(end)));
+    StartDeadBlock();
+  }
+
+  // As the interpreter's InitializeLocals: defaults stored as evaluated, then NOT NULL.
+  void InitializeLocals() {
+    for (size_t i = 0; i < ir_.variables.size(); ++i) {
+      const planner::Variable& v = ir_.variables[i];
+      if (v.kind != planner::VariableKind::kLocal || !v.default_value) continue;
+      CgValue value = emitter_->Emit(*v.default_value);
+      if (v.not_null) NotNullCheck(value, v);
+      emitter_->Store(value, v.default_value->type.id, emitter_->Variable(static_cast<int>(i)));
+    }
+  }
+
+  void NotNullCheck(const CgValue& value, const planner::Variable& v) {
+    emitter_->RaiseIf(value.is_null, "22004",
+                      fmt::format("null value cannot be assigned to variable \"{}\" declared NOT NULL", v.name));
+  }
+
+  // As the interpreter's Assign: cast when the static types differ, NOT NULL, store.
+  void Assign(int slot, CgValue value, const SqlType& from) {
+    const planner::Variable& v = ir_.variables.at(static_cast<size_t>(slot));
+    SqlType stored = from;
+    if (!(from == v.type)) {
+      value = emitter_->Cast(value, from, v.type, false);
+      stored = v.type;
+    }
+    if (v.not_null) NotNullCheck(value, v);
+    emitter_->Store(value, stored.id, emitter_->Variable(slot));
+  }
+
+  void SetFound(llvm::Value* found) {
+    if (ir_.found_variable < 0) return;
+    emitter_->Store(CgValue{Repr::kBool, b_.getFalse(), found}, TypeId::kBool, emitter_->Variable(ir_.found_variable));
+  }
+
+  void CompileBlock(const Block& block) {
+    for (const auto& s : block) CompileStmt(*s);
+  }
+
+  void CompileStmt(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::kNull: return;
+      case StmtKind::kAssign: Assign(s.target, emitter_->Emit(*s.value), s.value->type); return;
+      case StmtKind::kIf: CompileIf(s); return;
+      case StmtKind::kForRange: CompileForRange(s); return;
+      case StmtKind::kWhile: CompileWhile(s); return;
+      case StmtKind::kExit:
+      case StmtKind::kContinue: CompileExitContinue(s); return;
+      case StmtKind::kRaise: CompileRaise(s); return;
+      case StmtKind::kReturn: CompileReturn(s); return;
+      case StmtKind::kPublish:
+        emitter_->CheckOk(emitter_->CallRuntime("caracal_rt_publish", {emitter_->state()}));
+        return;
+      default: CompileDelegated(s); return;
+    }
+  }
+
+  void CompileIf(const Stmt& s) {
+    llvm::BasicBlock* done = NewBlock("if.done");
+    for (size_t i = 0; i < s.conds.size(); ++i) {
+      llvm::Value* cond = emitter_->EmitCondition(*s.conds[i]);
+      llvm::BasicBlock* then_bb = NewBlock("if.then");
+      llvm::BasicBlock* next = NewBlock("if.next");
+      b_.CreateCondBr(cond, then_bb, next);
+      b_.SetInsertPoint(then_bb);
+      CompileBlock(s.blocks[i]);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(next);
+    }
+    CompileBlock(s.else_block);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  CgValue IntOperand(const planner::Expr& e, const char* what) {
+    CgValue v = emitter_->Emit(e);
+    if (v.repr != Repr::kInt || !e.type.is_integer()) Internal(std::string("FOR loop ") + what + " is not an integer");
+    return v;
+  }
+
+  void CompileForRange(const Stmt& s) {
+    CgValue lo = IntOperand(*s.lower, "lower bound");
+    CgValue hi = IntOperand(*s.upper, "upper bound");
+    emitter_->RaiseIf(lo.is_null, "22004", "lower bound of FOR loop cannot be null");
+    emitter_->RaiseIf(hi.is_null, "22004", "upper bound of FOR loop cannot be null");
+    llvm::Value* step = b_.getInt64(1);
+    if (s.step) {
+      CgValue st = IntOperand(*s.step, "step");
+      emitter_->RaiseIf(st.is_null, "22004", "BY value of FOR loop cannot be null");
+      emitter_->RaiseIf(b_.CreateICmpSLE(st.value, b_.getInt64(0)), "22023", "BY value of FOR loop must be greater than zero");
+      step = st.value;
+    }
+    llvm::IRBuilder<> entry_builder(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+    llvm::Value* counter = entry_builder.CreateAlloca(b_.getInt64Ty(), nullptr, "for.i");
+    llvm::Value* iterated = entry_builder.CreateAlloca(b_.getInt1Ty(), nullptr, "for.iterated");
+    b_.CreateStore(lo.value, counter);
+    b_.CreateStore(b_.getFalse(), iterated);
+    llvm::BasicBlock* cond_bb = NewBlock("for.cond");
+    llvm::BasicBlock* body_bb = NewBlock("for.body");
+    llvm::BasicBlock* next_bb = NewBlock("for.next");
+    llvm::BasicBlock* exit_bb = NewBlock("for.exit");
+    b_.CreateBr(cond_bb);
+    b_.SetInsertPoint(cond_bb);
+    llvm::Value* i = b_.CreateLoad(b_.getInt64Ty(), counter);
+    b_.CreateCondBr(s.reverse ? b_.CreateICmpSGE(i, hi.value) : b_.CreateICmpSLE(i, hi.value), body_bb, exit_bb);
+    b_.SetInsertPoint(body_bb);
+    b_.CreateStore(b_.getTrue(), iterated);
+    // The loop variable is Datum::Int(i), whatever its declared integer type.
+    emitter_->Store(CgValue{Repr::kInt, b_.getFalse(), i}, TypeId::kInt8, emitter_->Variable(s.target));
+    loops_.push_back({&s.label, exit_bb, next_bb});
+    CompileBlock(s.body);
+    loops_.pop_back();
+    b_.CreateBr(next_bb);
+    b_.SetInsertPoint(next_bb);
+    llvm::Value* cur = b_.CreateLoad(b_.getInt64Ty(), counter);
+    b_.CreateStore(s.reverse ? b_.CreateSub(cur, step) : b_.CreateAdd(cur, step), counter);
+    b_.CreateBr(cond_bb);
+    b_.SetInsertPoint(exit_bb);
+    SetFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
+  }
+
+  void CompileWhile(const Stmt& s) {
+    llvm::BasicBlock* cond_bb = NewBlock("while.cond");
+    llvm::BasicBlock* body_bb = NewBlock("while.body");
+    llvm::BasicBlock* exit_bb = NewBlock("while.exit");
+    b_.CreateBr(cond_bb);
+    b_.SetInsertPoint(cond_bb);
+    if (s.conds.empty()) b_.CreateBr(body_bb);
+    else b_.CreateCondBr(emitter_->EmitCondition(*s.conds[0]), body_bb, exit_bb);
+    b_.SetInsertPoint(body_bb);
+    loops_.push_back({&s.label, exit_bb, cond_bb});
+    CompileBlock(s.body);
+    loops_.pop_back();
+    b_.CreateBr(cond_bb);
+    b_.SetInsertPoint(exit_bb);
+  }
+
+  void CompileExitContinue(const Stmt& s) {
+    // The interpreter hands EXIT/CONTINUE outwards until a loop whose label matches (an
+    // unlabelled one stops at the innermost loop); with no such loop the body just ends.
+    const Loop* target = nullptr;
+    for (auto it = loops_.rbegin(); it != loops_.rend(); ++it)
+      if (s.label.empty() || *it->label == s.label) {
+        target = &*it;
+        break;
+      }
+    llvm::BasicBlock* jump = NewBlock(s.kind == StmtKind::kExit ? "exit" : "continue");
+    llvm::BasicBlock* next = NewBlock("after");
+    if (s.conds.empty()) b_.CreateBr(jump);
+    else b_.CreateCondBr(emitter_->EmitCondition(*s.conds[0]), jump, next);
+    b_.SetInsertPoint(jump);
+    if (target == nullptr) b_.CreateRet(b_.getInt32(static_cast<int32_t>(BlockEnd::kEnd)));
+    else b_.CreateBr(s.kind == StmtKind::kExit ? target->break_to : target->continue_to);
+    b_.SetInsertPoint(next);
+  }
+
+  // Evaluates `args` in order into consecutive temps; returns the first.
+  llvm::Value* EvaluateInto(const std::vector<planner::ExprPtr>& args, std::vector<CgValue>* values = nullptr) {
+    std::vector<CgValue> v;
+    for (const auto& a : args) v.push_back(emitter_->Emit(*a));
+    if (args.empty()) return llvm::ConstantPointerNull::get(b_.getPtrTy());
+    llvm::Value* first = emitter_->NewTemp();
+    for (size_t i = 1; i < args.size(); ++i) emitter_->NewTemp();
+    for (size_t i = 0; i < args.size(); ++i) {
+      llvm::Value* slot = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), first, i * Layout::DatumSize());
+      emitter_->Store(v[i], args[i]->type.id, slot);
+    }
+    if (values) *values = std::move(v);
+    return first;
+  }
+
+  void CompileRaise(const Stmt& s) {
+    llvm::Value* args = EvaluateInto(s.args);
+    emitter_->CheckOk(emitter_->CallRuntime("caracal_rt_raise_stmt", {emitter_->state(), PtrConstant(b_, &s), args}));
+  }
+
+  void CompileReturn(const Stmt& s) {
+    if (ir_.returns != planner::ProcedureIr::Returns::kScalar || !s.value) {
+      Ret(BlockEnd::kEnd);
+      return;
+    }
+    CgValue v = emitter_->Emit(*s.value);
+    const SqlType& to = ir_.result_columns.at(0).type;
+    SqlType type = s.value->type;
+    if (!(type == to)) {
+      v = emitter_->Cast(v, type, to, false);
+      type = to;
+    }
+    llvm::Value* boxed = emitter_->NewTemp();
+    emitter_->Store(v, type.id, boxed);
+    emitter_->CheckOk(emitter_->CallRuntime("caracal_rt_return", {emitter_->state(), boxed}));
+    Ret(BlockEnd::kReturned);
+  }
+
+  void CompileDelegated(const Stmt& s) {
+    llvm::Value* r = emitter_->CallRuntime("caracal_rt_stmt", {emitter_->state(), PtrConstant(b_, &s)});
+    emitter_->CheckOk(r);
+    llvm::BasicBlock* returned = NewBlock("stmt.returned");
+    llvm::BasicBlock* next = NewBlock("stmt.next");
+    b_.CreateCondBr(b_.CreateICmpEQ(r, b_.getInt32(static_cast<int32_t>(BlockEnd::kReturned))), returned, next);
+    b_.SetInsertPoint(returned);
+    b_.CreateRet(b_.getInt32(static_cast<int32_t>(BlockEnd::kReturned)));
+    b_.SetInsertPoint(next);
+  }
+
+  const planner::ProcedureIr& ir_;
+  llvm::IRBuilder<> b_;
+  llvm::Function* fn_;
+  llvm::BasicBlock* error_exit_;
+  std::unique_ptr<ExprEmitter> emitter_;
+  std::vector<Loop> loops_;
+};
+
+}  // namespace
+
+std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::ProcedureIr& ir,
+                                                      const CompileOptions& options) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> module = jit.NewModule(*context, "proc." + ir.name);
+  auto* fn_type = llvm::FunctionType::get(llvm::Type::getInt32Ty(*context), {llvm::PointerType::get(*context, 0)}, false);
+  auto code = std::unique_ptr<ProcedureCode>(new ProcedureCode());
+  code->constants_ = std::make_unique<ConstantPool>();
+  int temps = 0;
+  for (const char* name : {"caracal_body", "caracal_init"}) {
+    auto* fn = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, name, *module);
+    fn->getArg(0)->setName("state");
+    BlockCompiler compiler(ir, fn, *code->constants_, &temps);
+    compiler.CompileFunction(std::string_view(name) == "caracal_body" ? ir.body : ir.init);
+  }
+  std::vector<std::string> entry_points = {"caracal_body", "caracal_init"};
+  code->module_ = jit.Compile(std::move(context), std::move(module), entry_points, options);
+  code->body_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_body"));
+  code->init_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_init"));
+  code->temps_ = temps;
+  return code;
+}
+
+BlockEnd ProcedureCode::Run(Fn fn, std::vector<Datum>& frame, StatementHooks& hooks) const {
+  EvalState state;
+  state.variables = frame.data();
+  std::vector<Datum> temps(static_cast<size_t>(temps_));
+  state.temps = temps.data();
+  state.user = &hooks;
+  int32_t r = fn(&state);
+  if (r == 0) {
+    state.RethrowIfError();
+    Internal("compiled procedure failed without an error");
+  }
+  return static_cast<BlockEnd>(r);
+}
+
+BlockEnd ProcedureCode::RunBody(std::vector<Datum>& frame, StatementHooks& hooks) const { return Run(body_, frame, hooks); }
+BlockEnd ProcedureCode::RunInit(std::vector<Datum>& frame, StatementHooks& hooks) const { return Run(init_, frame, hooks); }
+
+}  // namespace caracal::codegen

@@ -1,0 +1,58 @@
+// The procedure compiler: ProcedureIr::body and ProcedureIr::init -> two native functions
+// in one module (one JITDylib: dropping the ProcedureCode frees both).
+//
+// Each function runs on a frame of Datums (the interpreter's Frame::vars) and first
+// evaluates the DECLARE defaults (as the interpreter's InitializeLocals), then its
+// statements. Compiled natively: kAssign (with the interpreter's cast-on-assign and NOT
+// NULL check), kIf, kForRange, kWhile, kExit/kContinue (labels resolved at compile time),
+// kRaise, kReturn, kPublish, kNull. Everything else goes to StatementHooks::RunStatement.
+// Semantics are the interpreter's (codegen/body_runner.cc), errors included.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/eval_state.h"
+#include "codegen/expr_codegen.h"
+#include "codegen/jit.h"
+#include "codegen/statement_hooks.h"
+#include "planner/procedure_ir.h"
+
+namespace caracal::codegen {
+
+// How a compiled block ended.
+enum class BlockEnd : int32_t {
+  kEnd = 1,       // fell off the end (or RETURN without a value)
+  kReturned = 2,  // RETURN with a value: StatementHooks::Return was called
+};
+
+class ProcedureCode {
+ public:
+  // Compiles `ir` (which must outlive the result: the code points at its statements).
+  // Throws SqlError XX000 if the IR holds something the compiler does not handle.
+  static std::unique_ptr<ProcedureCode> Compile(Jit& jit, const planner::ProcedureIr& ir,
+                                                const CompileOptions& options = {});
+
+  // Run the body / the init program on `frame` (ir.variables.size() Datums). Throw what
+  // the procedure raises (SqlError), as the interpreter does.
+  BlockEnd RunBody(std::vector<planner::Datum>& frame, StatementHooks& hooks) const;
+  BlockEnd RunInit(std::vector<planner::Datum>& frame, StatementHooks& hooks) const;
+
+  double compile_ms() const { return module_->compile_ms(); }
+  double optimize_ms() const { return module_->optimize_ms(); }
+  const std::string& ir_text() const { return module_->ir(); }
+  int temps() const { return temps_; }
+
+ private:
+  using Fn = int32_t (*)(EvalState*);
+  BlockEnd Run(Fn fn, std::vector<planner::Datum>& frame, StatementHooks& hooks) const;
+
+  std::unique_ptr<ConstantPool> constants_;
+  std::unique_ptr<CompiledModule> module_;
+  Fn body_ = nullptr;
+  Fn init_ = nullptr;
+  int temps_ = 0;
+};
+
+}  // namespace caracal::codegen

@@ -1,0 +1,89 @@
+#include "codegen/proc_runtime.h"
+
+#include "codegen/statement_hooks.h"
+#include "planner/sql_error.h"
+
+namespace caracal::codegen {
+
+using planner::Datum;
+using planner::SqlError;
+
+std::string FormatRaiseMessage(const std::string& format, const std::vector<Datum>& args,
+                               const std::vector<planner::SqlType>& types) {
+  std::string out;
+  size_t next = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%') {
+      out += format[i];
+      continue;
+    }
+    if (i + 1 < format.size() && format[i + 1] == '%') {
+      out += '%';
+      ++i;
+      continue;
+    }
+    if (next >= args.size()) throw SqlError("42601", "too few parameters specified for RAISE");
+    out += args[next].is_null() ? "<NULL>" : planner::DatumToText(args[next], types[next]);
+    ++next;
+  }
+  if (next < args.size()) throw SqlError("42601", "too many parameters specified for RAISE");
+  return out;
+}
+
+namespace {
+StatementHooks& Hooks(EvalState* state) { return *static_cast<StatementHooks*>(state->user); }
+
+template <typename F>
+int32_t Guard(EvalState* state, F&& f) {
+  try {
+    return f();
+  } catch (...) {
+    state->error = std::current_exception();
+    return 0;
+  }
+}
+}  // namespace
+
+}  // namespace caracal::codegen
+
+using caracal::codegen::EvalState;
+
+extern "C" {
+
+int32_t caracal_rt_stmt(EvalState* state, const caracal::planner::Stmt* stmt) {
+  return caracal::codegen::Guard(state, [&] { return caracal::codegen::Hooks(state).RunStatement(*stmt) ? 2 : 1; });
+}
+
+int32_t caracal_rt_publish(EvalState* state) {
+  return caracal::codegen::Guard(state, [&] {
+    caracal::codegen::Hooks(state).Publish();
+    return 1;
+  });
+}
+
+int32_t caracal_rt_raise_stmt(EvalState* state, const caracal::planner::Stmt* stmt, const caracal::planner::Datum* args) {
+  using caracal::planner::RaiseLevel;
+  return caracal::codegen::Guard(state, [&] {
+    std::vector<caracal::planner::Datum> values(args, args + stmt->args.size());
+    std::vector<caracal::planner::SqlType> types;
+    for (const auto& a : stmt->args) types.push_back(a->type);
+    std::string message = caracal::codegen::FormatRaiseMessage(stmt->message, values, types);
+    if (stmt->level == RaiseLevel::kException) throw caracal::planner::SqlError(stmt->sqlstate, message);
+    // Only NOTICE and above reach a client at PostgreSQL's default client_min_messages.
+    if (stmt->level == RaiseLevel::kNotice || stmt->level == RaiseLevel::kWarning || stmt->level == RaiseLevel::kInfo) {
+      const char* severity = stmt->level == RaiseLevel::kWarning ? "WARNING" : stmt->level == RaiseLevel::kInfo ? "INFO" : "NOTICE";
+      caracal::codegen::Hooks(state).Notice(stmt->level == RaiseLevel::kNotice ? message
+                                                                               : std::string(severity) + ":" + message);
+    }
+    return 1;
+  });
+}
+
+int32_t caracal_rt_return(EvalState* state, const caracal::planner::Datum* value) {
+  return caracal::codegen::Guard(state, [&] {
+    caracal::codegen::Hooks(state).Return(*value);
+    return 1;
+  });
+}
+
+}  // extern "C"

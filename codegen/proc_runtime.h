@@ -1,0 +1,29 @@
+// Runtime functions of compiled procedure code (registered in jit_runtime.cc's table).
+// EvalState::user is the StatementHooks* of the running procedure.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "codegen/eval_state.h"
+#include "planner/procedure_ir.h"
+
+namespace caracal::codegen {
+
+// PL/pgSQL's RAISE formatting: each '%' takes the next argument's text ("<NULL>" for
+// NULL), '%%' is a literal '%'; too few / too many arguments raise 42601.
+std::string FormatRaiseMessage(const std::string& format, const std::vector<planner::Datum>& args,
+                               const std::vector<planner::SqlType>& types);
+
+}  // namespace caracal::codegen
+
+extern "C" {
+// 0: error; 1: next statement; 2: the statement RETURNed.
+int32_t caracal_rt_stmt(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt);
+int32_t caracal_rt_publish(caracal::codegen::EvalState* state);
+// RAISE `stmt` with its arguments evaluated into args[0..n). 0 for EXCEPTION (or error).
+int32_t caracal_rt_raise_stmt(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,
+                              const caracal::planner::Datum* args);
+int32_t caracal_rt_return(caracal::codegen::EvalState* state, const caracal::planner::Datum* value);
+}

@@ -1,0 +1,31 @@
+// StatementHooks: what compiled procedure code needs from the environment it runs in.
+//
+// The JIT compiles a procedure's control flow, assignments, conditions, FOR/WHILE loops,
+// EXIT/CONTINUE, RAISE and RETURN natively; every other statement (table statements,
+// FOREACH, RETURN NEXT/QUERY, and the init program's kDeclare/kReconRead) is handed to
+// RunStatement on the same frame - in the product, the reference interpreter's statement
+// runner (codegen/body_runner.h), so the two share one implementation of table access.
+#pragma once
+
+#include <string>
+
+#include "planner/datum.h"
+#include "planner/procedure_ir.h"
+
+namespace caracal::codegen {
+
+class StatementHooks {
+ public:
+  virtual ~StatementHooks() = default;
+  // Runs `s` against the frame the compiled code runs on. Returns true if the statement
+  // ended the body by RETURN (a FOREACH whose body returned). Throws SqlError.
+  virtual bool RunStatement(const planner::Stmt& s) = 0;
+  // RAISE NOTICE/WARNING/INFO (already formatted; the level prefix applied).
+  virtual void Notice(std::string message) = 0;
+  // The analysis' publish point (kPublish).
+  virtual void Publish() = 0;
+  // RETURN value of a function RETURNS <scalar> (already cast to the result type).
+  virtual void Return(const planner::Datum& value) = 0;
+};
+
+}  // namespace caracal::codegen
