@@ -1,0 +1,405 @@
+#include "codegen/body_runner.h"
+
+#include <fmt/format.h>
+
+#include "codegen/engine_row_sources.h"
+#include "codegen/table_access.h"
+#include "engine/table.h"
+#include "planner/cast.h"
+#include "planner/expr_eval.h"
+#include "planner/select_exec.h"
+#include "planner/sql_error.h"
+
+namespace caracal::codegen {
+
+using planner::Datum;
+using planner::EvalContext;
+using planner::SqlError;
+using planner::Stmt;
+using planner::StmtKind;
+
+int FindDeclaredRange(const std::vector<Value>& scratch, int stmt_id, const Key& lo, const Key& hi) {
+  int range_id = 0;
+  for (size_t i = 0; i + 2 < scratch.size(); i += 3, ++range_id) {
+    if (scratch[i].as_int() != stmt_id) continue;
+    if (scratch[i + 1].as_string() == lo.view() && scratch[i + 2].as_string() == hi.view()) return range_id;
+  }
+  return -1;
+}
+
+void RecordDeclaredRange(std::vector<Value>& scratch, int stmt_id, const Key& lo, const Key& hi) {
+  scratch.push_back(Value::Int(stmt_id));
+  scratch.push_back(Value::String(std::string(lo.view())));
+  scratch.push_back(Value::String(std::string(hi.view())));
+}
+
+std::string FormatRaise(const std::string& format, const std::vector<Datum>& args,
+                        const std::vector<planner::SqlType>& types) {
+  std::string out;
+  size_t next = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%') {
+      out += format[i];
+      continue;
+    }
+    if (i + 1 < format.size() && format[i + 1] == '%') {
+      out += '%';
+      ++i;
+      continue;
+    }
+    if (next >= args.size())
+      throw SqlError("42601", "too few parameters specified for RAISE");
+    out += args[next].is_null() ? "<NULL>" : planner::DatumToText(args[next], types[next]);
+    ++next;
+  }
+  if (next < args.size()) throw SqlError("42601", "too many parameters specified for RAISE");
+  return out;
+}
+
+void BodyRunner::RunInit() {
+  InitializeLocals(ir_, frame_);
+  RunBlock(ir_.init);
+}
+
+void BodyRunner::Run() {
+  InitializeLocals(ir_, frame_);
+  RunBlock(ir_.body);
+  if (!returned_value_ && ir_.kind == planner::ProcedureIr::Kind::kFunction &&
+      ir_.returns == planner::ProcedureIr::Returns::kScalar)
+    throw SqlError("2F005", "control reached end of function without RETURN");
+}
+
+Datum BodyRunner::Eval(const planner::Expr& e) const {
+  EvalContext ctx;
+  ctx.variables = frame_.vars;
+  return planner::Eval(e, ctx);
+}
+
+bool BodyRunner::Condition(const planner::Expr& e) const {
+  EvalContext ctx;
+  ctx.variables = frame_.vars;
+  return planner::EvalCondition(e, ctx);
+}
+
+void BodyRunner::Assign(int slot, Datum value, const planner::SqlType& from) {
+  const planner::Variable& v = ir_.variables[slot];
+  if (!value.is_null() && !(from == v.type)) value = planner::CastDatum(value, from, v.type, false);
+  if (value.is_null() && v.not_null)
+    throw SqlError("22004", fmt::format("null value cannot be assigned to variable \"{}\" declared NOT NULL", v.name));
+  frame_.var(slot) = std::move(value);
+}
+
+void BodyRunner::SetFound(bool found) {
+  if (ir_.found_variable >= 0) frame_.var(ir_.found_variable) = Datum::Bool(found);
+}
+
+Flow BodyRunner::AfterIteration(const Stmt& loop, Flow f, bool& stop) {
+  if (f == Flow::kNext) return Flow::kNext;
+  if (f == Flow::kReturn) return f;
+  // EXIT/CONTINUE: this loop's, unless it names an outer loop's label.
+  if (!pending_label_.empty() && pending_label_ != loop.label) return f;
+  pending_label_.clear();
+  stop = f == Flow::kExit;
+  return Flow::kNext;
+}
+
+Flow BodyRunner::RunBlock(const planner::Block& block) {
+  for (const auto& s : block) {
+    Flow f = RunStmt(*s);
+    if (f != Flow::kNext) return f;
+  }
+  return Flow::kNext;
+}
+
+Flow BodyRunner::RunStmt(const Stmt& s) {
+  switch (s.kind) {
+    case StmtKind::kNull: return Flow::kNext;
+    case StmtKind::kDeclare: RunDeclare(s); return Flow::kNext;
+    case StmtKind::kReconRead: RunReconRead(s); return Flow::kNext;
+    case StmtKind::kAssign: Assign(s.target, Eval(*s.value), s.value->type); return Flow::kNext;
+    case StmtKind::kIf:
+      for (size_t i = 0; i < s.conds.size(); ++i)
+        if (Condition(*s.conds[i])) return RunBlock(s.blocks[i]);
+      return RunBlock(s.else_block);
+    case StmtKind::kForRange: {
+      Datum lo = Eval(*s.lower), hi = Eval(*s.upper);
+      if (lo.is_null() || hi.is_null())
+        throw SqlError("22004", fmt::format("{} bound of FOR loop cannot be null", lo.is_null() ? "lower" : "upper"));
+      int64_t step = 1;
+      if (s.step) {
+        Datum st = Eval(*s.step);
+        if (st.is_null()) throw SqlError("22004", "BY value of FOR loop cannot be null");
+        if (st.i <= 0) throw SqlError("22023", "BY value of FOR loop must be greater than zero");
+        step = st.i;
+      }
+      bool iterated = false;
+      for (int64_t i = lo.i; s.reverse ? i >= hi.i : i <= hi.i; i += s.reverse ? -step : step) {
+        iterated = true;
+        frame_.var(s.target) = Datum::Int(i);
+        bool stop = false;
+        if (Flow f = AfterIteration(s, RunBlock(s.body), stop); f != Flow::kNext) return f;
+        if (stop) break;
+      }
+      SetFound(iterated);
+      return Flow::kNext;
+    }
+    case StmtKind::kForEach: {
+      Datum array = Eval(*s.value);
+      if (array.is_null()) throw SqlError("22004", "FOREACH expression must not be null");
+      bool iterated = false;
+      // Holding the shared elements keeps them alive if the loop reassigns the array.
+      std::shared_ptr<const std::vector<Datum>> elements = array.array;
+      planner::SqlType element_type = s.value->type.Element();
+      for (const Datum& e : *elements) {
+        iterated = true;
+        Assign(s.target, e, element_type);
+        bool stop = false;
+        if (Flow f = AfterIteration(s, RunBlock(s.body), stop); f != Flow::kNext) return f;
+        if (stop) break;
+      }
+      SetFound(iterated);
+      return Flow::kNext;
+    }
+    case StmtKind::kWhile:
+      while (!s.conds.empty() ? Condition(*s.conds[0]) : true) {
+        bool stop = false;
+        if (Flow f = AfterIteration(s, RunBlock(s.body), stop); f != Flow::kNext) return f;
+        if (stop) break;
+      }
+      return Flow::kNext;
+    case StmtKind::kExit:
+    case StmtKind::kContinue:
+      if (!s.conds.empty() && !Condition(*s.conds[0])) return Flow::kNext;
+      pending_label_ = s.label;
+      return s.kind == StmtKind::kExit ? Flow::kExit : Flow::kContinue;
+    case StmtKind::kSelectInto: RunSelectInto(s); return Flow::kNext;
+    case StmtKind::kReturnQuery: RunReturnQuery(s); return Flow::kNext;
+    case StmtKind::kInsert: RunInsert(s); return Flow::kNext;
+    case StmtKind::kUpdate: RunUpdate(s); return Flow::kNext;
+    case StmtKind::kDelete: RunDelete(s); return Flow::kNext;
+    case StmtKind::kRaise: RunRaise(s); return Flow::kNext;
+    case StmtKind::kReturn: RunReturn(s); return Flow::kReturn;
+    case StmtKind::kReturnNext: RunReturnNext(s); return Flow::kNext;
+    case StmtKind::kPublish:
+      if (!published_) {
+        exec_->Publish();
+        published_ = true;
+      }
+      return Flow::kNext;
+  }
+  return Flow::kNext;
+}
+
+void BodyRunner::RunSelectInto(const Stmt& s) {
+  ExecRowSource source(*exec_);
+  SelectInto(s, source);
+}
+
+void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
+  std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars);
+  if (s.strict) {
+    if (rows.empty()) throw SqlError("P0002", "query returned no rows");
+    if (rows.size() > 1) throw SqlError("P0003", "query returned more than one row");
+  }
+  SetFound(!rows.empty());
+  if (s.into.empty()) return;
+  for (size_t i = 0; i < s.into.size(); ++i) {
+    Datum v = rows.empty() || i >= s.select->columns.size() ? Datum::Null() : std::move(rows[0][i]);
+    Assign(s.into[i], std::move(v), i < s.select->columns.size() ? s.select->columns[i].type : planner::SqlType());
+  }
+}
+
+void BodyRunner::RunReturnQuery(const Stmt& s) {
+  ExecRowSource source(*exec_);
+  std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars);
+  SetFound(!rows.empty());
+  for (auto& row : rows) {
+    std::vector<Datum> out;
+    for (size_t c = 0; c < ir_.result_columns.size() && c < row.size(); ++c) {
+      const planner::SqlType& from = s.select->columns[c].type;
+      const planner::SqlType& to = ir_.result_columns[c].type;
+      out.push_back(row[c].is_null() || from == to ? std::move(row[c]) : planner::CastDatum(row[c], from, to, false));
+    }
+    EmitRow(out);
+  }
+}
+
+void BodyRunner::EmitRow(const std::vector<Datum>& values) {
+  std::vector<Value> row;
+  row.reserve(values.size());
+  for (size_t c = 0; c < values.size(); ++c) row.push_back(planner::DatumToValue(values[c], ir_.result_columns[c].type));
+  exec_->Emit(std::move(row));
+}
+
+void BodyRunner::Returning(const Stmt& s, const Schema& schema, const RowValue& row) {
+  if (s.returning.empty()) return;
+  EvalContext ctx;
+  ctx.variables = frame_.vars;
+  ctx.row = &row;
+  ctx.schema = &schema;
+  std::vector<std::pair<Datum, planner::SqlType>> values;
+  for (const auto& e : s.returning) values.emplace_back(planner::Eval(*e, ctx), e->type);
+  for (size_t i = 0; i < s.into.size() && i < values.size(); ++i) Assign(s.into[i], values[i].first, values[i].second);
+}
+
+void BodyRunner::RunInsert(const Stmt& s) {
+  const planner::TableInfo& table = *s.table;
+  Table& engine_table = exec_->table(table.id);
+  const Schema& schema = engine_table.schema();
+  std::vector<Datum> values;
+  values.reserve(s.row_values.size());
+  for (const auto& e : s.row_values) values.push_back(Eval(*e));
+  Key key = PrimaryKeyOf(table, values);
+  RowValuePtr row = BuildRow(table, schema, values);
+  const RowValue* written = row.get();
+  if (exec_->Insert(table.id, key, std::move(row))) {
+    SetFound(true);
+    if (!s.returning.empty()) Returning(s, schema, *exec_->Read(table.id, key));
+    return;
+  }
+  if (s.on_conflict == planner::OnConflict::kNone) ThrowDuplicateKey(table, values);
+  (void)written;
+  if (s.on_conflict == planner::OnConflict::kDoNothing) {
+    SetFound(false);
+    return;
+  }
+  // DO UPDATE: the existing row, with EXCLUDED naming the row proposed for insertion.
+  const RowValue* old = exec_->Read(table.id, key);
+  RowValuePtr proposed = BuildRow(table, schema, values);
+  EvalContext ctx;
+  ctx.variables = frame_.vars;
+  ctx.row = old;
+  ctx.schema = &schema;
+  ctx.excluded = proposed.get();
+  if (s.conflict_filter && !planner::EvalCondition(*s.conflict_filter, ctx)) {
+    SetFound(false);
+    return;
+  }
+  std::vector<Datum> updated = RowDatums(schema, *old);
+  std::vector<Datum> assigned;
+  for (const auto& [col, e] : s.assignments) assigned.push_back(planner::Eval(*e, ctx));
+  for (size_t i = 0; i < s.assignments.size(); ++i) updated[s.assignments[i].first] = std::move(assigned[i]);
+  if (PrimaryKeyOf(table, updated).view() != key.view())
+    throw SqlError(planner::sqlstate::kFeatureNotSupported, "ON CONFLICT DO UPDATE of a primary-key column is not supported");
+  exec_->Update(table.id, key, BuildRow(table, schema, updated));
+  SetFound(true);
+  if (!s.returning.empty()) Returning(s, schema, *exec_->Read(table.id, key));
+}
+
+const std::vector<Key>& BodyRunner::RangeKeys(const Stmt& s) {
+  EvalContext ctx;
+  ctx.variables = frame_.vars;
+  static const std::vector<Key> kNone;
+  std::optional<KeySpan> span = RangeSpan(*s.table, s.table->primary_key, s.where_key, ctx);
+  if (!span) return kNone;
+  int id = FindDeclaredRange(exec_->scratch(), s.id, span->lo, span->hi);
+  if (id < 0)
+    throw SqlError("XX000", fmt::format("internal error: the range of statement {} (line {}) was not declared", s.id, s.line));
+  return exec_->RangeRows(id);
+}
+
+void BodyRunner::RunUpdate(const Stmt& s) {
+  const planner::TableInfo& table = *s.table;
+  const Schema& schema = exec_->table(table.id).schema();
+  auto update_row = [&](const Key& key) -> bool {
+    const RowValue* old = exec_->Read(table.id, key);
+    if (old == nullptr) return false;
+    EvalContext ctx;
+    ctx.variables = frame_.vars;
+    ctx.row = old;
+    ctx.schema = &schema;
+    if (s.filter && !planner::EvalCondition(*s.filter, ctx)) return false;
+    std::vector<Datum> row = RowDatums(schema, *old);
+    std::vector<Datum> assigned;
+    assigned.reserve(s.assignments.size());
+    for (const auto& [col, e] : s.assignments) assigned.push_back(planner::Eval(*e, ctx));
+    for (size_t i = 0; i < s.assignments.size(); ++i) row[s.assignments[i].first] = std::move(assigned[i]);
+    if (PrimaryKeyOf(table, row).view() != key.view())
+      throw SqlError(planner::sqlstate::kFeatureNotSupported, "UPDATE of a primary-key column is not supported");
+    exec_->Update(table.id, key, BuildRow(table, schema, row));
+    if (!s.returning.empty()) Returning(s, schema, *exec_->Read(table.id, key));
+    return true;
+  };
+  if (s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
+    EvalContext ctx;
+    ctx.variables = frame_.vars;
+    std::optional<Key> key = PointKey(table, s.where_key, ctx);
+    SetFound(key && update_row(*key));
+    return;
+  }
+  bool any = false;
+  for (const Key& key : RangeKeys(s)) any |= update_row(key);
+  SetFound(any);
+}
+
+void BodyRunner::RunDelete(const Stmt& s) {
+  const planner::TableInfo& table = *s.table;
+  const Schema& schema = exec_->table(table.id).schema();
+  auto delete_row = [&](const Key& key) -> bool {
+    const RowValue* old = exec_->Read(table.id, key);
+    if (old == nullptr) return false;
+    EvalContext ctx;
+    ctx.variables = frame_.vars;
+    ctx.row = old;
+    ctx.schema = &schema;
+    if (s.filter && !planner::EvalCondition(*s.filter, ctx)) return false;
+    if (!s.returning.empty()) Returning(s, schema, *old);
+    exec_->Delete(table.id, key);
+    return true;
+  };
+  if (s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
+    EvalContext ctx;
+    ctx.variables = frame_.vars;
+    std::optional<Key> key = PointKey(table, s.where_key, ctx);
+    SetFound(key && delete_row(*key));
+    return;
+  }
+  bool any = false;
+  for (const Key& key : RangeKeys(s)) any |= delete_row(key);
+  SetFound(any);
+}
+
+void BodyRunner::RunRaise(const Stmt& s) {
+  std::vector<Datum> args;
+  std::vector<planner::SqlType> types;
+  for (const auto& a : s.args) {
+    args.push_back(Eval(*a));
+    types.push_back(a->type);
+  }
+  std::string message = FormatRaise(s.message, args, types);
+  if (s.level == planner::RaiseLevel::kException) throw SqlError(s.sqlstate, message);
+  // Only NOTICE and above reach a client at PostgreSQL's default client_min_messages.
+  if (s.level == planner::RaiseLevel::kNotice || s.level == planner::RaiseLevel::kWarning ||
+      s.level == planner::RaiseLevel::kInfo) {
+    const char* severity = s.level == planner::RaiseLevel::kWarning ? "WARNING" : s.level == planner::RaiseLevel::kInfo ? "INFO" : "NOTICE";
+    exec_->Notice(s.level == planner::RaiseLevel::kNotice ? message : std::string(severity) + ":" + message);
+  }
+}
+
+void BodyRunner::RunReturn(const Stmt& s) {
+  if (ir_.returns != planner::ProcedureIr::Returns::kScalar || !s.value) return;
+  Datum v = Eval(*s.value);
+  const planner::SqlType& to = ir_.result_columns.at(0).type;
+  if (!v.is_null() && !(s.value->type == to)) v = planner::CastDatum(v, s.value->type, to, false);
+  EmitRow({v});
+  returned_value_ = true;
+}
+
+void BodyRunner::RunReturnNext(const Stmt& s) {
+  std::vector<Datum> values;
+  if (!s.args.empty()) {
+    for (size_t c = 0; c < s.args.size(); ++c) {
+      Datum v = Eval(*s.args[c]);
+      const planner::SqlType& to = ir_.result_columns.at(c).type;
+      if (!v.is_null() && !(s.args[c]->type == to)) v = planner::CastDatum(v, s.args[c]->type, to, false);
+      values.push_back(std::move(v));
+    }
+  } else {
+    // RETURNS TABLE / OUT parameters: the current values of the output variables.
+    for (size_t i = 0; i < ir_.variables.size(); ++i)
+      if (ir_.variables[i].kind == planner::VariableKind::kOutParameter) values.push_back(frame_.vars[i]);
+  }
+  EmitRow(values);
+}
+
+}  // namespace caracal::codegen

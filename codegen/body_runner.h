@@ -1,0 +1,85 @@
+// BodyRunner: interprets a procedure's statements. In Execute it runs ProcedureIr::body at
+// the transaction's serial position through the engine's ExecContext; in Declare it runs
+// ProcedureIr::init (the same statement kinds plus kDeclare and kReconRead) through the
+// DeclareContext. One runner per attempt.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/frame.h"
+#include "engine/procedure.h"
+#include "planner/catalog.h"
+#include "planner/procedure_ir.h"
+#include "planner/row_source.h"
+
+namespace caracal::codegen {
+
+// How a statement list ended.
+enum class Flow : uint8_t { kNext, kExit, kContinue, kReturn };
+
+// The ranges Declare declared, so Execute can find a range statement's range id: Declare
+// appends (statement id, lo, hi) triples to the transaction's scratch values in
+// declaration order, which is range id order.
+int FindDeclaredRange(const std::vector<Value>& scratch, int stmt_id, const Key& lo, const Key& hi);
+void RecordDeclaredRange(std::vector<Value>& scratch, int stmt_id, const Key& lo, const Key& hi);
+
+class BodyRunner {
+ public:
+  BodyRunner(const planner::ProcedureIr& ir, const planner::Catalog& catalog, ExecContext& ctx, Frame& frame)
+      : ir_(ir), catalog_(catalog), exec_(&ctx), frame_(frame) {}
+  BodyRunner(const planner::ProcedureIr& ir, const planner::Catalog& catalog, DeclareContext& ctx, Frame& frame)
+      : ir_(ir), catalog_(catalog), declare_(&ctx), frame_(frame) {}
+
+  // Runs the body (ExecContext runners); SqlErrors propagate (the caller aborts). Returns
+  // normally at RETURN or at the end of the body.
+  void Run();
+  // Runs the init program (DeclareContext runners).
+  void RunInit();
+  bool published() const { return published_; }
+
+ private:
+  Flow RunBlock(const planner::Block& block);
+  Flow RunStmt(const planner::Stmt& s);
+  // Handles how one loop iteration ended: sets `stop` for an EXIT of this loop; returns a
+  // flow the loop must pass on (RETURN, or EXIT/CONTINUE of an outer loop) or kNext.
+  Flow AfterIteration(const planner::Stmt& loop, Flow f, bool& stop);
+
+  void RunSelectInto(const planner::Stmt& s);
+  void SelectInto(const planner::Stmt& s, planner::RowSource& source);
+  void RunReturnQuery(const planner::Stmt& s);
+  void RunInsert(const planner::Stmt& s);
+  void RunUpdate(const planner::Stmt& s);
+  void RunDelete(const planner::Stmt& s);
+  void RunRaise(const planner::Stmt& s);
+  void RunReturn(const planner::Stmt& s);
+  void RunReturnNext(const planner::Stmt& s);
+  void RunDeclare(const planner::Stmt& s);
+  void RunReconRead(const planner::Stmt& s);
+
+  planner::Datum Eval(const planner::Expr& e) const;
+  bool Condition(const planner::Expr& e) const;
+  void Assign(int slot, planner::Datum value, const planner::SqlType& from);
+  void SetFound(bool found);
+  // The keys a range statement covers at this transaction's position (declared in Declare).
+  const std::vector<Key>& RangeKeys(const planner::Stmt& s);
+  void Returning(const planner::Stmt& s, const Schema& schema, const RowValue& row);
+  void EmitRow(const std::vector<planner::Datum>& values);
+
+  const planner::ProcedureIr& ir_;
+  const planner::Catalog& catalog_;
+  ExecContext* exec_ = nullptr;
+  DeclareContext* declare_ = nullptr;
+  Frame& frame_;
+  bool published_ = false;
+  bool returned_value_ = false;
+  std::string pending_label_;  // the label of the EXIT/CONTINUE being propagated
+};
+
+// PL/pgSQL's RAISE formatting: each '%' takes the next argument's text ("<NULL>" for
+// NULL), '%%' is a literal '%'.
+std::string FormatRaise(const std::string& format, const std::vector<planner::Datum>& args,
+                        const std::vector<planner::SqlType>& types);
+
+}  // namespace caracal::codegen

@@ -1,0 +1,124 @@
+// The init program's own statements: kDeclare (the write set of one body statement, for
+// the current values of the frame) and kReconRead (a body read run against the last
+// committed state). See planner/README.md, "Analysis", for when the planner emits them.
+#include <fmt/format.h>
+
+#include "codegen/body_runner.h"
+#include "codegen/engine_row_sources.h"
+#include "codegen/table_access.h"
+#include "engine/table.h"
+#include "planner/access_path.h"
+#include "planner/expr_eval.h"
+#include "planner/sql_error.h"
+
+namespace caracal::codegen {
+
+using planner::AccessInfo;
+using planner::Datum;
+using planner::EvalContext;
+using planner::Stmt;
+
+namespace {
+
+const Stmt& BodyStatement(const planner::ProcedureIr& ir, int id) {
+  for (const Stmt* s : ir.table_statements)
+    if (s->id == id) return *s;
+  throw planner::SqlError("XX000", fmt::format("internal error: no table statement {} in {}", id, ir.name));
+}
+
+// The key of `columns` from per-column expressions (nullptr: unknown); nullopt when a
+// value is unknown, NULL or not encodable: that entry or key is then not declared, and
+// the body's own checks report what is wrong.
+std::optional<Key> KeyFrom(const planner::TableInfo& table, const std::vector<int>& columns,
+                           const std::vector<const planner::Expr*>& exprs, const EvalContext& ctx) {
+  Key key;
+  for (int c : columns) {
+    const planner::Expr* e = exprs[c];
+    if (e == nullptr || e->References(planner::SlotSpace::kColumn)) return std::nullopt;
+    Datum v = planner::Eval(*e, ctx);
+    if (v.is_null() || !planner::AppendKeyValue(key, v, table.columns[c])) return std::nullopt;
+  }
+  return key;
+}
+
+}  // namespace
+
+void BodyRunner::RunDeclare(const Stmt& init_stmt) {
+  const Stmt& s = BodyStatement(ir_, init_stmt.target_stmt);
+  const planner::TableInfo& table = *s.table;
+  const AccessInfo& access = *s.access;
+  EvalContext ctx;
+  ctx.variables = frame_.vars;
+  // Expressions that give each column's new value, where the statement fixes it.
+  std::vector<const planner::Expr*> new_values(table.columns.size(), nullptr);
+  for (size_t c = 0; c < s.row_values.size(); ++c) new_values[c] = s.row_values[c].get();
+  for (const auto& [col, e] : s.assignments) new_values[col] = e.get();
+
+  auto declare_index_entries = [&](const Key& primary_key) {
+    for (size_t i = 0; i < table.indexes.size(); ++i) {
+      const planner::IndexInfo* index = catalog_.FindIndex(table.indexes[i]);
+      if (index == nullptr) continue;
+      bool touched = s.kind == planner::StmtKind::kInsert;
+      for (const auto& [col, e] : s.assignments)
+        for (int c : index->columns) touched |= c == col;
+      if (!touched) continue;
+      if (std::optional<Key> ik = KeyFrom(table, index->columns, new_values, ctx))
+        declare_->DeclareIndexEntry(table.id, index->engine_index, *ik, primary_key);
+    }
+  };
+
+  switch (access.access) {
+    case AccessInfo::Access::kRead: return;
+    case AccessInfo::Access::kReadPrefetch: {
+      if (s.select) {
+        planner::KeyRange r = planner::ResolveAccessPath(s.select->access, table, ctx);
+        if (r.point && !r.empty) declare_->Prefetch(table.id, r.lo);
+      } else if (std::optional<Key> key = PointKey(table, s.where_key, ctx)) {
+        declare_->Prefetch(table.id, *key);
+      }
+      return;
+    }
+    case AccessInfo::Access::kInsert:
+    case AccessInfo::Access::kUpsert: {
+      std::optional<Key> key = KeyFrom(table, table.primary_key, new_values, ctx);
+      if (!key) return;
+      declare_->DeclareWrite(table.id, *key,
+                             access.access == AccessInfo::Access::kInsert ? WriteKind::kInsert : WriteKind::kUpsert);
+      declare_index_entries(*key);
+      return;
+    }
+    case AccessInfo::Access::kUpdate:
+    case AccessInfo::Access::kDelete: {
+      std::optional<Key> key = PointKey(table, s.where_key, ctx);
+      if (!key) return;
+      if (access.access == AccessInfo::Access::kDelete) {
+        declare_->DeclareWrite(table.id, *key, WriteKind::kDelete);
+      } else if (access.apply_row_update) {
+        declare_->DeclareRowUpdate(table.id, *key, std::max(access.weight, 1));
+      } else {
+        declare_->DeclareWrite(table.id, *key, WriteKind::kUpdate);
+      }
+      if (access.access == AccessInfo::Access::kUpdate) declare_index_entries(*key);
+      return;
+    }
+    case AccessInfo::Access::kRangeUpdate:
+    case AccessInfo::Access::kRangeDelete: {
+      std::optional<KeySpan> span = RangeSpan(table, table.primary_key, s.where_key, ctx);
+      if (!span) return;
+      int id = declare_->DeclareRange(table.id, span->lo, span->hi,
+                                      access.access == AccessInfo::Access::kRangeDelete ? RangeKind::kDelete
+                                                                                         : RangeKind::kUpdate);
+      (void)id;  // ids follow declaration order, which the scratch record keeps
+      RecordDeclaredRange(declare_->scratch(), s.id, span->lo, span->hi);
+      return;
+    }
+  }
+}
+
+void BodyRunner::RunReconRead(const Stmt& init_stmt) {
+  const Stmt& s = BodyStatement(ir_, init_stmt.target_stmt);
+  CommittedRowSource source(*declare_);
+  SelectInto(s, source);
+}
+
+}  // namespace caracal::codegen

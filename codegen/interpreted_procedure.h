@@ -1,0 +1,42 @@
+// InterpretedProcedure: an engine Procedure that runs a ProcedureIr by walking it.
+//
+//   Sequence - draws the values of the IR's hoisted nextval() calls, in serial order;
+//   Declare  - runs the init program (ProcedureIr::init): the write set, loops over input
+//              arrays, reconnaissance reads of the committed state;
+//   Execute  - runs the body at the transaction's serial position.
+//
+// It is the reference semantics the JIT (compiled_procedure.h) must reproduce, and the
+// fallback for anything the JIT does not compile. Errors a procedure raises before its
+// publish point abort the transaction with PostgreSQL's SQLSTATE and message.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "engine/procedure.h"
+#include "planner/catalog.h"
+#include "planner/procedure_ir.h"
+
+namespace caracal::codegen {
+
+class InterpretedProcedure final : public Procedure {
+ public:
+  // `catalog` must outlive the procedure; it is read (sequence names) during Sequence,
+  // which the engine runs while no DDL can change it.
+  InterpretedProcedure(std::shared_ptr<const planner::ProcedureIr> ir, const planner::Catalog& catalog);
+
+  const std::string& name() const override { return ir_->name; }
+  void Sequence(SequenceContext& ctx, TxnInput& input) const override;
+  void Declare(DeclareContext& ctx) const override;
+  void Execute(ExecContext& ctx) const override;
+  bool needs_epoch_head() const override { return needs_epoch_head_; }
+
+  const planner::ProcedureIr& ir() const { return *ir_; }
+
+ private:
+  std::shared_ptr<const planner::ProcedureIr> ir_;
+  const planner::Catalog& catalog_;
+  bool needs_epoch_head_ = false;
+};
+
+}  // namespace caracal::codegen
