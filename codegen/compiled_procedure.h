@@ -1,0 +1,66 @@
+// CompiledProcedure: an engine Procedure whose Declare and Execute run JIT-compiled code
+// for a ProcedureIr (proc_codegen.h), with the reference interpreter's semantics
+// (interpreted_procedure.h): same frame (MakeFrame), same results, notices and errors,
+// same abort rule (an error before the publish point aborts; after it, it propagates).
+//
+//   Sequence - the interpreter's (it runs serially and only evaluates sequence names);
+//   Declare  - the compiled init program; kDeclare / kReconRead go to the interpreter's
+//              BodyRunner statement by statement, on the same frame;
+//   Execute  - the compiled body; table statements, FOREACH and RETURN NEXT/QUERY go to
+//              the BodyRunner likewise, with their key and value expressions interpreted.
+//
+// Handing a statement to the BodyRunner needs its public per-statement entry point
+// (`Flow RunStatement(const Stmt&)`); until codegen/body_runner.h has it, MakeProcedure
+// compiles only procedures without such statements and interprets the others.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "codegen/interpreted_procedure.h"
+#include "codegen/jit.h"
+#include "codegen/proc_codegen.h"
+#include "engine/procedure.h"
+#include "planner/catalog.h"
+#include "planner/procedure_ir.h"
+
+namespace caracal::codegen {
+
+class CompiledProcedure final : public Procedure {
+ public:
+  // Compiles `ir` with `jit` (which must outlive the procedure). Throws SqlError XX000 if
+  // the compiler cannot handle the IR (see MakeProcedure for the fallback).
+  CompiledProcedure(Jit& jit, std::shared_ptr<const planner::ProcedureIr> ir, const planner::Catalog& catalog,
+                    const CompileOptions& options = {});
+
+  const std::string& name() const override { return ir_->name; }
+  void Sequence(SequenceContext& ctx, TxnInput& input) const override { interpreted_.Sequence(ctx, input); }
+  void Declare(DeclareContext& ctx) const override;
+  void Execute(ExecContext& ctx) const override;
+  bool needs_epoch_head() const override { return interpreted_.needs_epoch_head(); }
+
+  const planner::ProcedureIr& ir() const { return *ir_; }
+  // Verification + optimisation + machine code of both functions (the product's compile_ms).
+  double compile_ms() const { return code_->compile_ms(); }
+  // The optimised IR, when compiled with options.dump_ir (SET caracal.dump_ir = on).
+  const std::string& ir_text() const { return code_->ir_text(); }
+
+  // Whether every statement the compiled code hands to the interpreter can be handed
+  // (see the header comment).
+  static bool CanDelegateAll(const planner::ProcedureIr& ir);
+
+ private:
+  std::shared_ptr<const planner::ProcedureIr> ir_;
+  const planner::Catalog& catalog_;
+  InterpretedProcedure interpreted_;
+  std::unique_ptr<ProcedureCode> code_;
+};
+
+// What CREATE FUNCTION / PROCEDURE should register: the compiled procedure when `jit` is
+// given and the IR compiles, else the interpreter. `compile_ms` (if given) receives the
+// compile time (0 when interpreted); `why_interpreted` the reason, if any.
+std::unique_ptr<Procedure> MakeProcedure(Jit* jit, std::shared_ptr<const planner::ProcedureIr> ir,
+                                         const planner::Catalog& catalog, const CompileOptions& options = {},
+                                         double* compile_ms = nullptr, std::string* why_interpreted = nullptr);
+
+}  // namespace caracal::codegen
