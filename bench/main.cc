@@ -1,10 +1,11 @@
-// caracal-bench: runs a workload with native procedures and prints one JSON line.
+// caracal-bench: runs a workload with native or SQL procedures and prints one JSON line.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <iostream>
 
 #include "bench/runner.h"
+#include "bench/sql/sql_twin.h"
 
 int main(int argc, char** argv) {
   caracal::bench::RunOptions o;
@@ -24,7 +25,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 100'000'000u));
   app.add_option("--epoch-interval-ms", o.engine.epoch_interval_ms, "an epoch closes after this long")
       ->capture_default_str();
-  app.add_option("--procedures", o.procedures, "native (sql arrives with the SQL compiler)")->capture_default_str();
+  app.add_option("--procedures", o.procedures, "native (hand-written C++) or sql (sql/<workload>/ compiled)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"native", "sql"}));
+  std::string sql_dir = CARACAL_SQL_DIR;
+  app.add_option("--sql-dir", sql_dir, "the project's sql/ folder (--procedures sql)")->capture_default_str();
   app.add_flag("--reference", o.reference, "run on the single-threaded serial reference executor");
   bool no_gc = false, no_batch = false, no_minor = false;
   app.add_flag("--no-gc", no_gc, "disable garbage collection");
@@ -48,6 +53,9 @@ int main(int argc, char** argv) {
   o.engine.batch_append = !no_batch;
   o.engine.split_on_demand = !no_split;
   o.progress = true;
+  o.sql_twin = [&sql_dir](const caracal::bench::RunOptions& options) {
+    return caracal::bench::MakeSqlTwin(options, sql_dir);
+  };
   try {
     caracal::bench::RunResult r = caracal::bench::RunWorkload(o);
     std::cout << r.report.dump() << std::endl;

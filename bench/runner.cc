@@ -54,6 +54,13 @@ struct Driver {
   std::mt19937_64 rng;
   std::vector<float> latencies_ms;  // written only from the executor's result thread
   uint64_t committed = 0, aborted = 0;
+  std::function<void(TxnRequest&)> rewrite;  // --procedures sql: the SQL twin's procedure
+
+  TxnRequest Next() {
+    TxnRequest r = workload.Next(rng);
+    if (rewrite) rewrite(r);
+    return r;
+  }
 
   // A fixed count is generated before the clock starts, like the paper's static trace:
   // on two cores a generator running alongside the workers would take a third of the
@@ -61,7 +68,7 @@ struct Driver {
   std::vector<TxnRequest> Pregenerate(uint64_t txns) {
     std::vector<TxnRequest> trace;
     trace.reserve(txns);
-    for (uint64_t n = 0; n < txns; ++n) trace.push_back(workload.Next(rng));
+    for (uint64_t n = 0; n < txns; ++n) trace.push_back(Next());
     return trace;
   }
 
@@ -72,7 +79,7 @@ struct Driver {
     const auto until = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     for (uint64_t n = 0; !fixed || n < trace.size(); ++n) {
       if (!fixed && (n & 63) == 0 && Clock::now() >= until) break;
-      TxnRequest req = fixed ? std::move(trace[n]) : workload.Next(rng);
+      TxnRequest req = fixed ? std::move(trace[n]) : Next();
       slots.acquire();
       req.on_done = [this, &slots, t0 = Clock::now()](TxnResult&& r) {
         latencies_ms.push_back(std::chrono::duration<float, std::milli>(Clock::now() - t0).count());
@@ -91,17 +98,23 @@ struct Driver {
 }  // namespace
 
 RunResult RunWorkload(const RunOptions& options) {
-  if (options.procedures != "native")
-    throw std::invalid_argument("--procedures " + options.procedures +
-                                ": only native procedures exist until the SQL compiler lands");
+  const bool sql = options.procedures == "sql";
+  if (!sql && options.procedures != "native")
+    throw std::invalid_argument("--procedures " + options.procedures + ": expected native or sql");
+  if (sql && (options.reference || !options.sql_twin))
+    throw std::invalid_argument("--procedures sql runs on the engine only (compare its state_hash with --reference)");
   if (options.txns == 0 && options.seconds <= 0) throw std::invalid_argument("give --txns or --seconds");
   std::unique_ptr<Workload> workload = MakeWorkload(options.workload, options.workload_options);
   if (!workload) throw std::invalid_argument("unknown workload: " + options.workload);
 
   std::unique_ptr<Database> db;
   std::unique_ptr<ReferenceExecutor> reference;
+  std::unique_ptr<SqlTwin> twin;
   Store* store;
-  if (options.reference) {
+  if (sql) {
+    twin = options.sql_twin(options);
+    store = &twin->database();
+  } else if (options.reference) {
     reference = std::make_unique<ReferenceExecutor>();
     store = reference.get();
   } else {
@@ -114,18 +127,21 @@ RunResult RunWorkload(const RunOptions& options) {
 
   std::unique_ptr<Engine> engine;
   Executor* executor = reference.get();
-  if (!options.reference) {
+  if (twin) {
+    executor = &twin->engine();
+  } else if (!options.reference) {
     engine = std::make_unique<Engine>(*db, options.engine);
     executor = engine.get();
   }
-  Driver driver{*executor, *workload, std::mt19937_64(options.workload_options.seed ^ 0x5eed5eedULL), {}, 0, 0};
+  Driver driver{*executor, *workload, std::mt19937_64(options.workload_options.seed ^ 0x5eed5eedULL), {}, 0, 0, {}};
   const std::ptrdiff_t window = options.reference ? 1 : std::max<std::ptrdiff_t>(2 * options.engine.epoch_max_txns, 1);
+  if (twin) driver.rewrite = [&twin](TxnRequest& r) { r.procedure = &twin->ProcedureFor(*r.procedure); };
   std::vector<TxnRequest> trace = driver.Pregenerate(options.txns);
   const auto start = Clock::now();
   driver.Run(std::move(trace), options.seconds, window);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
-  EngineStats stats = engine ? engine->stats() : EngineStats{};
+  EngineStats stats = engine ? engine->stats() : twin ? twin->engine().stats() : EngineStats{};
   engine.reset();  // stops the threads; the committed state stays in `db`
 
   RunResult result;
@@ -166,6 +182,7 @@ RunResult RunWorkload(const RunOptions& options) {
   j["load_s"] = load_s;
   j["rss_mb"] = ResidentMb();
   j["state_hash"] = fmt::format("{:016x}", result.state_hash);
+  if (twin) j["compile_ms"] = twin->compile_ms();
   const nlohmann::json workload_report = workload->Report(*store);  // items() must not outlive it
   for (auto& [k, v] : workload_report.items()) j[k] = v;
   return result;

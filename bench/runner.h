@@ -5,12 +5,31 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 
 #include "bench/workload.h"
+#include "engine/database.h"
+#include "engine/engine.h"
 #include "engine/engine_options.h"
 
 namespace caracal::bench {
+
+struct RunOptions;
+
+// The SQL twin of a workload (--procedures sql): a database that already holds the
+// workload's sql/ schema and compiled procedures, the engine running them, and for each
+// native procedure its SQL counterpart of the same name and arguments.
+class SqlTwin {
+ public:
+  virtual ~SqlTwin() = default;
+  virtual Database& database() = 0;
+  virtual Engine& engine() = 0;
+  virtual const Procedure& ProcedureFor(const Procedure& native) = 0;
+  virtual double compile_ms() const = 0;
+};
+using SqlTwinFactory = std::function<std::unique_ptr<SqlTwin>(const RunOptions&)>;
 
 struct RunOptions {
   std::string workload;
@@ -19,7 +38,8 @@ struct RunOptions {
   double seconds = 0;    // ...or a duration, when txns is 0
   EngineOptions engine;
   bool reference = false;  // the serial reference executor instead of the engine
-  std::string procedures = "native";
+  std::string procedures = "native";  // or "sql" (needs sql_twin)
+  SqlTwinFactory sql_twin;
   bool progress = false;   // print load progress on stderr
 };
 

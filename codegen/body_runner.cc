@@ -64,6 +64,14 @@ void BodyRunner::RunInit() {
 void BodyRunner::Run() {
   InitializeLocals(ir_, frame_);
   RunBlock(ir_.body);
+  // A function with OUT parameters (and no SETOF) returns their final values.
+  if (ir_.kind == planner::ProcedureIr::Kind::kFunction && !ir_.out_variables.empty() &&
+      ir_.returns != planner::ProcedureIr::Returns::kTable && ir_.returns != planner::ProcedureIr::Returns::kSetOf) {
+    std::vector<Datum> values;
+    for (int slot : ir_.out_variables) values.push_back(frame_.var(slot));
+    EmitRow(values);
+    returned_value_ = true;
+  }
   if (!returned_value_ && ir_.kind == planner::ProcedureIr::Kind::kFunction &&
       ir_.returns == planner::ProcedureIr::Returns::kScalar)
     throw SqlError("2F005", "control reached end of function without RETURN");
@@ -180,12 +188,7 @@ Flow BodyRunner::RunStmt(const Stmt& s) {
     case StmtKind::kRaise: RunRaise(s); return Flow::kNext;
     case StmtKind::kReturn: RunReturn(s); return Flow::kReturn;
     case StmtKind::kReturnNext: RunReturnNext(s); return Flow::kNext;
-    case StmtKind::kPublish:
-      if (!published_) {
-        exec_->Publish();
-        published_ = true;
-      }
-      return Flow::kNext;
+    case StmtKind::kPublish: Publish(); return Flow::kNext;
   }
   return Flow::kNext;
 }
@@ -298,6 +301,18 @@ const std::vector<Key>& BodyRunner::RangeKeys(const Stmt& s) {
   return exec_->RangeRows(id);
 }
 
+bool BodyRunner::ForEachAddressedRow(const Stmt& s, const std::function<bool(const Key&)>& fn) {
+  if (s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
+    EvalContext ctx;
+    ctx.variables = frame_.vars;
+    std::optional<Key> key = PointKey(*s.table, s.where_key, ctx);
+    return key && fn(*key);
+  }
+  bool any = false;
+  for (const Key& key : RangeKeys(s)) any |= fn(key);
+  return any;
+}
+
 void BodyRunner::RunUpdate(const Stmt& s) {
   const planner::TableInfo& table = *s.table;
   const Schema& schema = exec_->table(table.id).schema();
@@ -320,16 +335,7 @@ void BodyRunner::RunUpdate(const Stmt& s) {
     if (!s.returning.empty()) Returning(s, schema, *exec_->Read(table.id, key));
     return true;
   };
-  if (s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
-    EvalContext ctx;
-    ctx.variables = frame_.vars;
-    std::optional<Key> key = PointKey(table, s.where_key, ctx);
-    SetFound(key && update_row(*key));
-    return;
-  }
-  bool any = false;
-  for (const Key& key : RangeKeys(s)) any |= update_row(key);
-  SetFound(any);
+  SetFound(ForEachAddressedRow(s, update_row));
 }
 
 void BodyRunner::RunDelete(const Stmt& s) {
@@ -347,16 +353,7 @@ void BodyRunner::RunDelete(const Stmt& s) {
     exec_->Delete(table.id, key);
     return true;
   };
-  if (s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
-    EvalContext ctx;
-    ctx.variables = frame_.vars;
-    std::optional<Key> key = PointKey(table, s.where_key, ctx);
-    SetFound(key && delete_row(*key));
-    return;
-  }
-  bool any = false;
-  for (const Key& key : RangeKeys(s)) any |= delete_row(key);
-  SetFound(any);
+  SetFound(ForEachAddressedRow(s, delete_row));
 }
 
 void BodyRunner::RunRaise(const Stmt& s) {
@@ -376,13 +373,23 @@ void BodyRunner::RunRaise(const Stmt& s) {
   }
 }
 
+void BodyRunner::Publish() {
+  if (published_) return;
+  exec_->Publish();
+  published_ = true;
+}
+
+void BodyRunner::Return(const Datum& value) {
+  EmitRow({value});
+  returned_value_ = true;
+}
+
 void BodyRunner::RunReturn(const Stmt& s) {
   if (ir_.returns != planner::ProcedureIr::Returns::kScalar || !s.value) return;
   Datum v = Eval(*s.value);
   const planner::SqlType& to = ir_.result_columns.at(0).type;
   if (!v.is_null() && !(s.value->type == to)) v = planner::CastDatum(v, s.value->type, to, false);
-  EmitRow({v});
-  returned_value_ = true;
+  Return(v);
 }
 
 void BodyRunner::RunReturnNext(const Stmt& s) {
@@ -396,8 +403,7 @@ void BodyRunner::RunReturnNext(const Stmt& s) {
     }
   } else {
     // RETURNS TABLE / OUT parameters: the current values of the output variables.
-    for (size_t i = 0; i < ir_.variables.size(); ++i)
-      if (ir_.variables[i].kind == planner::VariableKind::kOutParameter) values.push_back(frame_.vars[i]);
+    for (int slot : ir_.out_variables) values.push_back(frame_.var(slot));
   }
   EmitRow(values);
 }

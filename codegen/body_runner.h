@@ -4,6 +4,7 @@
 // DeclareContext. One runner per attempt.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ enum class Flow : uint8_t { kNext, kExit, kContinue, kReturn };
 int FindDeclaredRange(const std::vector<Value>& scratch, int stmt_id, const Key& lo, const Key& hi);
 void RecordDeclaredRange(std::vector<Value>& scratch, int stmt_id, const Key& lo, const Key& hi);
 
+// JIT'd code hands it the statements it does not compile (table access), on the same
+// frame, through RunStatement.
 class BodyRunner {
  public:
   BodyRunner(const planner::ProcedureIr& ir, const planner::Catalog& catalog, ExecContext& ctx, Frame& frame)
@@ -39,7 +42,12 @@ class BodyRunner {
   void RunInit();
   bool published() const { return published_; }
 
+  // Runs one statement on the frame (for compiled code: codegen/compiled_procedure.cc).
+  Flow RunStatement(const planner::Stmt& s) { return RunStmt(s); }
+
  private:
+  void Publish();
+  void Return(const planner::Datum& value);
   Flow RunBlock(const planner::Block& block);
   Flow RunStmt(const planner::Stmt& s);
   // Handles how one loop iteration ended: sets `stop` for an EXIT of this loop; returns a
@@ -64,6 +72,9 @@ class BodyRunner {
   void SetFound(bool found);
   // The keys a range statement covers at this transaction's position (declared in Declare).
   const std::vector<Key>& RangeKeys(const planner::Stmt& s);
+  // Calls `fn` on each row key an UPDATE/DELETE addresses (its point, or its declared
+  // range's rows); whether `fn` returned true for any.
+  bool ForEachAddressedRow(const planner::Stmt& s, const std::function<bool(const Key&)>& fn);
   void Returning(const planner::Stmt& s, const Schema& schema, const RowValue& row);
   void EmitRow(const std::vector<planner::Datum>& values);
 

@@ -15,6 +15,9 @@ Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input) {
     frame.vars[i] = planner::DatumFromValue(input.args[i], ir.variables[i].type);
   for (size_t i = 0; i < ir.sequence_calls.size() && i < input.sequence_values.size(); ++i)
     frame.vars[ir.sequence_calls[i].variable] = Datum::Int(input.sequence_values[i]);
+  // now(), when used, follows the sequence values (InterpretedProcedure::Sequence).
+  if (ir.now_variable >= 0 && input.sequence_values.size() > ir.sequence_calls.size())
+    frame.vars[ir.now_variable] = Datum::Timestamp(input.sequence_values[ir.sequence_calls.size()]);
   return frame;
 }
 

@@ -1,5 +1,7 @@
 #include "codegen/interpreted_procedure.h"
 
+#include <chrono>
+
 #include "codegen/body_runner.h"
 #include "codegen/frame.h"
 #include "planner/expr_eval.h"
@@ -8,6 +10,14 @@
 namespace caracal::codegen {
 
 namespace {
+
+// Microseconds since 2000-01-01 00:00:00 UTC (PostgreSQL's timestamp epoch).
+int64_t TimestampNow() {
+  using namespace std::chrono;
+  constexpr int64_t kPostgresEpochUnixSeconds = 946684800;
+  return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count() -
+         kPostgresEpochUnixSeconds * 1'000'000;
+}
 
 bool HasDependentStatement(const planner::ProcedureIr& ir) {
   for (const planner::Stmt* s : ir.table_statements)
@@ -22,7 +32,7 @@ InterpretedProcedure::InterpretedProcedure(std::shared_ptr<const planner::Proced
     : ir_(std::move(ir)), catalog_(catalog), needs_epoch_head_(HasDependentStatement(*ir_)) {}
 
 void InterpretedProcedure::Sequence(SequenceContext& ctx, TxnInput& input) const {
-  if (ir_->sequence_calls.empty()) return;
+  if (ir_->sequence_calls.empty() && ir_->now_variable < 0) return;
   Frame frame = MakeFrame(*ir_, input);
   planner::EvalContext eval;
   eval.variables = frame.vars;
@@ -33,6 +43,8 @@ void InterpretedProcedure::Sequence(SequenceContext& ctx, TxnInput& input) const
     if (seq == nullptr) throw planner::SqlError("42P01", "relation \"" + name.s + "\" does not exist");
     input.sequence_values.push_back(ctx.NextVal(seq->engine_name));
   }
+  // now() is drawn at sequencing too, so it is an input: the log replays the same value.
+  if (ir_->now_variable >= 0) input.sequence_values.push_back(TimestampNow());
 }
 
 void InterpretedProcedure::Declare(DeclareContext& ctx) const {

@@ -9,6 +9,7 @@ extern "C" {
 #include "engine/errors.h"
 #include "frontend/parser.h"
 #include "frontend/statement_names.h"
+#include "planner/call_plan.h"
 #include "planner/copy.h"
 #include "planner/ddl.h"
 #include "planner/select_exec.h"
@@ -27,11 +28,17 @@ int CharacterPosition(std::string_view text, int offset) {
 Session::Session(SessionOptions options)
     : db_(std::make_unique<Database>()),
       engine_(std::make_unique<Engine>(*db_, options.engine)),
-      catalog_(std::make_unique<planner::Catalog>(*db_)) {}
+      catalog_(std::make_unique<planner::Catalog>(*db_)),
+      procedures_(std::make_unique<codegen::ProcedureCache>(*catalog_)) {}
 
 Session::~Session() {
-  // The engine's threads must stop before the database they run on goes away.
+  // The engine's threads must stop before the database and the procedures they run go away.
   engine_.reset();
+}
+
+const Procedure* Session::FindProcedure(std::string_view name) {
+  std::vector<std::shared_ptr<const planner::ProcedureIr>> found = catalog_->FindProcedures(name);
+  return found.empty() ? nullptr : &procedures_->Get(found.front());
 }
 
 StatementResult Session::RunStatement(const PgQuery__Node* stmt) {
@@ -82,6 +89,45 @@ StatementResult Failed(std::exception_ptr error, const std::string& text) {
   return result;
 }
 
+// What a call's transaction gives its client: the rows it emitted shaped as the call
+// statement's output, its NOTICEs, or its error.
+StatementResult CallResult(const planner::CallPlan& call, TxnResult&& txn) {
+  StatementResult result;
+  result.notices = std::move(txn.notices);
+  if (txn.status == TxnResult::Status::kAborted) {
+    result.error = ErrorReport{"ERROR", txn.sqlstate, txn.message, "", "", "", 0, ""};
+    return result;
+  }
+  const planner::ProcedureIr& ir = *call.ir;
+  auto text_of = [&](const Value& v, const planner::SqlType& type) -> std::optional<std::string> {
+    if (v.is_null()) return std::nullopt;
+    return planner::DatumToText(planner::DatumFromValue(v, type), type);
+  };
+  planner::ResultSet rows;
+  rows.columns = call.columns;
+  for (const std::vector<Value>& row : txn.rows) {
+    std::vector<std::optional<std::string>> fields;
+    for (size_t c = 0; c < row.size() && c < ir.result_columns.size(); ++c)
+      fields.push_back(text_of(row[c], ir.result_columns[c].type));
+    if (call.form == planner::CallPlan::Form::kSelectValue && fields.size() > 1)
+      fields = {planner::RecordText(fields)};
+    rows.rows.push_back(std::move(fields));
+  }
+  // A function that returns no value (void, or a scalar function that ended without
+  // RETURN is an error already) still yields one row to SELECT: an empty one.
+  if (call.form != planner::CallPlan::Form::kCall && ir.returns == planner::ProcedureIr::Returns::kVoid &&
+      rows.rows.empty())
+    rows.rows.push_back({std::optional<std::string>("")});
+  if (call.form == planner::CallPlan::Form::kCall) {
+    result.tag = "CALL";
+    if (!rows.rows.empty()) result.rows = std::move(rows);
+    return result;
+  }
+  result.tag = fmt::format("SELECT {}", rows.rows.size());
+  result.rows = std::move(rows);
+  return result;
+}
+
 }  // namespace
 
 PendingResult::PendingResult(StatementResult done) : done_(std::move(done)) {}
@@ -99,32 +145,32 @@ StatementResult PendingResult::Get() {
 
 PendingResult Session::StartStatement(const PgQuery__Node* stmt, const std::string& text) {
   try {
+    if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) return SubmitCall(std::move(*call), text);
+    // Anything else sees (or changes) the state after every call submitted before it.
+    engine_->Drain();
     return PendingResult(RunStatement(stmt));
   } catch (...) {
     return PendingResult(Failed(std::current_exception(), text));
   }
 }
 
-std::vector<StatementResult> Session::Execute(std::string_view sql) {
-  std::vector<StatementResult> results;
-  std::string text(sql);
-  std::optional<ParseTree> tree;
-  try {
-    tree.emplace(ParseTree::Parse(text));
-  } catch (const SyntaxError& e) {
-    StatementResult r;
-    r.error = ErrorReport{"ERROR", "42601", e.what(), "", "", "", e.position(), text};
-    results.push_back(std::move(r));
-    return results;
-  }
-  for (const ParsedStatement& s : tree->statements()) {
-    results.push_back(StartStatement(s.node, text).Get());
-    if (results.back().error) break;
-  }
-  return results;
+PendingResult Session::SubmitCall(planner::CallPlan call, const std::string& text) {
+  auto promise = std::make_shared<std::promise<TxnResult>>();
+  std::shared_future<TxnResult> future = promise->get_future().share();
+  TxnRequest request;
+  request.procedure = &procedures_->Get(call.ir);
+  request.input.args = std::move(call.args);
+  request.on_done = [promise](TxnResult&& r) { promise->set_value(std::move(r)); };
+  engine_->Submit(std::move(request));
+  auto finish = [call = std::move(call), text](TxnResult&& r) {
+    StatementResult result = CallResult(call, std::move(r));
+    if (result.error) result.error->query = text;
+    return result;
+  };
+  return PendingResult(std::move(future), std::move(finish));
 }
 
-std::vector<PendingResult> Session::Submit(std::string_view sql) {
+std::vector<PendingResult> Session::Start(std::string_view sql, bool stop_at_error) {
   std::vector<PendingResult> results;
   std::string text(sql);
   std::optional<ParseTree> tree;
@@ -136,8 +182,24 @@ std::vector<PendingResult> Session::Submit(std::string_view sql) {
     results.emplace_back(std::move(r));
     return results;
   }
-  for (const ParsedStatement& s : tree->statements()) results.push_back(StartStatement(s.node, text));
+  for (const ParsedStatement& s : tree->statements()) {
+    results.push_back(StartStatement(s.node, text));
+    if (!stop_at_error) continue;
+    // One at a time: the next statement starts only after this one succeeded.
+    StatementResult done = results.back().Get();
+    bool failed = done.error.has_value();
+    results.back() = PendingResult(std::move(done));
+    if (failed) break;
+  }
   return results;
 }
+
+std::vector<StatementResult> Session::Execute(std::string_view sql) {
+  std::vector<StatementResult> results;
+  for (PendingResult& r : Start(sql, true)) results.push_back(r.Get());
+  return results;
+}
+
+std::vector<PendingResult> Session::Submit(std::string_view sql) { return Start(sql, false); }
 
 }  // namespace caracal::frontend

@@ -15,6 +15,8 @@
 #include "engine/database.h"
 #include "engine/engine.h"
 #include "engine/engine_options.h"
+#include "codegen/procedure_cache.h"
+#include "planner/call_plan.h"
 #include "planner/catalog.h"
 #include "planner/result_set.h"
 
@@ -76,6 +78,9 @@ class Session {
   std::vector<PendingResult> Submit(std::string_view sql);
 
   planner::Catalog& catalog() { return *catalog_; }
+  // The runnable procedure (function) named `name`, or nullptr; the first overload when
+  // there are several.
+  const Procedure* FindProcedure(std::string_view name);
   Database& database() { return *db_; }
   Engine& engine() { return *engine_; }
 
@@ -83,10 +88,16 @@ class Session {
   StatementResult RunStatement(const ::PgQuery__Node* stmt);
   // Starts one statement: a call or DML is submitted, anything else runs to completion.
   PendingResult StartStatement(const ::PgQuery__Node* stmt, const std::string& text);
+  // Parses `sql` and starts its statements; with `stop_at_error`, each is finished
+  // before the next starts and the first failure ends the list.
+  std::vector<PendingResult> Start(std::string_view sql, bool stop_at_error);
+  // Submits a call as one transaction; its result arrives when its epoch commits.
+  PendingResult SubmitCall(planner::CallPlan call, const std::string& text);
 
   std::unique_ptr<Database> db_;
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<planner::Catalog> catalog_;
+  std::unique_ptr<codegen::ProcedureCache> procedures_;
 };
 
 // The 1-based character (UTF-8 code point) position of byte `offset` in `text`.

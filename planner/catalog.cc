@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "planner/procedure_ir.h"
 #include "planner/sql_error.h"
 
 namespace caracal::planner {
@@ -57,6 +62,7 @@ const TableInfo& Catalog::CreateTable(TableInfo table) {
 void Catalog::DropTable(std::string_view name) {
   auto it = tables_.find(name);
   if (it == tables_.end()) throw SqlError(sqlstate::kUndefinedTable, fmt::format("table \"{}\" does not exist", name));
+  RefuseWhileProceduresUse(*it->second, fmt::format("table {}", it->second->name));
   for (const std::string& index : it->second->indexes) indexes_.erase(index);
   db_.DropTable(it->second->id);
   tables_.erase(it);
@@ -79,6 +85,7 @@ void Catalog::DropIndex(std::string_view name) {
   auto it = indexes_.find(name);
   if (it == indexes_.end()) throw SqlError(sqlstate::kUndefinedObject, fmt::format("index \"{}\" does not exist", name));
   TableInfo& table = *tables_.at(it->second.table);
+  RefuseWhileProceduresUse(table, fmt::format("index {}", it->second.name));
   db_.DropIndex(table.id, it->second.engine_index);
   std::erase(table.indexes, it->second.name);
   indexes_.erase(it);
@@ -109,6 +116,75 @@ std::string Catalog::ChooseIndexName(std::string_view table, const std::vector<s
   std::string name = base;
   for (int i = 1; RelationExists(name); ++i) name = fmt::format("{}{}", base, i);
   return name;
+}
+
+}  // namespace caracal::planner
+
+namespace caracal::planner {
+
+std::vector<std::shared_ptr<const ProcedureIr>> Catalog::FindProcedures(std::string_view name) const {
+  auto it = procedures_.find(name);
+  if (it == procedures_.end()) return {};
+  return it->second;
+}
+
+std::vector<std::shared_ptr<const ProcedureIr>> Catalog::Procedures() const {
+  std::vector<std::shared_ptr<const ProcedureIr>> all;
+  for (const auto& [name, overloads] : procedures_) {
+    std::vector<std::shared_ptr<const ProcedureIr>> sorted = overloads;
+    std::ranges::sort(sorted, {}, [](const auto& ir) { return ir->Signature(); });
+    all.insert(all.end(), sorted.begin(), sorted.end());
+  }
+  return all;
+}
+
+namespace {
+bool SameParameterTypes(const ProcedureIr& a, const ProcedureIr& b) {
+  if (a.parameter_count != b.parameter_count) return false;
+  for (int i = 0; i < a.parameter_count; ++i)
+    if (!(a.variables[i].type == b.variables[i].type)) return false;
+  return true;
+}
+}  // namespace
+
+void Catalog::StoreProcedure(std::shared_ptr<const ProcedureIr> ir, bool replace) {
+  std::vector<std::shared_ptr<const ProcedureIr>>& overloads = procedures_[ir->name];
+  for (std::shared_ptr<const ProcedureIr>& existing : overloads) {
+    if (!SameParameterTypes(*existing, *ir)) continue;
+    if (!replace)
+      throw SqlError(sqlstate::kDuplicateFunction,
+                     fmt::format("{} \"{}\" already exists with same argument types",
+                                 ir->kind == ProcedureIr::Kind::kProcedure ? "procedure" : "function", ir->name));
+    existing = std::move(ir);
+    return;
+  }
+  overloads.push_back(std::move(ir));
+}
+
+void Catalog::RemoveProcedure(const ProcedureIr& ir) {
+  auto it = procedures_.find(ir.name);
+  if (it == procedures_.end()) return;
+  std::erase_if(it->second, [&](const auto& p) { return p.get() == &ir; });
+  if (it->second.empty()) procedures_.erase(it);
+}
+
+std::vector<std::string> Catalog::ProceduresUsing(const TableInfo& table) const {
+  std::vector<std::string> users;
+  for (const auto& [name, overloads] : procedures_)
+    for (const auto& ir : overloads)
+      if (std::ranges::any_of(ir->table_statements, [&](const Stmt* s) { return s->table == &table; }))
+        users.push_back(ir->Signature());
+  return users;
+}
+
+void Catalog::RefuseWhileProceduresUse(const TableInfo& table, const std::string& what) const {
+  std::vector<std::string> users = ProceduresUsing(table);
+  if (users.empty()) return;
+  throw SqlError(sqlstate::kDependentObjectsStillExist,
+                 fmt::format("cannot drop {} because other objects depend on it", what))
+      .WithDetail(fmt::format("{} {} compiled against table {}", fmt::join(users, ", "),
+                              users.size() == 1 ? "is" : "are", table.name))
+      .WithHint("Drop or replace those functions first.");
 }
 
 }  // namespace caracal::planner

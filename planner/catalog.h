@@ -23,6 +23,8 @@
 
 namespace caracal::planner {
 
+struct ProcedureIr;
+
 struct CatalogColumn {
   std::string name;
   SqlType type;
@@ -77,6 +79,19 @@ class Catalog {
   const SequenceInfo& CreateSequence(std::string name, int64_t start, int64_t increment);
   void DropSequence(std::string_view name);
 
+  // Procedures and functions, overloaded by name (PostgreSQL's rules: one per name and
+  // IN-parameter type list). A stored procedure is immutable; CREATE OR REPLACE stores a
+  // new one.
+  std::vector<std::shared_ptr<const ProcedureIr>> FindProcedures(std::string_view name) const;
+  std::vector<std::shared_ptr<const ProcedureIr>> Procedures() const;  // by name, then signature
+  // Stores `ir`; one with the same name and parameter types is replaced when `replace`,
+  // otherwise it is an error (42723).
+  void StoreProcedure(std::shared_ptr<const ProcedureIr> ir, bool replace);
+  void RemoveProcedure(const ProcedureIr& ir);
+  // The procedures whose statements use `table` (DROP TABLE refuses while any does:
+  // compiled procedures hold its description).
+  std::vector<std::string> ProceduresUsing(const TableInfo& table) const;
+
   // An unused name for an index on `table` over `columns`, as PostgreSQL picks one
   // (t_a_b_idx, then t_a_b_idx1, ...).
   std::string ChooseIndexName(std::string_view table, const std::vector<std::string>& columns) const;
@@ -85,11 +100,13 @@ class Catalog {
   static Schema EngineSchema(const TableInfo& table);
 
  private:
+  void RefuseWhileProceduresUse(const TableInfo& table, const std::string& what) const;
 
   Database& db_;
   std::map<std::string, std::unique_ptr<TableInfo>, std::less<>> tables_;
   std::map<std::string, IndexInfo, std::less<>> indexes_;
   std::map<std::string, SequenceInfo, std::less<>> sequences_;
+  std::map<std::string, std::vector<std::shared_ptr<const ProcedureIr>>, std::less<>> procedures_;
   int sequence_generation_ = 0;
 };
 

@@ -43,6 +43,7 @@ enum class VariableKind : uint8_t {
   kLoopVar,    // FOR / FOREACH loop variable
   kFound,      // the FOUND flag (one per procedure)
   kSequence,   // the value of sequence_calls[i], drawn at sequencing
+  kNow,        // now() / current_timestamp: the transaction's timestamp, drawn at sequencing
   kTemp,       // a hidden temporary of the binder or analysis
 };
 
@@ -177,6 +178,12 @@ struct ProcedureIr {
   std::vector<Variable> variables;           // the frame; parameters first
   int parameter_count = 0;
   int found_variable = -1;
+  // OUT / INOUT parameter slots, in declaration order: a function with OUT parameters
+  // returns one row of them (or, with RETURN NEXT, one row per RETURN NEXT).
+  std::vector<int> out_variables;
+  // The kNow slot when the body uses now(); its value is drawn at sequencing, after the
+  // sequence values (so the input log replays it).
+  int now_variable = -1;
   std::string source;  // the whole CREATE statement, for \sf and error positions
 
   Block body;
@@ -185,8 +192,8 @@ struct ProcedureIr {
   // Body statements that touch tables, by statement id (pointers into `body`).
   std::vector<const Stmt*> table_statements;
 
-  // A readable rendering of the whole IR, for tests and debugging.
-  std::string DebugString() const;
+  // name(type, type, ...) of the IN / INOUT parameters, as \df prints it.
+  std::string Signature() const;
 };
 
 }  // namespace caracal::planner

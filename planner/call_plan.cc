@@ -1,0 +1,173 @@
+#include "planner/call_plan.h"
+
+#include <fmt/format.h>
+
+#include "planner/coerce.h"
+#include "planner/expr_binder.h"
+#include "planner/expr_eval.h"
+#include "planner/pg_nodes.h"
+#include "planner/sql_error.h"
+
+namespace caracal::planner {
+
+namespace {
+
+bool IsStar(const PgQuery__Node* n) {
+  if (n == nullptr || n->node_case != PG_QUERY__NODE__NODE_RES_TARGET) return false;
+  const PgQuery__Node* v = n->res_target->val;
+  return v && v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && v->column_ref->n_fields == 1 &&
+         v->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_A_STAR;
+}
+
+// The function call of `SELECT * FROM f(...)`, or null.
+const PgQuery__FuncCall* FromFunction(const PgQuery__SelectStmt* s) {
+  if (s->n_from_clause != 1 || s->n_target_list != 1 || !IsStar(s->target_list[0])) return nullptr;
+  const PgQuery__Node* from = s->from_clause[0];
+  if (from->node_case != PG_QUERY__NODE__NODE_RANGE_FUNCTION) return nullptr;
+  const PgQuery__RangeFunction* rf = from->range_function;
+  if (rf->n_functions != 1 || rf->functions[0]->node_case != PG_QUERY__NODE__NODE_LIST) return nullptr;
+  const PgQuery__List* pair = rf->functions[0]->list;
+  if (pair->n_items < 1 || pair->items[0]->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return nullptr;
+  return pair->items[0]->func_call;
+}
+
+bool HasOtherClauses(const PgQuery__SelectStmt* s) {
+  return s->where_clause || s->n_group_clause || s->having_clause || s->n_sort_clause || s->limit_count ||
+         s->limit_offset || s->n_distinct_clause || s->op != PG_QUERY__SET_OPERATION__SETOP_NONE;
+}
+
+std::string ArgTypes(const std::vector<ExprPtr>& args) {
+  std::string out;
+  for (size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + args[i]->type.Name();
+  return out;
+}
+
+// Whether `ir` takes `args` (after PostgreSQL's implicit coercions, defaults filling
+// the rest); the number of exact type matches, or -1.
+int Matches(const ProcedureIr& ir, std::vector<ExprPtr>& args) {
+  if (static_cast<int>(args.size()) > ir.parameter_count) return -1;
+  for (int i = static_cast<int>(args.size()); i < ir.parameter_count; ++i)
+    if (!ir.variables[i].default_value) return -1;
+  int exact = 0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const SqlType& to = ir.variables[i].type;
+    if (args[i]->type.Base() == to.Base()) {
+      ++exact;
+      continue;
+    }
+    ExprPtr copy = args[i]->Clone();
+    if (!TryCoerce(copy, to, CastContext::kImplicit)) return -1;
+  }
+  return exact;
+}
+
+}  // namespace
+
+std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catalog) {
+  CallPlan plan;
+  const PgQuery__FuncCall* call = nullptr;
+  std::string column_name;
+  if (stmt->node_case == PG_QUERY__NODE__NODE_CALL_STMT) {
+    plan.form = CallPlan::Form::kCall;
+    call = stmt->call_stmt->funccall;
+  } else if (stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
+    const PgQuery__SelectStmt* s = stmt->select_stmt;
+    if (HasOtherClauses(s)) return std::nullopt;
+    if ((call = FromFunction(s))) {
+      plan.form = CallPlan::Form::kSelectFrom;
+    } else if (s->n_from_clause == 0 && s->n_target_list == 1 &&
+               s->target_list[0]->node_case == PG_QUERY__NODE__NODE_RES_TARGET &&
+               s->target_list[0]->res_target->val &&
+               s->target_list[0]->res_target->val->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
+      plan.form = CallPlan::Form::kSelectValue;
+      call = s->target_list[0]->res_target->val->func_call;
+      if (s->target_list[0]->res_target->name && *s->target_list[0]->res_target->name)
+        column_name = s->target_list[0]->res_target->name;
+    } else {
+      return std::nullopt;
+    }
+  } else {
+    return std::nullopt;
+  }
+  if (call == nullptr || call->n_funcname == 0) return std::nullopt;
+  std::string name = StringValue(call->funcname[call->n_funcname - 1]);
+  std::vector<std::shared_ptr<const ProcedureIr>> candidates = catalog.FindProcedures(name);
+  // A SELECT of a builtin function (SELECT abs(-1)) is an ordinary query.
+  if (candidates.empty() && plan.form != CallPlan::Form::kCall) return std::nullopt;
+
+  std::vector<ExprPtr> args;
+  ExprBinder binder(nullptr);
+  for (size_t i = 0; i < call->n_args; ++i) {
+    if (call->args[i]->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR)
+      throw SqlError(sqlstate::kFeatureNotSupported, "named arguments are not supported yet",
+                     NodeLocation(call->args[i]));
+    args.push_back(binder.Bind(call->args[i]));
+  }
+  const bool want_procedure = plan.form == CallPlan::Form::kCall;
+  int best = -1;
+  for (const auto& ir : candidates) {
+    if ((ir->kind == ProcedureIr::Kind::kProcedure) != want_procedure) continue;
+    int score = Matches(*ir, args);
+    if (score > best) {
+      best = score;
+      plan.ir = ir;
+    }
+  }
+  if (!plan.ir) {
+    const char* what = want_procedure ? "procedure" : "function";
+    throw SqlError("42883", fmt::format("{} {}({}) does not exist", what, name, ArgTypes(args)), call->location)
+        .WithHint(fmt::format("No {} matches the given name and argument types. You might need to add explicit "
+                              "type casts.",
+                              what));
+  }
+  const ProcedureIr& ir = *plan.ir;
+  for (int i = 0; i < ir.parameter_count; ++i) {
+    const Variable& p = ir.variables[i];
+    ExprPtr e = i < static_cast<int>(args.size()) ? std::move(args[i]) : p.default_value->Clone();
+    e = Coerce(std::move(e), p.type, CastContext::kAssignment, p.name);
+    plan.args.push_back(DatumToValue(Eval(*e, EvalContext{}), p.type));
+  }
+
+  switch (plan.form) {
+    case CallPlan::Form::kCall:
+    case CallPlan::Form::kSelectFrom:
+      for (const OutputColumn& c : ir.result_columns)
+        plan.columns.push_back(ResultColumn{c.name, c.type});
+      if (plan.form == CallPlan::Form::kSelectFrom && ir.returns == ProcedureIr::Returns::kScalar &&
+          ir.out_variables.empty())
+        plan.columns.at(0).name = name;
+      if (plan.form == CallPlan::Form::kSelectFrom && ir.returns == ProcedureIr::Returns::kVoid)
+        plan.columns = {ResultColumn{name, SqlType::Of(TypeId::kText)}};
+      break;
+    case CallPlan::Form::kSelectValue: {
+      SqlType type = ir.result_columns.size() == 1 ? ir.result_columns[0].type : SqlType::Of(TypeId::kText);
+      plan.columns = {ResultColumn{column_name.empty() ? name : column_name, type}};
+      break;
+    }
+  }
+  return plan;
+}
+
+std::string RecordText(const std::vector<std::optional<std::string>>& fields) {
+  std::string out = "(";
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i) out += ',';
+    if (!fields[i]) continue;
+    const std::string& f = *fields[i];
+    bool quote = f.empty();
+    for (char c : f) quote |= c == '"' || c == '\\' || c == '(' || c == ')' || c == ',' || isspace(static_cast<unsigned char>(c));
+    if (!quote) {
+      out += f;
+      continue;
+    }
+    out += '"';
+    for (char c : f) {
+      if (c == '"' || c == '\\') out += c;
+      out += c;
+    }
+    out += '"';
+  }
+  return out + ")";
+}
+
+}  // namespace caracal::planner

@@ -1,0 +1,42 @@
+// CallPlan: a statement that calls a user procedure - `CALL p(...)`, `SELECT f(...)`,
+// `SELECT * FROM f(...)` - resolved against the catalog, with its arguments evaluated
+// and coerced to the parameter types. The session submits it as one transaction.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/value.h"
+#include "planner/catalog.h"
+#include "planner/procedure_ir.h"
+#include "planner/result_set.h"
+
+struct PgQuery__Node;
+
+namespace caracal::planner {
+
+struct CallPlan {
+  enum class Form : uint8_t {
+    kCall,         // CALL p(...): tag CALL, a row only for OUT/INOUT parameters
+    kSelectValue,  // SELECT f(...): one column named f; a TABLE row prints as a record
+    kSelectFrom,   // SELECT * FROM f(...): the result columns
+  };
+  Form form = Form::kCall;
+  std::shared_ptr<const ProcedureIr> ir;
+  std::vector<Value> args;
+  std::vector<ResultColumn> columns;  // the statement's output columns
+};
+
+// The call `stmt` makes, or nullopt if it is not a call of a user procedure (an ad-hoc
+// SELECT goes to the SELECT planner). Throws SqlError for a call that does not resolve
+// (42883 "function f(integer) does not exist", with PostgreSQL's HINT) or whose
+// arguments do not coerce.
+std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catalog);
+
+// PostgreSQL's text of one result row as a record: (1,abc,"a b",) for SELECT f(...) of
+// a function returning several columns.
+std::string RecordText(const std::vector<std::optional<std::string>>& fields);
+
+}  // namespace caracal::planner

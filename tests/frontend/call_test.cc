@@ -1,0 +1,95 @@
+// Calls end to end: CREATE FUNCTION / PROCEDURE, then CALL, SELECT f(...) and
+// SELECT * FROM f(...) submitted to the engine; results, NOTICEs and errors as psql shows
+// them; pipelined submission in order; aborts leave nothing behind.
+#include <gtest/gtest.h>
+
+#include "tests/frontend/session_fixture.h"
+
+namespace caracal::frontend::testing {
+namespace {
+
+class CallTest : public SessionTest {
+ protected:
+  void SetUp() override {
+    Q("CREATE TABLE kv (k integer PRIMARY KEY, v bigint NOT NULL, note text)");
+    Q(R"(CREATE FUNCTION put(p_k integer, p_v bigint) RETURNS bigint LANGUAGE plpgsql AS $$
+         BEGIN
+           INSERT INTO kv VALUES (p_k, p_v, 'put') ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v;
+           RETURN p_v * 2;
+         END $$)");
+    Q(R"(CREATE PROCEDURE add(p_k integer, p_d bigint) LANGUAGE plpgsql AS $$
+         BEGIN
+           UPDATE kv SET v = v + p_d WHERE k = p_k;
+           IF NOT FOUND THEN
+             RAISE NOTICE 'no row %', p_k;
+           END IF;
+         END $$)");
+    Q(R"(CREATE FUNCTION strict_get(p_k integer) RETURNS bigint LANGUAGE plpgsql AS $$
+         DECLARE v_v bigint;
+         BEGIN
+           SELECT v INTO STRICT v_v FROM kv WHERE k = p_k;
+           RETURN v_v;
+         END $$)");
+    Q(R"(CREATE FUNCTION add_then_fail(p_k integer) RETURNS void LANGUAGE plpgsql AS $$
+         BEGIN
+           UPDATE kv SET v = v + 1000 WHERE k = p_k;
+           INSERT INTO kv VALUES (p_k, 0, 'dup');
+         END $$)");
+    Q(R"(CREATE FUNCTION list(p_lo integer, p_hi integer) RETURNS TABLE (key integer, value bigint)
+         LANGUAGE plpgsql AS $$
+         BEGIN
+           RETURN QUERY SELECT k, v FROM kv WHERE k >= p_lo AND k <= p_hi ORDER BY k;
+         END $$)");
+  }
+};
+
+TEST_F(CallTest, SelectFunctionReturnsItsValue) {
+  EXPECT_EQ(Q("SELECT put(1, 10)"), "20");
+  EXPECT_EQ(Header("SELECT put(2, 5)"), "put");
+  EXPECT_EQ(Q("SELECT k, v, note FROM kv ORDER BY k"), "1|10|put\n2|5|put");
+}
+
+TEST_F(CallTest, CallProcedureAndNotice) {
+  Q("SELECT put(1, 10)");
+  EXPECT_EQ(Q("CALL add(1, 5)"), "CALL");
+  std::vector<StatementResult> r = session_.Execute("CALL add(7, 1)");
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_EQ(r[0].notices.size(), 1u);
+  EXPECT_EQ(r[0].notices[0], "no row 7");
+  EXPECT_EQ(Q("SELECT v FROM kv WHERE k = 1"), "15");
+}
+
+TEST_F(CallTest, ErrorsAbortTheWholeCall) {
+  Q("SELECT put(1, 10)");
+  EXPECT_EQ(Err("SELECT strict_get(9)"), "P0002: query returned no rows");
+  EXPECT_EQ(Err("SELECT add_then_fail(1)"), "23505: duplicate key value violates unique constraint \"kv_pkey\"");
+  EXPECT_EQ(Q("SELECT v FROM kv WHERE k = 1"), "10") << "the update before the failing insert must not stay";
+  EXPECT_EQ(Err("SELECT nosuch(1)"), "42883: function nosuch(integer) does not exist");
+}
+
+TEST_F(CallTest, SetReturningFunction) {
+  Q("SELECT put(1, 10)");
+  Q("SELECT put(2, 20)");
+  Q("SELECT put(3, 30)");
+  EXPECT_EQ(Q("SELECT * FROM list(2, 3)"), "2|20\n3|30");
+  EXPECT_EQ(Header("SELECT * FROM list(2, 3)"), "key|value");
+}
+
+TEST_F(CallTest, PipelinedCallsKeepSubmissionOrder) {
+  std::string sql;
+  for (int i = 0; i < 50; ++i) sql += "SELECT put(" + std::to_string(i % 5) + ", " + std::to_string(i) + ");\n";
+  sql += "SELECT strict_get(99);\nCALL add(0, 1000);\n";
+  std::vector<PendingResult> pending = session_.Submit(sql);
+  ASSERT_EQ(pending.size(), 52u);
+  for (int i = 0; i < 50; ++i) {
+    StatementResult r = pending[i].Get();
+    ASSERT_TRUE(r.rows) << i;
+    EXPECT_EQ(r.rows->rows.at(0).at(0).value_or(""), std::to_string(2 * i));
+  }
+  EXPECT_TRUE(pending[50].Get().error);
+  EXPECT_FALSE(pending[51].Get().error);
+  EXPECT_EQ(Q("SELECT k, v FROM kv ORDER BY k"), "0|1045\n1|46\n2|47\n3|48\n4|49");
+}
+
+}  // namespace
+}  // namespace caracal::frontend::testing
