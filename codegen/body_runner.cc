@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "codegen/engine_row_sources.h"
+#include "codegen/proc_runtime.h"
 #include "codegen/table_access.h"
 #include "engine/table.h"
 #include "planner/cast.h"
@@ -33,28 +34,6 @@ void RecordDeclaredRange(std::vector<Value>& scratch, int stmt_id, const Key& lo
   scratch.push_back(Value::String(std::string(hi.view())));
 }
 
-std::string FormatRaise(const std::string& format, const std::vector<Datum>& args,
-                        const std::vector<planner::SqlType>& types) {
-  std::string out;
-  size_t next = 0;
-  for (size_t i = 0; i < format.size(); ++i) {
-    if (format[i] != '%') {
-      out += format[i];
-      continue;
-    }
-    if (i + 1 < format.size() && format[i + 1] == '%') {
-      out += '%';
-      ++i;
-      continue;
-    }
-    if (next >= args.size())
-      throw SqlError("42601", "too few parameters specified for RAISE");
-    out += args[next].is_null() ? "<NULL>" : planner::DatumToText(args[next], types[next]);
-    ++next;
-  }
-  if (next < args.size()) throw SqlError("42601", "too many parameters specified for RAISE");
-  return out;
-}
 
 void BodyRunner::RunInit() {
   InitializeLocals(ir_, frame_);
@@ -64,6 +43,11 @@ void BodyRunner::RunInit() {
 void BodyRunner::Run() {
   InitializeLocals(ir_, frame_);
   RunBlock(ir_.body);
+  Finish();
+}
+
+void BodyRunner::Finish() {
+  if (!ir_.command_tag.empty()) exec_->SetRowCount(rows_processed_);
   // A function with OUT parameters (and no SETOF) returns their final values.
   if (ir_.kind == planner::ProcedureIr::Kind::kFunction && !ir_.out_variables.empty() &&
       ir_.returns != planner::ProcedureIr::Returns::kTable && ir_.returns != planner::ProcedureIr::Returns::kSetOf) {
@@ -243,6 +227,15 @@ void BodyRunner::Returning(const Stmt& s, const Schema& schema, const RowValue& 
   std::vector<std::pair<Datum, planner::SqlType>> values;
   for (const auto& e : s.returning) values.emplace_back(planner::Eval(*e, ctx), e->type);
   for (size_t i = 0; i < s.into.size() && i < values.size(); ++i) Assign(s.into[i], values[i].first, values[i].second);
+  if (s.emit_returning) {
+    std::vector<Datum> out;
+    for (size_t c = 0; c < values.size(); ++c) {
+      const planner::SqlType& to = ir_.result_columns.at(c).type;
+      Datum& v = values[c].first;
+      out.push_back(!v.is_null() && !(values[c].second == to) ? planner::CastDatum(v, values[c].second, to, false) : v);
+    }
+    EmitRow(out);
+  }
 }
 
 void BodyRunner::RunInsert(const Stmt& s) {
@@ -256,6 +249,7 @@ void BodyRunner::RunInsert(const Stmt& s) {
   RowValuePtr row = BuildRow(table, schema, values);
   const RowValue* written = row.get();
   if (exec_->Insert(table.id, key, std::move(row))) {
+    ++rows_processed_;
     SetFound(true);
     if (!s.returning.empty()) Returning(s, schema, *exec_->Read(table.id, key));
     return;
@@ -285,6 +279,7 @@ void BodyRunner::RunInsert(const Stmt& s) {
   if (PrimaryKeyOf(table, updated).view() != key.view())
     throw SqlError(planner::sqlstate::kFeatureNotSupported, "ON CONFLICT DO UPDATE of a primary-key column is not supported");
   exec_->Update(table.id, key, BuildRow(table, schema, updated));
+  ++rows_processed_;
   SetFound(true);
   if (!s.returning.empty()) Returning(s, schema, *exec_->Read(table.id, key));
 }
@@ -332,6 +327,7 @@ void BodyRunner::RunUpdate(const Stmt& s) {
     if (PrimaryKeyOf(table, row).view() != key.view())
       throw SqlError(planner::sqlstate::kFeatureNotSupported, "UPDATE of a primary-key column is not supported");
     exec_->Update(table.id, key, BuildRow(table, schema, row));
+    ++rows_processed_;
     if (!s.returning.empty()) Returning(s, schema, *exec_->Read(table.id, key));
     return true;
   };
@@ -351,6 +347,7 @@ void BodyRunner::RunDelete(const Stmt& s) {
     if (s.filter && !planner::EvalCondition(*s.filter, ctx)) return false;
     if (!s.returning.empty()) Returning(s, schema, *old);
     exec_->Delete(table.id, key);
+    ++rows_processed_;
     return true;
   };
   SetFound(ForEachAddressedRow(s, delete_row));
@@ -363,7 +360,7 @@ void BodyRunner::RunRaise(const Stmt& s) {
     args.push_back(Eval(*a));
     types.push_back(a->type);
   }
-  std::string message = FormatRaise(s.message, args, types);
+  std::string message = FormatRaiseMessage(s.message, args, types);
   if (s.level == planner::RaiseLevel::kException) throw SqlError(s.sqlstate, message);
   // Only NOTICE and above reach a client at PostgreSQL's default client_min_messages.
   if (s.level == planner::RaiseLevel::kNotice || s.level == planner::RaiseLevel::kWarning ||

@@ -41,13 +41,22 @@ class BodyRunner {
   // Runs the init program (DeclareContext runners).
   void RunInit();
   bool published() const { return published_; }
+  // Called with the body statement each init kDeclare / kReconRead stands for, before
+  // it runs (EXPLAIN CALL attributes declarations to statements with it).
+  void set_declare_observer(std::function<void(const planner::Stmt&)> observer) {
+    declare_observer_ = std::move(observer);
+  }
+  // After the body ended (also the compiled body's): the row of OUT parameters, an ad-hoc
+  // DML statement's row count, the missing-RETURN error of a scalar function.
+  void Finish();
 
   // Runs one statement on the frame (for compiled code: codegen/compiled_procedure.cc).
   Flow RunStatement(const planner::Stmt& s) { return RunStmt(s); }
-
- private:
+  // The publish point (idempotent) and RETURN's value, also for compiled code.
   void Publish();
   void Return(const planner::Datum& value);
+
+ private:
   Flow RunBlock(const planner::Block& block);
   Flow RunStmt(const planner::Stmt& s);
   // Handles how one loop iteration ended: sets `stop` for an EXIT of this loop; returns a
@@ -85,12 +94,9 @@ class BodyRunner {
   Frame& frame_;
   bool published_ = false;
   bool returned_value_ = false;
+  int64_t rows_processed_ = 0;
+  std::function<void(const planner::Stmt&)> declare_observer_;  // rows inserted, updated or deleted (a DML statement's tag)
   std::string pending_label_;  // the label of the EXIT/CONTINUE being propagated
 };
-
-// PL/pgSQL's RAISE formatting: each '%' takes the next argument's text ("<NULL>" for
-// NULL), '%%' is a literal '%'.
-std::string FormatRaise(const std::string& format, const std::vector<planner::Datum>& args,
-                        const std::vector<planner::SqlType>& types);
 
 }  // namespace caracal::codegen

@@ -45,10 +45,6 @@ class CompiledProcedure final : public Procedure {
   // The optimised IR, when compiled with options.dump_ir (SET caracal.dump_ir = on).
   const std::string& ir_text() const { return code_->ir_text(); }
 
-  // Whether every statement the compiled code hands to the interpreter can be handed
-  // (see the header comment).
-  static bool CanDelegateAll(const planner::ProcedureIr& ir);
-
  private:
   std::shared_ptr<const planner::ProcedureIr> ir_;
   const planner::Catalog& catalog_;

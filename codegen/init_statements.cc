@@ -45,6 +45,7 @@ std::optional<Key> KeyFrom(const planner::TableInfo& table, const std::vector<in
 
 void BodyRunner::RunDeclare(const Stmt& init_stmt) {
   const Stmt& s = BodyStatement(ir_, init_stmt.target_stmt);
+  if (declare_observer_) declare_observer_(s);
   const planner::TableInfo& table = *s.table;
   const AccessInfo& access = *s.access;
   EvalContext ctx;
@@ -117,6 +118,7 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
 
 void BodyRunner::RunReconRead(const Stmt& init_stmt) {
   const Stmt& s = BodyStatement(ir_, init_stmt.target_stmt);
+  if (declare_observer_) declare_observer_(s);
   CommittedRowSource source(*declare_);
   SelectInto(s, source);
 }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "engine/committed_reads.h"
 #include "engine/errors.h"
 #include "engine/lottery.h"
 #include "engine/procedure.h"
@@ -97,37 +98,19 @@ class DeclareContextImpl final : public DeclareContext {
     if (txn_.Find(&t, key, hash) == nullptr) txn_.Add(&t, key, hash).needs_append = false;
   }
 
-  const RowValue* ReadCommitted(TableId table_id, const Key& key) override {
-    Row* row = db_.table(table_id).Find(key);
-    return row ? Database::ReadSettled(*row, MakeSerialId(epoch_, 0)) : nullptr;
-  }
+  const RowValue* ReadCommitted(TableId table_id, const Key& key) override { return committed().Read(table_id, key); }
 
   void ScanCommitted(TableId table_id, const Key& lo, const Key& hi,
                      const std::function<bool(const Key&, const RowValue&)>& visit) override {
-    const SerialId before = MakeSerialId(epoch_, 0);
-    db_.table(table_id).ForEach(lo, hi, [&](const Key& k, Row& row) {
-      const RowValue* v = Database::ReadSettled(row, before);
-      return v == nullptr || visit(k, *v);
-    });
+    committed().Scan(table_id, lo, hi, visit);
   }
 
   void ScanIndexCommitted(TableId table_id, int index, const Key& lo, const Key& hi,
                           const std::function<bool(const Key&, const RowValue&)>& visit) override {
-    Table& t = db_.table(table_id);
-    if (index < 0 || index >= t.num_indexes())
-      throw ApiMisuse(fmt::format("procedure {}: table \"{}\" has no index #{}", txn_.request.procedure->name(),
-                                  t.name(), index));
-    const SerialId before = MakeSerialId(epoch_, 0);
-    t.ForEachIndexEntry(index, lo, hi, [&](std::string_view index_key, const Key& pk) {
-      Row* row = t.Find(pk);
-      const RowValue* v = row ? Database::ReadSettled(*row, before) : nullptr;
-      if (v == nullptr) return true;
-      // Entries may be stale (see ExecContextImpl::ScanIndex).
-      std::optional<Key> current = t.IndexKey(index, *v);
-      if (!current || current->view() != index_key) return true;
-      return visit(pk, *v);
-    });
+    committed().ScanIndex(table_id, index, lo, hi, visit, txn_.request.procedure->name());
   }
+
+  CommittedReads committed() const { return CommittedReads(db_, MakeSerialId(epoch_, 0)); }
 
   std::vector<Value>& scratch() override { return txn_.scratch; }
 
@@ -272,6 +255,7 @@ class ExecContextImpl final : public ExecContext {
   const std::vector<Value>& scratch() const override { return txn_.scratch; }
   void Notice(std::string message) override { txn_.result.notices.push_back(std::move(message)); }
   void Emit(std::vector<Value> row) override { txn_.result.rows.push_back(std::move(row)); }
+  void SetRowCount(int64_t rows) override { txn_.result.row_count = rows; }
 
  private:
   // Reads a row reached by a scan: this transaction's own write if it has one.

@@ -177,6 +177,8 @@ class ExecContext {
   virtual void Notice(std::string message) = 0;
   // Appends one row to the transaction's result.
   virtual void Emit(std::vector<Value> row) = 0;
+  // A DML statement's count of processed rows (its command tag: UPDATE n).
+  virtual void SetRowCount(int64_t rows) = 0;
 };
 
 class Procedure {
@@ -202,6 +204,7 @@ struct TxnResult {
   std::string message;   // set when aborted
   std::vector<std::string> notices;
   std::vector<std::vector<Value>> rows;
+  int64_t row_count = -1;  // SetRowCount's value; -1: not set
   uint64_t serial_id = 0;
   uint32_t attempts = 1;  // > 1 when reconnaissance made it retry
 };

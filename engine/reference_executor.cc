@@ -283,6 +283,7 @@ class RefExecContext final : public ExecContext {
   const std::vector<Value>& scratch() const override { return txn_.scratch; }
   void Notice(std::string message) override { txn_.result.notices.push_back(std::move(message)); }
   void Emit(std::vector<Value> row) override { txn_.result.rows.push_back(std::move(row)); }
+  void SetRowCount(int64_t rows) override { txn_.result.row_count = rows; }
 
  private:
   ApiMisuse Misuse(TableId table, const Key& key, const char* verb, const char* how) {

@@ -23,16 +23,26 @@ class SyntaxError : public std::runtime_error {
   int position_;
 };
 
+// Statements of our own that PostgreSQL's grammar does not have.
+enum class Extension : uint8_t {
+  kNone,
+  kExplainProcedure,  // EXPLAIN PROCEDURE|FUNCTION name: `node` is null, `name` is set
+  kExplainCall,       // EXPLAIN CALL p(...): `node` is the CALL statement
+};
+
 struct ParsedStatement {
-  const PgQuery__Node* node;  // owned by the ParseTree
+  const PgQuery__Node* node;  // owned by the ParseTree (null for kExplainProcedure)
   int location;               // byte offset of the statement in the input
   std::string text;           // the statement's own text
+  Extension extension = Extension::kNone;
+  std::string name;           // kExplainProcedure: the procedure name (case-folded unless quoted)
 };
 
 // Owns one parse of a string of statements.
 class ParseTree {
  public:
-  // Throws SyntaxError.
+  // Throws SyntaxError. Besides PostgreSQL's grammar it accepts the Extension statements;
+  // positions stay those of `sql`.
   static ParseTree Parse(std::string_view sql);
 
   const std::vector<ParsedStatement>& statements() const { return statements_; }

@@ -22,6 +22,7 @@ struct CallPlan {
     kCall,         // CALL p(...): tag CALL, a row only for OUT/INOUT parameters
     kSelectValue,  // SELECT f(...): one column named f; a TABLE row prints as a record
     kSelectFrom,   // SELECT * FROM f(...): the result columns
+    kDml,          // an ad-hoc INSERT / UPDATE / DELETE (ir->command_tag); rows: RETURNING
   };
   Form form = Form::kCall;
   std::shared_ptr<const ProcedureIr> ir;

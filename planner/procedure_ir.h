@@ -148,6 +148,7 @@ struct Stmt {
   std::vector<ExprPtr> returning;   // RETURNING expressions (column + variable slots)
   std::vector<int> into;            // INTO targets (frame slots), for SELECT and RETURNING
   bool strict = false;              // INTO STRICT
+  bool emit_returning = false;      // ad-hoc DML: each RETURNING row is a result row
 
   // kRaise.
   RaiseLevel level = RaiseLevel::kException;
@@ -185,6 +186,9 @@ struct ProcedureIr {
   // sequence values (so the input log replays it).
   int now_variable = -1;
   std::string source;  // the whole CREATE statement, for \sf and error positions
+  // An ad-hoc INSERT / UPDATE / DELETE run as a one-statement procedure: "INSERT",
+  // "UPDATE" or "DELETE" (the command tag); empty for CREATEd procedures.
+  std::string command_tag;
 
   Block body;
   std::vector<SequenceCall> sequence_calls;  // analysis
