@@ -603,8 +603,9 @@ StmtPtr ProcedureBinder::BindAssign(const json& st) {
   }
   if (value_at == std::string::npos) throw SqlError(sqlstate::kSyntaxError, fmt::format("invalid assignment \"{}\"", query));
   std::string target = Trim(std::string_view(query).substr(0, op));
-  if (target.find('[') != std::string::npos || target.find('.') != std::string::npos)
-    Unsupported("assignment to an array element or a field", line_, "Build the whole array and assign it.");
+  // `label.var` is resolved already (varno); an array element is not supported.
+  if (target.find('[') != std::string::npos)
+    Unsupported("assignment to an array element", line_, "Build the whole array and assign it.");
   CheckAssignable(slot, line_);
   auto s = NewStmt(StmtKind::kAssign, line_);
   s->target = slot;
