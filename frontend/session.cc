@@ -26,7 +26,8 @@ int CharacterPosition(std::string_view text, int offset) {
 }
 
 Session::Session(SessionOptions options)
-    : db_(std::make_unique<Database>()),
+    : settings_(options.engine),
+      db_(std::make_unique<Database>()),
       engine_(std::make_unique<Engine>(*db_, options.engine)),
       catalog_(std::make_unique<planner::Catalog>(*db_)),
       procedures_(std::make_unique<codegen::ProcedureCache>(*catalog_)) {}
@@ -55,6 +56,8 @@ StatementResult Session::RunStatement(const PgQuery__Node* stmt) {
       result.tag = fmt::format("COPY {}", n);
       return result;
     }
+    case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
+    case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: return RunSetting(stmt);
     default: break;
   }
   if (planner::IsDdl(stmt)) {
@@ -65,6 +68,41 @@ StatementResult Session::RunStatement(const PgQuery__Node* stmt) {
   }
   throw planner::SqlError(planner::sqlstate::kFeatureNotSupported,
                           fmt::format("{} is not supported yet", StatementName(stmt)));
+}
+
+StatementResult Session::RunSetting(const PgQuery__Node* stmt) {
+  StatementResult result;
+  if (stmt->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT) {
+    result.rows = ExecuteShow(stmt->variable_show_stmt, settings_);
+    result.tag = "SHOW";
+    return result;
+  }
+  SetOutcome outcome = ExecuteSet(stmt->variable_set_stmt, settings_);
+  result.tag = outcome.tag;
+  for (std::string& w : outcome.warnings) result.notices.push_back("WARNING:" + w);
+  const EngineOptions& want = settings_.engine_options();
+  const EngineOptions& have = engine_->options();
+  if (want.workers != have.workers || want.epoch_max_txns != have.epoch_max_txns ||
+      want.epoch_interval_ms != have.epoch_interval_ms || want.batch_append != have.batch_append ||
+      want.row_buffers != have.row_buffers || want.split_on_demand != have.split_on_demand ||
+      want.split_threshold != have.split_threshold || want.gc != have.gc || want.minor_gc != have.minor_gc ||
+      want.gc_k != have.gc_k)
+    Reconfigure(want);
+  return result;
+}
+
+void Session::Reconfigure(const EngineOptions& options) {
+  // The old engine drains in its destructor; the new one continues from the database's
+  // committed epoch, so serial ids keep increasing.
+  EngineOptions previous = engine_->options();
+  engine_->Drain();
+  engine_.reset();
+  try {
+    engine_ = std::make_unique<Engine>(*db_, options);
+  } catch (...) {
+    engine_ = std::make_unique<Engine>(*db_, previous);
+    throw;
+  }
 }
 
 namespace {
@@ -141,6 +179,10 @@ StatementResult PendingResult::Get() {
     done_ = finish_(std::move(r));
   }
   return std::move(*done_);
+}
+
+bool PendingResult::WaitFor(std::chrono::milliseconds timeout) const {
+  return done_.has_value() || txn_.wait_for(timeout) == std::future_status::ready;
 }
 
 PendingResult Session::StartStatement(const PgQuery__Node* stmt, const std::string& text) {
