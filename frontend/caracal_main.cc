@@ -225,6 +225,7 @@ int main(int argc, char** argv) {
   }
 
   bool interactive = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+  shell.UseTerseMessages();
   if (!interactive) {
     caracal::frontend::StreamLineSource input(std::cin);
     return shell.RunLoop(input);

@@ -37,8 +37,9 @@ std::string PatternRegex(const std::string& part) {
       re += ".*";
     } else if (c == '?') {
       re += '.';
-    } else if (c == '$') {
-      re += "\\$";
+    } else if (c == '$' || c == '.') {
+      re += '\\';
+      re += c;
     } else {
       re += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
@@ -65,7 +66,8 @@ std::string DefaultText(const planner::CatalogColumn& c) {
   if (e->kind == planner::ExprKind::kConst) {
     if (e->value.is_null()) return "NULL::" + c.type.Name();
     std::string text = planner::DatumToText(e->value, e->type.is_unknown() ? c.type : e->type);
-    if (e->type.is_numeric_category() || e->type.id == planner::TypeId::kBool) {
+    if (e->type.id == planner::TypeId::kBool) return text == "t" ? "true" : "false";
+    if (e->type.is_numeric_category()) {
       if (e->type.is_numeric_category() && !text.empty() && text[0] == '-') return "'" + text + "'::" + e->type.Name();
       return text;
     }
@@ -194,7 +196,7 @@ std::string ResultType(const ProcedureIr& ir) {
 
 }  // namespace
 
-NamePattern::NamePattern(const std::optional<std::string>& pattern) {
+NamePattern::NamePattern(const std::optional<std::string>& pattern, bool dotted_names) {
   if (!pattern) return;
   text_ = *pattern;
   // An unquoted '.' separates the schema pattern from the name pattern.
@@ -202,7 +204,7 @@ NamePattern::NamePattern(const std::optional<std::string>& pattern) {
   size_t dot = std::string::npos;
   for (size_t i = 0; i < pattern->size(); ++i) {
     if ((*pattern)[i] == '"') quoted = !quoted;
-    else if ((*pattern)[i] == '.' && !quoted) dot = i;
+    else if ((*pattern)[i] == '.' && !quoted && !dotted_names) dot = i;
   }
   if (dot != std::string::npos) {
     schema_ = PatternRegex(pattern->substr(0, dot));

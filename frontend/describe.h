@@ -20,7 +20,9 @@ namespace caracal::frontend {
 // A psql name pattern; an absent pattern matches everything.
 class NamePattern {
  public:
-  explicit NamePattern(const std::optional<std::string>& pattern);
+  // `dotted_names`: '.' is part of the name (configuration parameters), not a schema
+  // separator.
+  explicit NamePattern(const std::optional<std::string>& pattern, bool dotted_names = false);
   bool Matches(const std::string& name) const;
   bool empty() const { return !pattern_; }
   const std::string& text() const { return text_; }

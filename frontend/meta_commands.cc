@@ -42,6 +42,28 @@ bool UnsupportedPsqlCommand(const std::string& cmd) {
 
 bool IsConditional(const std::string& cmd) { return cmd == "if" || cmd == "elif" || cmd == "else" || cmd == "endif"; }
 
+// Whether RunMetaCommand knows `cmd` (psql names an unknown command even in a false
+// \if branch, where known ones are skipped).
+bool KnownMetaCommand(const std::string& cmd) {
+  static const char* kNames[] = {
+      "q", "quit", "?", "h", "help", "echo", "qecho", "warn", "set", "unset", "timing", "pset", "x", "t", "a", "f",
+      "C", "g", "gx", "gset", "p", "print", "r", "reset", "w", "write", "i", "include", "ir", "include_relative", "o",
+      "out", "cd", "!", "setenv", "getenv", "encoding", "conninfo", "copyright", "errverbose", "prompt", "s", "watch",
+      "startpipeline", "endpipeline", "syncpipeline", "flushrequest", "flush", "getresults", "copy", "sf", "sf+", "dw",
+      "dw+", "d", "d+", "dS", "dS+", "dconfig", "dconfig+"};
+  for (const char* n : kNames)
+    if (cmd == n) return true;
+  if (UnsupportedPsqlCommand(cmd)) return true;
+  // \dt, \di, \ds, \df and their combinations, with S and + modifiers.
+  if (cmd.size() > 1 && cmd[0] == 'd') {
+    std::string letters;
+    for (char c : cmd.substr(1))
+      if (c != '+' && c != 'S') letters += c;
+    return letters.find_first_not_of("tis") == std::string::npos || letters == "f" || letters == "fn" || letters == "fp";
+  }
+  return false;
+}
+
 }  // namespace
 
 CommandStatus Shell::HandleMetaCommand(InputScanner& scanner, std::string& query, std::string& previous) {
@@ -49,14 +71,19 @@ CommandStatus Shell::HandleMetaCommand(InputScanner& scanner, std::string& query
   CommandStatus status;
   bool unknown = false;
   if (!BranchActive() && !IsConditional(cmd)) {
-    // Inside a false \if branch commands are parsed, not run (and their variables are
-    // not expanded).
-    while (scanner.ReadArgument(ArgMode::kNoEval)) {
+    if (KnownMetaCommand(cmd)) {
+      // Inside a false \if branch commands are parsed, not run (and their variables
+      // are not expanded).
+      while (scanner.ReadArgument(ArgMode::kNoEval)) {
+      }
+      scanner.EndCommand();
+      return CommandStatus::kSkipLine;
     }
-    scanner.EndCommand();
-    return CommandStatus::kSkipLine;
+    unknown_command_ = true;
+    status = CommandStatus::kError;
+  } else {
+    status = RunMetaCommand(cmd, scanner, query, previous);
   }
-  status = RunMetaCommand(cmd, scanner, query, previous);
   if (status == CommandStatus::kError && unknown_command_) {
     unknown_command_ = false;
     if (UnsupportedPsqlCommand(cmd)) {
@@ -444,7 +471,7 @@ CommandStatus Shell::Describe(const std::string& cmd, InputScanner& scanner) {
     r = ListFunctions(session_.catalog(), NamePattern(pattern));
   } else if (letters == "config") {
     planner::ResultSet all = session_.settings().ShowAll();
-    NamePattern p(pattern);
+    NamePattern p(pattern, true);
     PrintTable t;
     t.title = "List of configuration parameters";
     t.headers = {"Parameter", "Value"};

@@ -245,7 +245,6 @@ void RecordLine(int border, size_t record, int hwidth, int dwidth, bool top_or_m
     if (reclen-- <= 0) s += " ";
   }
   if (reclen < 0) reclen = 0;
-  if (border == 2) --reclen;
   for (int i = reclen; i < dwidth; ++i) s += border > 0 ? "-" : " ";
   if (border == 2) s += std::string("-") + edge;
   out << s << '\n';

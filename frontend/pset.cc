@@ -223,6 +223,9 @@ std::string PsetListing(const PrintOptions& o) {
   s += row("tableattr", o.table_attr);
   s += row("title", o.title);
   s += row("tuples_only", o.tuples_only ? "on" : "off");
+  s += row("unicode_border_linestyle", "single");
+  s += row("unicode_column_linestyle", "single");
+  s += row("unicode_header_linestyle", "single");
   return s;
 }
 

@@ -130,7 +130,6 @@ void Shell::SetVariable(const std::string& name, const std::string& value) {
 }
 
 void Shell::PrintBanner(const std::string& mode) {
-  terse_logging_ = true;
   if (variables_.quiet()) return;
   out_ << "caracal 0.1.0 (" << mode << ")\n";
   out_ << "Type \"help\" for help.\n\n";

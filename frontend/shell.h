@@ -70,6 +70,9 @@ class Shell {
 
   // After \q (or "quit" at the prompt): the caller should exit.
   bool terminated() const { return terminated_; }
+  // Messages lose their "caracal: error:" prefix from now on (psql does so once it
+  // reads stdin or runs -c).
+  void UseTerseMessages() { terse_logging_ = true; }
   // The banner and "Type "help" for help." of an interactive start.
   void PrintBanner(const std::string& mode);
   // Sets -q/--quiet, -e/-a/-b style echo and similar start-up variables.
