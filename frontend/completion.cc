@@ -105,7 +105,7 @@ const std::vector<std::string>& MetaCommandNames() {
       "\\?",        "\\a",        "\\C",         "\\cd",           "\\conninfo",    "\\copy",     "\\copyright",
       "\\d",        "\\dconfig",  "\\df",        "\\di",           "\\ds",          "\\dt",       "\\dw",
       "\\echo",     "\\elif",     "\\else",      "\\encoding",     "\\endif",       "\\endpipeline",
-      "\\errverbose", "\\f",      "\\g",         "\\getenv",       "\\getresults",  "\\gset",     "\\gx",
+      "\\errverbose", "\\f",      "\\g",         "\\gexec",         "\\getenv",       "\\getresults",  "\\gset",     "\\gx",
       "\\h",        "\\help",     "\\i",         "\\if",           "\\ir",          "\\o",        "\\p",
       "\\prompt",   "\\pset",     "\\q",         "\\qecho",        "\\r",           "\\s",        "\\set",
       "\\setenv",   "\\sf",       "\\startpipeline", "\\t",        "\\timing",      "\\unset",    "\\w",

@@ -167,7 +167,12 @@ std::string ArgumentTypes(const ProcedureIr& ir) {
     bool inout = v.kind == planner::VariableKind::kParameter &&
                  std::find(ir.out_variables.begin(), ir.out_variables.end(), i) != ir.out_variables.end();
     std::string mode;
-    if (v.kind == planner::VariableKind::kOutParameter) mode = "OUT ";
+    if (v.kind == planner::VariableKind::kOutParameter) {
+      // RETURNS TABLE columns are OUT parameters inside, but psql lists them as the
+      // result type only.
+      if (ir.returns == ProcedureIr::Returns::kTable) continue;
+      mode = "OUT ";
+    }
     else if (inout) mode = "INOUT ";
     else if (v.kind == planner::VariableKind::kParameter) mode = ir.kind == ProcedureIr::Kind::kProcedure ? "IN " : "";
     else continue;

@@ -12,6 +12,7 @@ std::string MetaCommandHelp() {
   \errverbose            show most recent error message at maximum verbosity
   \g [FILE]              execute query (and send result to file or |pipe);
                          \g with no arguments is equivalent to a semicolon
+  \gexec                 execute query, then execute each value in its result
   \gset [PREFIX]         execute query and store result in variables
   \gx [FILE]             as \g, but forces expanded output mode
   \q                     quit caracal

@@ -30,7 +30,7 @@ namespace {
 bool UnsupportedPsqlCommand(const std::string& cmd) {
   static const char* kNames[] = {"c", "connect", "l", "list", "dn", "du", "dg", "dv", "dm", "dx", "dT", "dD", "dp",
                                  "z", "e", "ef", "ev", "sv", "H", "html", "lo_import", "lo_export", "lo_list",
-                                 "lo_unlink", "password", "crosstabview", "gexec", "gdesc", "bind", "da", "db", "dc",
+                                 "lo_unlink", "password", "crosstabview", "gdesc", "bind", "da", "db", "dc",
                                  "dC", "dd", "dE", "des", "det", "deu", "dew", "dF", "dFd", "dFp", "dFt", "dl", "dL",
                                  "do", "dO", "dP", "drds", "dRp", "dRs", "dy", "dX", "ddp", "dA", "sv+"};
   std::string base = cmd;
@@ -47,7 +47,7 @@ bool IsConditional(const std::string& cmd) { return cmd == "if" || cmd == "elif"
 bool KnownMetaCommand(const std::string& cmd) {
   static const char* kNames[] = {
       "q", "quit", "?", "h", "help", "echo", "qecho", "warn", "set", "unset", "timing", "pset", "x", "t", "a", "f",
-      "C", "g", "gx", "gset", "p", "print", "r", "reset", "w", "write", "i", "include", "ir", "include_relative", "o",
+      "C", "g", "gx", "gset", "gexec", "p", "print", "r", "reset", "w", "write", "i", "include", "ir", "include_relative", "o",
       "out", "cd", "!", "setenv", "getenv", "encoding", "conninfo", "copyright", "errverbose", "prompt", "s", "watch",
       "startpipeline", "endpipeline", "syncpipeline", "flushrequest", "flush", "getresults", "copy", "sf", "sf+", "dw",
       "dw+", "d", "d+", "dS", "dS+", "dconfig", "dconfig+"};
@@ -223,6 +223,11 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
     SendOptions how;
     how.expanded = cmd == "gx";
     how.output = arg(ArgMode::kFilePipe);
+    return send(std::move(how));
+  }
+  if (cmd == "gexec") {
+    SendOptions how;
+    how.gexec = true;
     return send(std::move(how));
   }
   if (cmd == "gset") {
@@ -447,6 +452,8 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
   if (cmd == "dw" || cmd == "dw+") {
     std::optional<std::string> name = arg(ArgMode::kIdentifier);
     if (!name) return missing("\\dw: procedure name is required");
+    if (session_.catalog().FindProcedures(*name).empty())
+      return missing(fmt::format("Did not find any procedure named \"{}\".", *name));
     SendOptions how;
     how.title = fmt::format("Write set of \"{}\"", *name);
     return ok(SendQuery(fmt::format("SELECT * FROM caracal_write_sets WHERE procedure = {}", QuoteLiteral(*name)), how));

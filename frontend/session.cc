@@ -59,7 +59,7 @@ StatementResult Session::RunStatement(const ParsedStatement& parsed) {
       return result;
     }
     case PG_QUERY__NODE__NODE_COPY_STMT: {
-      int64_t n = planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_);
+      int64_t n = planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_);
       result.tag = fmt::format("COPY {}", n);
       return result;
     }

@@ -20,6 +20,7 @@
 #include "codegen/procedure_cache.h"
 #include "planner/call_plan.h"
 #include "planner/catalog.h"
+#include "planner/copy.h"
 #include "planner/result_set.h"
 #include "frontend/settings.h"
 
@@ -92,6 +93,8 @@ class Session {
   // SET / SHOW / RESET parameters (settings.h); a changed engine setting takes effect
   // through Reconfigure before the next statement runs.
   const Settings& settings() const { return settings_; }
+  // Receives COPY FROM's progress (rows read so far); it may throw to cancel the COPY.
+  void set_copy_progress(planner::CopyProgress progress) { copy_progress_ = std::move(progress); }
 
  private:
   StatementResult RunStatement(const ParsedStatement& stmt);
@@ -117,6 +120,7 @@ class Session {
   void Reconfigure(const EngineOptions& options);
 
   Settings settings_;
+  planner::CopyProgress copy_progress_;
   std::unique_ptr<Database> db_;
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<planner::Catalog> catalog_;

@@ -77,7 +77,9 @@ int TerminalColumns() {
 
 }  // namespace
 
-Shell::Shell(Session& session, std::ostream& out, std::ostream& err) : session_(session), out_(out), err_(err) {
+Shell::Shell(Session& session, std::ostream& out, std::ostream& err)
+    : session_(session), out_(out), err_(err), copy_progress_(err, &err == &std::cerr && isatty(STDERR_FILENO)) {
+  session_.set_copy_progress([this](int64_t rows) { copy_progress_.Update(rows); });
   variables_.Set("VERSION", "caracal 0.1.0 (PostgreSQL 15 dialect), embedded");
   variables_.Set("VERSION_NAME", "0.1.0");
   variables_.Set("VERSION_NUM", "100");
@@ -87,6 +89,7 @@ Shell::Shell(Session& session, std::ostream& out, std::ostream& err) : session_(
 Shell::~Shell() {
   if (pipeline_.active) EndPipeline();
   FlushOut();
+  session_.set_copy_progress({});
 }
 
 // ---- logging -------------------------------------------------------------------------
@@ -280,6 +283,25 @@ bool Shell::PrintStatement(const StatementResult& r, const std::string& query, c
     if (variables_.echo() == EchoMode::kErrors) LogInfo("STATEMENT:  " + query);
     return false;
   }
+  if (how.gexec) {
+    // \gexec: every non-NULL value, row by row, runs as a statement of its own.
+    if (!r.rows) return true;
+    bool ok = true;
+    for (const auto& row : r.rows->rows)
+      for (const auto& cell : row) {
+        if (!cell) continue;
+        if (Interrupted()) return ok;
+        if (variables_.echo() == EchoMode::kAll) {
+          out_ << *cell << '\n';
+          out_.flush();
+        }
+        if (!SendQuery(*cell, SendOptions{})) {
+          ok = false;
+          if (variables_.on_error_stop()) return false;
+        }
+      }
+    return ok;
+  }
   if (how.gset_prefix) {
     if (!r.rows) {
       LogError("\\gset: query must return a result set");  // psql: no tuples to store
@@ -380,6 +402,7 @@ bool Shell::SendQuery(const std::string& query, const SendOptions& how) {
     out = file.get();
   }
   auto start = std::chrono::steady_clock::now();
+  copy_progress_.Start();
   std::vector<StatementResult> results;
   // One statement (the usual case from a script) is waited for interruptibly; a string
   // of several (-c "a; b") runs like a simple-query message, stopping at the first error.
@@ -400,6 +423,7 @@ bool Shell::SendQuery(const std::string& query, const SendOptions& how) {
     results = session_.Execute(query);
   }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  copy_progress_.Finish();
   bool ok = true;
   std::string locus = Locus();
   for (const StatementResult& r : results) ok = PrintStatement(r, query, locus, how, *out) && ok;

@@ -23,6 +23,7 @@
 #include "frontend/input_scanner.h"
 #include "frontend/line_source.h"
 #include "frontend/print_table.h"
+#include "frontend/progress.h"
 #include "frontend/session.h"
 #include "frontend/shell_variables.h"
 
@@ -97,6 +98,7 @@ class Shell {
   struct SendOptions {
     bool expanded = false;                   // \gx
     std::optional<std::string> gset_prefix;  // \gset [prefix]
+    bool gexec = false;                      // \gexec: run every value of the result
     std::optional<std::string> output;       // \g FILE
     std::string title;                       // \watch's title line
   };
@@ -171,6 +173,7 @@ class Shell {
   const std::string* typing_query_ = nullptr;  // the statement being typed (completion)
   bool unknown_command_ = false;           // RunMetaCommand did not know the command
   SendOptions pending_send_;               // how the loop runs the buffer after \g, \gx, \gset
+  CopyProgressMeter copy_progress_;
   std::optional<ErrorReport> last_error_;  // \errverbose
   std::string last_query_;                 // \watch with an empty buffer
 };
