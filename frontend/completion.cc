@@ -283,7 +283,11 @@ std::vector<std::string> Complete(const std::string& text, const CompletionSourc
     return done();
   }
   if (p1 == "SELECT") {
-    if (!statement_columns()) names(s.procedures, "(");
+    // No table named yet: any table's columns, and the functions.
+    if (!statement_columns()) {
+      for (const auto& [table, cols] : s.columns) names(cols);
+      names(s.procedures, "(");
+    }
     keywords({"DISTINCT", "COUNT(*)", "*"});
     return done();
   }
