@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "planner/catalog.h"
 #include "planner/functions.h"
 #include "planner/pg_nodes.h"
 #include "planner/sql_error.h"
@@ -579,6 +580,9 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
   }
   std::optional<FunctionMatch> m = ResolveFunction(name, types);
   if (!m) {
+    if (catalog_ != nullptr && !catalog_->FindProcedures(name).empty())
+      throw NotSupported(fmt::format("calling the user function {}() inside an expression", name), loc)
+          .WithHint("A call is one transaction: call it on its own, as SELECT f(...), SELECT * FROM f(...) or CALL p(...).");
     std::string sig;
     for (size_t i = 0; i < types.size(); ++i) sig += (i ? ", " : "") + types[i].BaseName();
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), loc)

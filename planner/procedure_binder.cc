@@ -144,6 +144,7 @@ class ProcedureBinder {
   bool has_out_parameters_ = false;
   bool is_setof_ = false;
   bool top_level_done_ = false;  // the function's outermost block has been entered
+  size_t return_next_used_ = 0;   // RETURN NEXT expressions taken from body_.return_next
 };
 
 [[noreturn]] void ProcedureBinder::Unsupported(const std::string& what, int line, const std::string& hint) const {
@@ -279,7 +280,9 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
             .WithHint("Declare the result columns with RETURNS TABLE (...) or OUT parameters.");
       ir_->returns = rt->setof ? ProcedureIr::Returns::kTable : ProcedureIr::Returns::kScalar;
     } else {
-      SqlType type = ParameterType(rt);
+      PgQuery__TypeName element = *rt;  // SETOF t: the row type is t
+      element.setof = false;
+      SqlType type = ParameterType(&element);
       if (has_out_parameters_) {
         // RETURNS TABLE (x int) parses as SETOF int with one TABLE column.
         if (ir_->result_columns.size() != 1 || !(ir_->result_columns[0].type == type))
@@ -421,7 +424,7 @@ std::vector<int> ProcedureBinder::IntoTargets(const json& target, int line) cons
   std::vector<int> slots;
   if (NodeType(target) == "PLpgSQL_row") {
     for (const json& f : NodeBody(target)["fields"]) {
-      int slot = SlotOfVarno(f.value("varno", -1), line);
+      int slot = SlotOfVarno(f.value("varno", 0), line);
       CheckAssignable(slot, line);
       slots.push_back(slot);
     }
@@ -470,7 +473,7 @@ ExprPtr ProcedureBinder::BindExpr(const std::string& text, int line,
     if (s->n_target_list != 1)
       throw SqlError(sqlstate::kSyntaxError, fmt::format("query \"{}\" returned {} columns", text, s->n_target_list));
     const PgQuery__ResTarget* t = s->target_list[0]->res_target;
-    ExprBinder binder(&scope_);
+    ExprBinder binder(&scope_, &catalog_);
     binder.AllowAggregates(false, "a PL/pgSQL expression");
     return bind(binder, t->val);
   } catch (SqlError& e) {
@@ -534,7 +537,12 @@ void ProcedureBinder::BindStatementKind(std::string_view type, const json& st, B
   if (type == "PLpgSQL_stmt_exit") return out.push_back(BindExit(st));
   if (type == "PLpgSQL_stmt_execsql") return BindExecSql(st, out);
   if (type == "PLpgSQL_stmt_perform") return out.push_back(BindPerform(st));
-  if (type == "PLpgSQL_stmt_return") return out.push_back(BindReturn(st));
+  if (type == "PLpgSQL_stmt_return") {
+    // libpg_query compiles every body as if it returned void and appends a RETURN
+    // (without a line) to it; the function's own end-of-body rule applies instead.
+    if (!st.contains("lineno")) return;
+    return out.push_back(BindReturn(st));
+  }
   if (type == "PLpgSQL_stmt_return_next") return out.push_back(BindReturnNext(st));
   if (type == "PLpgSQL_stmt_return_query") return out.push_back(BindReturnQuery(st));
   if (type == "PLpgSQL_stmt_raise") return out.push_back(BindRaise(st));
@@ -568,7 +576,7 @@ void ProcedureBinder::BindBlock(const json& st, Block& out) {
 }
 
 StmtPtr ProcedureBinder::BindAssign(const json& st) {
-  int slot = SlotOfVarno(st.value("varno", -1), line_);
+  int slot = SlotOfVarno(st.value("varno", 0), line_);
   std::string query = QueryOf(st["expr"]);
   // "target := value" (or "target = value"): the value is what follows the operator.
   size_t op = query.find(":=");
@@ -667,7 +675,7 @@ StmtPtr ProcedureBinder::BindForEach(const json& st) {
   if (st.value("slice", 0) != 0) Unsupported("FOREACH ... SLICE", line_);
   auto s = NewStmt(StmtKind::kForEach, line_);
   s->label = st.value("label", "");
-  s->target = SlotOfVarno(st.value("varno", -1), line_);
+  s->target = SlotOfVarno(st.value("varno", 0), line_);
   CheckAssignable(s->target, line_);
   s->value = BindValue(st["expr"], line_);
   if (!s->value->type.is_array())
@@ -850,8 +858,15 @@ StmtPtr ProcedureBinder::BindReturnNext(const json& st) {
   auto s = NewStmt(StmtKind::kReturnNext, line_);
   if (ir_->returns != ProcedureIr::Returns::kTable && ir_->returns != ProcedureIr::Returns::kSetOf)
     throw SqlError(sqlstate::kSyntaxError, "cannot use RETURN NEXT in a non-SETOF function");
-  std::string query = st.contains("expr") ? Trim(QueryOf(st["expr"])) : std::string();
-  if (query == kReturnNextOutRow) return s;  // the OUT parameters' current values
+  // The JSON leaves RETURN NEXT's expression out: take the next one found on this line.
+  std::string query;
+  for (size_t i = return_next_used_; i < body_.return_next.size(); ++i)
+    if (body_.return_next[i].first == line_) {
+      query = body_.return_next[i].second;
+      return_next_used_ = i + 1;
+      break;
+    }
+  if (query.empty() && has_out_parameters_) return s;  // the OUT parameters' current values
   if (has_out_parameters_)
     throw SqlError(sqlstate::kSyntaxError, "RETURN NEXT cannot have a parameter in function with OUT parameters");
   if (query.empty()) throw SqlError(sqlstate::kSyntaxError, "RETURN NEXT must have a parameter");
