@@ -196,7 +196,10 @@ int main(int argc, char** argv) {
     }
   }
   for (const auto& [name, value] : options.psets)
-    if (!shell.SetPrintOption(name, value, true)) return 1;
+    if (!shell.SetPrintOption(name, value, true)) {
+      std::cerr << "caracal: error: could not set printing parameter \"" << name << "\"\n";
+      return 1;
+    }
   if (options.output && !shell.SetQueryOutput(*options.output)) return 1;
 
   caracal::frontend::InstallInterruptHandler();

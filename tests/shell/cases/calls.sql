@@ -26,6 +26,9 @@ begin
 end $$;
 select deposit(1, 10);
 select deposit(9, 10);
+set client_min_messages = warning;
+select deposit(9, 10);
+reset client_min_messages;
 call touch(2);
 select deposit(2, 5) as new_balance \gset
 \echo bob has :new_balance
