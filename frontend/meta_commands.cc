@@ -613,6 +613,7 @@ CommandStatus Shell::Watch(InputScanner& scanner, std::string& query, const std:
     while (std::chrono::steady_clock::now() < until) {
       if (Interrupted()) {
         ClearInterrupt();
+        if (interactive_) out_ << '\n';  // past the terminal's "^C"
         return CommandStatus::kSkipLine;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));

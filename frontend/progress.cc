@@ -16,6 +16,8 @@ void CopyProgressMeter::Update(int64_t rows) {
   if (Interrupted()) {
     ClearInterrupt();
     Finish();
+    err_ << "Cancel request sent\n";  // as psql says before the server's error
+    err_.flush();
     throw planner::SqlError("57014", "canceling statement due to user request");
   }
   if (!terminal_) return;

@@ -266,6 +266,39 @@ def bad_input_goes_on(t):
     t.wait_for(r"still alive\s*\n\(1 row\)")
 
 
+def copy_progress_and_cancel(t):
+    """A long COPY shows rows and rows/s on the terminal; Ctrl-C cancels it and loads
+    nothing."""
+    csv = t.home / "big.csv"
+    with open(csv, "w") as f:
+        f.writelines(f"{i},value {i}\n" for i in range(2_500_000))
+    t.wait_for(PROMPT)
+    t.line("create table big (k int primary key, v text);")
+    t.wait_for("CREATE TABLE")
+    t.line(f"copy big from '{csv}' (format csv);")
+    t.wait_for(r"COPY: \d+ rows, \d+ rows/s", timeout=10, what="the progress line")
+    t.keys("C-c")
+    t.wait_for(r"ERROR:  canceling statement due to user request", timeout=10)
+    t.wait_for(PROMPT)
+    t.line("select count(*) from big;")
+    s = t.wait_for(r"\(1 row\)")
+    expect(re.search(r"^\s+0$", s.split("select count(*) from big;")[-1], re.M), "the cancelled COPY loaded nothing", t)
+
+
+def watch_and_pager(t):
+    """\\watch repeats until Ctrl-C; \\pset pager always pipes results through $PAGER."""
+    t.wait_for(PROMPT)
+    t.line("select 'tick' as w \\watch 0.2")
+    s = t.wait_for(r"(?s)tick.*tick.*tick", what="three runs of the watched query")
+    expect("(every 0.2s)" in s, "psql's title line", t)
+    t.keys("C-c")
+    t.wait_for(PROMPT)
+    t.line("\\pset pager always")
+    t.wait_for("Pager is always used.")
+    t.line("select 'through the pager' as p;")
+    t.wait_for(r"PAGED: through the pager", what="the pager's marks")
+
+
 SCENARIOS = {
     "prompts_and_multiline": prompts_and_multiline,
     "ctrl_c_cancels_input": ctrl_c_cancels_input,
@@ -275,6 +308,8 @@ SCENARIOS = {
     "history": history,
     "words_and_eof": words_and_eof,
     "bad_input_goes_on": bad_input_goes_on,
+    "copy_progress_and_cancel": copy_progress_and_cancel,
+    "watch_and_pager": watch_and_pager,
 }
 
 
@@ -291,7 +326,8 @@ def main():
     for name in args.scenarios or SCENARIOS:
         fn = SCENARIOS[name]
         home = pathlib.Path(tempfile.mkdtemp(prefix=f"caracal-{name}."))
-        t = Terminal(caracal, home, name)
+        env = {"PAGER": "sed s/^/PAGED:/"} if name == "watch_and_pager" else None
+        t = Terminal(caracal, home, name, env=env)
         try:
             if name == "history":
                 fn(t, caracal, home)
