@@ -79,7 +79,10 @@ int TerminalColumns() {
 
 Shell::Shell(Session& session, std::ostream& out, std::ostream& err)
     : session_(session), out_(out), err_(err), copy_progress_(err, &err == &std::cerr && isatty(STDERR_FILENO)) {
-  session_.set_copy_progress([this](int64_t rows) { copy_progress_.Update(rows); });
+  session_.set_copy_progress([this](int64_t rows) {
+    if (Interrupted()) cancel_requested_ = true;
+    copy_progress_.Update(rows);
+  });
   variables_.Set("VERSION", "caracal 0.1.0 (PostgreSQL 15 dialect), embedded");
   variables_.Set("VERSION_NAME", "0.1.0");
   variables_.Set("VERSION_NUM", "100");
@@ -368,6 +371,7 @@ std::optional<StatementResult> Shell::Await(PendingResult& pending) {
   while (!pending.WaitFor(std::chrono::milliseconds(50))) {
     if (Interrupted()) {
       ClearInterrupt();
+      cancel_requested_ = true;
       FlushOut();
       err_ << "Cancel request sent\n"
            << "WARNING:  stopped waiting for the result: the transaction was already submitted and still commits or "
@@ -504,7 +508,10 @@ int Shell::RunLoop(LineSource& source, const std::string& file_name) {
   };
 
   while (result == kExitSuccess) {
-    if (Interrupted()) {
+    if (Interrupted() || cancel_requested_) {
+      // Ctrl-C stops a script (psql: "You get here if you stopped a script with
+      // Ctrl-C"); at the terminal it only cancelled what was running.
+      cancel_requested_ = false;
       if (!interactive_) {
         result = kExitUser;
         break;

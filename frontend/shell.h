@@ -171,7 +171,9 @@ class Shell {
   } pipeline_;
 
   const std::string* typing_query_ = nullptr;  // the statement being typed (completion)
-  bool unknown_command_ = false;           // RunMetaCommand did not know the command
+  bool unknown_command_ = false;
+  // Ctrl-C cancelled a wait or a COPY: a script then stops (psql's EXIT_USER).
+  bool cancel_requested_ = false;           // RunMetaCommand did not know the command
   SendOptions pending_send_;               // how the loop runs the buffer after \g, \gx, \gset
   CopyProgressMeter copy_progress_;
   std::optional<ErrorReport> last_error_;  // \errverbose

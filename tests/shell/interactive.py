@@ -30,13 +30,16 @@ class Failure(Exception):
 class Terminal:
     """One caracal in a detached tmux session of its own server."""
 
-    def __init__(self, caracal, home, name, args=(), env=None, width=100, height=40):
+    def __init__(self, caracal, home, name, args=(), env=None, width=100, height=40, then_echo_status=False):
         self.socket = f"caracal-{os.getpid()}-{name}"
         self.home = home
         environment = {"HOME": str(home), "TERM": "xterm", "PAGER": "cat", "LC_ALL": "C.UTF-8"}
         environment.update(env or {})
-        command = ["env", *[f"{k}={v}" for k, v in environment.items()], str(caracal), *args]
-        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height), " ".join(map(quote, command)))
+        command = " ".join(map(quote, ["env", *[f"{k}={v}" for k, v in environment.items()], str(caracal), *args]))
+        if then_echo_status:
+            # Keep the pane open after caracal exits, showing its exit status.
+            command = f"sh -c {quote('trap : INT; ' + command + '; echo EXIT=$?; sleep 30')}"
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height), command)
 
     def tmux(self, *args):
         return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=10)
@@ -299,6 +302,28 @@ def watch_and_pager(t):
     t.wait_for(r"PAGED: through the pager", what="the pager's marks")
 
 
+def ctrl_c_stops_a_script(caracal, home):
+    """Ctrl-C while a script (-f) waits for a call cancels the wait and ends the script
+    with status 3, as psql does; the rest of the script does not run."""
+    script = home / "slow.sql"
+    script.write_text("create table c (k int primary key);\n"
+                      "create procedure ins() language plpgsql as $$ begin insert into c values (1); end $$;\n"
+                      "set caracal.epoch_interval_ms = 60000;\n"
+                      "call ins();\n"
+                      "select 'never printed' as n;\n")
+    t = Terminal(caracal, home, "script", args=["-X", "-f", str(script)], then_echo_status=True)
+    try:
+        t.wait_for(r"^SET$")
+        time.sleep(0.3)
+        t.keys("C-c")
+        s = t.wait_for(r"EXIT=\d+", what="the exit status")
+        expect("Cancel request sent" in s, "the cancel message", t)
+        expect("EXIT=3" in s, "exit status 3", t)
+        expect("never printed" not in s, "the script stopped", t)
+    finally:
+        t.close()
+
+
 SCENARIOS = {
     "prompts_and_multiline": prompts_and_multiline,
     "ctrl_c_cancels_input": ctrl_c_cancels_input,
@@ -310,6 +335,7 @@ SCENARIOS = {
     "bad_input_goes_on": bad_input_goes_on,
     "copy_progress_and_cancel": copy_progress_and_cancel,
     "watch_and_pager": watch_and_pager,
+    "ctrl_c_stops_a_script": ctrl_c_stops_a_script,
 }
 
 
@@ -327,9 +353,11 @@ def main():
         fn = SCENARIOS[name]
         home = pathlib.Path(tempfile.mkdtemp(prefix=f"caracal-{name}."))
         env = {"PAGER": "sed s/^/PAGED:/"} if name == "watch_and_pager" else None
-        t = Terminal(caracal, home, name, env=env)
+        t = Terminal(caracal, home, name, env=env) if name != "ctrl_c_stops_a_script" else None
         try:
-            if name == "history":
+            if t is None:
+                fn(caracal, home)
+            elif name == "history":
                 fn(t, caracal, home)
             else:
                 fn(t)
@@ -338,7 +366,8 @@ def main():
             failures += 1
             print(f"FAIL  {name}: {e}")
         finally:
-            t.close()
+            if t:
+                t.close()
             shutil.rmtree(home, ignore_errors=True)
     return 1 if failures else 0
 
