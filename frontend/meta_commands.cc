@@ -69,7 +69,7 @@ bool KnownMetaCommand(const std::string& cmd) {
 CommandStatus Shell::HandleMetaCommand(InputScanner& scanner, std::string& query, std::string& previous) {
   std::string cmd = scanner.ReadCommandName();
   CommandStatus status;
-  bool unknown = false;
+  unknown_command_ = false;
   if (!BranchActive() && !IsConditional(cmd)) {
     if (KnownMetaCommand(cmd)) {
       // Inside a false \if branch commands are parsed, not run (and their variables
@@ -79,25 +79,24 @@ CommandStatus Shell::HandleMetaCommand(InputScanner& scanner, std::string& query
       scanner.EndCommand();
       return CommandStatus::kSkipLine;
     }
-    unknown_command_ = true;
+    unknown_command_ = true;  // psql names an unknown command even there
     status = CommandStatus::kError;
   } else {
     status = RunMetaCommand(cmd, scanner, query, previous);
   }
-  if (status == CommandStatus::kError && unknown_command_) {
-    unknown_command_ = false;
+  if (unknown_command_) {
     if (UnsupportedPsqlCommand(cmd)) {
       LogError(fmt::format("\\{} is not supported by caracal (an embedded database with one schema)", cmd));
     } else {
       LogError(fmt::format("invalid command \\{}", cmd));
       if (interactive_) LogHint("Try \\? for help.");
     }
-    unknown = true;
   }
-  if (status != CommandStatus::kError && !unknown) {
+  if (status != CommandStatus::kError) {
     while (std::optional<std::string> arg = scanner.ReadArgument(ArgMode::kNoEval))
       LogWarning(fmt::format("\\{}: extra argument \"{}\" ignored", cmd, *arg));
   } else {
+    // psql silently throws away the rest of the line after a failed command.
     while (scanner.ReadArgument(ArgMode::kWholeLine)) {
     }
   }

@@ -110,21 +110,15 @@ std::vector<std::string> FootersWithDefault(const PrintTable& t, const PrintOpti
 
 // ---- aligned -------------------------------------------------------------------------
 
+// The rule under the header (and around a border-2 table): "-----+------" (border 1),
+// "+----+-----+" (border 2), "---- -----" (border 0).
 void HorizontalRule(const std::vector<int>& widths, int border, std::ostream& out) {
-  std::string s;
-  if (border == 1) s += "-";
-  else if (border == 2) s += "+-";
+  std::string s = border == 2 ? "+-" : border == 1 ? "-" : "";
   for (size_t i = 0; i < widths.size(); ++i) {
     s += std::string(widths[i], '-');
-    if (i + 1 < widths.size()) s += border == 0 ? "-" : "-+-";
+    if (i + 1 < widths.size()) s += border == 0 ? " " : "-+-";
   }
-  if (border == 2) s += "-+";
-  else if (border == 1) s += "-";
-  // Border 0 separates columns with a space, not a dash.
-  if (border == 0) {
-    s.clear();
-    for (size_t i = 0; i < widths.size(); ++i) s += std::string(widths[i], '-') + (i + 1 < widths.size() ? " " : "");
-  }
+  s += border == 2 ? "-+" : border == 1 ? "-" : "";
   out << s << '\n';
 }
 
@@ -167,7 +161,7 @@ void PrintAligned(const PrintTable& t, const PrintOptions& o, const std::vector<
       if (border == 2) s += "|";
       for (size_t c = 0; c < ncols; ++c) {
         const auto& h = header_lines[c];
-        if (border != 0) s += line ? " " : " ";
+        if (border != 0) s += " ";
         bool has = line < h.size();
         if (has) {
           int space = widths[c] - h[line].width;
@@ -222,11 +216,9 @@ void PrintAligned(const PrintTable& t, const PrintOptions& o, const std::vector<
 // ---- aligned, expanded (\x) ----------------------------------------------------------
 
 // The line above each record: "-[ RECORD n ]----+-----" (record 0: a plain rule).
-void RecordLine(int border, size_t record, int hwidth, int dwidth, bool top_or_middle, std::ostream& out) {
+void RecordLine(int border, size_t record, int hwidth, int dwidth, std::ostream& out) {
   std::string s;
-  const char* edge = "+";
-  (void)top_or_middle;
-  if (border == 2) s += std::string(edge) + "-";
+  if (border == 2) s += "+-";
   else if (border == 1) s += "-";
   int reclen = 0;
   if (record) {
@@ -246,7 +238,7 @@ void RecordLine(int border, size_t record, int hwidth, int dwidth, bool top_or_m
   }
   if (reclen < 0) reclen = 0;
   for (int i = reclen; i < dwidth; ++i) s += border > 0 ? "-" : " ";
-  if (border == 2) s += std::string("-") + edge;
+  if (border == 2) s += "-+";
   out << s << '\n';
 }
 
@@ -287,8 +279,8 @@ void PrintAlignedExpanded(const PrintTable& t, const PrintOptions& o, std::ostre
   }
   size_t record = 1;
   for (size_t r = 0; r < cells.size(); ++r) {
-    if (!o.tuples_only) RecordLine(border, record++, hwidth, dwidth, true, out);
-    else if (r != 0 || border == 2) RecordLine(border, 0, hwidth, dwidth, true, out);
+    if (!o.tuples_only) RecordLine(border, record++, hwidth, dwidth, out);
+    else if (r != 0 || border == 2) RecordLine(border, 0, hwidth, dwidth, out);
     for (size_t c = 0; c < ncols; ++c) {
       const auto& h = headers[c];
       const auto& d = cells[r][c];
@@ -298,7 +290,7 @@ void PrintAlignedExpanded(const PrintTable& t, const PrintOptions& o, std::ostre
         std::string s;
         if (border == 2) s += "|";
         if (!hdone) {
-          if (border == 2) s += hline ? " " : " ";
+          if (border == 2) s += " ";
           s += h[hline].text + Spaces(hwidth - h[hline].width);
           if (hline + 1 < h.size()) {
             if (border > 0) s += "+";
@@ -329,7 +321,7 @@ void PrintAlignedExpanded(const PrintTable& t, const PrintOptions& o, std::ostre
       }
     }
   }
-  if (border == 2) RecordLine(border, 0, hwidth, dwidth, false, out);
+  if (border == 2) RecordLine(border, 0, hwidth, dwidth, out);
   if (!o.tuples_only && !t.footers.empty()) {
     if (border < 2) out << '\n';
     for (const std::string& f : t.footers) out << f << '\n';

@@ -108,21 +108,19 @@ void Shell::LogInfo(const std::string& message) {
   err_.flush();
 }
 
-void Shell::LogError(const std::string& message) {
+// psql's pg_log_error / pg_log_warning: "caracal:FILE:LINE: error: msg" in a -f script
+// before anything made logging terse; then just the locus and the message.
+void Shell::Log(const char* level, const std::string& message) {
   FlushOut();
-  if (!terse_logging_) err_ << (input_name_.empty() ? "caracal: " : "caracal:" + input_name_ + ":" + std::to_string(line_number_) + ": ") << "error: ";
-  else err_ << Locus();
+  if (terse_logging_) err_ << Locus();
+  else err_ << (input_name_.empty() ? "caracal: " : Locus()) << level << ": ";
   err_ << message << '\n';
   err_.flush();
 }
 
-void Shell::LogWarning(const std::string& message) {
-  FlushOut();
-  if (!terse_logging_) err_ << (input_name_.empty() ? "caracal: " : "caracal:" + input_name_ + ":" + std::to_string(line_number_) + ": ") << "warning: ";
-  else err_ << Locus();
-  err_ << message << '\n';
-  err_.flush();
-}
+void Shell::LogError(const std::string& message) { Log("error", message); }
+
+void Shell::LogWarning(const std::string& message) { Log("warning", message); }
 
 void Shell::LogHint(const std::string& message) {
   FlushOut();
@@ -190,7 +188,7 @@ void Shell::EmitTable(const PrintTable& table, const PrintOptions& options, std:
     if (options.pager == 2 || (rows > 0 && lines >= rows && lines >= options.pager_min_lines)) {
       const char* cmd = std::getenv("PSQL_PAGER");
       if (!cmd || !*cmd) cmd = std::getenv("PAGER");
-      if (!cmd || !*cmd) cmd = "less";
+      if (!cmd || !*cmd) cmd = "more";  // psql's default
       out_.flush();
       std::signal(SIGPIPE, SIG_IGN);
       if (FILE* p = popen(cmd, "w")) {

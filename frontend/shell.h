@@ -88,6 +88,7 @@ class Shell {
   friend class MetaCommands;
 
   // psql's pg_log_error / pg_log_warning / pg_log_info, with the locus prefix.
+  void Log(const char* level, const std::string& message);
   void LogError(const std::string& message);
   void LogWarning(const std::string& message);
   void LogHint(const std::string& message);
