@@ -103,7 +103,7 @@ std::vector<std::string> Files(const std::string& prefix) {
 const std::vector<std::string>& MetaCommandNames() {
   static const std::vector<std::string> names = {
       "\\?",        "\\a",        "\\C",         "\\cd",           "\\conninfo",    "\\copy",     "\\copyright",
-      "\\d",        "\\dconfig",  "\\df",        "\\di",           "\\ds",          "\\dt",       "\\dw",
+      "\\d",        "\\dconfig",  "\\e",         "\\ef",  "\\df",        "\\di",           "\\ds",          "\\dt",       "\\dw",
       "\\echo",     "\\elif",     "\\else",      "\\encoding",     "\\endif",       "\\endpipeline",
       "\\errverbose", "\\f",      "\\g",         "\\gexec",         "\\getenv",       "\\getresults",  "\\gset",     "\\gx",
       "\\h",        "\\help",     "\\i",         "\\if",           "\\ir",          "\\o",        "\\p",
@@ -161,7 +161,7 @@ std::vector<std::string> Complete(const std::string& text, const CompletionSourc
       names(s.indexes);
     } else if (cmd == "\\ds") {
       names(s.sequences);
-    } else if (cmd == "\\df" || cmd == "\\sf" || cmd == "\\sf+" || cmd == "\\dw") {
+    } else if (cmd == "\\df" || cmd == "\\ef" || cmd == "\\sf" || cmd == "\\sf+" || cmd == "\\dw") {
       names(s.procedures);
     } else if (cmd == "\\set" || cmd == "\\unset") {
       names(s.variables);

@@ -25,6 +25,8 @@ Help
   \h [NAME]              help on syntax of SQL commands, * for all commands
 
 Query Buffer
+  \e [FILE] [LINE]       edit the query buffer (or file) with external editor
+  \ef [FUNCNAME [LINE]]  edit function definition with external editor
   \p                     show the contents of the query buffer
   \r                     reset (clear) the query buffer
   \s [FILE]              display history or save it to file

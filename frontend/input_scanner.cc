@@ -223,9 +223,12 @@ ScanResult InputScanner::Scan(std::string& query, PromptStatus& prompt) {
       if (!query.empty()) query += c;
       ++pos_;
     } else if (c == '-' && next == '-') {
-      // A comment runs to the end of the line; like whitespace, dropped before a statement.
-      if (!query.empty()) append(std::string_view(line_).substr(pos_));
-      pos_ = line_.size();
+      // A comment runs to the end of the line (a "line" re-scanned after \e may hold
+      // several); like whitespace, dropped before a statement.
+      size_t end = line_.find('\n', pos_);
+      if (end == std::string::npos) end = line_.size();
+      if (!query.empty()) append(std::string_view(line_).substr(pos_, end - pos_));
+      pos_ = end;
     } else if (c == '/' && next == '*') {
       state_ = State::kComment;
       comment_depth_ = 1;

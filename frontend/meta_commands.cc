@@ -13,6 +13,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include "frontend/describe.h"
@@ -29,7 +30,7 @@ namespace {
 // "invalid command".
 bool UnsupportedPsqlCommand(const std::string& cmd) {
   static const char* kNames[] = {"c", "connect", "l", "list", "dn", "du", "dg", "dv", "dm", "dx", "dT", "dD", "dp",
-                                 "z", "e", "ef", "ev", "sv", "H", "html", "lo_import", "lo_export", "lo_list",
+                                 "z", "ev", "sv", "H", "html", "lo_import", "lo_export", "lo_list",
                                  "lo_unlink", "password", "crosstabview", "gdesc", "bind", "da", "db", "dc",
                                  "dC", "dd", "dE", "des", "det", "deu", "dew", "dF", "dFd", "dFp", "dFt", "dl", "dL",
                                  "do", "dO", "dP", "drds", "dRp", "dRs", "dy", "dX", "ddp", "dA", "sv+"};
@@ -49,7 +50,7 @@ bool KnownMetaCommand(const std::string& cmd) {
       "q", "quit", "?", "h", "help", "echo", "qecho", "warn", "set", "unset", "timing", "pset", "x", "t", "a", "f",
       "C", "g", "gx", "gset", "gexec", "p", "print", "r", "reset", "w", "write", "i", "include", "ir", "include_relative", "o",
       "out", "cd", "!", "setenv", "getenv", "encoding", "conninfo", "copyright", "errverbose", "prompt", "s", "watch",
-      "startpipeline", "endpipeline", "syncpipeline", "flushrequest", "flush", "getresults", "copy", "sf", "sf+", "dw",
+      "startpipeline", "endpipeline", "syncpipeline", "flushrequest", "flush", "getresults", "copy", "e", "edit", "ef", "sf", "sf+", "dw",
       "dw+", "d", "d+", "dS", "dS+", "dconfig", "dconfig+"};
   for (const char* n : kNames)
     if (cmd == n) return true;
@@ -374,6 +375,7 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
     return CommandStatus::kSkipLine;
   }
   if (cmd == "watch") return Watch(scanner, query, previous);
+  if (cmd == "e" || cmd == "edit" || cmd == "ef") return Edit(cmd, scanner, query, previous);
   if (cmd == "startpipeline") return ok(StartPipeline());
   if (cmd == "endpipeline") return ok(EndPipeline());
   if (cmd == "syncpipeline" || cmd == "flushrequest" || cmd == "flush") {
@@ -557,6 +559,81 @@ CommandStatus Shell::Conditional(const std::string& cmd, InputScanner& scanner) 
   }
   branches_.pop_back();  // \endif
   return CommandStatus::kSkipLine;
+}
+
+CommandStatus Shell::Edit(const std::string& cmd, InputScanner& scanner, std::string& query,
+                          const std::string& previous) {
+  if (!interactive_) {
+    LogError(fmt::format("\\{}: cannot run an editor when not interactive", cmd));
+    return CommandStatus::kError;
+  }
+  std::optional<std::string> target = scanner.ReadArgument(ArgMode::kNormal);
+  std::optional<std::string> line = scanner.ReadArgument(ArgMode::kNormal);
+  std::string text, path;
+  bool temporary = true;
+  if (cmd == "ef") {
+    if (target) {
+      std::string source;
+      DescribeResult r = FunctionSource(session_.catalog(), *target, false, source);
+      if (!r.error.empty()) {
+        ErrorReport e;
+        e.sqlstate = "42883";
+        e.message = r.error;
+        PrintErrorReport(e, Locus());
+        return CommandStatus::kError;
+      }
+      // Edited and run again, the definition must replace the stored one.
+      std::string lower = source.substr(0, 40);
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      for (const char* kind : {"create function", "create procedure"})
+        if (lower.rfind(kind, 0) == 0) source.insert(6, " or replace");
+      text = source;
+    } else {
+      text = "CREATE FUNCTION ( )\n RETURNS \n LANGUAGE plpgsql\nAS $function$\nBEGIN\nEND\n$function$\n";
+    }
+  } else if (target) {
+    path = *target;
+    temporary = false;
+  } else {
+    text = query.empty() ? previous : query;
+  }
+  if (temporary) {
+    const char* dir = std::getenv("TMPDIR");
+    path = fmt::format("{}/caracal.edit.{}.sql", dir && *dir ? dir : "/tmp", getpid());
+    std::ofstream f(path, std::ios::trunc);
+    if (!f) {
+      LogError(fmt::format("could not open temporary file \"{}\": {}", path, std::strerror(errno)));
+      return CommandStatus::kError;
+    }
+    f << text;
+    if (!text.empty() && text.back() != '\n') f << '\n';
+  }
+  const char* editor = std::getenv("PSQL_EDITOR");
+  if (!editor || !*editor) editor = std::getenv("EDITOR");
+  if (!editor || !*editor) editor = std::getenv("VISUAL");
+  if (!editor || !*editor) editor = "vi";
+  std::string command = editor;
+  if (line) {
+    const char* arg = std::getenv("PSQL_EDITOR_LINENUMBER_ARG");
+    command += " " + std::string(arg && *arg ? arg : "+") + *line;
+  }
+  std::string quoted = "'";
+  for (char c : path) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  command += " " + quoted + "'";
+  FlushOut();
+  int rc = std::system(command.c_str());
+  if (rc != 0) {
+    if (temporary) std::remove(path.c_str());
+    LogError(fmt::format("could not start editor \"{}\"", editor));
+    return CommandStatus::kError;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream edited;
+  edited << in.rdbuf();
+  if (temporary) std::remove(path.c_str());
+  query = edited.str();
+  scanner.Reset();
+  return CommandStatus::kNewEdit;
 }
 
 // \watch [[i=]SEC] [c=N]: runs the query buffer (or the previous query) every SEC seconds

@@ -597,6 +597,7 @@ int Shell::RunLoop(LineSource& source, const std::string& file_name) {
     scanner.SetLine(*line);
     success = true;
     bool saved_in_history = false;
+    bool redisplay = false;
     last_status = CommandStatus::kSkipLine;
     while (success || !variables_.on_error_stop()) {
       ScanResult r = scanner.Scan(query, prompt);
@@ -630,6 +631,18 @@ int Shell::RunLoop(LineSource& source, const std::string& file_name) {
         last_status = HandleMetaCommand(scanner, query, previous);
         success = last_status != CommandStatus::kError;
         if (last_status == CommandStatus::kTerminate) break;
+        if (last_status == CommandStatus::kNewEdit) {
+          // psql re-scans what came back from the editor as new input: complete
+          // statements run, the rest stays in the buffer and is shown.
+          if (!query.empty() && query.back() != '\n') query += '\n';
+          *line = query;
+          query.clear();
+          scanner.Reset();
+          scanner.SetLine(*line);
+          saved_in_history = false;
+          redisplay = true;
+          continue;
+        }
         if (last_status == CommandStatus::kSend) {
           // \g and friends: run the buffer (HandleMetaCommand put the previous query in
           // it if it was empty) the way they asked.
@@ -643,6 +656,10 @@ int Shell::RunLoop(LineSource& source, const std::string& file_name) {
       if (r == ScanResult::kIncomplete || r == ScanResult::kEol) break;
     }
     if (interactive_ && !saved_in_history) add_history(*line);
+    if (redisplay && !query.empty()) {
+      out_ << query << '\n';
+      out_.flush();
+    }
     if (last_status == CommandStatus::kTerminate) break;
     if (terminated_) break;
     if (!interactive_ && !success && variables_.on_error_stop()) result = kExitUser;

@@ -39,6 +39,7 @@ enum class CommandStatus {
   kSend,       // run the query buffer (\g, \gx, \gset, \watch)
   kError,      // failed (counts for ON_ERROR_STOP)
   kTerminate,  // \q
+  kNewEdit,    // \e, \ef: the query buffer was edited; scan it as new input
 };
 
 class Shell {
@@ -125,6 +126,9 @@ class Shell {
   CommandStatus Describe(const std::string& cmd, InputScanner& scanner);
   CommandStatus Watch(InputScanner& scanner, std::string& query, const std::string& previous);
   CommandStatus Conditional(const std::string& cmd, InputScanner& scanner);
+  // \e [FILE [LINE]] and \ef [FUNCTION [LINE]]: the buffer (or the file, or the
+  // function's CREATE statement) in $PSQL_EDITOR / $EDITOR / $VISUAL / vi.
+  CommandStatus Edit(const std::string& cmd, InputScanner& scanner, std::string& query, const std::string& previous);
   // The \if / \elif / \else / \endif stack: whether input is being executed.
   bool BranchActive() const;
 

@@ -324,6 +324,26 @@ def ctrl_c_stops_a_script(caracal, home):
         t.close()
 
 
+def editor(t):
+    """\\e puts the query buffer in $EDITOR and re-reads it (a complete statement runs at
+    once); \\ef edits a function's definition as CREATE OR REPLACE."""
+    t.wait_for(PROMPT)
+    t.line("select 1 as one")
+    t.wait_for(r"^caracal-> ?$")
+    t.line("\\e")
+    t.wait_for(r"^select 7 as one\s*$", what="the edited buffer shown")
+    t.line(";")
+    t.wait_for(r"^\s+7\s*\n\(1 row\)", what="the edited statement's result")
+    t.line("create function f() returns int language plpgsql as $$ begin return 1; end $$;")
+    t.wait_for("CREATE FUNCTION")
+    t.line("\\ef f")
+    t.wait_for(r"^create or replace function f\(\) returns int", what="the function's definition")
+    t.line(";")
+    t.wait_for(r"(?s)CREATE FUNCTION.*\\ef f.*CREATE FUNCTION", what="the function re-created")
+    t.line("select f();")
+    t.wait_for(r"^\s+7\s*\n\(1 row\)\s*\ncaracal=> ?$", what="the edited function's result")
+
+
 SCENARIOS = {
     "prompts_and_multiline": prompts_and_multiline,
     "ctrl_c_cancels_input": ctrl_c_cancels_input,
@@ -336,6 +356,7 @@ SCENARIOS = {
     "copy_progress_and_cancel": copy_progress_and_cancel,
     "watch_and_pager": watch_and_pager,
     "ctrl_c_stops_a_script": ctrl_c_stops_a_script,
+    "editor": editor,
 }
 
 
@@ -353,6 +374,8 @@ def main():
         fn = SCENARIOS[name]
         home = pathlib.Path(tempfile.mkdtemp(prefix=f"caracal-{name}."))
         env = {"PAGER": "sed s/^/PAGED:/"} if name == "watch_and_pager" else None
+        if name == "editor":
+            env = {"EDITOR": "sed -i s/1/7/"}
         t = Terminal(caracal, home, name, env=env) if name != "ctrl_c_stops_a_script" else None
         try:
             if t is None:
