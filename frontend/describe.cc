@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "planner/procedure_ir.h"
+#include "planner/system_views.h"
 
 namespace caracal::frontend {
 
@@ -92,9 +93,12 @@ PrintTable Listing(std::string title, std::vector<std::string> headers) {
   return t;
 }
 
+// The system views (planner/system_views.h), listed by \dv and described by \d NAME.
+const char* const kSystemViews[] = {"caracal_write_sets"};
+
 struct Relation {
   std::string name;
-  char kind;            // 't' table, 'i' index, 's' sequence
+  char kind;            // 't' table, 'i' index, 's' sequence, 'v' system view
   std::string table;    // indexes: their table
   const TableInfo* info = nullptr;
   const planner::IndexInfo* index = nullptr;  // null for a primary key index
@@ -111,16 +115,25 @@ std::vector<Relation> AllRelations(const Catalog& catalog) {
     for (const std::string& index : t->indexes) out.push_back({index, 'i', t->name, t, catalog.FindIndex(index)});
   }
   for (const planner::SequenceInfo* s : catalog.Sequences()) out.push_back({s->name, 's', "", nullptr, nullptr, s});
+  for (const char* v : kSystemViews)
+    if (const TableInfo* view = planner::FindSystemView(v)) out.push_back({v, 'v', "", view});
   std::sort(out.begin(), out.end(), [](const Relation& a, const Relation& b) { return a.name < b.name; });
   return out;
 }
 
-const char* KindName(char kind) { return kind == 't' ? "table" : kind == 'i' ? "index" : "sequence"; }
+const char* KindName(char kind) {
+  return kind == 't' ? "table" : kind == 'i' ? "index" : kind == 'v' ? "view" : "sequence";
+}
 
-PrintTable DescribeTable(const Catalog& catalog, const TableInfo& t) {
-  PrintTable out = Listing(fmt::format("Table \"public.{}\"", t.name), {"Column", "Type", "Collation", "Nullable", "Default"});
+const char* SchemaOf(char kind) { return kind == 'v' ? "pg_catalog" : "public"; }
+
+PrintTable DescribeTable(const Catalog& catalog, const TableInfo& t, bool view = false) {
+  PrintTable out = Listing(view ? fmt::format("View \"pg_catalog.{}\"", t.name) : fmt::format("Table \"public.{}\"", t.name),
+                           {"Column", "Type", "Collation", "Nullable", "Default"});
   for (const planner::CatalogColumn& c : t.columns)
     out.rows.push_back({c.name, TypeText(c.type), "", c.not_null ? "not null" : "", DefaultText(c)});
+  out.default_footer = false;
+  if (view) return out;
   std::vector<std::string> indexes;
   if (!t.primary_key.empty())
     indexes.push_back(fmt::format("    \"{}_pkey\" PRIMARY KEY, ordered ({})", t.name, ColumnList(t, t.primary_key)));
@@ -220,9 +233,9 @@ NamePattern::NamePattern(const std::optional<std::string>& pattern, bool dotted_
   if (pattern_->empty()) pattern_ = ".*";
 }
 
-bool NamePattern::Matches(const std::string& name) const {
+bool NamePattern::Matches(const std::string& name, const std::string& schema) const {
   if (!pattern_) return true;
-  if (schema_ && !schema_->empty() && !RegexMatches(*schema_, "public")) return false;
+  if (schema_ && !schema_->empty() && !RegexMatches(*schema_, schema)) return false;
   return RegexMatches(*pattern_, name);
 }
 
@@ -233,8 +246,8 @@ DescribeResult ListRelations(const Catalog& catalog, const std::string& kinds, c
   if (with_indexes) headers.push_back("Table");
   PrintTable t = Listing("List of relations", headers);
   for (const Relation& r : AllRelations(catalog)) {
-    if (kinds.find(r.kind) == std::string::npos || !pattern.Matches(r.name)) continue;
-    std::vector<std::string> row = {"public", r.name, KindName(r.kind)};
+    if (kinds.find(r.kind) == std::string::npos || !pattern.Matches(r.name, SchemaOf(r.kind))) continue;
+    std::vector<std::string> row = {SchemaOf(r.kind), r.name, KindName(r.kind)};
     if (with_indexes) row.push_back(r.table);
     t.rows.push_back(std::move(row));
   }
@@ -250,8 +263,8 @@ DescribeResult ListRelations(const Catalog& catalog, const std::string& kinds, c
 DescribeResult DescribeRelations(const Catalog& catalog, const NamePattern& pattern) {
   DescribeResult result;
   for (const Relation& r : AllRelations(catalog)) {
-    if (!pattern.Matches(r.name)) continue;
-    if (r.kind == 't') result.tables.push_back(DescribeTable(catalog, *r.info));
+    if (!pattern.Matches(r.name, SchemaOf(r.kind))) continue;
+    if (r.kind == 't' || r.kind == 'v') result.tables.push_back(DescribeTable(catalog, *r.info, r.kind == 'v'));
     else if (r.kind == 'i') result.tables.push_back(DescribeIndex(r));
     else result.tables.push_back(DescribeSequence(*r.sequence));
   }

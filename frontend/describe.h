@@ -1,7 +1,8 @@
 // The catalog as psql's informational commands show it: \d (relations, or one relation's
 // columns, key and indexes), \dt, \di, \ds, \df and \sf, laid out like psql 15's (titles,
 // columns, footers, "Did not find any relation named ..."). Everything lives in schema
-// "public"; there are no owners, so psql's Owner column is left out.
+// "public" (the system views in "pg_catalog"); there are no owners, so psql's Owner
+// column is left out.
 //
 // Name patterns follow psql: unquoted letters fold to lower case, * and ? are
 // wildcards, "..." is literal, and an optional "schema." prefix must match public.
@@ -23,7 +24,7 @@ class NamePattern {
   // `dotted_names`: '.' is part of the name (configuration parameters), not a schema
   // separator.
   explicit NamePattern(const std::optional<std::string>& pattern, bool dotted_names = false);
-  bool Matches(const std::string& name) const;
+  bool Matches(const std::string& name, const std::string& schema = "public") const;
   bool empty() const { return !pattern_; }
   const std::string& text() const { return text_; }
 
@@ -39,8 +40,8 @@ struct DescribeResult {
   std::string error;  // "Did not find any relation named "x"."
 };
 
-// \d, \dt, \di, \ds and combinations: `kinds` holds 't', 'i', 's' (all three for \d
-// without a pattern... psql's \d lists tables and sequences, not indexes).
+// \d, \dt, \di, \ds, \dv and combinations: `kinds` holds 't', 'i', 's', 'v' (system views,
+// in schema pg_catalog). psql's \d without a name lists tables and sequences.
 DescribeResult ListRelations(const planner::Catalog& catalog, const std::string& kinds, const NamePattern& pattern);
 // \d NAME: every relation whose name matches, described.
 DescribeResult DescribeRelations(const planner::Catalog& catalog, const NamePattern& pattern);

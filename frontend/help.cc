@@ -60,6 +60,7 @@ Informational
   \di     [PATTERN]      list indexes
   \ds     [PATTERN]      list sequences
   \dt     [PATTERN]      list tables
+  \dv     [PATTERN]      list (system) views: caracal_write_sets
   \dw     NAME           show the inferred write set of a procedure
   \sf[+]  FUNCNAME       show a function's definition (+: with body line numbers)
 

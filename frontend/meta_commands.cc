@@ -29,7 +29,7 @@ namespace {
 // psql commands the embedded database has no use for: a clear message instead of
 // "invalid command".
 bool UnsupportedPsqlCommand(const std::string& cmd) {
-  static const char* kNames[] = {"c", "connect", "l", "list", "dn", "du", "dg", "dv", "dm", "dx", "dT", "dD", "dp",
+  static const char* kNames[] = {"c", "connect", "l", "list", "dn", "du", "dg", "dm", "dx", "dT", "dD", "dp",
                                  "z", "ev", "sv", "H", "html", "lo_import", "lo_export", "lo_list",
                                  "lo_unlink", "password", "crosstabview", "gdesc", "bind", "da", "db", "dc",
                                  "dC", "dd", "dE", "des", "det", "deu", "dew", "dF", "dFd", "dFp", "dFt", "dl", "dL",
@@ -60,7 +60,7 @@ bool KnownMetaCommand(const std::string& cmd) {
     std::string letters;
     for (char c : cmd.substr(1))
       if (c != '+' && c != 'S') letters += c;
-    return letters.find_first_not_of("tis") == std::string::npos || letters == "f" || letters == "fn" || letters == "fp";
+    return letters.find_first_not_of("tisv") == std::string::npos || letters == "f" || letters == "fn" || letters == "fp";
   }
   return false;
 }
@@ -473,7 +473,7 @@ CommandStatus Shell::Describe(const std::string& cmd, InputScanner& scanner) {
   DescribeResult r;
   if (letters.empty()) {
     r = pattern ? DescribeRelations(session_.catalog(), NamePattern(pattern)) : ListRelations(session_.catalog(), "ts", NamePattern(std::nullopt));
-  } else if (letters.find_first_not_of("tis") == std::string::npos) {
+  } else if (letters.find_first_not_of("tisv") == std::string::npos) {
     r = ListRelations(session_.catalog(), letters, NamePattern(pattern));
   } else if (letters == "f" || letters == "fn" || letters == "fp") {
     r = ListFunctions(session_.catalog(), NamePattern(pattern));

@@ -30,5 +30,9 @@ create sequence down_seq increment by -1 start with -1;
 \sf nosuch
 \sf
 \d+ warehouse
+\dv
+\d caracal_write_sets
+\dv pg_catalog.*
+\dv public.*
 \x
 \dt
