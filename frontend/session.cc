@@ -7,6 +7,7 @@ extern "C" {
 #include <fmt/format.h>
 
 #include "engine/errors.h"
+#include "frontend/encoding.h"
 #include "frontend/parser.h"
 #include "frontend/statement_names.h"
 #include "codegen/explain_call.h"
@@ -267,6 +268,12 @@ PendingResult Session::SubmitCall(planner::CallPlan call, const std::string& tex
 std::vector<PendingResult> Session::Start(std::string_view sql, bool stop_at_error) {
   std::vector<PendingResult> results;
   std::string text(sql);
+  if (std::optional<std::string> bad = InvalidUtf8(text)) {
+    StatementResult r;
+    r.error = ErrorReport{"ERROR", "22021", *bad, "", "", "", 0, text};
+    results.emplace_back(std::move(r));
+    return results;
+  }
   std::optional<ParseTree> tree;
   try {
     tree.emplace(ParseTree::Parse(text));

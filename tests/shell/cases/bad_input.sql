@@ -1,3 +1,4 @@
+--! psql
 -- Bad input never ends the session: unknown meta-commands, stray backslashes,
 -- control characters, an unterminated quote at the end of the script.
 \
