@@ -270,7 +270,7 @@ ExprPtr ExprBinder::BindColumnRef(const PgQuery__Node* node) {
   }
   std::optional<NameBinding> b = scope_ ? scope_->Lookup(names, ref->location) : std::nullopt;
   if (!b) {
-    if (names.size() > 1 && !scope_)
+    if (names.size() > 1)
       throw SqlError(sqlstate::kUndefinedTable, fmt::format("missing FROM-clause entry for table \"{}\"", names[0]),
                      ref->location);
     std::string shown = names.size() == 1 ? fmt::format("\"{}\"", names[0]) : fmt::format("{}.{}", names[0], names[1]);

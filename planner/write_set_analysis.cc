@@ -123,7 +123,7 @@ class SequenceHoister {
 
 class Taint {
  public:
-  explicit Taint(const ProcedureIr& ir) : ir_(ir) {
+  explicit Taint(const ProcedureIr& ir) {
     if (ir.found_variable >= 0) Add(ir.found_variable, -2);
     for (int changes = 1; changes > 0;) {
       changes_ = 0;
@@ -247,7 +247,6 @@ class Taint {
     }
   }
 
-  const ProcedureIr& ir_;
   std::set<int> read_derived_;
   std::map<int, int> source_;
   int changes_ = 0;

@@ -13,6 +13,7 @@ packages=(
   postgresql  # the test oracle and benchmark peer, never a runtime part
   python3     # tests/differential/run.py, tests/shell/*.py
   tmux        # tests/shell/interactive.py drives the shell in a terminal
+  clang libclang-rt-14-dev  # tools/fuzz.sh (libFuzzer)
 )
 missing=()
 for p in "${packages[@]}"; do
