@@ -60,8 +60,10 @@ Informational
   \di     [PATTERN]      list indexes
   \ds     [PATTERN]      list sequences
   \dt     [PATTERN]      list tables
+  \dn     [PATTERN]      list schemas
   \dv     [PATTERN]      list (system) views: caracal_write_sets
   \dw     NAME           show the inferred write set of a procedure
+  \l                     list databases (the one embedded database)
   \sf[+]  FUNCNAME       show a function's definition (+: with body line numbers)
 
 Formatting

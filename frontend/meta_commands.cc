@@ -29,7 +29,7 @@ namespace {
 // psql commands the embedded database has no use for: a clear message instead of
 // "invalid command".
 bool UnsupportedPsqlCommand(const std::string& cmd) {
-  static const char* kNames[] = {"c", "connect", "l", "list", "dn", "du", "dg", "dm", "dx", "dT", "dD", "dp",
+  static const char* kNames[] = {"du", "dg", "dm", "dx", "dT", "dD", "dp",
                                  "z", "ev", "sv", "H", "html", "lo_import", "lo_export", "lo_list",
                                  "lo_unlink", "password", "crosstabview", "gdesc", "bind", "da", "db", "dc",
                                  "dC", "dd", "dE", "des", "det", "deu", "dew", "dF", "dFd", "dFp", "dFt", "dl", "dL",
@@ -50,7 +50,7 @@ bool KnownMetaCommand(const std::string& cmd) {
       "q", "quit", "?", "h", "help", "echo", "qecho", "warn", "set", "unset", "timing", "pset", "x", "t", "a", "f",
       "C", "g", "gx", "gset", "gexec", "p", "print", "r", "reset", "w", "write", "i", "include", "ir", "include_relative", "o",
       "out", "cd", "!", "setenv", "getenv", "encoding", "conninfo", "copyright", "errverbose", "prompt", "s", "watch",
-      "startpipeline", "endpipeline", "syncpipeline", "flushrequest", "flush", "getresults", "copy", "e", "edit", "ef", "sf", "sf+", "dw",
+      "startpipeline", "endpipeline", "syncpipeline", "flushrequest", "flush", "getresults", "copy", "e", "edit", "ef", "l", "l+", "list", "dn", "dn+", "c", "connect", "sf", "sf+", "dw",
       "dw+", "d", "d+", "dS", "dS+", "dconfig", "dconfig+"};
   for (const char* n : kNames)
     if (cmd == n) return true;
@@ -449,6 +449,31 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
     QueryOut() << source;
     QueryOut().flush();
     return CommandStatus::kSkipLine;
+  }
+  if (cmd == "l" || cmd == "l+" || cmd == "list") {
+    // One embedded database.
+    PrintTable t;
+    t.title = "List of databases";
+    t.headers = {"Name", "Encoding", "Storage"};
+    t.right_aligned = {false, false, false};
+    t.rows.push_back({variables_.Get("DBNAME").value_or("caracal"), "UTF8", "in memory"});
+    EmitTable(t, print_, QueryOut());
+    return CommandStatus::kSkipLine;
+  }
+  if (cmd == "dn" || cmd == "dn+") {
+    PrintTable t;
+    t.title = "List of schemas";
+    t.headers = {"Name"};
+    t.right_aligned = {false};
+    NamePattern pattern(scanner.ReadArgument(ArgMode::kNormal), true);
+    if (pattern.Matches("public")) t.rows.push_back({"public"});
+    EmitTable(t, print_, QueryOut());
+    return CommandStatus::kSkipLine;
+  }
+  if (cmd == "c" || cmd == "connect") {
+    while (scanner.ReadArgument(ArgMode::kNormal)) {
+    }
+    return missing("\\connect: caracal runs one embedded database in this process; there is nothing to connect to");
   }
   if (cmd == "dw" || cmd == "dw+") {
     std::optional<std::string> name = arg(ArgMode::kIdentifier);

@@ -12,4 +12,7 @@
 \encoding latin1
 \copyright
 \dx
+\l
+\dn
+\dn nosuch
 \c other
