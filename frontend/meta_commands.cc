@@ -481,6 +481,7 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
     if (session_.catalog().FindProcedures(*name).empty())
       return missing(fmt::format("Did not find any procedure named \"{}\".", *name));
     SendOptions how;
+    how.hidden = true;
     how.title = fmt::format("Write set of \"{}\"", *name);
     return ok(SendQuery(fmt::format("SELECT * FROM caracal_write_sets WHERE procedure = {}", QuoteLiteral(*name)), how));
   }

@@ -278,7 +278,7 @@ void Shell::RecordOutcome(const StatementResult& r) {
 bool Shell::PrintStatement(const StatementResult& r, const std::string& query, const std::string& locus,
                            const SendOptions& how, std::ostream& out) {
   PrintNotices(r.notices, locus);
-  RecordOutcome(r);
+  if (!how.hidden) RecordOutcome(r);
   if (r.error) {
     PrintErrorReport(*r.error, locus);
     if (variables_.echo() == EchoMode::kErrors) LogInfo("STATEMENT:  " + query);
@@ -382,8 +382,7 @@ std::optional<StatementResult> Shell::Await(PendingResult& pending) {
 }
 
 bool Shell::SendQuery(const std::string& query, const SendOptions& how) {
-  last_query_ = query;
-  if (variables_.echo() == EchoMode::kQueries) {
+  if (variables_.echo() == EchoMode::kQueries && !how.hidden) {
     FlushOut();
     out_ << query << '\n';
     out_.flush();

@@ -103,6 +103,8 @@ class Shell {
     bool gexec = false;                      // \gexec: run every value of the result
     std::optional<std::string> output;       // \g FILE
     std::string title;                       // \watch's title line
+    bool hidden = false;                     // a describe command's own query: not echoed,
+                                             // ERROR / ROW_COUNT / SQLSTATE untouched
   };
   bool SendQuery(const std::string& query, const SendOptions& how);
   // Waits for one statement; Ctrl-C stops waiting (the transaction still completes).
@@ -182,7 +184,6 @@ class Shell {
   SendOptions pending_send_;               // how the loop runs the buffer after \g, \gx, \gset
   CopyProgressMeter copy_progress_;
   std::optional<ErrorReport> last_error_;  // \errverbose
-  std::string last_query_;                 // \watch with an empty buffer
 };
 
 // \pset with no arguments: every printing option and its value, as psql lists them.
