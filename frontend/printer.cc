@@ -10,37 +10,46 @@ namespace caracal::frontend {
 namespace {
 
 // libpq's reportErrorPosition: the statement line holding the error, cut to about 60
-// columns around it, and a caret under the offending character.
+// screen columns around it, and a caret under the offending character (wide characters
+// count two columns, tabs print as spaces; "\r\n" is one line break).
 void AppendPosition(std::string& msg, const std::string& query, int position) {
   constexpr int kDisplaySize = 60, kMinRightCut = 10;
-  // Split into characters (UTF-8), tabs shown as spaces.
-  std::vector<std::string> chars;
+  std::vector<std::string> chars;  // UTF-8 characters
   for (size_t i = 0; i < query.size();) {
     size_t n = 1;
     while (i + n < query.size() && (static_cast<unsigned char>(query[i + n]) & 0xC0) == 0x80) ++n;
     chars.push_back(query[i] == '\t' ? std::string(" ") : query.substr(i, n));
     i += n;
   }
-  int loc = std::min<int>(position - 1, static_cast<int>(chars.size()));
-  int line = 1, ibeg = 0;
-  for (int i = 0; i < loc; ++i)
-    if (chars[i] == "\n" || chars[i] == "\r") {
-      ++line;
-      ibeg = i + 1;
+  auto width = [](const std::string& c) { return std::max(DisplayWidth(c), 1); };
+  const int count = static_cast<int>(chars.size());
+  const int loc = std::clamp(position - 1, 0, count);
+  std::vector<int> column(count + 1, 0);  // screen column where each character starts
+  int line = 1, ibeg = 0, iend = -1;
+  for (int i = 0; i < count; ++i) {
+    if (chars[i] == "\r" || chars[i] == "\n") {
+      if (i < loc) {
+        if (chars[i] == "\r" || i == 0 || chars[i - 1] != "\r") ++line;
+        ibeg = i + 1;
+      } else {
+        iend = i;
+        break;
+      }
     }
-  int iend = ibeg;
-  while (iend < static_cast<int>(chars.size()) && chars[iend] != "\n" && chars[iend] != "\r") ++iend;
+    column[i + 1] = column[i] + width(chars[i]);
+  }
+  if (iend < 0) iend = count;
   bool beg_trunc = false, end_trunc = false;
-  if (iend - ibeg > kDisplaySize) {
-    if (ibeg + kDisplaySize >= loc + kMinRightCut) {
-      while (iend - ibeg > kDisplaySize) --iend;
+  if (column[iend] - column[ibeg] > kDisplaySize) {
+    if (column[ibeg] + kDisplaySize >= column[loc] + kMinRightCut) {
+      while (column[iend] - column[ibeg] > kDisplaySize) --iend;
       end_trunc = true;
     } else {
-      while (loc + kMinRightCut < iend) {
+      while (column[loc] + kMinRightCut < column[iend]) {
         --iend;
         end_trunc = true;
       }
-      while (iend - ibeg > kDisplaySize) {
+      while (column[iend] - column[ibeg] > kDisplaySize) {
         ++ibeg;
         beg_trunc = true;
       }
@@ -50,7 +59,7 @@ void AppendPosition(std::string& msg, const std::string& query, int position) {
   std::string text;
   for (int i = ibeg; i < iend; ++i) text += chars[i];
   msg += prefix + text + (end_trunc ? "..." : "") + "\n";
-  msg += std::string(prefix.size() + (loc - ibeg), ' ') + "^\n";
+  msg += std::string(DisplayWidth(prefix) + column[loc] - column[ibeg], ' ') + "^\n";
 }
 
 }  // namespace

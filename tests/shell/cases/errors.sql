@@ -10,6 +10,9 @@ select 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 select nosuch_at_the_start, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' as a;
 select 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' as a, 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', nosuch_in_the_middle, 'ccccccccccccccccccccccccccccccccccccccccccccccc';
 select 'naïve' as a, nosuch;
+select '日本語の文字' as wide, nosuch_after_wide;
+select 1 as crlf,
+  nosuch_after_crlf;
 select	1 as tabbed,	nosuch;
 selec 1;
 create table t (a int primary key);
