@@ -222,7 +222,29 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
   if (cmd == "g" || cmd == "gx") {
     SendOptions how;
     how.expanded = cmd == "gx";
-    how.output = arg(ArgMode::kFilePipe);
+    std::optional<std::string> first = arg(ArgMode::kFilePipe);
+    if (first && (*first)[0] == '(') {
+      // \g (name=value ...): \pset options for this query only.
+      PrintOptions local = print_;
+      std::string token = first->substr(1);
+      for (;;) {
+        bool last = !token.empty() && token.back() == ')';
+        if (last) token.pop_back();
+        if (!token.empty()) {
+          size_t eq = token.find('=');
+          std::optional<std::string> value;
+          if (eq != std::string::npos) value = token.substr(eq + 1);
+          if (!SetPrintOption(token.substr(0, eq), value, true, &local)) return CommandStatus::kError;
+        }
+        if (last) break;
+        std::optional<std::string> next = arg();
+        if (!next) return missing(fmt::format("\\{}: missing right parenthesis", cmd));
+        token = *next;
+      }
+      how.print = local;
+      first = arg(ArgMode::kFilePipe);
+    }
+    how.output = first;
     return send(std::move(how));
   }
   if (cmd == "gexec") {

@@ -73,8 +73,9 @@ std::string QuotedSeparator(const std::string& s) {
 
 }  // namespace
 
-bool Shell::SetPrintOption(const std::string& name, const std::optional<std::string>& value, bool quiet) {
-  PrintOptions& o = print_;
+bool Shell::SetPrintOption(const std::string& name, const std::optional<std::string>& value, bool quiet,
+                           PrintOptions* target) {
+  PrintOptions& o = target ? *target : print_;
   auto boolean = [&](bool& target, const char* what) {
     if (!value) {
       target = !target;

@@ -328,7 +328,7 @@ bool Shell::PrintStatement(const StatementResult& r, const std::string& query, c
     return true;
   }
   if (r.rows) {
-    PrintOptions o = print_;
+    PrintOptions o = how.print ? *how.print : print_;
     if (how.expanded) o.expanded = ExpandedMode::kOn;
     PrintTable t = TableFromResult(*r.rows, o);
     if (!how.title.empty()) t.title = how.title;
@@ -392,16 +392,6 @@ bool Shell::SendQuery(const std::string& query, const SendOptions& how) {
     for (PendingResult& p : started) pipeline_.pending.push_back(Piped{std::move(p), query, Locus()});
     return true;
   }
-  std::unique_ptr<std::ofstream> file;
-  std::ostream* out = &QueryOut();
-  if (how.output) {
-    file = std::make_unique<std::ofstream>(*how.output, std::ios::binary | std::ios::trunc);
-    if (!*file) {
-      LogError(fmt::format("{}: {}", *how.output, std::strerror(errno)));
-      return false;
-    }
-    out = file.get();
-  }
   auto start = std::chrono::steady_clock::now();
   copy_progress_.Start();
   std::vector<StatementResult> results;
@@ -425,6 +415,33 @@ bool Shell::SendQuery(const std::string& query, const SendOptions& how) {
   }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   copy_progress_.Finish();
+  // \g FILE (or |command): opened once there is a result to print, as psql does.
+  std::unique_ptr<std::ofstream> file;
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(nullptr, pclose);
+  std::unique_ptr<std::streambuf> pipe_buf;
+  std::unique_ptr<std::ostream> pipe_out;
+  std::ostream* out = &QueryOut();
+  bool any_success = std::any_of(results.begin(), results.end(), [](const StatementResult& r) { return !r.error; });
+  if (how.output && any_success) {
+    if ((*how.output)[0] == '|') {
+      FlushOut();
+      pipe.reset(popen(how.output->c_str() + 1, "w"));
+      if (!pipe) {
+        LogError(fmt::format("{}: {}", how.output->substr(1), std::strerror(errno)));
+        return false;
+      }
+      pipe_buf = std::make_unique<FileBuf>(pipe.get());
+      pipe_out = std::make_unique<std::ostream>(pipe_buf.get());
+      out = pipe_out.get();
+    } else {
+      file = std::make_unique<std::ofstream>(*how.output, std::ios::binary | std::ios::trunc);
+      if (!*file) {
+        LogError(fmt::format("{}: {}", *how.output, std::strerror(errno)));
+        return false;
+      }
+      out = file.get();
+    }
+  }
   bool ok = true;
   std::string locus = Locus();
   for (const StatementResult& r : results) ok = PrintStatement(r, query, locus, how, *out) && ok;

@@ -52,8 +52,10 @@ class Shell {
 
   ShellVariables& variables() { return variables_; }
   PrintOptions& print_options() { return print_; }
-  // Applies a \pset assignment (also -P); false (after printing the error) if invalid.
-  bool SetPrintOption(const std::string& name, const std::optional<std::string>& value, bool quiet);
+  // Applies a \pset assignment (also -P) to the shell's options, or to `target` (\g's
+  // one-query options); false (after printing the error) if invalid.
+  bool SetPrintOption(const std::string& name, const std::optional<std::string>& value, bool quiet,
+                      PrintOptions* target = nullptr);
 
   // psql's MainLoop over one input source; returns an exit status. `file_name` is the
   // name used in "caracal:FILE:LINE:" prefixes (empty for stdin and the terminal).
@@ -102,6 +104,7 @@ class Shell {
     std::optional<std::string> gset_prefix;  // \gset [prefix]
     bool gexec = false;                      // \gexec: run every value of the result
     std::optional<std::string> output;       // \g FILE
+    std::optional<PrintOptions> print;       // \g (format=csv ...): for this query only
     std::string title;                       // \watch's title line
     bool hidden = false;                     // a describe command's own query: not echoed,
                                              // ERROR / ROW_COUNT / SQLSTATE untouched
