@@ -7,6 +7,7 @@ extern "C" {
 #include <fmt/format.h>
 
 #include "engine/errors.h"
+#include "frontend/encoding.h"
 #include "frontend/parser.h"
 #include "frontend/statement_names.h"
 #include "codegen/explain_call.h"
@@ -31,7 +32,8 @@ int CharacterPosition(std::string_view text, int offset) {
 }
 
 Session::Session(SessionOptions options)
-    : db_(std::make_unique<Database>()),
+    : settings_(options.engine),
+      db_(std::make_unique<Database>()),
       engine_(std::make_unique<Engine>(*db_, options.engine)),
       catalog_(std::make_unique<planner::Catalog>(*db_)),
       procedures_(std::make_unique<codegen::ProcedureCache>(*catalog_)) {}
@@ -58,10 +60,12 @@ StatementResult Session::RunStatement(const ParsedStatement& parsed) {
       return result;
     }
     case PG_QUERY__NODE__NODE_COPY_STMT: {
-      int64_t n = planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_);
+      int64_t n = planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_);
       result.tag = fmt::format("COPY {}", n);
       return result;
     }
+    case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
+    case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: return RunSetting(stmt);
     default: break;
   }
   if (planner::IsDdl(stmt)) {
@@ -74,6 +78,41 @@ StatementResult Session::RunStatement(const ParsedStatement& parsed) {
   }
   throw planner::SqlError(planner::sqlstate::kFeatureNotSupported,
                           fmt::format("{} is not supported yet", StatementName(stmt)));
+}
+
+StatementResult Session::RunSetting(const PgQuery__Node* stmt) {
+  StatementResult result;
+  if (stmt->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT) {
+    result.rows = ExecuteShow(stmt->variable_show_stmt, settings_);
+    result.tag = "SHOW";
+    return result;
+  }
+  SetOutcome outcome = ExecuteSet(stmt->variable_set_stmt, settings_);
+  result.tag = outcome.tag;
+  for (std::string& w : outcome.warnings) result.notices.push_back("WARNING:" + w);
+  const EngineOptions& want = settings_.engine_options();
+  const EngineOptions& have = engine_->options();
+  if (want.workers != have.workers || want.epoch_max_txns != have.epoch_max_txns ||
+      want.epoch_interval_ms != have.epoch_interval_ms || want.batch_append != have.batch_append ||
+      want.row_buffers != have.row_buffers || want.split_on_demand != have.split_on_demand ||
+      want.split_threshold != have.split_threshold || want.gc != have.gc || want.minor_gc != have.minor_gc ||
+      want.gc_k != have.gc_k)
+    Reconfigure(want);
+  return result;
+}
+
+void Session::Reconfigure(const EngineOptions& options) {
+  // The old engine drains in its destructor; the new one continues from the database's
+  // committed epoch, so serial ids keep increasing.
+  EngineOptions previous = engine_->options();
+  engine_->Drain();
+  engine_.reset();
+  try {
+    engine_ = std::make_unique<Engine>(*db_, options);
+  } catch (...) {
+    engine_ = std::make_unique<Engine>(*db_, previous);
+    throw;
+  }
 }
 
 StatementResult Session::RunExtension(const ParsedStatement& parsed) {
@@ -174,6 +213,10 @@ StatementResult PendingResult::Get() {
   return std::move(*done_);
 }
 
+bool PendingResult::WaitFor(std::chrono::milliseconds timeout) const {
+  return done_.has_value() || txn_.wait_for(timeout) == std::future_status::ready;
+}
+
 PendingResult Session::StartStatement(const ParsedStatement& parsed, const std::string& text) {
   try {
     if (parsed.extension != Extension::kNone) {
@@ -225,6 +268,12 @@ PendingResult Session::SubmitCall(planner::CallPlan call, const std::string& tex
 std::vector<PendingResult> Session::Start(std::string_view sql, bool stop_at_error) {
   std::vector<PendingResult> results;
   std::string text(sql);
+  if (std::optional<std::string> bad = InvalidUtf8(text)) {
+    StatementResult r;
+    r.error = ErrorReport{"ERROR", "22021", *bad, "", "", "", 0, text};
+    results.emplace_back(std::move(r));
+    return results;
+  }
   std::optional<ParseTree> tree;
   try {
     tree.emplace(ParseTree::Parse(text));

@@ -4,6 +4,7 @@
 // down: every failure comes back as an ErrorReport.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <future>
 #include <memory>
@@ -19,7 +20,9 @@
 #include "codegen/procedure_cache.h"
 #include "planner/call_plan.h"
 #include "planner/catalog.h"
+#include "planner/copy.h"
 #include "planner/result_set.h"
+#include "frontend/settings.h"
 
 struct PgQuery__Node;
 
@@ -50,6 +53,9 @@ class PendingResult {
   PendingResult(std::shared_future<TxnResult> txn, std::function<StatementResult(TxnResult&&)> finish);
   // Waits for the statement and returns its result (once).
   StatementResult Get();
+  // Whether Get() would return at once, after waiting at most `timeout` (the shell
+  // polls so that Ctrl-C can stop the wait).
+  bool WaitFor(std::chrono::milliseconds timeout) const;
 
  private:
   std::optional<StatementResult> done_;
@@ -84,6 +90,11 @@ class Session {
   const Procedure* FindProcedure(std::string_view name);
   Database& database() { return *db_; }
   Engine& engine() { return *engine_; }
+  // SET / SHOW / RESET parameters (settings.h); a changed engine setting takes effect
+  // through Reconfigure before the next statement runs.
+  const Settings& settings() const { return settings_; }
+  // Receives COPY FROM's progress (rows read so far); it may throw to cancel the COPY.
+  void set_copy_progress(planner::CopyProgress progress) { copy_progress_ = std::move(progress); }
 
  private:
   StatementResult RunStatement(const ParsedStatement& stmt);
@@ -102,6 +113,14 @@ class Session {
   // An ad-hoc INSERT / UPDATE / DELETE as a one-statement transaction.
   PendingResult SubmitDml(const ::PgQuery__Node* stmt, const std::string& text);
 
+  // SET / SHOW / RESET (VariableSetStmt / VariableShowStmt).
+  StatementResult RunSetting(const ::PgQuery__Node* stmt);
+  // Drains the engine and starts a new one over the same database with `options`
+  // (committed epochs, sequences and tables stay).
+  void Reconfigure(const EngineOptions& options);
+
+  Settings settings_;
+  planner::CopyProgress copy_progress_;
   std::unique_ptr<Database> db_;
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<planner::Catalog> catalog_;

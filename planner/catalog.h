@@ -68,7 +68,8 @@ class Catalog {
   const SequenceInfo* FindSequence(std::string_view name) const;
   // Whether any relation (table, index, sequence) has this name.
   bool RelationExists(std::string_view name) const;
-  std::vector<const TableInfo*> Tables() const;
+  std::vector<const TableInfo*> Tables() const;     // by name
+  std::vector<const SequenceInfo*> Sequences() const;  // by name
 
   // Mutations: only between epochs. They throw SqlError and then change nothing.
   const TableInfo& CreateTable(TableInfo table);

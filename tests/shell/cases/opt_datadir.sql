@@ -1,0 +1,2 @@
+--! args: -X some/data/dir -c "select 1"
+-- A data directory cannot be opened yet (durability is another issue): status 2.
