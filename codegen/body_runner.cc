@@ -308,30 +308,71 @@ bool BodyRunner::ForEachAddressedRow(const Stmt& s, const std::function<bool(con
   return any;
 }
 
+namespace {
+
+// The new version of `old` after an UPDATE's assignments, or nullptr when the WHERE
+// clause rejects the row. `variables` are the frame values the statement reads.
+RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old, std::span<const Datum> variables,
+                       const Key& key) {
+  EvalContext ctx;
+  ctx.variables = variables;
+  ctx.row = &old;
+  ctx.schema = &schema;
+  if (s.filter && !planner::EvalCondition(*s.filter, ctx)) return nullptr;
+  std::vector<Datum> row = RowDatums(schema, old);
+  std::vector<Datum> assigned;
+  assigned.reserve(s.assignments.size());
+  for (const auto& [col, e] : s.assignments) assigned.push_back(planner::Eval(*e, ctx));
+  for (size_t i = 0; i < s.assignments.size(); ++i) row[s.assignments[i].first] = std::move(assigned[i]);
+  if (PrimaryKeyOf(*s.table, row).view() != key.view())
+    throw SqlError(planner::sqlstate::kFeatureNotSupported, "UPDATE of a primary-key column is not supported");
+  return BuildRow(*s.table, schema, row);
+}
+
+}  // namespace
+
 void BodyRunner::RunUpdate(const Stmt& s) {
   const planner::TableInfo& table = *s.table;
   const Schema& schema = exec_->table(table.id).schema();
+  if (s.access && s.access->apply_row_update && s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
+    // A read-modify-write the engine may run as a separate piece (split-on-demand): the
+    // callback owns a copy of the frame values it reads.
+    EvalContext ctx;
+    ctx.variables = frame_.vars;
+    std::optional<Key> key = PointKey(table, s.where_key, ctx);
+    if (!key) return SetFound(false);
+    auto variables = std::make_shared<const std::vector<Datum>>(frame_.vars);
+    const Key row_key = *key;
+    RowUpdateCallback callback = [&s, &schema, variables, row_key](const RowValue& old) {
+      return UpdatedRow(s, schema, old, *variables, row_key);
+    };
+    RowUpdateFuture future = exec_->ApplyRowUpdate(table.id, *key, std::move(callback), s.access->weight);
+    if (s.access->wait_for_update) {
+      bool applied = future.Wait();
+      if (applied) ++rows_processed_;
+      SetFound(applied);
+    }
+    return;
+  }
   auto update_row = [&](const Key& key) -> bool {
     const RowValue* old = exec_->Read(table.id, key);
     if (old == nullptr) return false;
-    EvalContext ctx;
-    ctx.variables = frame_.vars;
-    ctx.row = old;
-    ctx.schema = &schema;
-    if (s.filter && !planner::EvalCondition(*s.filter, ctx)) return false;
-    std::vector<Datum> row = RowDatums(schema, *old);
-    std::vector<Datum> assigned;
-    assigned.reserve(s.assignments.size());
-    for (const auto& [col, e] : s.assignments) assigned.push_back(planner::Eval(*e, ctx));
-    for (size_t i = 0; i < s.assignments.size(); ++i) row[s.assignments[i].first] = std::move(assigned[i]);
-    if (PrimaryKeyOf(table, row).view() != key.view())
-      throw SqlError(planner::sqlstate::kFeatureNotSupported, "UPDATE of a primary-key column is not supported");
-    exec_->Update(table.id, key, BuildRow(table, schema, row));
+    RowValuePtr updated = UpdatedRow(s, schema, *old, frame_.vars, key);
+    if (!updated) return false;
+    exec_->Update(table.id, key, std::move(updated));
     ++rows_processed_;
     if (!s.returning.empty()) Returning(s, schema, *exec_->Read(table.id, key));
     return true;
   };
+  int64_t before = rows_processed_;
   SetFound(ForEachAddressedRow(s, update_row));
+  CheckStrict(s, rows_processed_ - before);
+}
+
+void BodyRunner::CheckStrict(const Stmt& s, int64_t rows) {
+  if (!s.strict) return;
+  if (rows == 0) throw SqlError("P0002", "query returned no rows");
+  if (rows > 1) throw SqlError("P0003", "query returned more than one row");
 }
 
 void BodyRunner::RunDelete(const Stmt& s) {
@@ -350,7 +391,9 @@ void BodyRunner::RunDelete(const Stmt& s) {
     ++rows_processed_;
     return true;
   };
+  int64_t before = rows_processed_;
   SetFound(ForEachAddressedRow(s, delete_row));
+  CheckStrict(s, rows_processed_ - before);
 }
 
 void BodyRunner::RunRaise(const Stmt& s) {

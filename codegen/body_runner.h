@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,8 @@ class BodyRunner {
   void RunInsert(const planner::Stmt& s);
   void RunUpdate(const planner::Stmt& s);
   void RunDelete(const planner::Stmt& s);
+  // INTO STRICT on a write's RETURNING: exactly one row (P0002 / P0003 otherwise).
+  void CheckStrict(const planner::Stmt& s, int64_t rows);
   void RunRaise(const planner::Stmt& s);
   void RunReturn(const planner::Stmt& s);
   void RunReturnNext(const planner::Stmt& s);
@@ -97,6 +100,10 @@ class BodyRunner {
   int64_t rows_processed_ = 0;
   std::function<void(const planner::Stmt&)> declare_observer_;  // rows inserted, updated or deleted (a DML statement's tag)
   std::string pending_label_;  // the label of the EXIT/CONTINUE being propagated
+  // Rows this attempt declared as inserts: a program that may insert a key twice (two
+  // branches, a loop over repeated values) declares it once; the second INSERT then
+  // fails at execution with the duplicate-key error, as in PostgreSQL.
+  std::set<std::pair<TableId, std::string>> declared_inserts_;
 };
 
 }  // namespace caracal::codegen

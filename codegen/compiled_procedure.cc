@@ -45,7 +45,11 @@ void CompiledProcedure::Declare(DeclareContext& ctx) const {
   Frame frame = MakeFrame(*ir_, ctx.input());
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   RunnerHooks hooks(runner, *ir_, nullptr);
-  code_->RunInit(frame.vars, hooks);
+  try {
+    code_->RunInit(frame.vars, hooks);
+  } catch (const SqlError&) {
+    // As InterpretedProcedure::Declare: Execute reports the error.
+  }
 }
 
 void CompiledProcedure::Execute(ExecContext& ctx) const {

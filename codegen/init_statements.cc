@@ -83,6 +83,9 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
     case AccessInfo::Access::kUpsert: {
       std::optional<Key> key = KeyFrom(table, table.primary_key, new_values, ctx);
       if (!key) return;
+      if (access.access == AccessInfo::Access::kInsert &&
+          !declared_inserts_.emplace(table.id, std::string(key->view())).second)
+        return;
       declare_->DeclareWrite(table.id, *key,
                              access.access == AccessInfo::Access::kInsert ? WriteKind::kInsert : WriteKind::kUpsert);
       declare_index_entries(*key);

@@ -58,7 +58,12 @@ void InterpretedProcedure::Sequence(SequenceContext& ctx, TxnInput& input) const
 void InterpretedProcedure::Declare(DeclareContext& ctx) const {
   Frame frame = MakeFrame(*ir_, ctx.input());
   BodyRunner runner(*ir_, catalog_, ctx, frame);
-  runner.RunInit();
+  try {
+    runner.RunInit();
+  } catch (const planner::SqlError&) {
+    // The body fails at the same point (the init program evaluates a slice of it, in
+    // order, on the same values): Execute reports the error with its SQLSTATE.
+  }
 }
 
 void InterpretedProcedure::Execute(ExecContext& ctx) const {

@@ -9,12 +9,17 @@ extern "C" {
 #include "engine/errors.h"
 #include "frontend/parser.h"
 #include "frontend/statement_names.h"
+#include "codegen/explain_call.h"
+#include "codegen/interpreted_procedure.h"
 #include "planner/call_plan.h"
+#include "planner/explain_procedure.h"
 #include "planner/copy.h"
+#include "planner/dml_binder.h"
 #include "planner/ddl.h"
 #include "planner/select_exec.h"
 #include "planner/select_plan.h"
 #include "planner/sql_error.h"
+#include "planner/system_views.h"
 
 namespace caracal::frontend {
 
@@ -41,12 +46,14 @@ const Procedure* Session::FindProcedure(std::string_view name) {
   return found.empty() ? nullptr : &procedures_->Get(found.front());
 }
 
-StatementResult Session::RunStatement(const PgQuery__Node* stmt) {
+StatementResult Session::RunStatement(const ParsedStatement& parsed) {
+  const PgQuery__Node* stmt = parsed.node;
   StatementResult result;
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT: {
       planner::SelectPlan plan = planner::PlanSelect(stmt->select_stmt, *catalog_);
-      result.rows = planner::ExecuteSelect(plan, *db_);
+      result.rows = plan.table && planner::IsSystemView(*plan.table) ? planner::ExecuteSystemViewSelect(plan, *catalog_)
+                                                                     : planner::ExecuteSelect(plan, *db_);
       result.tag = fmt::format("SELECT {}", result.rows->rows.size());
       return result;
     }
@@ -58,13 +65,29 @@ StatementResult Session::RunStatement(const PgQuery__Node* stmt) {
     default: break;
   }
   if (planner::IsDdl(stmt)) {
-    planner::DdlOutcome outcome = planner::ExecuteDdl(stmt, *catalog_, *engine_);
+    planner::DdlOutcome outcome = planner::ExecuteDdl(stmt, *catalog_, *engine_, parsed.text, parsed.location);
+    // Compile a new procedure now, not on its first call.
+    if (outcome.procedure) procedures_->Get(outcome.procedure);
     result.tag = outcome.tag;
     result.notices = std::move(outcome.notices);
     return result;
   }
   throw planner::SqlError(planner::sqlstate::kFeatureNotSupported,
                           fmt::format("{} is not supported yet", StatementName(stmt)));
+}
+
+StatementResult Session::RunExtension(const ParsedStatement& parsed) {
+  StatementResult result;
+  if (parsed.extension == Extension::kExplainProcedure) {
+    result.rows = planner::ExplainProcedure(*catalog_, parsed.name);
+  } else {
+    std::optional<planner::CallPlan> call = planner::PlanCall(parsed.node, *catalog_, true);
+    if (!call)
+      throw planner::SqlError(planner::sqlstate::kSyntaxError, "EXPLAIN CALL needs a call of a procedure", parsed.location);
+    result.rows = codegen::ExplainCall(call->ir, *catalog_, *db_, std::move(call->args));
+  }
+  result.tag = "EXPLAIN";
+  return result;
 }
 
 namespace {
@@ -99,6 +122,10 @@ StatementResult CallResult(const planner::CallPlan& call, TxnResult&& txn) {
     return result;
   }
   const planner::ProcedureIr& ir = *call.ir;
+  if (!ir.command_tag.empty()) {
+    int64_t n = std::max<int64_t>(txn.row_count, 0);
+    result.tag = ir.command_tag == "INSERT" ? fmt::format("INSERT 0 {}", n) : fmt::format("{} {}", ir.command_tag, n);
+  }
   auto text_of = [&](const Value& v, const planner::SqlType& type) -> std::optional<std::string> {
     if (v.is_null()) return std::nullopt;
     return planner::DatumToText(planner::DatumFromValue(v, type), type);
@@ -118,6 +145,10 @@ StatementResult CallResult(const planner::CallPlan& call, TxnResult&& txn) {
   if (call.form != planner::CallPlan::Form::kCall && ir.returns == planner::ProcedureIr::Returns::kVoid &&
       rows.rows.empty())
     rows.rows.push_back({std::optional<std::string>("")});
+  if (call.form == planner::CallPlan::Form::kDml) {
+    if (!call.columns.empty()) result.rows = std::move(rows);
+    return result;
+  }
   if (call.form == planner::CallPlan::Form::kCall) {
     result.tag = "CALL";
     if (!rows.rows.empty()) result.rows = std::move(rows);
@@ -143,24 +174,45 @@ StatementResult PendingResult::Get() {
   return std::move(*done_);
 }
 
-PendingResult Session::StartStatement(const PgQuery__Node* stmt, const std::string& text) {
+PendingResult Session::StartStatement(const ParsedStatement& parsed, const std::string& text) {
   try {
+    if (parsed.extension != Extension::kNone) {
+      engine_->Drain();
+      return PendingResult(RunExtension(parsed));
+    }
+    const PgQuery__Node* stmt = parsed.node;
     if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) return SubmitCall(std::move(*call), text);
+    if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT || stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
+        stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT)
+      return SubmitDml(stmt, text);
     // Anything else sees (or changes) the state after every call submitted before it.
     engine_->Drain();
-    return PendingResult(RunStatement(stmt));
+    return PendingResult(RunStatement(parsed));
   } catch (...) {
     return PendingResult(Failed(std::current_exception(), text));
   }
 }
 
-PendingResult Session::SubmitCall(planner::CallPlan call, const std::string& text) {
+PendingResult Session::SubmitDml(const PgQuery__Node* stmt, const std::string& text) {
+  std::shared_ptr<const planner::ProcedureIr> ir = planner::BindAdHocDml(stmt, text, *catalog_);
+  planner::CallPlan call;
+  call.form = planner::CallPlan::Form::kDml;
+  call.ir = ir;
+  for (const planner::OutputColumn& c : ir->result_columns) call.columns.push_back({c.name, c.type});
+  // One statement, run once: interpreted (compiling would cost more than it saves) and
+  // owned by its transaction rather than cached.
+  auto procedure = std::make_shared<codegen::InterpretedProcedure>(ir, *catalog_);
+  return SubmitCall(std::move(call), text, procedure);
+}
+
+PendingResult Session::SubmitCall(planner::CallPlan call, const std::string& text,
+                                  std::shared_ptr<const Procedure> owned) {
   auto promise = std::make_shared<std::promise<TxnResult>>();
   std::shared_future<TxnResult> future = promise->get_future().share();
   TxnRequest request;
-  request.procedure = &procedures_->Get(call.ir);
+  request.procedure = owned ? owned.get() : &procedures_->Get(call.ir);
   request.input.args = std::move(call.args);
-  request.on_done = [promise](TxnResult&& r) { promise->set_value(std::move(r)); };
+  request.on_done = [promise, owned](TxnResult&& r) { promise->set_value(std::move(r)); };
   engine_->Submit(std::move(request));
   auto finish = [call = std::move(call), text](TxnResult&& r) {
     StatementResult result = CallResult(call, std::move(r));
@@ -183,7 +235,7 @@ std::vector<PendingResult> Session::Start(std::string_view sql, bool stop_at_err
     return results;
   }
   for (const ParsedStatement& s : tree->statements()) {
-    results.push_back(StartStatement(s.node, text));
+    results.push_back(StartStatement(s, text));
     if (!stop_at_error) continue;
     // One at a time: the next statement starts only after this one succeeded.
     StatementResult done = results.back().Get();

@@ -15,6 +15,7 @@
 #include "engine/database.h"
 #include "engine/engine.h"
 #include "engine/engine_options.h"
+#include "frontend/parser.h"
 #include "codegen/procedure_cache.h"
 #include "planner/call_plan.h"
 #include "planner/catalog.h"
@@ -85,14 +86,21 @@ class Session {
   Engine& engine() { return *engine_; }
 
  private:
-  StatementResult RunStatement(const ::PgQuery__Node* stmt);
+  StatementResult RunStatement(const ParsedStatement& stmt);
   // Starts one statement: a call or DML is submitted, anything else runs to completion.
-  PendingResult StartStatement(const ::PgQuery__Node* stmt, const std::string& text);
+  PendingResult StartStatement(const ParsedStatement& stmt, const std::string& text);
+  // EXPLAIN PROCEDURE name / EXPLAIN CALL p(...) (frontend/parser.h's Extension).
+  StatementResult RunExtension(const ParsedStatement& stmt);
   // Parses `sql` and starts its statements; with `stop_at_error`, each is finished
   // before the next starts and the first failure ends the list.
   std::vector<PendingResult> Start(std::string_view sql, bool stop_at_error);
   // Submits a call as one transaction; its result arrives when its epoch commits.
-  PendingResult SubmitCall(planner::CallPlan call, const std::string& text);
+  // `owned`: a procedure that lives only as long as this call (ad-hoc DML); otherwise
+  // the compiled procedure of `call.ir` from the cache.
+  PendingResult SubmitCall(planner::CallPlan call, const std::string& text,
+                           std::shared_ptr<const Procedure> owned = nullptr);
+  // An ad-hoc INSERT / UPDATE / DELETE as a one-statement transaction.
+  PendingResult SubmitDml(const ::PgQuery__Node* stmt, const std::string& text);
 
   std::unique_ptr<Database> db_;
   std::unique_ptr<Engine> engine_;

@@ -63,7 +63,7 @@ int Matches(const ProcedureIr& ir, std::vector<ExprPtr>& args) {
 
 }  // namespace
 
-std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catalog) {
+std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catalog, bool any_kind) {
   CallPlan plan;
   const PgQuery__FuncCall* call = nullptr;
   std::string column_name;
@@ -103,10 +103,10 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
                      NodeLocation(call->args[i]));
     args.push_back(binder.Bind(call->args[i]));
   }
-  const bool want_procedure = plan.form == CallPlan::Form::kCall;
+  const bool want_procedure = plan.form == CallPlan::Form::kCall && !any_kind;
   int best = -1;
   for (const auto& ir : candidates) {
-    if ((ir->kind == ProcedureIr::Kind::kProcedure) != want_procedure) continue;
+    if (!any_kind && (ir->kind == ProcedureIr::Kind::kProcedure) != want_procedure) continue;
     int score = Matches(*ir, args);
     if (score > best) {
       best = score;

@@ -34,7 +34,8 @@ struct CallPlan {
 // SELECT goes to the SELECT planner). Throws SqlError for a call that does not resolve
 // (42883 "function f(integer) does not exist", with PostgreSQL's HINT) or whose
 // arguments do not coerce.
-std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catalog);
+// `any_kind`: CALL may name a function too (EXPLAIN CALL).
+std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catalog, bool any_kind = false);
 
 // PostgreSQL's text of one result row as a record: (1,abc,"a b",) for SELECT f(...) of
 // a function returning several columns.

@@ -7,6 +7,7 @@
 #include "planner/expr_binder.h"
 #include "planner/expr_eval.h"
 #include "planner/pg_nodes.h"
+#include "planner/procedure_ddl.h"
 #include "planner/sql_error.h"
 #include "planner/type_name.h"
 
@@ -268,17 +269,27 @@ bool IsDdl(const PgQuery__Node* stmt) {
     case PG_QUERY__NODE__NODE_CREATE_STMT:
     case PG_QUERY__NODE__NODE_INDEX_STMT:
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
     case PG_QUERY__NODE__NODE_DROP_STMT: return true;
     default: return false;
   }
 }
 
-DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, Engine& engine) {
+DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, Engine& engine, std::string_view statement_text,
+                      int statement_location) {
   switch (stmt->node_case) {
+    case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
+      return CreateProcedure(stmt->create_function_stmt, statement_text, statement_location, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_STMT: return CreateTable(stmt->create_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_INDEX_STMT: return CreateIndex(stmt->index_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return CreateSequence(stmt->create_seq_stmt, catalog, engine);
-    case PG_QUERY__NODE__NODE_DROP_STMT: return Drop(stmt->drop_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_DROP_STMT:
+      switch (stmt->drop_stmt->remove_type) {
+        case PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION:
+        case PG_QUERY__OBJECT_TYPE__OBJECT_PROCEDURE:
+        case PG_QUERY__OBJECT_TYPE__OBJECT_ROUTINE: return DropProcedures(stmt->drop_stmt, catalog, engine);
+        default: return Drop(stmt->drop_stmt, catalog, engine);
+      }
     default: throw SqlError(sqlstate::kInternalError, "not a DDL statement");
   }
 }

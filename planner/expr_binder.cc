@@ -207,8 +207,11 @@ ExprPtr ExprBinder::Bind(const PgQuery__Node* node) {
       return BindList(std::move(items), greatest ? ExprKind::kGreatest : ExprKind::kLeast,
                       greatest ? "GREATEST" : "LEAST", location);
     }
-    case PG_QUERY__NODE__NODE_PARAM_REF:
-      throw SqlError("42P02", fmt::format("there is no parameter ${}", node->param_ref->number), location);
+    case PG_QUERY__NODE__NODE_PARAM_REF: {
+      std::optional<NameBinding> b = scope_ ? scope_->LookupParameter(node->param_ref->number, location) : std::nullopt;
+      if (!b) throw SqlError("42P02", fmt::format("there is no parameter ${}", node->param_ref->number), location);
+      return MakeSlot(b->slot, b->type, location);
+    }
     case PG_QUERY__NODE__NODE_SUB_LINK: throw NotSupported("subqueries", location);
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
       switch (node->sqlvalue_function->op) {

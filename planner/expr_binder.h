@@ -31,6 +31,8 @@ class NameScope {
   // Where now() / CURRENT_TIMESTAMP read the epoch's timestamp (a procedure frame slot);
   // nullopt: not available here (ad-hoc statements).
   virtual std::optional<Slot> NowSlot() const { return std::nullopt; }
+  // Resolves a positional parameter `$n` (PL/pgSQL); nullopt: no such parameter here.
+  virtual std::optional<NameBinding> LookupParameter(int number, int location) const { return std::nullopt; }
 };
 
 class ExprBinder {

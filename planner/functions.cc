@@ -63,6 +63,24 @@ const std::vector<Signature>& Signatures() {
   return kAll;
 }
 
+}  // namespace
+
+std::string_view FunctionName(Func func) {
+  switch (func) {
+    case Func::kFormat: return "format";
+    case Func::kArrayLength: return "array_length";
+    case Func::kCardinality: return "cardinality";
+    case Func::kArrayUpper: return "array_upper";
+    case Func::kArrayLower: return "array_lower";
+    default: break;
+  }
+  for (const Signature& s : Signatures())
+    if (s.func == func) return s.name;
+  return "?";
+}
+
+namespace {
+
 bool IsPreferred(TypeId t) { return t == TypeId::kFloat8 || t == TypeId::kText; }
 
 // Byte offset of character `index` (0-based) in UTF-8 `s`, clamped to s.size().

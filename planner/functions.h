@@ -22,6 +22,9 @@ struct FunctionMatch {
 // nullopt: no function of that name takes these argument types.
 std::optional<FunctionMatch> ResolveFunction(std::string_view name, std::span<const SqlType> args);
 
+// The SQL name of a builtin (its first name in the catalog: "substr", "array_length").
+std::string_view FunctionName(Func func);
+
 // Evaluates a resolved function. Arguments are already coerced to the match's params.
 Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> args);
 

@@ -85,6 +85,9 @@ struct AccessInfo {
   std::string key_expr;      // the key as an expression of the parameters, for humans
   bool apply_row_update = false;
   int weight = 0;            // ApplyRowUpdate weight estimate (0 when not a candidate)
+  // ApplyRowUpdate: whether the body needs the update's outcome (FOUND is read later, or
+  // the row count is the result): then it waits for a split piece to run.
+  bool wait_for_update = true;
   std::string note;          // why anything fell back; which read a dependent key needs
   int depends_on = -1;       // kDependent: statement id of the read it needs
 };

@@ -168,7 +168,10 @@ class SnapshotSource final : public RowSource {
 
 ResultSet ExecuteSelect(const SelectPlan& plan, Database& db) {
   SnapshotSource source(db);
-  std::vector<std::vector<Datum>> rows = SelectRows(plan, source, {});
+  return RowsToResultSet(plan, SelectRows(plan, source, {}));
+}
+
+ResultSet RowsToResultSet(const SelectPlan& plan, const std::vector<std::vector<Datum>>& rows) {
   ResultSet result;
   for (const OutputColumn& c : plan.columns) result.columns.push_back(ResultColumn{c.name, c.type});
   for (const auto& row : rows) {

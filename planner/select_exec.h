@@ -15,6 +15,9 @@ namespace caracal::planner {
 
 ResultSet ExecuteSelect(const SelectPlan& plan, Database& db);
 
+// The visible columns of SelectRows' output in PostgreSQL's text format.
+ResultSet RowsToResultSet(const SelectPlan& plan, const std::vector<std::vector<Datum>>& rows);
+
 // The output rows of `plan` (visible and hidden columns, after ORDER BY, OFFSET and
 // LIMIT) read from `source`; kVariable slots read `variables` (a procedure's frame).
 std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& source,

@@ -5,35 +5,12 @@
 #include "planner/expr_binder.h"
 #include "planner/pg_nodes.h"
 #include "planner/sql_error.h"
+#include "planner/system_views.h"
+#include "planner/table_scope.h"
 
 namespace caracal::planner {
 
 namespace {
-
-// Columns of the one FROM item, addressable as `col` or `ref.col`.
-class TableScope : public NameScope {
- public:
-  TableScope(const TableInfo& table, std::string ref) : table_(table), ref_(std::move(ref)) {}
-
-  std::optional<NameBinding> Lookup(std::span<const std::string> names, int location) const override {
-    if (names.size() > 2) throw NotSupported("a qualified name with schema or catalog", location);
-    if (names.size() == 2 && names[0] != ref_) {
-      if (names[0] == table_.name)
-        throw SqlError(sqlstate::kUndefinedTable,
-                       fmt::format("invalid reference to FROM-clause entry for table \"{}\"", names[0]), location)
-            .WithHint(fmt::format("Perhaps you meant to reference the table alias \"{}\".", ref_));
-      throw SqlError(sqlstate::kUndefinedTable, fmt::format("missing FROM-clause entry for table \"{}\"", names[0]),
-                     location);
-    }
-    int c = table_.ColumnIndex(names.back());
-    if (c < 0) return std::nullopt;
-    return NameBinding{Slot{SlotSpace::kColumn, c}, table_.columns[c].type};
-  }
-
- private:
-  const TableInfo& table_;
-  std::string ref_;
-};
 
 // PostgreSQL's FigureColname: the header of an output column without an alias.
 int FigureColname(const PgQuery__Node* n, std::string& name) {
@@ -82,12 +59,16 @@ int FigureColname(const PgQuery__Node* n, std::string& name) {
   }
 }
 
-std::string ColumnName(const PgQuery__ResTarget* target) {
+}  // namespace
+
+std::string OutputColumnName(const PgQuery__ResTarget* target) {
   if (target->name && *target->name) return target->name;
   std::string name;
   if (FigureColname(target->val, name) == 0) return "?column?";
   return name;
 }
+
+namespace {
 
 // An integer constant in GROUP BY / ORDER BY: a position in the select list.
 std::optional<int> Position(const PgQuery__Node* n) {
@@ -139,8 +120,8 @@ class GroupRewriter {
   SelectPlan& plan_;
 };
 
-ExprPtr BindLimit(const PgQuery__Node* n) {
-  ExprBinder binder(nullptr);
+ExprPtr BindLimit(const PgQuery__Node* n, const NameScope* outer) {
+  ExprBinder binder(outer);
   binder.AllowAggregates(false, "LIMIT");
   return Coerce(binder.Bind(n), SqlType::Of(TypeId::kInt8), CastContext::kAssignment);
 }
@@ -159,7 +140,7 @@ void CheckSupported(const PgQuery__SelectStmt* s) {
 
 }  // namespace
 
-SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog) {
+SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, const NameScope* outer) {
   CheckSupported(s);
   SelectPlan plan;
   std::optional<TableScope> scope;
@@ -171,13 +152,14 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog) {
     if (rv->schemaname && *rv->schemaname && std::string_view(rv->schemaname) != "public")
       throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", rv->schemaname), rv->location);
     plan.table = catalog.FindTable(rv->relname);
+    if (!plan.table) plan.table = FindSystemView(rv->relname);
     if (!plan.table)
       throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", rv->relname), rv->location);
     if (rv->alias && rv->alias->n_colnames > 0) throw NotSupported("a column alias list in FROM");
     plan.table_ref = rv->alias ? rv->alias->aliasname : rv->relname;
-    scope.emplace(*plan.table, plan.table_ref);
+    scope.emplace(*plan.table, plan.table_ref, outer);
   }
-  const NameScope* names = scope ? &*scope : nullptr;
+  const NameScope* names = scope ? &*scope : outer;
   ExprBinder binder(names);
 
   // Target list (aggregates allowed; checked against GROUP BY below).
@@ -201,7 +183,7 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog) {
     }
     ExprPtr e = binder.Bind(v);
     if (e->type.is_unknown()) e = Coerce(std::move(e), SqlType::Of(TypeId::kText), CastContext::kImplicit);
-    plan.columns.push_back(OutputColumn{ColumnName(t), e->type});
+    plan.columns.push_back(OutputColumn{OutputColumnName(t), e->type});
     plan.outputs.push_back(std::move(e));
   }
 
@@ -286,8 +268,8 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog) {
     if (plan.having) plan.having = rewriter.Rewrite(std::move(plan.having));
   }
 
-  if (s->limit_count) plan.limit = BindLimit(s->limit_count);
-  if (s->limit_offset) plan.offset = BindLimit(s->limit_offset);
+  if (s->limit_count) plan.limit = BindLimit(s->limit_count, outer);
+  if (s->limit_offset) plan.offset = BindLimit(s->limit_offset, outer);
   if (plan.table) plan.access = ChooseAccessPath(plan.where.get(), *plan.table);
   return plan;
 }

@@ -14,6 +14,7 @@
 #include "planner/expr.h"
 
 struct PgQuery__SelectStmt;
+struct PgQuery__ResTarget;
 
 namespace caracal::planner {
 
@@ -54,7 +55,16 @@ struct SelectPlan {
   ExprPtr limit, offset;  // bigint, row-independent; null: none
 };
 
-// Binds a SELECT statement. Throws SqlError.
-SelectPlan PlanSelect(const PgQuery__SelectStmt* stmt, const Catalog& catalog);
+class NameScope;
+
+// The header of an output column (SELECT list, RETURNING): its alias, or the name
+// PostgreSQL's FigureColname gives it (`?column?` when there is none).
+std::string OutputColumnName(const PgQuery__ResTarget* target);
+
+// Binds a SELECT statement. Throws SqlError. `outer` (may be null) resolves the names
+// that are not columns of the FROM item: a PL/pgSQL procedure's variables, read as
+// kVariable slots. A name that is both a column and an outer name is ambiguous
+// (PL/pgSQL's default variable_conflict = error); a qualified `ref.col` is a column.
+SelectPlan PlanSelect(const PgQuery__SelectStmt* stmt, const Catalog& catalog, const NameScope* outer = nullptr);
 
 }  // namespace caracal::planner

@@ -28,6 +28,12 @@ class SqlError : public std::runtime_error {
     if (location_ < 0) location_ = location;
     return *this;
   }
+  // Moves a known location by `offset` (the text it refers to starts `offset` bytes into
+  // a larger one); an offset < 0 means that place is unknown, and so is the location.
+  SqlError& ShiftLocation(int offset) {
+    if (location_ >= 0) location_ = offset < 0 ? -1 : location_ + offset;
+    return *this;
+  }
 
  private:
   std::string sqlstate_;
@@ -70,6 +76,7 @@ inline constexpr const char* kUndefinedFile = "58P01";
 inline constexpr const char* kInvalidObjectDefinition = "42P17";
 inline constexpr const char* kObjectNotInPrerequisiteState = "55000";
 inline constexpr const char* kInternalError = "XX000";
+inline constexpr const char* kInvalidFunctionDefinition = "42P13";
 }  // namespace sqlstate
 
 // "X is not supported yet" / "Xs are not supported yet" (0A000).

@@ -91,5 +91,40 @@ TEST_F(CallTest, PipelinedCallsKeepSubmissionOrder) {
   EXPECT_EQ(Q("SELECT k, v FROM kv ORDER BY k"), "0|1045\n1|46\n2|47\n3|48\n4|49");
 }
 
+TEST_F(CallTest, AdHocDmlRunsAsTransactions) {
+  EXPECT_EQ(Q("INSERT INTO kv VALUES (1, 10, 'a'), (2, 20, 'b')"), "INSERT 0 2");
+  EXPECT_EQ(Q("UPDATE kv SET v = v + 1 WHERE k = 1"), "UPDATE 1");
+  EXPECT_EQ(Q("UPDATE kv SET v = v + 1 WHERE k = 7"), "UPDATE 0");
+  EXPECT_EQ(Q("UPDATE kv SET note = 'r' WHERE k >= 1 AND k < 10"), "UPDATE 2");
+  EXPECT_EQ(Q("INSERT INTO kv VALUES (2, 0, 'x') ON CONFLICT (k) DO NOTHING"), "INSERT 0 0");
+  EXPECT_EQ(Err("INSERT INTO kv VALUES (3, 30, 'c'), (1, 0, 'dup')"),
+            "23505: duplicate key value violates unique constraint \"kv_pkey\"");
+  EXPECT_EQ(Q("SELECT k, v, note FROM kv ORDER BY k"), "1|11|r\n2|20|r") << "a failed INSERT leaves no row";
+  EXPECT_EQ(Q("DELETE FROM kv WHERE k = 2 RETURNING k, v"), "2|20");
+  EXPECT_EQ(Q("DELETE FROM kv WHERE k = 2"), "DELETE 0");
+  EXPECT_EQ(Q("SELECT count(*) FROM kv"), "1");
+}
+
+TEST_F(CallTest, ExplainCallShowsConcreteKeys) {
+  Q("INSERT INTO kv VALUES (4, 1, 'a')");
+  // put(4, 7): an upsert of row (4); list(2, 3) writes nothing.
+  std::string put = Q("EXPLAIN CALL put(4, 7)");
+  EXPECT_NE(put.find("kv|upsert|(4)"), std::string::npos) << put;
+  EXPECT_NE(Q("EXPLAIN CALL add(5, 1)").find("kv|update|(5)"), std::string::npos);
+  EXPECT_EQ(Q("SELECT v FROM kv WHERE k = 4"), "1") << "EXPLAIN CALL must not run the call";
+  EXPECT_EQ(Err("EXPLAIN CALL nosuch(1)"), "42883: function nosuch(integer) does not exist");
+}
+
+TEST_F(CallTest, OutParametersComeBackAsARow) {
+  Q(R"(CREATE FUNCTION divmod(a integer, b integer, OUT q integer, OUT r integer) LANGUAGE plpgsql AS $$
+       BEGIN
+         q := a / b;
+         r := a % b;
+       END $$)");
+  EXPECT_EQ(Q("SELECT * FROM divmod(17, 5)"), "3|2");
+  EXPECT_EQ(Header("SELECT * FROM divmod(17, 5)"), "q|r");
+  EXPECT_EQ(Q("SELECT divmod(17, 5)"), "(3,2)");
+}
+
 }  // namespace
 }  // namespace caracal::frontend::testing

@@ -1,0 +1,31 @@
+// ParsePlpgsql: the PL/pgSQL body of one CREATE FUNCTION / CREATE PROCEDURE statement,
+// parsed by libpg_query's pg_query_parse_plpgsql into its JSON tree (the statements;
+// embedded SQL and expressions stay text, which the procedure binder parses again).
+//
+// libpg_query 15-4.0.0 compiles every body as if the function returned void and had no
+// OUT parameters, so PL/pgSQL's `RETURN NEXT;` (valid with OUT parameters or RETURNS
+// TABLE) fails to parse there. Bodies of such functions are rewritten first: each bare
+// `RETURN NEXT ;` (found by token, never inside strings or comments) gets the marker
+// expression kReturnNextOutRow, which the binder reads as "the OUT parameters' row".
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace caracal::planner {
+
+inline constexpr std::string_view kReturnNextOutRow = "caracal_out_parameters_row";
+
+struct PlpgsqlBody {
+  nlohmann::json function;  // the "PLpgSQL_function" object: "datums", "action"
+  std::string body;         // the body as written (the AS string)
+  int body_offset = -1;     // byte offset of the body in the statement text; -1: unknown
+};
+
+// Throws SqlError (42601 with PostgreSQL's message and a CONTEXT naming the line) when
+// the body does not parse. `returns_out_row`: the function has OUT parameters or
+// RETURNS TABLE (enables the RETURN NEXT rewrite above).
+PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row);
+
+}  // namespace caracal::planner

@@ -1,0 +1,23 @@
+// CREATE [OR REPLACE] FUNCTION / PROCEDURE and DROP FUNCTION / PROCEDURE / ROUTINE:
+// binds and analyses a procedure (procedure_binder.h, write_set_analysis.h) and stores
+// it in the catalog between epochs. A failing CREATE stores nothing.
+#pragma once
+
+#include <string_view>
+
+#include "engine/engine.h"
+#include "planner/catalog.h"
+#include "planner/ddl.h"
+
+struct PgQuery__CreateFunctionStmt;
+struct PgQuery__DropStmt;
+
+namespace caracal::planner {
+
+// `statement_text` is the statement's own text, found at byte `statement_location` of
+// the text the parse tree's locations refer to; SqlError locations refer to the latter.
+DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_view statement_text,
+                           int statement_location, Catalog& catalog, Engine& engine);
+DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, Engine& engine);
+
+}  // namespace caracal::planner

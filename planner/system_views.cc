@@ -1,0 +1,108 @@
+#include "planner/system_views.h"
+
+#include <map>
+
+#include "planner/access_path.h"
+#include "planner/explain_procedure.h"
+#include "planner/select_exec.h"
+
+namespace caracal::planner {
+
+namespace {
+
+// Above any engine table id.
+constexpr TableId kWriteSetsViewId = 0xFFFF0001u;
+
+TableInfo MakeWriteSetsView() {
+  TableInfo t;
+  t.name = "caracal_write_sets";
+  t.id = kWriteSetsViewId;
+  const SqlType text = SqlType::Of(TypeId::kText), integer = SqlType::Of(TypeId::kInt4);
+  auto column = [&](const char* name, SqlType type, bool not_null) {
+    CatalogColumn c;
+    c.name = name;
+    c.type = type;
+    c.not_null = not_null;
+    t.columns.push_back(std::move(c));
+  };
+  column("procedure", text, true);
+  column("statement", integer, true);
+  column("line", integer, false);
+  column("table_name", text, false);
+  column("access", text, true);
+  column("key_class", text, false);
+  column("key_expr", text, false);
+  column("apply_row_update", SqlType::Of(TypeId::kBool), true);
+  column("weight", integer, true);
+  column("note", text, false);
+  t.primary_key = {0, 1};
+  return t;
+}
+
+const TableInfo& WriteSetsView() {
+  static const TableInfo view = MakeWriteSetsView();
+  return view;
+}
+
+// The view's rows in primary-key order.
+class MemoryRowSource final : public RowSource {
+ public:
+  explicit MemoryRowSource(const TableInfo& table) : schema_(Catalog::EngineSchema(table)) {}
+  void Add(Key key, std::vector<Value> values) { rows_.emplace(std::string(key.view()), MakeRow(schema_, values)); }
+
+  const Schema& schema(TableId) override { return schema_; }
+  const RowValue* Read(TableId, const Key& key) override {
+    auto it = rows_.find(std::string(key.view()));
+    return it == rows_.end() ? nullptr : it->second.get();
+  }
+  void Scan(TableId, const Key& lo, const Key& hi, const RowVisitor& visit) override {
+    for (auto it = rows_.lower_bound(std::string(lo.view())); it != rows_.end(); ++it) {
+      if (!hi.empty() && it->first >= hi.view()) break;
+      Key k;
+      k.AppendBytes(it->first.data(), it->first.size());
+      if (!visit(k, *it->second)) break;
+    }
+  }
+  void ScanIndex(TableId, int, const Key&, const Key&, const RowVisitor&) override {}
+
+ private:
+  Schema schema_;
+  std::map<std::string, RowValuePtr> rows_;
+};
+
+}  // namespace
+
+const TableInfo* FindSystemView(std::string_view name) {
+  if (name == WriteSetsView().name) return &WriteSetsView();
+  return nullptr;
+}
+
+bool IsSystemView(const TableInfo& table) { return &table == &WriteSetsView(); }
+
+ResultSet ExecuteSystemViewSelect(const SelectPlan& plan, const Catalog& catalog) {
+  const TableInfo& view = *plan.table;
+  MemoryRowSource source(view);
+  for (const auto& ir : catalog.Procedures()) {
+    for (const WriteSetRow& r : AnalysisRows(*ir)) {
+      if (!r.statement || r.access == "read") continue;
+      std::vector<Value> values = {Value::String(ir->name),
+                                   Value::Int(*r.statement),
+                                   r.line > 0 ? Value::Int(r.line) : Value::Null(),
+                                   Value::String(r.table),
+                                   Value::String(r.access),
+                                   Value::String(r.key_class),
+                                   Value::String(r.key_expr),
+                                   Value::Bool(r.apply_row_update),
+                                   Value::Int(r.weight),
+                                   r.note.empty() ? Value::Null() : Value::String(r.note)};
+      Key key;
+      AppendKeyValue(key, Datum::String(ir->name), view.columns[0]);
+      AppendKeyValue(key, Datum::Int(*r.statement), view.columns[1]);
+      source.Add(std::move(key), std::move(values));
+    }
+  }
+  std::vector<std::vector<Datum>> rows = SelectRows(plan, source, {});
+  return RowsToResultSet(plan, rows);
+}
+
+}  // namespace caracal::planner

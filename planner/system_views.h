@@ -1,0 +1,26 @@
+// System views: catalog facts any client can SELECT like a table (WHERE, ORDER BY,
+// aggregates...). They are computed from the catalog when a query reads them and never
+// stored in the engine.
+//
+//   caracal_write_sets (procedure text, statement int, line int, table_name text,
+//                       access text, key_class text, key_expr text,
+//                       apply_row_update boolean, weight int, note text)
+//     one row per statement in a procedure's write set: writes and prefetched reads
+//     (plain reads are not part of the write set; EXPLAIN PROCEDURE shows them too).
+#pragma once
+
+#include <string_view>
+
+#include "planner/catalog.h"
+#include "planner/result_set.h"
+#include "planner/select_plan.h"
+
+namespace caracal::planner {
+
+// The view called `name`, or nullptr.
+const TableInfo* FindSystemView(std::string_view name);
+bool IsSystemView(const TableInfo& table);
+// Runs a SELECT whose FROM item is a system view.
+ResultSet ExecuteSystemViewSelect(const SelectPlan& plan, const Catalog& catalog);
+
+}  // namespace caracal::planner
