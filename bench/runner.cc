@@ -236,10 +236,10 @@ RunResult RunWorkload(const RunOptions& options) {
   if (options.checkpoint)
     checkpointer = std::thread([&] {
       try {
-        uint64_t lsn = 0;
-        checkpoint = CheckpointRunning(*engine, std::filesystem::path(options.log_dir) / "checkpoint",
-                                       [&](CheckpointMeta& meta) { meta.lsn = lsn = log->last_lsn(); });
-        log->DiscardThrough(lsn);
+        RunningCheckpoint running(*engine, [&](CheckpointMeta& meta) { meta.lsn = log->last_lsn(); });
+        log->WaitDurable(running.meta().lsn);  // never a checkpoint ahead of the log
+        checkpoint = running.Write(std::filesystem::path(options.log_dir) / "checkpoint");
+        log->DiscardThrough(running.meta().lsn);
       } catch (...) {
         checkpoint_error = std::current_exception();
       }

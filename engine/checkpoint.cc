@@ -209,28 +209,26 @@ CheckpointInfo WriteCheckpoint(const std::filesystem::path& dir, Database& db, c
   return info;
 }
 
-CheckpointInfo CheckpointRunning(Engine& engine, const std::filesystem::path& dir,
-                                 const std::function<void(CheckpointMeta&)>& capture) {
-  Database& db = engine.database();
-  CheckpointMeta meta;
-  size_t num_tables = 0;
-  std::optional<uint32_t> pinned;
-  std::shared_lock<std::shared_mutex> structure;
+RunningCheckpoint::RunningCheckpoint(Engine& engine, const std::function<void(CheckpointMeta&)>& capture)
+    : db_(engine.database()) {
   engine.RunExclusive([&] {
-    meta.epoch = db.committed_epoch();
-    meta.sequences = db.sequences().States();
-    num_tables = db.num_tables();
-    capture(meta);
-    pinned = db.PinSnapshot();
-    db.set_committed_epoch(meta.epoch + 1);
-    structure = std::shared_lock(db.structure_mutex());
+    meta_.epoch = db_.committed_epoch();
+    meta_.sequences = db_.sequences().States();
+    num_tables_ = db_.num_tables();
+    capture(meta_);
+    pinned_ = db_.PinSnapshot();
+    db_.set_committed_epoch(meta_.epoch + 1);
+    structure_ = std::shared_lock(db_.structure_mutex());
   });
-  struct Unpin {
-    Database& db;
-    uint32_t epoch;
-    ~Unpin() { db.UnpinSnapshot(epoch); }
-  } unpin{db, *pinned};
-  return WriteCheckpoint(dir, db, meta, num_tables);
+}
+
+RunningCheckpoint::~RunningCheckpoint() {
+  structure_ = {};
+  db_.UnpinSnapshot(pinned_);
+}
+
+CheckpointInfo RunningCheckpoint::Write(const std::filesystem::path& dir) {
+  return WriteCheckpoint(dir, db_, meta_, num_tables_);
 }
 
 std::optional<std::filesystem::path> LatestCheckpoint(const std::filesystem::path& dir) {

@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -57,15 +58,31 @@ struct CheckpointInfo {
 CheckpointInfo WriteCheckpoint(const std::filesystem::path& dir, Database& db, const CheckpointMeta& meta,
                                size_t num_tables);
 
-// Takes a checkpoint of a database whose engine keeps running: between two epochs it
-// pins the committed epoch E, numbers the next epoch E + 2 (so rows bulk-loaded from
-// then on carry a later serial id and stay out of the image), copies the sequences,
+// A checkpoint of a database whose engine keeps running. The constructor, between two
+// epochs, pins the committed epoch E, numbers the next epoch E + 2 (so rows bulk-loaded
+// from then on carry a later serial id and stay out of the image), copies the sequences,
 // lets `capture` fill in the rest of the meta (the catalog's DDL and the LSN of the last
 // log record, which the caller must keep in step with what it logs), and takes the
-// structure lock shared; then it writes the image on the calling thread while epochs
-// go on (DDL that changes tables waits until it is done).
-CheckpointInfo CheckpointRunning(Engine& engine, const std::filesystem::path& dir,
-                                 const std::function<void(CheckpointMeta&)>& capture);
+// structure lock shared. Write() then writes the image while epochs go on (DDL that
+// changes tables waits until the object is gone). Construct, Write and destroy on one
+// thread.
+class RunningCheckpoint {
+ public:
+  RunningCheckpoint(Engine& engine, const std::function<void(CheckpointMeta&)>& capture);
+  ~RunningCheckpoint();
+  RunningCheckpoint(const RunningCheckpoint&) = delete;
+  RunningCheckpoint& operator=(const RunningCheckpoint&) = delete;
+
+  const CheckpointMeta& meta() const { return meta_; }
+  CheckpointInfo Write(const std::filesystem::path& dir);
+
+ private:
+  Database& db_;
+  CheckpointMeta meta_;
+  size_t num_tables_ = 0;
+  uint32_t pinned_ = 0;
+  std::shared_lock<std::shared_mutex> structure_;
+};
 
 // The installed checkpoint with the largest LSN in `dir`, if any. Leftover temporary
 // files of checkpoints that never finished are deleted.

@@ -1,7 +1,9 @@
-// caracal: the embedded, in-memory database with a psql-like command line.
+// caracal: the embedded database with a psql-like command line.
 //
-//   caracal [-c SQL]... [-f FILE]... [-X] [-A] [-t] [-q] [-F SEP] [-v NAME=VALUE]...
+//   caracal [DATADIR] [-c SQL]... [-f FILE]... [-X] [-A] [-t] [-q] [-F SEP] [-v NAME=VALUE]...
 //
+// With DATADIR the database is durable: created there if missing, recovered on start
+// (frontend/durable_store.h). Without it, the database lives in memory.
 // -c and -f run in the order given (stdin if neither). Output follows `psql -X`: rows in
 // aligned or (-A) unaligned format, command tags unless -q, errors on stderr as libpq
 // formats them. Exit status as psql's: 0 normally; 1 if a file cannot be read or the last
@@ -11,6 +13,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "frontend/printer.h"
@@ -59,6 +62,8 @@ int main(int argc, char** argv) {
   bool no_psqlrc = false;
   std::vector<std::string> variables;
   int workers = 2;
+  std::string data_dir;
+  app.add_option("datadir", data_dir, "data directory: a durable database, created if missing (default: in memory)");
   app.add_option_function<std::vector<std::string>>(
          "-c,--command", [&](const std::vector<std::string>&) {}, "run SQL (may be repeated)")
       ->each([&](const std::string& v) { actions.push_back({false, v}); })
@@ -87,7 +92,20 @@ int main(int argc, char** argv) {
   caracal::frontend::SessionOptions session_options;
   session_options.engine.workers = workers;
   session_options.engine.epoch_interval_ms = 1;
-  Session session(session_options);
+  if (!data_dir.empty()) {
+    session_options.durability.emplace();
+    session_options.durability->data_dir = data_dir;
+  }
+  std::optional<Session> opened;
+  try {
+    opened.emplace(session_options);
+  } catch (const std::exception& e) {
+    std::cerr << "caracal: error: could not open the database in \"" << data_dir << "\": " << e.what() << "\n";
+    return 2;
+  }
+  Session& session = *opened;
+  if (session.durable() != nullptr && session.durable()->recovery().cut)
+    std::cerr << "WARNING:  " << session.durable()->recovery().Describe() << "\n";
 
   // Runs a script (file or stdin) statement by statement, as psql sends them.
   auto run_script = [&](const std::string& text, const std::string& name) -> bool {
