@@ -57,8 +57,9 @@ std::string RecoveryReport::Describe() const {
 
 DurableStore::DurableStore(DurabilityOptions options, Engine& engine, ReplayHost& host)
     : options_(std::move(options)),
-      engine_(engine),
+      engine_(&engine),
       db_(engine.database()),
+      synchronous_commit_(options_.synchronous_commit),
       interval_s_(options_.checkpoint_interval_s),
       log_bytes_trigger_(options_.checkpoint_log_bytes) {
   const auto start = Clock::now();
@@ -70,8 +71,8 @@ DurableStore::DurableStore(DurabilityOptions options, Engine& engine, ReplayHost
     throw;
   }
   recovery_.total_ms = MsSince(start);
-  engine_.set_synchronous_commit(options_.synchronous_commit);
-  engine_.AttachLog(log_.get());
+  engine_->set_synchronous_commit(synchronous_commit_);
+  engine_->AttachLog(log_.get());
   db_.set_load_observer([this](TableId table, const RowValue& row) { OnLoad(table, row); });
   last_checkpoint_time_ = Clock::now();
   checkpointer_ = std::thread([this] { CheckpointLoop(); });
@@ -84,9 +85,11 @@ DurableStore::~DurableStore() {
   }
   wake_.notify_all();
   checkpointer_.join();
-  engine_.Drain();  // every release runs on the log's thread: let them finish first
+  if (engine_ != nullptr) {
+    engine_->Drain();  // every release runs on the log's thread: let them finish first
+    engine_->AttachLog(nullptr);
+  }
   db_.set_load_observer({});
-  engine_.AttachLog(nullptr);
   log_.reset();  // writes and syncs what is left
   ::close(lock_fd_);
 }
@@ -136,11 +139,11 @@ void DurableStore::Recover(ReplayHost& host) {
     const auto start = Clock::now();
     CheckpointReader reader(*path);
     for (const std::string& sql : reader.meta().ddl) recording.ReplayDdl(sql);
-    engine_.RunExclusive([&] {
+    engine_->RunExclusive([&] {
       for (const SequenceState& s : reader.meta().sequences) db_.sequences().Restore(s);
       db_.set_committed_epoch(reader.meta().epoch);
     });
-    recovery_.checkpoint_rows = reader.LoadRows(db_, engine_.options().workers);
+    recovery_.checkpoint_rows = reader.LoadRows(db_, engine_->options().workers);
     db_.set_committed_epoch(reader.meta().epoch + 1);
     after_lsn = reader.meta().lsn;
     recovery_.checkpoint = reader.meta();
@@ -154,7 +157,7 @@ void DurableStore::Recover(ReplayHost& host) {
     throw LogFormatError(fmt::format("the log starts at LSN {}, but the checkpoint holds the records up to LSN {} "
                                      "only: log segments are missing",
                                      scan.first_lsn(), after_lsn));
-  recovery_.replay = ReplayLog(scan, after_lsn, engine_, db_, recording);
+  recovery_.replay = ReplayLog(scan, after_lsn, *engine_, db_, recording);
   recovery_.cut = scan.cut();
   std::vector<SegmentFile> kept = scan.Repair();
   uint64_t next_lsn = scan.next_lsn();
@@ -169,7 +172,7 @@ void DurableStore::Recover(ReplayHost& host) {
 }
 
 void DurableStore::WaitIfSynchronous(uint64_t lsn) {
-  if (engine_.synchronous_commit()) log_->WaitDurable(lsn);
+  if (synchronous_commit_) log_->WaitDurable(lsn);
 }
 
 void DurableStore::LogDdl(std::string_view sql) {
@@ -224,10 +227,11 @@ void DurableStore::EndLoad() {
 
 CheckpointInfo DurableStore::Checkpoint() {
   std::lock_guard one_at_a_time(checkpoint_mutex_);
+  if (engine_ == nullptr) throw std::logic_error("CHECKPOINT while the session has no engine");
   std::optional<RunningCheckpoint> running;
   {
     std::unique_lock changes = LockChanges();
-    running.emplace(engine_, [&](CheckpointMeta& meta) {
+    running.emplace(*engine_, [&](CheckpointMeta& meta) {
       meta.lsn = log_->last_lsn();
       meta.ddl = ddl_;
     });
@@ -271,7 +275,26 @@ void DurableStore::CheckpointLoop() {
   }
 }
 
-void DurableStore::set_synchronous_commit(bool on) { engine_.set_synchronous_commit(on); }
+void DurableStore::DetachEngine() {
+  std::lock_guard lock(checkpoint_mutex_);
+  if (engine_ == nullptr) return;
+  engine_->Drain();
+  engine_->AttachLog(nullptr);
+  engine_ = nullptr;
+}
+
+void DurableStore::AttachEngine(Engine& engine) {
+  std::lock_guard lock(checkpoint_mutex_);
+  engine.set_synchronous_commit(synchronous_commit_);
+  engine.AttachLog(log_.get());
+  engine_ = &engine;
+}
+
+void DurableStore::set_synchronous_commit(bool on) {
+  // engine_ only changes on the session's thread, which is this one.
+  synchronous_commit_ = on;
+  if (engine_ != nullptr) engine_->set_synchronous_commit(on);
+}
 
 void DurableStore::set_checkpoint_interval_s(double s) {
   std::lock_guard lock(state_mutex_);
@@ -288,7 +311,7 @@ std::vector<std::pair<std::string, std::string>> DurableStore::Stats() const {
   std::vector<std::pair<std::string, std::string>> rows;
   auto add = [&](std::string name, std::string value) { rows.emplace_back(std::move(name), std::move(value)); };
   add("data_directory", options_.data_dir.string());
-  add("synchronous_commit", engine_.synchronous_commit() ? "on" : "off");
+  add("synchronous_commit", synchronous_commit_ ? "on" : "off");
   add("log_last_lsn", std::to_string(log.last_lsn));
   add("log_durable_lsn", std::to_string(log.durable_lsn));
   add("log_segments", std::to_string(log.segments));

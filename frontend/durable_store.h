@@ -23,6 +23,8 @@
 // (BeginLoad / EndLoad: Database::LoadRow's observer records every row loaded).
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
@@ -95,8 +97,15 @@ class DurableStore {
   // CHECKPOINT: takes one now and returns once it is installed.
   CheckpointInfo Checkpoint();
 
+  // The session replaces its engine when an engine setting changes: DetachEngine()
+  // before the old one is destroyed (drained: nothing in flight), AttachEngine() with the
+  // new one, over the same database. Checkpoints wait meanwhile.
+  void DetachEngine();
+  void AttachEngine(Engine& engine);
+
+  // On the session's thread, like the engine swap.
   void set_synchronous_commit(bool on);
-  bool synchronous_commit() const { return engine_.synchronous_commit(); }
+  bool synchronous_commit() const { return synchronous_commit_.load(); }
   void set_checkpoint_interval_s(double s);
   void set_checkpoint_log_bytes(uint64_t bytes);
 
@@ -116,8 +125,10 @@ class DurableStore {
   void WaitIfSynchronous(uint64_t lsn);
 
   DurabilityOptions options_;
-  Engine& engine_;
+  // Changed by the session's thread under checkpoint_mutex_ (DetachEngine / AttachEngine).
+  Engine* engine_;
   Database& db_;
+  std::atomic<bool> synchronous_commit_;
   RecoveryReport recovery_;
   int lock_fd_ = -1;
 
