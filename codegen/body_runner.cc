@@ -49,8 +49,10 @@ void BodyRunner::Run() {
 void BodyRunner::Finish() {
   if (!ir_.command_tag.empty()) exec_->SetRowCount(rows_processed_);
   // A function with OUT parameters (and no SETOF) returns their final values.
-  if (ir_.kind == planner::ProcedureIr::Kind::kFunction && !ir_.out_variables.empty() &&
-      ir_.returns != planner::ProcedureIr::Returns::kTable && ir_.returns != planner::ProcedureIr::Returns::kSetOf) {
+  // A function with OUT parameters (and no SETOF), or a procedure with INOUT ones,
+  // returns their final values.
+  if (!ir_.out_variables.empty() && ir_.returns != planner::ProcedureIr::Returns::kTable &&
+      ir_.returns != planner::ProcedureIr::Returns::kSetOf) {
     std::vector<Datum> values;
     for (int slot : ir_.out_variables) values.push_back(frame_.var(slot));
     EmitRow(values);

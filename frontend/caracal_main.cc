@@ -43,6 +43,8 @@ bool Report(const std::vector<StatementResult>& results, const PrintOptions& opt
   for (const StatementResult& r : results) {
     if (r.error) {
       std::cout.flush();
+      // NOTICEs raised before the error still reach the client, as in PostgreSQL.
+      for (const std::string& n : r.notices) std::cerr << prefix << "NOTICE:  " << n << "\n";
       std::cerr << caracal::frontend::FormatError(*r.error, prefix);
       ok = false;
     } else {

@@ -52,11 +52,17 @@ int Matches(const ProcedureIr& ir, std::vector<ExprPtr>& args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const SqlType& to = ir.variables[i].type;
     if (args[i]->type.Base() == to.Base()) {
-      ++exact;
+      exact += 100;
       continue;
     }
+    // PostgreSQL's func_select_candidate: an unknown literal prefers the string category.
+    if (args[i]->type.is_unknown() && to.is_string()) ++exact;
     ExprPtr copy = args[i]->Clone();
-    if (!TryCoerce(copy, to, CastContext::kImplicit)) return -1;
+    try {
+      if (!TryCoerce(copy, to, CastContext::kImplicit)) return -1;
+    } catch (const SqlError&) {
+      return -1;  // a literal that does not convert ('a' for an integer parameter)
+    }
   }
   return exact;
 }
@@ -96,7 +102,7 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
   if (candidates.empty() && plan.form != CallPlan::Form::kCall) return std::nullopt;
 
   std::vector<ExprPtr> args;
-  ExprBinder binder(nullptr);
+  ExprBinder binder(nullptr, &catalog);
   for (size_t i = 0; i < call->n_args; ++i) {
     if (call->args[i]->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR)
       throw SqlError(sqlstate::kFeatureNotSupported, "named arguments are not supported yet",
@@ -111,6 +117,20 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
     if (score > best) {
       best = score;
       plan.ir = ir;
+    }
+  }
+  if (!plan.ir && !any_kind) {
+    // The other kind matches: PostgreSQL's "is a procedure" / "is not a procedure".
+    for (const auto& ir : candidates) {
+      if ((ir->kind == ProcedureIr::Kind::kProcedure) == want_procedure) continue;
+      std::vector<ExprPtr> copies;
+      for (const auto& a : args) copies.push_back(a->Clone());
+      if (Matches(*ir, copies) < 0) continue;
+      if (want_procedure)
+        throw SqlError("42809", fmt::format("{} is not a procedure", ir->Signature()), call->location)
+            .WithHint("To call a function, use SELECT.");
+      throw SqlError("42809", fmt::format("{} is a procedure", ir->Signature()), call->location)
+          .WithHint("To call a procedure, use CALL.");
     }
   }
   if (!plan.ir) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "planner/catalog.h"
 #include "planner/functions.h"
 #include "planner/pg_nodes.h"
 #include "planner/sql_error.h"
@@ -269,7 +270,7 @@ ExprPtr ExprBinder::BindColumnRef(const PgQuery__Node* node) {
   }
   std::optional<NameBinding> b = scope_ ? scope_->Lookup(names, ref->location) : std::nullopt;
   if (!b) {
-    if (names.size() > 1 && !scope_)
+    if (names.size() > 1)
       throw SqlError(sqlstate::kUndefinedTable, fmt::format("missing FROM-clause entry for table \"{}\"", names[0]),
                      ref->location);
     std::string shown = names.size() == 1 ? fmt::format("\"{}\"", names[0]) : fmt::format("{}.{}", names[0], names[1]);
@@ -579,6 +580,9 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
   }
   std::optional<FunctionMatch> m = ResolveFunction(name, types);
   if (!m) {
+    if (catalog_ != nullptr && !catalog_->FindProcedures(name).empty())
+      throw NotSupported(fmt::format("calling the user function {}() inside an expression", name), loc)
+          .WithHint("A call is one transaction: call it on its own, as SELECT f(...), SELECT * FROM f(...) or CALL p(...).");
     std::string sig;
     for (size_t i = 0; i < types.size(); ++i) sig += (i ? ", " : "") + types[i].BaseName();
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), loc)

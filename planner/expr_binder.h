@@ -35,10 +35,13 @@ class NameScope {
   virtual std::optional<NameBinding> LookupParameter(int number, int location) const { return std::nullopt; }
 };
 
+class Catalog;
+
 class ExprBinder {
  public:
-  // `scope` may be null (SELECT without FROM).
-  explicit ExprBinder(const NameScope* scope) : scope_(scope) {}
+  // `scope` may be null (SELECT without FROM). `catalog` (may be null) lets an error name
+  // a user function called inside an expression (only a whole statement can call one).
+  explicit ExprBinder(const NameScope* scope, const Catalog* catalog = nullptr) : scope_(scope), catalog_(catalog) {}
 
   // Aggregates (kAggRef) are accepted only while allowed; `clause` names where we are
   // for the error otherwise ("aggregate functions are not allowed in WHERE").
@@ -72,6 +75,7 @@ class ExprBinder {
   ExprPtr BindSpecialFunction(const std::string& name, const PgQuery__FuncCall* f);
 
   const NameScope* scope_;
+  const Catalog* catalog_;
   bool allow_aggregates_ = false;
   bool in_aggregate_ = false;
   std::string clause_;

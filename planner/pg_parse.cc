@@ -33,4 +33,11 @@ size_t PgParse::size() const { return result_->n_stmts; }
 
 const PgQuery__Node* PgParse::statement(size_t i) const { return result_->stmts[i]->stmt; }
 
+std::string_view PgParse::statement_text(size_t i) const {
+  const PgQuery__RawStmt* raw = result_->stmts[i];
+  size_t from = static_cast<size_t>(raw->stmt_location);
+  size_t length = raw->stmt_len == 0 ? text_.size() - from : static_cast<size_t>(raw->stmt_len);
+  return std::string_view(text_).substr(from, length);
+}
+
 }  // namespace caracal::planner

@@ -20,6 +20,8 @@ class PgParse {
 
   size_t size() const;
   const PgQuery__Node* statement(size_t i) const;
+  // The text of statement i (from its start to its end, without the ';').
+  std::string_view statement_text(size_t i) const;
   const std::string& text() const { return text_; }
 
  private:

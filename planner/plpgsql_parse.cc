@@ -5,6 +5,7 @@ extern "C" {
 #include <pg_query/pg_query.pb-c.h>
 }
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -89,6 +90,30 @@ std::string MarkReturnNext(const std::string& body) {
   return out;
 }
 
+// The expression after each RETURN NEXT of `body` (up to its ';'), with its line.
+std::vector<std::pair<int, std::string>> ReturnNextExpressions(const std::string& body) {
+  std::vector<std::pair<int, std::string>> out;
+  std::vector<Token> tokens = Scan(body);
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (tokens[i].kind != PG_QUERY__TOKEN__RETURN || tokens[i + 1].kind != PG_QUERY__TOKEN__NEXT) continue;
+    int line = 1 + static_cast<int>(std::count(body.begin(), body.begin() + tokens[i].start, '\n'));
+    int depth = 0;
+    size_t j = i + 2;
+    for (; j < tokens.size(); ++j) {
+      PgQuery__Token k = tokens[j].kind;
+      if (k == PG_QUERY__TOKEN__ASCII_40 || k == PG_QUERY__TOKEN__ASCII_91) ++depth;
+      if (k == PG_QUERY__TOKEN__ASCII_41 || k == PG_QUERY__TOKEN__ASCII_93) --depth;
+      if (k == PG_QUERY__TOKEN__ASCII_59 && depth <= 0) break;
+    }
+    int from = tokens[i + 1].end;
+    int to = j < tokens.size() ? tokens[j].start : static_cast<int>(body.size());
+    std::string text = body.substr(from, std::max(0, to - from));
+    size_t b = text.find_first_not_of(" \t\r\n"), e = text.find_last_not_of(" \t\r\n");
+    out.emplace_back(line, b == std::string::npos ? std::string() : text.substr(b, e - b + 1));
+  }
+  return out;
+}
+
 std::string DollarTagFor(const std::string& body) {
   std::string tag = "$caracal$";
   while (body.find(tag) != std::string::npos) tag.insert(tag.size() - 1, "_");
@@ -103,6 +128,7 @@ PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row) 
   BodyToken body = FindBody(text);
   result.body = body.body;
   result.body_offset = body.content;
+  result.return_next = ReturnNextExpressions(body.body);
   if (returns_out_row && body.start >= 0) {
     std::string marked = MarkReturnNext(body.body);
     if (marked != body.body) {

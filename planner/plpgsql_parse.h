@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace caracal::planner {
 
@@ -21,6 +23,9 @@ struct PlpgsqlBody {
   nlohmann::json function;  // the "PLpgSQL_function" object: "datums", "action"
   std::string body;         // the body as written (the AS string)
   int body_offset = -1;     // byte offset of the body in the statement text; -1: unknown
+  // The expression of each RETURN NEXT, in order, with its line: libpg_query's JSON
+  // leaves it out ("" for a bare RETURN NEXT).
+  std::vector<std::pair<int, std::string>> return_next;
 };
 
 // Throws SqlError (42601 with PostgreSQL's message and a CONTEXT naming the line) when

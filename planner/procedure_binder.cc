@@ -27,16 +27,32 @@ constexpr int kElogLog = 15, kElogInfo = 17, kElogNotice = 18, kElogWarning = 19
 // PLpgSQL_raise_option types.
 constexpr int kRaiseErrcode = 0, kRaiseMessage = 1;
 
+const json& NullJson() {
+  static const json kNull;
+  return kNull;
+}
+
+// A member of a JSON object, or null: the tree is read defensively (pg_query's JSON
+// leaves out zero and false values).
+const json& Get(const json& j, std::string_view key) {
+  if (!j.is_object()) return NullJson();
+  auto it = j.find(key);
+  return it == j.end() ? NullJson() : *it;
+}
+
 // The first (and only) key of a {"PLpgSQL_x": {...}} node, and its body.
 std::string_view NodeType(const json& node) {
   if (!node.is_object() || node.empty()) return {};
   return node.begin().key();
 }
-const json& NodeBody(const json& node) { return node.begin().value(); }
+const json& NodeBody(const json& node) {
+  if (!node.is_object() || node.empty()) return NullJson();
+  return node.begin().value();
+}
 
 std::string QueryOf(const json& expr) {
-  if (!expr.is_object() || !expr.contains("PLpgSQL_expr")) return {};
-  return expr["PLpgSQL_expr"].value("query", "");
+  const json& e = Get(expr, "PLpgSQL_expr");
+  return e.is_object() ? e.value("query", "") : std::string();
 }
 
 std::string Trim(std::string_view s) {
@@ -144,6 +160,7 @@ class ProcedureBinder {
   bool has_out_parameters_ = false;
   bool is_setof_ = false;
   bool top_level_done_ = false;  // the function's outermost block has been entered
+  size_t return_next_used_ = 0;   // RETURN NEXT expressions taken from body_.return_next
 };
 
 [[noreturn]] void ProcedureBinder::Unsupported(const std::string& what, int line, const std::string& hint) const {
@@ -279,7 +296,9 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
             .WithHint("Declare the result columns with RETURNS TABLE (...) or OUT parameters.");
       ir_->returns = rt->setof ? ProcedureIr::Returns::kTable : ProcedureIr::Returns::kScalar;
     } else {
-      SqlType type = ParameterType(rt);
+      PgQuery__TypeName element = *rt;  // SETOF t: the row type is t
+      element.setof = false;
+      SqlType type = ParameterType(&element);
       if (has_out_parameters_) {
         // RETURNS TABLE (x int) parses as SETOF int with one TABLE column.
         if (ir_->result_columns.size() != 1 || !(ir_->result_columns[0].type == type))
@@ -350,8 +369,8 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
   int block_line = block.value("lineno", 0);
   // A FOR loop opening the block on its BEGIN line declares its variable after ours.
   std::string first_loop_var;
-  if (block.contains("body") && !block["body"].empty() && NodeType(block["body"][0]) == "PLpgSQL_stmt_fori")
-    first_loop_var = NodeBody(block["body"][0])["var"]["PLpgSQL_var"].value("refname", "");
+  if (block.contains("body") && !Get(block, "body").empty() && NodeType(Get(block, "body")[0]) == "PLpgSQL_stmt_fori")
+    first_loop_var = Get(Get(NodeBody(Get(block, "body")[0]), "var"), "PLpgSQL_var").value("refname", "");
   SkipRowDatums();
   while (cursor_ < datums_.size()) {
     std::string_view type = NodeType(datums_[cursor_]);
@@ -364,13 +383,13 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
     line_ = line;
     if (type == "PLpgSQL_rec") Unsupported("record variables", line, "Declare one variable per column and SELECT ... INTO them.");
     if (d.contains("cursor_explicit_expr")) Unsupported("cursors", line, "Use FOR loops over key ranges or RETURN QUERY.");
-    SqlType var_type = TypeFromText(d["datatype"]["PLpgSQL_type"].value("typname", ""), line);
+    SqlType var_type = TypeFromText(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""), line);
     int slot = AddVariable(name, var_type, VariableKind::kLocal);
     Variable& v = ir_->variables[slot];
     v.constant = d.value("isconst", false);
     v.not_null = d.value("notnull", false);
     ExprPtr init;
-    if (d.contains("default_val")) init = BindAssignmentTo(QueryOf(d["default_val"]), line, slot);
+    if (d.contains("default_val")) init = BindAssignmentTo(QueryOf(Get(d, "default_val")), line, slot);
     if (v.not_null && !init)
       throw SqlError("22004", fmt::format("variable \"{}\" must have a default value, since it's declared NOT NULL", name));
     if (top_level) {
@@ -391,7 +410,7 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
 }
 
 int ProcedureBinder::DeclareLoopVariable(const json& var) {
-  const json& v = var["PLpgSQL_var"];
+  const json& v = Get(var, "PLpgSQL_var");
   std::string name = v.value("refname", "");
   SkipRowDatums();
   // The loop's own datum is the next one; search on if a construct we do not model
@@ -420,8 +439,8 @@ int ProcedureBinder::SlotOfVarno(int varno, int line) const {
 std::vector<int> ProcedureBinder::IntoTargets(const json& target, int line) const {
   std::vector<int> slots;
   if (NodeType(target) == "PLpgSQL_row") {
-    for (const json& f : NodeBody(target)["fields"]) {
-      int slot = SlotOfVarno(f.value("varno", -1), line);
+    for (const json& f : Get(NodeBody(target), "fields")) {
+      int slot = SlotOfVarno(f.value("varno", 0), line);
       CheckAssignable(slot, line);
       slots.push_back(slot);
     }
@@ -470,7 +489,7 @@ ExprPtr ProcedureBinder::BindExpr(const std::string& text, int line,
     if (s->n_target_list != 1)
       throw SqlError(sqlstate::kSyntaxError, fmt::format("query \"{}\" returned {} columns", text, s->n_target_list));
     const PgQuery__ResTarget* t = s->target_list[0]->res_target;
-    ExprBinder binder(&scope_);
+    ExprBinder binder(&scope_, &catalog_);
     binder.AllowAggregates(false, "a PL/pgSQL expression");
     return bind(binder, t->val);
   } catch (SqlError& e) {
@@ -534,7 +553,12 @@ void ProcedureBinder::BindStatementKind(std::string_view type, const json& st, B
   if (type == "PLpgSQL_stmt_exit") return out.push_back(BindExit(st));
   if (type == "PLpgSQL_stmt_execsql") return BindExecSql(st, out);
   if (type == "PLpgSQL_stmt_perform") return out.push_back(BindPerform(st));
-  if (type == "PLpgSQL_stmt_return") return out.push_back(BindReturn(st));
+  if (type == "PLpgSQL_stmt_return") {
+    // libpg_query compiles every body as if it returned void and appends a RETURN
+    // (without a line) to it; the function's own end-of-body rule applies instead.
+    if (!st.contains("lineno")) return;
+    return out.push_back(BindReturn(st));
+  }
   if (type == "PLpgSQL_stmt_return_next") return out.push_back(BindReturnNext(st));
   if (type == "PLpgSQL_stmt_return_query") return out.push_back(BindReturnQuery(st));
   if (type == "PLpgSQL_stmt_raise") return out.push_back(BindRaise(st));
@@ -568,8 +592,8 @@ void ProcedureBinder::BindBlock(const json& st, Block& out) {
 }
 
 StmtPtr ProcedureBinder::BindAssign(const json& st) {
-  int slot = SlotOfVarno(st.value("varno", -1), line_);
-  std::string query = QueryOf(st["expr"]);
+  int slot = SlotOfVarno(st.value("varno", 0), line_);
+  std::string query = QueryOf(Get(st, "expr"));
   // "target := value" (or "target = value"): the value is what follows the operator.
   size_t op = query.find(":=");
   size_t value_at = op == std::string::npos ? std::string::npos : op + 2;
@@ -579,8 +603,9 @@ StmtPtr ProcedureBinder::BindAssign(const json& st) {
   }
   if (value_at == std::string::npos) throw SqlError(sqlstate::kSyntaxError, fmt::format("invalid assignment \"{}\"", query));
   std::string target = Trim(std::string_view(query).substr(0, op));
-  if (target.find('[') != std::string::npos || target.find('.') != std::string::npos)
-    Unsupported("assignment to an array element or a field", line_, "Build the whole array and assign it.");
+  // `label.var` is resolved already (varno); an array element is not supported.
+  if (target.find('[') != std::string::npos)
+    Unsupported("assignment to an array element", line_, "Build the whole array and assign it.");
   CheckAssignable(slot, line_);
   auto s = NewStmt(StmtKind::kAssign, line_);
   s->target = slot;
@@ -591,12 +616,12 @@ StmtPtr ProcedureBinder::BindAssign(const json& st) {
 
 StmtPtr ProcedureBinder::BindIf(const json& st) {
   auto s = NewStmt(StmtKind::kIf, line_);
-  s->conds.push_back(BindCondition(st["cond"], line_, "IF"));
+  s->conds.push_back(BindCondition(Get(st, "cond"), line_, "IF"));
   s->blocks.push_back(BindStatements(st.value("then_body", json::array())));
   for (const json& e : st.value("elsif_list", json::array())) {
-    const json& elsif = e["PLpgSQL_if_elsif"];
+    const json& elsif = Get(e, "PLpgSQL_if_elsif");
     int line = elsif.value("lineno", line_);
-    s->conds.push_back(BindCondition(elsif["cond"], line, "ELSIF"));
+    s->conds.push_back(BindCondition(Get(elsif, "cond"), line, "ELSIF"));
     s->blocks.push_back(BindStatements(elsif.value("stmts", json::array())));
   }
   s->else_block = BindStatements(st.value("else_body", json::array()));
@@ -610,7 +635,7 @@ StmtPtr ProcedureBinder::BindCase(const json& st, Block& out) {
     SkipRowDatums();
     if (cursor_ >= datums_.size()) throw SqlError(sqlstate::kInternalError, "internal error: CASE variable missing");
     const json& d = NodeBody(datums_[cursor_]);
-    ExprPtr value = BindValue(st["t_expr"], line_);
+    ExprPtr value = BindValue(Get(st, "t_expr"), line_);
     int slot = AddVariable(d.value("refname", "$case"), value->type.Base(), VariableKind::kTemp);
     datum_info_.resize(std::max(datum_info_.size(), cursor_ + 1));
     datum_info_[cursor_].slot = slot;
@@ -623,9 +648,9 @@ StmtPtr ProcedureBinder::BindCase(const json& st, Block& out) {
   }
   auto s = NewStmt(StmtKind::kIf, line_);
   for (const json& w : st.value("case_when_list", json::array())) {
-    const json& when = w["PLpgSQL_case_when"];
+    const json& when = Get(w, "PLpgSQL_case_when");
     int line = when.value("lineno", line_);
-    s->conds.push_back(BindCondition(when["expr"], line, "CASE"));
+    s->conds.push_back(BindCondition(Get(when, "expr"), line, "CASE"));
     s->blocks.push_back(BindStatements(when.value("stmts", json::array())));
   }
   if (st.value("have_else", false)) {
@@ -649,12 +674,12 @@ StmtPtr ProcedureBinder::BindForRange(const json& st) {
       return Coerce(b.Bind(n), int4, CastContext::kAssignment);
     });
   };
-  s->lower = bound(st["lower"]);
-  s->upper = bound(st["upper"]);
-  if (st.contains("step")) s->step = bound(st["step"]);
+  s->lower = bound(Get(st, "lower"));
+  s->upper = bound(Get(st, "upper"));
+  if (st.contains("step")) s->step = bound(Get(st, "step"));
   s->reverse = st.value("reverse", false);
   scope_.PushBlock(s->label);
-  s->target = DeclareLoopVariable(st["var"]);
+  s->target = DeclareLoopVariable(Get(st, "var"));
   scope_.Declare(ir_->variables[s->target].name, s->target);
   loop_labels_.push_back(s->label);
   s->body = BindStatements(st.value("body", json::array()));
@@ -667,9 +692,9 @@ StmtPtr ProcedureBinder::BindForEach(const json& st) {
   if (st.value("slice", 0) != 0) Unsupported("FOREACH ... SLICE", line_);
   auto s = NewStmt(StmtKind::kForEach, line_);
   s->label = st.value("label", "");
-  s->target = SlotOfVarno(st.value("varno", -1), line_);
+  s->target = SlotOfVarno(st.value("varno", 0), line_);
   CheckAssignable(s->target, line_);
-  s->value = BindValue(st["expr"], line_);
+  s->value = BindValue(Get(st, "expr"), line_);
   if (!s->value->type.is_array())
     throw SqlError(sqlstate::kDatatypeMismatch,
                    fmt::format("FOREACH expression must yield an array, not type {}", s->value->type.Name()));
@@ -687,7 +712,7 @@ StmtPtr ProcedureBinder::BindForEach(const json& st) {
 StmtPtr ProcedureBinder::BindLoop(const json& st, bool with_condition) {
   auto s = NewStmt(StmtKind::kWhile, line_);
   s->label = st.value("label", "");
-  if (with_condition) s->conds.push_back(BindCondition(st["cond"], line_, "WHILE"));
+  if (with_condition) s->conds.push_back(BindCondition(Get(st, "cond"), line_, "WHILE"));
   scope_.PushBlock(s->label);
   loop_labels_.push_back(s->label);
   s->body = BindStatements(st.value("body", json::array()));
@@ -710,17 +735,17 @@ StmtPtr ProcedureBinder::BindExit(const json& st) {
                    fmt::format("there is no label \"{}\" attached to any block or loop enclosing this statement", s->label));
   }
   (void)what;
-  if (st.contains("cond")) s->conds.push_back(BindCondition(st["cond"], line_, is_exit ? "EXIT WHEN" : "CONTINUE WHEN"));
+  if (st.contains("cond")) s->conds.push_back(BindCondition(Get(st, "cond"), line_, is_exit ? "EXIT WHEN" : "CONTINUE WHEN"));
   return s;
 }
 
 void ProcedureBinder::BindExecSql(const json& st, Block& out) {
-  std::string query = QueryOf(st["sqlstmt"]);
+  std::string query = QueryOf(Get(st, "sqlstmt"));
   int at = LocateInStatement(query, line_);
   bool into = st.value("into", false);
   bool strict = st.value("strict", false);
   std::vector<int> targets;
-  if (into) targets = IntoTargets(st["target"], line_);
+  if (into) targets = IntoTargets(Get(st, "target"), line_);
   try {
     PgParse parse = PgParse::Parse(query);
     if (parse.size() != 1) throw SqlError(sqlstate::kSyntaxError, "one statement expected");
@@ -761,7 +786,7 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
 }
 
 StmtPtr ProcedureBinder::BindPerform(const json& st) {
-  std::string query = QueryOf(st["expr"]);
+  std::string query = QueryOf(Get(st, "expr"));
   int at = LocateInStatement(query.substr(std::min<size_t>(query.size(), 7)), line_);
   try {
     PgParse parse = PgParse::Parse(query);
@@ -782,7 +807,7 @@ StmtPtr ProcedureBinder::BindReturnQuery(const json& st) {
   if (st.contains("dynquery")) Unsupported("RETURN QUERY EXECUTE", line_, "Write the query directly.");
   if (ir_->returns != ProcedureIr::Returns::kTable && ir_->returns != ProcedureIr::Returns::kSetOf)
     throw SqlError(sqlstate::kSyntaxError, "cannot use RETURN QUERY in a non-SETOF function");
-  std::string query = QueryOf(st["query"]);
+  std::string query = QueryOf(Get(st, "query"));
   int at = LocateInStatement(query, line_);
   try {
     PgParse parse = PgParse::Parse(query);
@@ -837,7 +862,7 @@ StmtPtr ProcedureBinder::BindReturn(const json& st) {
       if (!has_value) throw SqlError(sqlstate::kSyntaxError, "missing expression at or near \";\"");
       {
         SqlType type = ir_->result_columns[0].type;
-        s->value = BindExpr(QueryOf(st["expr"]), line_, [&](ExprBinder& b, const PgQuery__Node* n) {
+        s->value = BindExpr(QueryOf(Get(st, "expr")), line_, [&](ExprBinder& b, const PgQuery__Node* n) {
           return Coerce(b.Bind(n), type, CastContext::kAssignment);
         });
       }
@@ -850,8 +875,15 @@ StmtPtr ProcedureBinder::BindReturnNext(const json& st) {
   auto s = NewStmt(StmtKind::kReturnNext, line_);
   if (ir_->returns != ProcedureIr::Returns::kTable && ir_->returns != ProcedureIr::Returns::kSetOf)
     throw SqlError(sqlstate::kSyntaxError, "cannot use RETURN NEXT in a non-SETOF function");
-  std::string query = st.contains("expr") ? Trim(QueryOf(st["expr"])) : std::string();
-  if (query == kReturnNextOutRow) return s;  // the OUT parameters' current values
+  // The JSON leaves RETURN NEXT's expression out: take the next one found on this line.
+  std::string query;
+  for (size_t i = return_next_used_; i < body_.return_next.size(); ++i)
+    if (body_.return_next[i].first == line_) {
+      query = body_.return_next[i].second;
+      return_next_used_ = i + 1;
+      break;
+    }
+  if (query.empty() && has_out_parameters_) return s;  // the OUT parameters' current values
   if (has_out_parameters_)
     throw SqlError(sqlstate::kSyntaxError, "RETURN NEXT cannot have a parameter in function with OUT parameters");
   if (query.empty()) throw SqlError(sqlstate::kSyntaxError, "RETURN NEXT must have a parameter");
@@ -888,10 +920,10 @@ StmtPtr ProcedureBinder::BindRaise(const json& st) {
   for (const json& p : st.value("params", json::array())) s->args.push_back(BindValue(p, line_));
   bool message_option = false;
   for (const json& o : st.value("options", json::array())) {
-    const json& opt = o["PLpgSQL_raise_option"];
+    const json& opt = Get(o, "PLpgSQL_raise_option");
     int kind = opt.value("opt_type", -1);
     if (kind == kRaiseErrcode) {
-      ExprPtr e = BindValue(opt["expr"], line_);
+      ExprPtr e = BindValue(Get(opt, "expr"), line_);
       if (e->kind != ExprKind::kConst || !e->type.is_string() || e->value.is_null())
         Unsupported("a computed ERRCODE", line_, "Write the SQLSTATE or condition name as a string literal.");
       std::string code = e->value.s;
@@ -902,7 +934,7 @@ StmtPtr ProcedureBinder::BindRaise(const json& st) {
       if (has_message) throw SqlError(sqlstate::kSyntaxError, "RAISE option already specified: MESSAGE");
       // The message is an expression: format it through "%".
       s->message = "%";
-      s->args.push_back(BindValue(opt["expr"], line_));
+      s->args.push_back(BindValue(Get(opt, "expr"), line_));
       message_option = true;
     } else {
       Unsupported("RAISE ... USING DETAIL / HINT / COLUMN / CONSTRAINT / DATATYPE / TABLE / SCHEMA", line_,
@@ -917,7 +949,7 @@ StmtPtr ProcedureBinder::BindRaise(const json& st) {
 
 StmtPtr ProcedureBinder::BindAssert(const json& st) {
   // ASSERT cond [, message]: fails when cond is false or NULL (P0004).
-  ExprPtr cond = BindCondition(st["cond"], line_, "ASSERT");
+  ExprPtr cond = BindCondition(Get(st, "cond"), line_, "ASSERT");
   auto is_not_true = std::make_unique<Expr>();
   is_not_true->kind = ExprKind::kBoolTest;
   is_not_true->type = SqlType::Of(TypeId::kBool);
@@ -929,7 +961,7 @@ StmtPtr ProcedureBinder::BindAssert(const json& st) {
   raise->sqlstate = "P0004";
   if (st.contains("message")) {
     raise->message = "%";
-    raise->args.push_back(BindValue(st["message"], line_));
+    raise->args.push_back(BindValue(Get(st, "message"), line_));
   } else {
     raise->message = "assertion failed";
   }
@@ -967,7 +999,7 @@ std::shared_ptr<ProcedureIr> ProcedureBinder::Bind(const PgQuery__CreateFunction
   datums_ = body_.function.value("datums", json::array());
   cursor_ = datum_info_.size();
   try {
-    const json& action = body_.function["action"];
+    const json& action = Get(body_.function, "action");
     line_ = NodeBody(action).value("lineno", 0);
     BindBlock(NodeBody(action), ir_->body);
   } catch (SqlError& e) {
@@ -984,7 +1016,11 @@ std::shared_ptr<ProcedureIr> ProcedureBinder::Bind(const PgQuery__CreateFunction
 std::shared_ptr<ProcedureIr> BindProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_view statement_text,
                                            const Catalog& catalog) {
   ProcedureBinder binder(catalog, statement_text);
-  return binder.Bind(stmt);
+  try {
+    return binder.Bind(stmt);
+  } catch (const nlohmann::json::exception& e) {
+    throw SqlError(sqlstate::kInternalError, fmt::format("internal error: unexpected PL/pgSQL parse tree ({})", e.what()));
+  }
 }
 
 }  // namespace caracal::planner

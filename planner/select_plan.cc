@@ -120,8 +120,8 @@ class GroupRewriter {
   SelectPlan& plan_;
 };
 
-ExprPtr BindLimit(const PgQuery__Node* n, const NameScope* outer) {
-  ExprBinder binder(outer);
+ExprPtr BindLimit(const PgQuery__Node* n, const NameScope* outer, const Catalog& catalog) {
+  ExprBinder binder(outer, &catalog);
   binder.AllowAggregates(false, "LIMIT");
   return Coerce(binder.Bind(n), SqlType::Of(TypeId::kInt8), CastContext::kAssignment);
 }
@@ -160,7 +160,7 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, cons
     scope.emplace(*plan.table, plan.table_ref, outer);
   }
   const NameScope* names = scope ? &*scope : outer;
-  ExprBinder binder(names);
+  ExprBinder binder(names, &catalog);
 
   // Target list (aggregates allowed; checked against GROUP BY below).
   binder.AllowAggregates(true);
@@ -268,8 +268,8 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, cons
     if (plan.having) plan.having = rewriter.Rewrite(std::move(plan.having));
   }
 
-  if (s->limit_count) plan.limit = BindLimit(s->limit_count, outer);
-  if (s->limit_offset) plan.offset = BindLimit(s->limit_offset, outer);
+  if (s->limit_count) plan.limit = BindLimit(s->limit_count, outer, catalog);
+  if (s->limit_offset) plan.offset = BindLimit(s->limit_offset, outer, catalog);
   if (plan.table) plan.access = ChooseAccessPath(plan.where.get(), *plan.table);
   return plan;
 }

@@ -89,7 +89,7 @@ const TableInfo& TableStatementBinder::ResolveTable(const PgQuery__RangeVar* rv)
 
 void TableStatementBinder::BindReturning(Stmt& s, PgQuery__Node* const* list, size_t n, const NameScope& scope) {
   returning_columns_.clear();
-  ExprBinder binder(&scope);
+  ExprBinder binder(&scope, &catalog_);
   for (size_t i = 0; i < n; ++i) {
     const PgQuery__ResTarget* t = list[i]->res_target;
     const PgQuery__Node* v = t->val;
@@ -166,7 +166,7 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
   }
 
   std::vector<StmtPtr> out;
-  ExprBinder values_binder(variables_);
+  ExprBinder values_binder(variables_, &catalog_);
   for (const auto& row : rows) {
     auto s = std::make_unique<Stmt>();
     s->kind = StmtKind::kInsert;
@@ -179,7 +179,7 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
     s->on_conflict = on_conflict;
     if (on_conflict == OnConflict::kDoUpdate) {
       TableScope scope(table, RefName(stmt->relation), variables_, true);
-      ExprBinder binder(&scope);
+      ExprBinder binder(&scope, &catalog_);
       std::set<int> assigned;
       for (size_t i = 0; i < conflict->n_target_list; ++i) {
         const PgQuery__ResTarget* t = conflict->target_list[i]->res_target;
@@ -210,7 +210,7 @@ StmtPtr TableStatementBinder::BindUpdate(const PgQuery__UpdateStmt* stmt) {
   if (stmt->n_from_clause > 0) throw NotSupported("UPDATE ... FROM");
   const TableInfo& table = ResolveTable(stmt->relation);
   TableScope scope(table, RefName(stmt->relation), variables_);
-  ExprBinder binder(&scope);
+  ExprBinder binder(&scope, &catalog_);
   auto s = std::make_unique<Stmt>();
   s->kind = StmtKind::kUpdate;
   s->table = &table;
@@ -243,7 +243,7 @@ StmtPtr TableStatementBinder::BindDelete(const PgQuery__DeleteStmt* stmt) {
   if (stmt->n_using_clause > 0) throw NotSupported("DELETE ... USING");
   const TableInfo& table = ResolveTable(stmt->relation);
   TableScope scope(table, RefName(stmt->relation), variables_);
-  ExprBinder binder(&scope);
+  ExprBinder binder(&scope, &catalog_);
   auto s = std::make_unique<Stmt>();
   s->kind = StmtKind::kDelete;
   s->table = &table;

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "planner/abort_points.h"
@@ -89,13 +90,13 @@ class SequenceHoister {
     for (auto& a : e.args) HoistIn(*a, unconditional && !short_circuit, line);
     if (e.kind != ExprKind::kNextval) return;
     if (!unconditional)
-      throw AtLine(NotSupported("nextval() where it may not run exactly once per call", e.location)
+      throw AtLine(NotSupported("nextval() where it may not run exactly once per call")
                        .WithHint("Sequence values are drawn when the call is sequenced, before it runs: call nextval() "
                                  "in a DECLARE default or in an assignment at the top of the body, and use the variable."),
                    ir_, line);
     for (int v : VariablesOf(e.args[0].get()))
       if (ir_.variables[v].kind != VariableKind::kParameter)
-        throw AtLine(NotSupported("a nextval() argument that depends on variables", e.location)
+        throw AtLine(NotSupported("a nextval() argument that depends on variables")
                          .WithHint("The sequence name may depend only on parameters and constants."),
                      ir_, line);
     Variable v;
@@ -122,11 +123,11 @@ class SequenceHoister {
 
 class Taint {
  public:
-  explicit Taint(const ProcedureIr& ir) : ir_(ir) {
+  explicit Taint(const ProcedureIr& ir) {
     if (ir.found_variable >= 0) Add(ir.found_variable, -2);
     for (int changes = 1; changes > 0;) {
       changes_ = 0;
-      Walk(ir.body, false);
+      Walk(ir.body, std::nullopt);
       changes = changes_;
     }
   }
@@ -164,12 +165,6 @@ class Taint {
       source_[var] = source;
     }
   }
-  void AddFrom(int var, const Expr* e) {
-    int source = -1;
-    for (int v : VariablesOf(e))
-      if (read_derived_.count(v)) source = SourceOf(v);
-    Add(var, source);
-  }
 
   // An EXIT of `loop` (unlabelled at loop depth 0, or naming it) under a read-derived
   // decision.
@@ -192,16 +187,26 @@ class Taint {
     return false;
   }
 
-  void Walk(const Block& block, bool control) {
+  // The source a read-derived expression has (the first read-derived variable's).
+  int SourceOfExpr(const Expr* e) const {
+    for (int v : VariablesOf(e))
+      if (read_derived_.count(v)) return SourceOf(v);
+    return -1;
+  }
+
+  // `control`: the source of the read-dependent decision this block runs under, if any.
+  void Walk(const Block& block, std::optional<int> control) {
     for (const auto& sp : block) {
       const Stmt& s = *sp;
       switch (s.kind) {
         case StmtKind::kAssign:
-          if (control || Refs(s.value.get())) AddFrom(s.target, s.value.get());
+          if (Refs(s.value.get())) Add(s.target, SourceOfExpr(s.value.get()));
+          else if (control) Add(s.target, *control);
           break;
         case StmtKind::kIf: {
-          bool c = control;
-          for (const auto& cond : s.conds) c = c || Refs(cond.get());
+          std::optional<int> c = control;
+          for (const auto& cond : s.conds)
+            if (!c && Refs(cond.get())) c = SourceOfExpr(cond.get());
           for (const auto& b : s.blocks) Walk(b, c);
           Walk(s.else_block, c);
           break;
@@ -209,8 +214,15 @@ class Taint {
         case StmtKind::kForRange:
         case StmtKind::kForEach:
         case StmtKind::kWhile: {
-          bool c = control || LoopDependsOnReads(s);
-          if (c && s.target >= 0) AddFrom(s.target, s.kind == StmtKind::kForEach ? s.value.get() : s.upper.get());
+          std::optional<int> c = control;
+          if (!c && LoopDependsOnReads(s)) {
+            int source = -1;
+            for (const Expr* e : {s.lower.get(), s.upper.get(), s.step.get(), s.value.get()})
+              if (source == -1 && Refs(e)) source = SourceOfExpr(e);
+            if (source == -1 && !s.conds.empty() && Refs(s.conds[0].get())) source = SourceOfExpr(s.conds[0].get());
+            c = source;
+          }
+          if (c && s.target >= 0) Add(s.target, *c);
           Walk(s.body, c);
           break;
         }
@@ -218,10 +230,11 @@ class Taint {
           if (s.table) {
             for (int t : s.into) Add(t, s.id);
           } else {
-            bool r = control;
-            for (const auto& o : s.select->outputs) r = r || Refs(o.get());
+            std::optional<int> r = control;
+            for (const auto& o : s.select->outputs)
+              if (!r && Refs(o.get())) r = SourceOfExpr(o.get());
             if (r)
-              for (int t : s.into) Add(t, -1);
+              for (int t : s.into) Add(t, *r);
           }
           break;
         case StmtKind::kInsert:
@@ -234,7 +247,6 @@ class Taint {
     }
   }
 
-  const ProcedureIr& ir_;
   std::set<int> read_derived_;
   std::map<int, int> source_;
   int changes_ = 0;
@@ -342,14 +354,14 @@ class Classifier {
     a.note = fmt::format("key depends on {}: found by reconnaissance", DependsText(source));
   }
 
-  bool TouchedLater(const Stmt& s) const {
+  bool WrittenLater(const Stmt& s) const {
     bool after = false, touched = false;
     ForEachStmt(ir_.body, [&](const Stmt& n) {
       if (&n == &s) {
         after = true;
         return;
       }
-      if (after && n.table == s.table && IsTableStatement(n)) touched = true;
+      if (after && n.table == s.table && IsWrite(n)) touched = true;
     });
     return touched;
   }
@@ -361,7 +373,9 @@ class Classifier {
     for (const auto& [c, e] : s.assignments)
       if (taint_.Refs(e.get())) why = "a new value depends on a read";
     if (taint_.Refs(s.filter.get())) why = "the WHERE clause depends on a read";
-    if (why.empty() && TouchedLater(s)) why = fmt::format("{} is used again later", s.table->name);
+    // Later reads of the row are fine (they wait for a split piece); a later write of the
+    // same table might hit the same row while its piece is still queued.
+    if (why.empty() && WrittenLater(s)) why = fmt::format("{} is written again later", s.table->name);
     if (!why.empty()) {
       a.note = "not ApplyRowUpdate: " + why;
       return;
@@ -605,16 +619,27 @@ class InitBuilder {
   void ComputeComputable() {
     for (size_t i = 0; i < ir_.variables.size(); ++i)
       if (!taint_.read_derived().count(static_cast<int>(i))) computable_.insert(static_cast<int>(i));
-    // Variables derived from reconnaissance reads by assignments.
+    // Variables derived from reconnaissance reads by assignments - unless the assignment
+    // runs under a decision the init program cannot make (then it may or may not run).
     for (size_t before = 0; before != computable_.size();) {
       before = computable_.size();
-      ForEachStmt(ir_.body, [&](const Stmt& s) {
-        if (s.kind == StmtKind::kAssign && ExprComputable(s.value.get()))
-          computable_.insert(s.target);
-        if (IsLoop(s) && s.target >= 0 && ExprComputable(s.kind == StmtKind::kForEach ? s.value.get() : s.upper.get()) &&
-            ExprComputable(s.lower.get()))
-          computable_.insert(s.target);
-      });
+      MarkComputable(ir_.body, true);
+    }
+  }
+  void MarkComputable(const Block& block, bool decided) {
+    for (const auto& sp : block) {
+      const Stmt& s = *sp;
+      if (s.kind == StmtKind::kAssign && decided && ExprComputable(s.value.get())) computable_.insert(s.target);
+      bool inner = decided;
+      for (const auto& c : s.conds) inner = inner && ExprComputable(c.get());
+      if (IsLoop(s)) {
+        inner = inner && ExprComputable(s.lower.get()) && ExprComputable(s.upper.get()) &&
+                ExprComputable(s.step.get()) && ExprComputable(s.value.get());
+        if (inner && s.target >= 0) computable_.insert(s.target);
+      }
+      for (const auto& b : s.blocks) MarkComputable(b, inner);
+      MarkComputable(s.else_block, inner);
+      MarkComputable(s.body, inner);
     }
   }
   bool Computable(int v) const { return computable_.count(v) > 0; }
@@ -682,8 +707,14 @@ class InitBuilder {
         case StmtKind::kWhile: {
           bool bounds = ExprComputable(s.lower.get()) && ExprComputable(s.upper.get()) && ExprComputable(s.step.get()) &&
                         ExprComputable(s.value.get()) && (s.conds.empty() || ExprComputable(s.conds[0].get()));
+          int dropped_before = dropped_exits_;
           Block body = Build(s.body, exact && bounds);
           if (body.empty()) break;
+          if (s.kind == StmtKind::kWhile && dropped_exits_ != dropped_before)
+            throw AtLine(NotSupported("a WHILE loop with writes whose EXIT depends on FOUND or on values the init "
+                                      "program cannot know")
+                             .WithHint("Use FOR i IN a..b with an EXIT WHEN, so the loop is bounded."),
+                         ir_, s.line);
           if (!bounds)
             throw AtLine(NotSupported("a loop with writes whose iterations depend on FOUND or on the RETURNING of a write")
                              .WithHint("Loop over bounds computed from the parameters, or from values read with "
@@ -705,6 +736,8 @@ class InitBuilder {
             auto n = Shell(s, s.kind);
             for (const auto& c : s.conds) n->conds.push_back(c->Clone());
             out.push_back(std::move(n));
+          } else if (s.kind == StmtKind::kExit) {
+            ++dropped_exits_;
           }
           break;
         case StmtKind::kReturn:
@@ -741,11 +774,57 @@ class InitBuilder {
   std::set<const Stmt*> kept_;
   std::set<const Stmt*> recon_;
   std::set<int> computable_;
+  int dropped_exits_ = 0;  // EXITs the init program cannot decide (see kWhile)
 };
 
 // ---------------------------------------------------------------------------------------
 // 5. The publish point.
 
+// The writes of `block` (recursively), with whether each sits in a loop.
+void CollectWrites(const Block& block, bool in_loop, std::vector<std::pair<const Stmt*, bool>>& out) {
+  for (const auto& s : block) {
+    if (IsWrite(*s)) out.emplace_back(s.get(), in_loop);
+    bool loop = in_loop || IsLoop(*s);
+    for (const auto& b : s->blocks) CollectWrites(b, loop, out);
+    CollectWrites(s->else_block, loop, out);
+    CollectWrites(s->body, loop, out);
+  }
+}
+
+// Whether the statements body[from..] write each row at most once: the engine cannot
+// take back a published write, so a row written after the publish point must not be
+// written again (no write in a loop, no two writes of one table).
+bool SuffixWritesRowsOnce(const ProcedureIr& ir, size_t from) {
+  // Tables written before: a row written before the publish point cannot be written
+  // after it either.
+  std::vector<std::pair<const Stmt*, bool>> before;
+  for (size_t i = 0; i < from && i < ir.body.size(); ++i) {
+    if (IsWrite(*ir.body[i])) before.emplace_back(ir.body[i].get(), false);
+    for (const auto& b : ir.body[i]->blocks) CollectWrites(b, false, before);
+    CollectWrites(ir.body[i]->else_block, false, before);
+    CollectWrites(ir.body[i]->body, false, before);
+  }
+  std::set<const TableInfo*> tables;
+  for (const auto& [w, in_loop] : before) tables.insert(w->table);
+  std::vector<std::pair<const Stmt*, bool>> writes;
+  for (size_t i = from; i < ir.body.size(); ++i) {
+    CollectWrites(ir.body[i]->body, IsLoop(*ir.body[i]), writes);
+    for (const auto& b : ir.body[i]->blocks) CollectWrites(b, false, writes);
+    CollectWrites(ir.body[i]->else_block, false, writes);
+    if (IsWrite(*ir.body[i])) writes.emplace_back(ir.body[i].get(), false);
+  }
+  for (const auto& [w, in_loop] : writes) {
+    if (in_loop || w->kind == StmtKind::kUpdate || w->kind == StmtKind::kDelete) {
+      if (in_loop) return false;
+      if (w->where_key.kind != KeyAccess::Kind::kPoint) return false;  // a range may meet an own insert
+    }
+    if (!tables.insert(w->table).second) return false;
+  }
+  return true;
+}
+
+// The publish point goes after the last top-level statement that can fail, and late
+// enough that no row is written twice after it.
 void PlacePublish(ProcedureIr& ir) {
   int last = -1;
   for (size_t i = 0; i < ir.body.size(); ++i)
@@ -755,21 +834,21 @@ void PlacePublish(ProcedureIr& ir) {
   if (ir.kind == ProcedureIr::Kind::kFunction && ir.returns == ProcedureIr::Returns::kScalar && ir.out_variables.empty() &&
       !ends_with_return)
     return;
-  if (last + 1 >= static_cast<int>(ir.body.size())) return;  // the end is the publish point
+  size_t at = static_cast<size_t>(last + 1);
+  while (at < ir.body.size() && !SuffixWritesRowsOnce(ir, at)) ++at;
   // Nothing to publish early if no write follows.
-  bool write_follows = false;
-  for (size_t i = last + 1; i < ir.body.size(); ++i) {
-    auto check = [&](const Stmt& s) { write_follows = write_follows || IsWrite(s); };
-    check(*ir.body[i]);
-    for (const auto& b : ir.body[i]->blocks) ForEachStmt(b, check);
-    ForEachStmt(ir.body[i]->else_block, check);
-    ForEachStmt(ir.body[i]->body, check);
+  std::vector<std::pair<const Stmt*, bool>> writes;
+  for (size_t i = at; i < ir.body.size(); ++i) {
+    if (IsWrite(*ir.body[i])) writes.emplace_back(ir.body[i].get(), false);
+    for (const auto& b : ir.body[i]->blocks) CollectWrites(b, false, writes);
+    CollectWrites(ir.body[i]->else_block, false, writes);
+    CollectWrites(ir.body[i]->body, true, writes);
   }
-  if (!write_follows) return;
+  if (writes.empty()) return;
   auto publish = std::make_unique<Stmt>();
   publish->kind = StmtKind::kPublish;
-  publish->line = ir.body[last + 1]->line;
-  ir.body.insert(ir.body.begin() + (last + 1), std::move(publish));
+  publish->line = ir.body[at]->line;
+  ir.body.insert(ir.body.begin() + static_cast<long>(at), std::move(publish));
 }
 
 }  // namespace

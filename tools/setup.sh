@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev libxxhash-dev libcli11-dev libfmt-dev
   postgresql  # the test oracle and benchmark peer, never a runtime part
   python3     # tests/differential/run.py
+  clang libclang-rt-14-dev  # tools/fuzz.sh (libFuzzer)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets everything up and runs the whole test suite: the release build's ctest suite,
 # then the tests labelled `sanitize` (concurrency and memory-safety heavy) under
-# AddressSanitizer+UBSan and under ThreadSanitizer.
+# AddressSanitizer+UBSan and under ThreadSanitizer, then a bounded libFuzzer run over the
+# compiler's front half (tools/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -16,3 +17,6 @@ for preset in asan tsan; do
     snapshot_test point_index_test row_buffer_pool_test
   ctest --test-dir "build-$preset" -j2 --output-on-failure --timeout 900 -L sanitize
 done
+
+echo "== fuzzing the parse-bind-analyse path (libFuzzer, ${FUZZ_SECONDS:-60}s)"
+bash tools/fuzz.sh

@@ -1,0 +1,137 @@
+// The binder's and the analysis' output as IR (the shape codegen/ relies on), beyond
+// what EXPLAIN prints: frame layout, statement numbering, nextval hoisting, the init
+// program, the publish point.
+#include <gtest/gtest.h>
+
+#include "planner/ir_visit.h"
+#include "tests/frontend/session_fixture.h"
+
+namespace caracal::frontend::testing {
+namespace {
+
+using planner::ProcedureIr;
+using planner::StmtKind;
+using planner::VariableKind;
+
+class BinderTest : public SessionTest {
+ protected:
+  void SetUp() override {
+    Q("CREATE TABLE kv (k integer PRIMARY KEY, v bigint NOT NULL, note text)");
+    Q("CREATE TABLE ev (g integer, t integer, x integer, PRIMARY KEY (g, t))");
+    Q("CREATE SEQUENCE s");
+  }
+  const ProcedureIr& Ir(const std::string& name) {
+    auto found = session_.catalog().FindProcedures(name);
+    EXPECT_EQ(found.size(), 1u);
+    return *found.at(0);
+  }
+  // The kinds of a block's statements, e.g. "declare,assign,if".
+  static std::string Kinds(const planner::Block& block) {
+    static const char* kNames[] = {"assign", "if",     "for",     "foreach", "while",  "exit",    "continue",
+                                   "select", "insert", "update",  "delete",  "raise",  "return",  "return_next",
+                                   "return_query", "publish", "declare", "recon", "null"};
+    std::string out;
+    for (const auto& s : block) out += (out.empty() ? "" : ",") + std::string(kNames[static_cast<int>(s->kind)]);
+    return out;
+  }
+};
+
+TEST_F(BinderTest, FrameLayoutParametersFirst) {
+  Q(R"(CREATE FUNCTION f(a integer, OUT o text, INOUT b bigint) LANGUAGE plpgsql AS $$
+       DECLARE x numeric(5,2) := a; BEGIN o := x::text; b := b + 1; END $$)");
+  const ProcedureIr& ir = Ir("f");
+  ASSERT_EQ(ir.parameter_count, 2);
+  EXPECT_EQ(ir.variables[0].name, "a");
+  EXPECT_EQ(ir.variables[1].name, "b");  // INOUT is an input: slot 1
+  EXPECT_EQ(ir.variables[2].kind, VariableKind::kOutParameter);
+  EXPECT_EQ(ir.out_variables, (std::vector<int>{2, 1}));  // declaration order of the outputs
+  EXPECT_EQ(ir.variables[ir.found_variable].name, "found");
+  EXPECT_EQ(ir.result_columns.size(), 2u);
+  EXPECT_EQ(ir.returns, ProcedureIr::Returns::kScalar);
+  EXPECT_EQ(Q("SELECT * FROM f(3, 4)"), "3.00|5");
+}
+
+TEST_F(BinderTest, NextvalIsHoistedToSequencing) {
+  Q(R"(CREATE FUNCTION f(p integer) RETURNS bigint LANGUAGE plpgsql AS $$
+       DECLARE id bigint := nextval('s');
+       BEGIN INSERT INTO kv VALUES (p, id, 'x'); RETURN id; END $$)");
+  const ProcedureIr& ir = Ir("f");
+  ASSERT_EQ(ir.sequence_calls.size(), 1u);
+  EXPECT_EQ(ir.variables[ir.sequence_calls[0].variable].kind, VariableKind::kSequence);
+  bool left = false;
+  for (const auto& v : ir.variables)
+    if (v.default_value && v.default_value->kind == planner::ExprKind::kNextval) left = true;
+  EXPECT_FALSE(left) << "no nextval() is evaluated in place";
+  EXPECT_EQ(Q("SELECT f(1)"), "1");
+  EXPECT_EQ(Q("SELECT f(2)"), "2");
+}
+
+TEST_F(BinderTest, InitProgramDeclaresEveryWriteAndDecidesInputConditions) {
+  Q(R"(CREATE PROCEDURE p(n integer, flag boolean) LANGUAGE plpgsql AS $$
+       DECLARE total bigint := 0;
+       BEGIN
+         SELECT count(*) INTO total FROM kv;
+         IF flag THEN INSERT INTO kv VALUES (n, 1, 'a'); END IF;
+         IF total > 3 THEN UPDATE kv SET v = v + 1 WHERE k = n; ELSE DELETE FROM kv WHERE k = n; END IF;
+         FOR i IN 1..n LOOP UPDATE ev SET x = i WHERE g = i AND t > 0; END LOOP;
+       END $$)");
+  const ProcedureIr& ir = Ir("p");
+  // The input-decided IF stays; the read-decided one is flattened into both declarations.
+  EXPECT_EQ(Kinds(ir.init), "if,declare,declare,for");
+  EXPECT_EQ(Kinds(ir.init[0]->blocks[0]), "declare");
+  EXPECT_EQ(Kinds(ir.init[3]->body), "declare");
+  EXPECT_EQ(ir.table_statements.size(), 5u);
+  for (size_t i = 0; i < ir.table_statements.size(); ++i) EXPECT_EQ(ir.table_statements[i]->id, static_cast<int>(i) + 1);
+}
+
+TEST_F(BinderTest, DependentKeyRunsAReconnaissanceRead) {
+  Q(R"(CREATE FUNCTION f(p text) RETURNS void LANGUAGE plpgsql AS $$
+       DECLARE target integer;
+       BEGIN
+         SELECT k INTO target FROM kv WHERE note = p ORDER BY k LIMIT 1;
+         DELETE FROM kv WHERE k = target;
+       END $$)");
+  const ProcedureIr& ir = Ir("f");
+  EXPECT_EQ(Kinds(ir.init), "recon,declare");
+  EXPECT_EQ(ir.table_statements[1]->access->key_class, planner::AccessInfo::KeyClass::kDependent);
+  EXPECT_EQ(ir.table_statements[1]->access->depends_on, 1);
+  Q("INSERT INTO kv VALUES (5, 1, 'x'), (6, 1, 'x'), (7, 1, 'y')");
+  Q("SELECT f('x')");
+  EXPECT_EQ(Q("SELECT k FROM kv ORDER BY k"), "6\n7");
+}
+
+TEST_F(BinderTest, PublishPointFollowsTheLastCheck) {
+  Q(R"(CREATE PROCEDURE p(a integer, b integer) LANGUAGE plpgsql AS $$
+       BEGIN
+         IF a = b THEN RAISE EXCEPTION 'same'; END IF;
+         UPDATE kv SET note = 'a' WHERE k = a;
+         UPDATE ev SET x = NULL WHERE g = b AND t = 1;
+       END $$)");
+  EXPECT_EQ(Kinds(Ir("p").body), "if,publish,update,update");
+  Q(R"(CREATE PROCEDURE q(a integer) LANGUAGE plpgsql AS $$
+       BEGIN
+         UPDATE kv SET note = 'a' WHERE k = a;
+         UPDATE kv SET note = 'b' WHERE k = a + 1;
+       END $$)");
+  // Both write kv: a published row could be written again, so nothing is published early.
+  EXPECT_EQ(Kinds(Ir("q").body), "update,update");
+}
+
+TEST_F(BinderTest, BlocksAndLoopVariablesAreScoped) {
+  Q(R"(CREATE FUNCTION f(n integer) RETURNS text LANGUAGE plpgsql AS $$
+       <<top>>
+       DECLARE i text := 'outer';
+       BEGIN
+         FOR i IN 1..n LOOP top.i := top.i || i; END LOOP;
+         DECLARE i integer := 7; BEGIN RETURN i::text || ' ' || top.i || ' ' || f.n; END;
+       END $$)");
+  EXPECT_EQ(Q("SELECT f(2)"), "7 outer12 2");
+  // The outermost block's variables are not qualified by the function name (only the
+  // parameters and FOUND are).
+  EXPECT_EQ(Err(R"(CREATE FUNCTION g() RETURNS text LANGUAGE plpgsql AS $$
+       DECLARE i text; BEGIN RETURN g.i; END $$)"),
+            "42P01: missing FROM-clause entry for table \"g\"");
+}
+
+}  // namespace
+}  // namespace caracal::frontend::testing
