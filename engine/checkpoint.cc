@@ -26,6 +26,7 @@ constexpr size_t kHeaderBytes = 32;
 constexpr size_t kBlockHeaderBytes = 5;
 constexpr size_t kRowsBlockBytes = 1 << 20;
 constexpr size_t kWriteBufferBytes = 4 << 20;
+constexpr uint64_t kWritebackBytes = 16 << 20;
 
 // Stored in checkpoints: never renumber.
 enum BlockType : uint8_t { kMeta = 1, kTable = 2, kRows = 3, kEnd = 4 };
@@ -77,11 +78,20 @@ class BlockWriter {
     WriteAll(fd_.get(), buffer_, path_);
     written_ += buffer_.size();
     buffer_.clear();
+    // Start writing back what is written so far, without waiting: a checkpoint must
+    // not pile up a gigabyte of dirty pages that the log's next fdatasync then waits
+    // behind (PostgreSQL's checkpoint_flush_after).
+    if (written_ - flushed_ >= kWritebackBytes) {
+      ::sync_file_range(fd_.get(), static_cast<off_t>(flushed_), static_cast<off_t>(written_ - flushed_),
+                        SYNC_FILE_RANGE_WRITE);
+      flushed_ = written_;
+    }
   }
   std::filesystem::path path_;
   FileHandle fd_;
   std::string buffer_;
   uint64_t written_ = 0;
+  uint64_t flushed_ = 0;  // written back (asynchronously) up to here
 };
 
 // Sequential reading of blocks from one file, each checked against its checksum.

@@ -99,6 +99,9 @@ void DurableStore::OpenDirectory() {
   std::error_code ec;
   if (!std::filesystem::exists(dir, ec)) {
     std::filesystem::create_directories(dir);
+    std::filesystem::path full = std::filesystem::absolute(dir).lexically_normal();
+    if (!full.has_filename()) full = full.parent_path();  // "DATADIR/"
+    SyncDirectory(full.parent_path());  // the new directory's own entry
   } else if (!std::filesystem::is_directory(dir, ec)) {
     throw std::runtime_error(fmt::format("\"{}\" is not a directory", dir.string()));
   }
