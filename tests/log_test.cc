@@ -1,15 +1,21 @@
 // The input log's format, writer and reader: records come back as written, across
 // segment rotations; a torn or damaged tail (every flipped byte and every truncation of
 // the last record) is cut at the last whole unit and can be written after; damage a
-// crash cannot explain is an error.
+// crash cannot explain is an error. And the engine's side: with synchronous commit no
+// result precedes its record's durability; transactions that retried after a failed
+// reconnaissance replay as logged; a procedure without a log identity cannot run on a
+// logged engine.
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 #include <string>
@@ -18,8 +24,14 @@
 #include "engine/log_codec.h"
 #include "engine/log_reader.h"
 #include "engine/log_record.h"
+#include "engine/checkpoint.h"
+#include "engine/database.h"
+#include "engine/engine.h"
+#include "engine/log_replay.h"
 #include "engine/log_writer.h"
+#include "engine/store.h"
 #include "tests/temp_dir.h"
+#include "tests/test_util.h"
 
 namespace caracal {
 namespace {
@@ -317,6 +329,232 @@ TEST(LogWriterReader, DiscardThroughKeepsWhatRecoveryNeeds) {
   std::vector<uint64_t> lsns;
   scan.ForEach(61, [&](const RecordView& r) { lsns.push_back(r.lsn); });
   EXPECT_EQ(lsns.size(), 40u);
+}
+
+std::string Hex(uint64_t h) { return fmt::format("{:016x}", h); }
+
+// A procedure of the kv tests with a log identity.
+class Named final : public Procedure {
+ public:
+  Named(std::string name, testing::LambdaProcedure::DeclareFn d, testing::LambdaProcedure::ExecuteFn e)
+      : inner_(name, std::move(d), std::move(e)), identity_("test:" + name) {}
+  const std::string& name() const override { return inner_.name(); }
+  void Declare(DeclareContext& ctx) const override { inner_.Declare(ctx); }
+  void Execute(ExecContext& ctx) const override { inner_.Execute(ctx); }
+  std::string_view log_identity() const override { return identity_; }
+
+ private:
+  testing::LambdaProcedure inner_;
+  std::string identity_;
+};
+
+class MapHost final : public ReplayHost {
+ public:
+  explicit MapHost(std::vector<const Procedure*> ps) {
+    for (const Procedure* p : ps) m_[std::string(p->log_identity())] = p;
+  }
+  std::shared_ptr<const Procedure> Resolve(std::string_view id) override {
+    auto it = m_.find(std::string(id));
+    return it == m_.end() ? nullptr : std::shared_ptr<const Procedure>(std::shared_ptr<const Procedure>(), it->second);
+  }
+  void ReplayDdl(const std::string&) override {}
+
+ private:
+  std::map<std::string, const Procedure*> m_;
+};
+
+TEST(ReplayRetries, ReconnaissanceRetriesReplayAsLogged) {
+  // "follow": reads row 0's value v by reconnaissance and writes row v + 100; if v changed
+  // before it runs, it retries in the next epoch. "bump" changes row 0 in the same epochs.
+  TempDir dir;
+  auto run = [&](Database& db, Engine& engine, Named& bump, Named& follow, std::vector<TxnResult>& results) {
+    for (int i = 0; i < 60; ++i) {
+      testing::SubmitTo(engine, (i % 3 == 0) ? bump : follow, {Value::Int(i)}, &results[i]);
+    }
+    engine.Drain();
+  };
+  auto make = [](TableId t) {
+    Named bump(
+        "bump", [t](DeclareContext& c) { c.DeclareWrite(t, testing::K(0), WriteKind::kUpdate); },
+        [t](ExecContext& c) {
+          const RowValue* r = c.Read(t, testing::K(0));
+          c.Update(t, testing::K(0), RowBuilder(c.table(t).schema()).SetInt(0, 0).SetInt(1, r->GetInt(1) + 1).Build());
+        });
+    Named follow(
+        "follow",
+        [t](DeclareContext& c) {
+          const RowValue* r = c.ReadCommitted(t, testing::K(0));
+          const int64_t v = r ? r->GetInt(1) : 0;
+          c.scratch().push_back(Value::Int(v));
+          c.DeclareWrite(t, testing::K(v + 100), WriteKind::kUpsert);
+        },
+        [t](ExecContext& c) {
+          const int64_t v = c.scratch()[0].as_int();
+          const RowValue* r = c.Read(t, testing::K(0));
+          if (r->GetInt(1) != v) {
+            c.Retry();
+            return;
+          }
+          c.Upsert(t, testing::K(v + 100),
+                   RowBuilder(c.table(t).schema()).SetInt(0, v + 100).SetInt(1, c.input().args[0].as_int()).Build());
+        });
+    return std::make_pair(std::move(bump), std::move(follow));
+  };
+  uint64_t original_hash;
+  uint64_t retries;
+  {
+    Database db;
+    TableId t = testing::CreateKv(db);
+    db.LoadRow(t, testing::KvRow(db, t, 0, 0));
+    auto [bump, follow] = make(t);
+    LogWriter log({dir.path() / "log"}, 1, {});
+    EngineOptions o;
+    o.workers = 2;
+    o.epoch_max_txns = 8;
+    o.epoch_interval_ms = 1000;
+    std::vector<TxnResult> results(60);
+    {
+      Engine engine(db, o);
+      engine.AttachLog(&log);
+      run(db, engine, bump, follow, results);
+      retries = engine.stats().retries;
+    }
+    original_hash = StateHash(db);
+    uint32_t max_attempts = 0;
+    for (const TxnResult& r : results) max_attempts = std::max(max_attempts, r.attempts);
+    ASSERT_GT(max_attempts, 1u) << "the workload should make some transactions retry";
+  }
+  ASSERT_GT(retries, 0u);
+  Database db;
+  TableId t = testing::CreateKv(db);
+  db.LoadRow(t, testing::KvRow(db, t, 0, 0));
+  auto [bump, follow] = make(t);
+  MapHost host({&bump, &follow});
+  LogScan scan = LogScan::Scan(dir.path() / "log");
+  {
+    EngineOptions o;
+    o.workers = 1;  // the run had 2
+    Engine engine(db, o);
+    ReplayLog(scan, 0, engine, db, host);
+  }
+  EXPECT_EQ(Hex(StateHash(db)), Hex(original_hash));
+}
+
+TEST(ReplayIdentity, ProcedureWithoutLogIdentityFailsOnALoggedEngine) {
+  TempDir dir;
+  Database db;
+  TableId t = testing::CreateKv(db);
+  testing::LambdaProcedure anonymous(
+      "anonymous", [t](DeclareContext& c) { c.DeclareWrite(t, testing::K(1), WriteKind::kUpsert); },
+      [t](ExecContext& c) { c.Upsert(t, testing::K(1), RowBuilder(c.table(t).schema()).SetInt(0, 1).SetInt(1, 1).Build()); });
+  LogWriter log({dir.path()}, 1, {});
+  TxnResult result;
+  {
+    Engine engine(db, EngineOptions{});
+    engine.AttachLog(&log);
+    testing::SubmitTo(engine, anonymous, {}, &result);
+    engine.Drain();
+  }
+  EXPECT_EQ(result.status, TxnResult::Status::kAborted);
+  EXPECT_EQ(result.sqlstate, "0A000");
+  EXPECT_FALSE(testing::CommittedV(db, t, 1).has_value());
+}
+
+TEST(ReplayCommit, ResultsWaitForTheLogUnlessSynchronousCommitIsOff) {
+  TempDir dir;
+  Database db;
+  TableId t = testing::CreateKv(db);
+  Named put(
+      "put", [t](DeclareContext& c) { c.DeclareWrite(t, testing::K(c.input().args[0].as_int()), WriteKind::kUpsert); },
+      [t](ExecContext& c) {
+        const int64_t k = c.input().args[0].as_int();
+        c.Upsert(t, testing::K(k), RowBuilder(c.table(t).schema()).SetInt(0, k).SetInt(1, k).Build());
+      });
+  LogWriter log({dir.path()}, 1, {});
+  for (bool sync : {true, false}) {
+    std::atomic<uint64_t> durable_at_result{0};
+    std::atomic<int> done{0};
+    {
+      Engine engine(db, EngineOptions{});
+      engine.AttachLog(&log);
+      engine.set_synchronous_commit(sync);
+      for (int i = 0; i < 50; ++i) {
+        TxnRequest r;
+        r.procedure = &put;
+        r.input.args = {Value::Int(i + (sync ? 0 : 100))};
+        r.on_done = [&](TxnResult&&) {
+          durable_at_result = log.durable_lsn();
+          ++done;
+        };
+        engine.Submit(std::move(r));
+      }
+      engine.Drain();
+    }
+    EXPECT_EQ(done.load(), 50);
+    if (sync) EXPECT_GE(durable_at_result.load(), log.last_lsn()) << "a result went out before its epoch was durable";
+  }
+}
+
+TEST(Checkpoint, TakenWhileEpochsRunThenTheLogAfterItGivesTheFinalState) {
+  TempDir dir;
+  Database db;
+  const TableId t = testing::CreateKv(db);
+  for (int k = 0; k < 2000; ++k) db.LoadRow(t, testing::KvRow(db, t, k, -k));
+  Named put(
+      "put", [t](DeclareContext& c) { c.DeclareWrite(t, testing::K(c.input().args[0].as_int()), WriteKind::kUpsert); },
+      [t](ExecContext& c) {
+        const int64_t k = c.input().args[0].as_int();
+        const RowValue* old = c.Read(t, testing::K(k));
+        const int64_t v = c.input().args[1].as_int() + (old ? old->GetInt(1) : 0);
+        c.Upsert(t, testing::K(k), RowBuilder(c.table(t).schema()).SetInt(0, k).SetInt(1, v).Build());
+      });
+  EngineOptions o;
+  o.workers = 2;
+  o.epoch_max_txns = 64;
+  o.epoch_interval_ms = 1;
+  std::optional<CheckpointInfo> info;
+  uint64_t final_hash;
+  {
+    LogWriter log({dir.path() / "log", 16 << 10}, 1, {});
+    Engine engine(db, o);
+    engine.AttachLog(&log);
+    std::thread submitter([&] {
+      for (int i = 0; i < 12000; ++i) {
+        testing::SubmitTo(engine, put, {Value::Int((i * 7919) % 3000), Value::Int(i)}, nullptr);
+        if (i % 500 == 0) engine.Drain();  // keep epochs coming while the checkpoint runs
+      }
+      engine.Drain();
+    });
+    while (db.committed_epoch() < 20) std::this_thread::yield();
+    {
+      RunningCheckpoint running(engine, [&](CheckpointMeta& meta) { meta.lsn = log.last_lsn(); });
+      log.WaitDurable(running.meta().lsn);
+      info = running.Write(dir.path() / "checkpoint");
+    }
+    log.DiscardThrough(info->lsn);
+    submitter.join();
+    final_hash = StateHash(db);
+  }
+  ASSERT_GE(info->epoch, 20u);
+  EXPECT_GE(info->rows, 2000u);
+  // Recovery: the checkpoint, then the log after it.
+  Database again;
+  testing::CreateKv(again);
+  CheckpointReader reader(*LatestCheckpoint(dir.path() / "checkpoint"));
+  EXPECT_EQ(reader.meta().lsn, info->lsn);
+  again.set_committed_epoch(reader.meta().epoch);
+  EXPECT_EQ(reader.LoadRows(again, 2), info->rows);
+  again.set_committed_epoch(reader.meta().epoch + 1);
+  LogScan scan = LogScan::Scan(dir.path() / "log");
+  EXPECT_LE(scan.first_lsn(), info->lsn + 1);
+  MapHost host({&put});
+  ReplayStats stats;
+  {
+    Engine engine(again, o);
+    stats = ReplayLog(scan, info->lsn, engine, again, host);
+  }
+  EXPECT_GT(stats.epochs, 0u) << "the run should have gone on after the checkpoint";
+  EXPECT_EQ(Hex(StateHash(again)), Hex(final_hash));
 }
 
 }  // namespace

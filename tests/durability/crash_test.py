@@ -84,6 +84,7 @@ def main():
     started = time.time()
     acked = -1
     killed_lives = 0
+    during_checkpoint = 0  # lives killed while a checkpoint was being written
     try:
         for cycle in range(args.cycles + 1):
             last = cycle == args.cycles
@@ -105,6 +106,9 @@ def main():
             if err.strip() and "CHECK FAILED" in err:
                 sys.stderr.write("life %d: %s\n" % (cycle, err))
                 return 1
+            ckpt_dir = os.path.join(data, "checkpoint")
+            if killed and os.path.isdir(ckpt_dir) and any(f.endswith(".tmp") for f in os.listdir(ckpt_dir)):
+                during_checkpoint += 1
             resumed = next((l for l in lines if l.startswith("resume ")), None)
             if acks:
                 if acks != sorted(acks) or acks[0] <= acked:
@@ -118,8 +122,9 @@ def main():
             for l in lines:
                 if l.startswith("verified "):
                     print("  " + l)
-        print("%d lives (%d killed) in %.1f s; the last acknowledged item was %d" % (
-            args.cycles + 1, killed_lives, time.time() - started, acked))
+        print("%d lives (%d killed, %d of them while a checkpoint was being written) in %.1f s; "
+              "the last acknowledged item was %d" % (
+                  args.cycles + 1, killed_lives, during_checkpoint, time.time() - started, acked))
         return 0
     finally:
         if not args.keep:
