@@ -45,7 +45,15 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1u, 1u << 30));
   app.add_option("--row-buffers", o.engine.row_buffers, "batch-append row buffers per core")->capture_default_str();
+  app.add_option("--log", o.log_dir, "log transaction inputs into this new directory (DIR/log), fsync per epoch");
+  bool async_commit = false;
+  app.add_flag("--no-synchronous-commit", async_commit,
+               "with --log: deliver results before the epoch's log is durable (a crash can lose them)");
+  app.add_flag("--checkpoint", o.checkpoint, "with --log: write one checkpoint (DIR/checkpoint) while the run goes on");
+  app.add_flag("--recover", o.recover,
+               "with --log: afterwards recover DIR into a fresh database, time it and check its state hash");
   CLI11_PARSE(app, argc, argv);
+  o.synchronous_commit = !async_commit;
   if (app.count("--warehouses") == 0) o.workload_options.warehouses = o.engine.workers;
   if (o.txns == 0 && o.seconds <= 0) o.seconds = 10;
   o.engine.gc = !no_gc;

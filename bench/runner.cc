@@ -7,12 +7,19 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
+#include <thread>
 #include <semaphore>
 #include <stdexcept>
 
+#include "engine/checkpoint.h"
 #include "engine/database.h"
 #include "engine/engine.h"
+#include "engine/log_replay.h"
+#include "engine/log_writer.h"
 #include "engine/reference_executor.h"
 
 namespace caracal::bench {
@@ -95,6 +102,76 @@ struct Driver {
   }
 };
 
+// Resolves the log's procedure identities to the workload's native procedures.
+class NativeProcedures final : public ReplayHost {
+ public:
+  explicit NativeProcedures(const Workload& workload) {
+    for (const Procedure* p : workload.procedures()) by_identity_.emplace(std::string(p->log_identity()), p);
+  }
+  std::shared_ptr<const Procedure> Resolve(std::string_view identity) override {
+    auto it = by_identity_.find(std::string(identity));
+    if (it == by_identity_.end()) return nullptr;
+    return std::shared_ptr<const Procedure>(std::shared_ptr<const Procedure>(), it->second);  // not owned
+  }
+  void ReplayDdl(const std::string& sql) override {
+    throw std::runtime_error("caracal-bench logs no DDL, yet the log holds: " + sql);
+  }
+
+ private:
+  std::map<std::string, const Procedure*> by_identity_;
+};
+
+// --recover: rebuilds the run's final state in a fresh database from `dir` alone (plus
+// the workload's deterministic load when there is no checkpoint) and reports the times.
+void Recover(const RunOptions& options, const Database& original, Workload& original_workload,
+             uint64_t expected_hash, nlohmann::json& j) {
+  const std::filesystem::path dir = options.log_dir;
+  const auto start = Clock::now();
+  auto db = std::make_unique<Database>();
+  std::unique_ptr<Workload> fresh;
+  const Workload* procedures = &original_workload;
+  uint64_t after_lsn = 0;
+  double restore_ms = 0;
+  if (std::optional<std::filesystem::path> ckpt = LatestCheckpoint(dir / "checkpoint")) {
+    // The schema a SQL catalog would rebuild from the checkpoint's DDL: here, the same
+    // tables in the same order, so table ids (which the native procedures hold) match.
+    for (TableId t = 0; t < original.num_tables(); ++t)
+      db->CreateTable(original.schema(t), original.table(t).index_schemas());
+    CheckpointReader reader(*ckpt);
+    for (const SequenceState& s : reader.meta().sequences) {
+      db->sequences().Create(s.name, s.next, s.increment);
+      db->sequences().Restore(s);
+    }
+    db->set_committed_epoch(reader.meta().epoch);
+    reader.LoadRows(*db, options.engine.workers);
+    db->set_committed_epoch(reader.meta().epoch + 1);
+    after_lsn = reader.meta().lsn;
+  } else {
+    fresh = MakeWorkload(options.workload, options.workload_options);
+    fresh->Setup(*db, {});
+    procedures = fresh.get();
+  }
+  restore_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  LogScan scan = LogScan::Scan(dir / "log");
+  NativeProcedures host(*procedures);
+  ReplayStats replay;
+  {
+    Engine engine(*db, options.engine);
+    replay = ReplayLog(scan, after_lsn, engine, *db, host);
+  }
+  const uint64_t hash = StateHash(*db);
+  j["recovery_restore_ms"] = restore_ms;
+  j["recovery_replay_ms"] = replay.ms;
+  j["recovery_replayed_epochs"] = replay.epochs;
+  j["recovery_replayed_txns"] = replay.txns;
+  j["recovery_replay_s_per_million_txns"] = replay.txns ? replay.ms / 1e3 / static_cast<double>(replay.txns) * 1e6 : 0.0;
+  j["recovery_log_bytes"] = scan.bytes();
+  j["recovered_state_hash"] = fmt::format("{:016x}", hash);
+  if (hash != expected_hash)
+    throw std::runtime_error(fmt::format("recovery reached state hash {:016x}, the run ended at {:016x}", hash,
+                                         expected_hash));
+}
+
 }  // namespace
 
 RunResult RunWorkload(const RunOptions& options) {
@@ -104,6 +181,11 @@ RunResult RunWorkload(const RunOptions& options) {
   if (sql && (options.reference || !options.sql_twin))
     throw std::invalid_argument("--procedures sql runs on the engine only (compare its state_hash with --reference)");
   if (options.txns == 0 && options.seconds <= 0) throw std::invalid_argument("give --txns or --seconds");
+  const bool logged = !options.log_dir.empty();
+  if (logged && (sql || options.reference))
+    throw std::invalid_argument("--log runs native procedures on the engine only");
+  if ((options.checkpoint || options.recover) && !logged)
+    throw std::invalid_argument("--checkpoint and --recover need --log DIR");
   std::unique_ptr<Workload> workload = MakeWorkload(options.workload, options.workload_options);
   if (!workload) throw std::invalid_argument("unknown workload: " + options.workload);
 
@@ -125,12 +207,21 @@ RunResult RunWorkload(const RunOptions& options) {
   workload->Setup(*store, MakeProgress(options.progress, options.workload));
   const double load_s = std::chrono::duration<double>(Clock::now() - load_start).count();
 
+  std::unique_ptr<LogWriter> log;
+  if (logged) {
+    const std::filesystem::path dir = options.log_dir;
+    if (std::filesystem::exists(dir / "log") || std::filesystem::exists(dir / "checkpoint"))
+      throw std::invalid_argument("--log " + options.log_dir + ": the directory already holds a log; give a new one");
+    log = std::make_unique<LogWriter>(LogWriterOptions{dir / "log"}, 1, std::vector<SegmentFile>{});
+  }
   std::unique_ptr<Engine> engine;
   Executor* executor = reference.get();
   if (twin) {
     executor = &twin->engine();
   } else if (!options.reference) {
     engine = std::make_unique<Engine>(*db, options.engine);
+    engine->set_synchronous_commit(options.synchronous_commit);
+    if (log) engine->AttachLog(log.get());
     executor = engine.get();
   }
   Driver driver{*executor, *workload, std::mt19937_64(options.workload_options.seed ^ 0x5eed5eedULL), {}, 0, 0, {}};
@@ -138,11 +229,30 @@ RunResult RunWorkload(const RunOptions& options) {
   if (twin) driver.rewrite = [&twin](TxnRequest& r) { r.procedure = &twin->ProcedureFor(*r.procedure); };
   std::vector<TxnRequest> trace = driver.Pregenerate(options.txns);
   const auto start = Clock::now();
+  // --checkpoint: written on its own thread while the run goes on.
+  std::optional<CheckpointInfo> checkpoint;
+  std::exception_ptr checkpoint_error;
+  std::thread checkpointer;
+  if (options.checkpoint)
+    checkpointer = std::thread([&] {
+      try {
+        RunningCheckpoint running(*engine, [&](CheckpointMeta& meta) { meta.lsn = log->last_lsn(); });
+        log->WaitDurable(running.meta().lsn);  // never a checkpoint ahead of the log
+        checkpoint = running.Write(std::filesystem::path(options.log_dir) / "checkpoint");
+        log->DiscardThrough(running.meta().lsn);
+      } catch (...) {
+        checkpoint_error = std::current_exception();
+      }
+    });
   driver.Run(std::move(trace), options.seconds, window);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (checkpointer.joinable()) checkpointer.join();
+  if (checkpoint_error) std::rethrow_exception(checkpoint_error);
 
   EngineStats stats = engine ? engine->stats() : twin ? twin->engine().stats() : EngineStats{};
   engine.reset();  // stops the threads; the committed state stays in `db`
+  const LogStats log_stats = log ? log->stats() : LogStats{};
+  log.reset();
 
   RunResult result;
   result.state_hash = StateHash(*store);
@@ -183,6 +293,23 @@ RunResult RunWorkload(const RunOptions& options) {
   j["rss_mb"] = ResidentMb();
   j["state_hash"] = fmt::format("{:016x}", result.state_hash);
   if (twin) j["compile_ms"] = twin->compile_ms();
+  j["log"] = logged;
+  if (logged) {
+    j["synchronous_commit"] = options.synchronous_commit;
+    j["log_bytes"] = log_stats.bytes;
+    j["log_bytes_per_txn"] = total ? static_cast<double>(log_stats.bytes) / static_cast<double>(total) : 0.0;
+    j["log_syncs"] = log_stats.syncs;
+    j["log_epochs_per_sync"] = log_stats.syncs ? static_cast<double>(log_stats.epochs) / static_cast<double>(log_stats.syncs) : 0.0;
+    j["log_sync_ms_mean"] = log_stats.syncs ? log_stats.sync_ms / static_cast<double>(log_stats.syncs) : 0.0;
+    j["log_sync_ms_max"] = log_stats.max_sync_ms;
+  }
+  if (checkpoint) {
+    j["checkpoint_ms"] = checkpoint->ms;
+    j["checkpoint_bytes"] = checkpoint->bytes;
+    j["checkpoint_rows"] = checkpoint->rows;
+    j["checkpoint_epoch"] = checkpoint->epoch;
+  }
+  if (options.recover) Recover(options, *db, *workload, result.state_hash, j);
   const nlohmann::json workload_report = workload->Report(*store);  // items() must not outlive it
   for (auto& [k, v] : workload_report.items()) j[k] = v;
   return result;

@@ -41,6 +41,15 @@ struct RunOptions {
   std::string procedures = "native";  // or "sql" (needs sql_twin)
   SqlTwinFactory sql_twin;
   bool progress = false;   // print load progress on stderr
+  // Durability (native procedures on the engine only). `log_dir` set: the input log is
+  // on, in log_dir/log, with `synchronous_commit`. `checkpoint`: one checkpoint into
+  // log_dir/checkpoint, written while the run goes on. `recover`: afterwards, recover
+  // log_dir into a fresh database (the checkpoint and the log after it, or the load and
+  // the whole log) and check that it reaches the run's state hash.
+  std::string log_dir;
+  bool synchronous_commit = true;
+  bool checkpoint = false;
+  bool recover = false;
 };
 
 struct RunResult {

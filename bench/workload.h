@@ -12,6 +12,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "engine/executor.h"
 #include "engine/store.h"
@@ -36,6 +37,9 @@ class Workload {
   // The next transaction of the stream. `rng` is the stream's generator: the same seed
   // gives the same stream. The request's procedure must outlive the run.
   virtual TxnRequest Next(std::mt19937_64& rng) = 0;
+  // Every procedure Next() may return (valid after Setup): what replaying a logged run
+  // resolves the log's procedure identities against.
+  virtual std::vector<const Procedure*> procedures() const = 0;
   // Workload-specific checks and counters for the JSON line (e.g. TPC-C consistency).
   virtual nlohmann::json Report(const Store& store) { return nlohmann::json::object(); }
 };

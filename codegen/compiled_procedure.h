@@ -38,6 +38,7 @@ class CompiledProcedure final : public Procedure {
   void Declare(DeclareContext& ctx) const override;
   void Execute(ExecContext& ctx) const override;
   bool needs_epoch_head() const override { return interpreted_.needs_epoch_head(); }
+  std::string_view log_identity() const override { return interpreted_.log_identity(); }
 
   const planner::ProcedureIr& ir() const { return *ir_; }
   // Verification + optimisation + machine code of both functions (the product's compile_ms).

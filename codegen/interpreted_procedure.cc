@@ -29,7 +29,15 @@ bool HasDependentStatement(const planner::ProcedureIr& ir) {
 
 InterpretedProcedure::InterpretedProcedure(std::shared_ptr<const planner::ProcedureIr> ir,
                                            const planner::Catalog& catalog)
-    : ir_(std::move(ir)), catalog_(catalog), needs_epoch_head_(HasDependentStatement(*ir_)) {}
+    : ir_(std::move(ir)),
+      catalog_(catalog),
+      needs_epoch_head_(HasDependentStatement(*ir_)),
+      log_identity_(ProcedureLogIdentity(*ir_)) {}
+
+std::string ProcedureLogIdentity(const planner::ProcedureIr& ir) {
+  if (!ir.command_tag.empty()) return std::string(kLogDmlPrefix) + ir.source;
+  return std::string(kLogCallPrefix) + ir.Signature();
+}
 
 void InterpretedProcedure::Sequence(SequenceContext& ctx, TxnInput& input) const {
   if (ir_->sequence_calls.empty() && ir_->now_variable < 0) return;

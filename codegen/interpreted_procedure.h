@@ -30,6 +30,7 @@ class InterpretedProcedure final : public Procedure {
   void Declare(DeclareContext& ctx) const override;
   void Execute(ExecContext& ctx) const override;
   bool needs_epoch_head() const override { return needs_epoch_head_; }
+  std::string_view log_identity() const override { return log_identity_; }
 
   const planner::ProcedureIr& ir() const { return *ir_; }
 
@@ -37,6 +38,15 @@ class InterpretedProcedure final : public Procedure {
   std::shared_ptr<const planner::ProcedureIr> ir_;
   const planner::Catalog& catalog_;
   bool needs_epoch_head_ = false;
+  std::string log_identity_;
 };
+
+// How the input log names a procedure made from `ir` (Procedure::log_identity): a
+// CREATEd procedure by kLogCallPrefix + its signature ("call transfer(integer, numeric)"),
+// which recovery looks up in the catalog as of that point of the log; an ad-hoc
+// INSERT/UPDATE/DELETE by kLogDmlPrefix + its statement text, which recovery binds again.
+inline constexpr std::string_view kLogCallPrefix = "call ";
+inline constexpr std::string_view kLogDmlPrefix = "dml ";
+std::string ProcedureLogIdentity(const planner::ProcedureIr& ir);
 
 }  // namespace caracal::codegen

@@ -52,19 +52,24 @@ void Database::LoadRow(TableId table_id, RowValuePtr value) {
   Key key;
   for (int c : s.primary_key()) key.AppendValue(value->Get(s, c), s.column(c));
   Row* row = t.FindOrCreate(key);
-  SpinGuard guard(row->lock());
-  if (row->NewestSettledBefore(UINT64_MAX) != nullptr)
-    throw EngineError("23505", fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", s.table_name()));
-  for (int i = 0; i < t.num_indexes(); ++i)
-    if (std::optional<Key> ik = t.IndexKey(i, *value)) t.AddIndexEntry(i, *ik, key);
-  // After every transaction of the committed epoch, visible to its snapshot.
-  SerialId sid = MakeSerialId(committed_epoch(), kLoadSequence);
-  uintptr_t raw = reinterpret_cast<uintptr_t>(value.release());
-  if (!row->InsertVersion(sid, raw)) {
-    // A tombstone at the same point: replace it.
-    int64_t i = row->FindExact(sid);
-    row->entry(i).value.store(raw, std::memory_order_release);
+  const RowValue* stored = value.get();
+  {
+    SpinGuard guard(row->lock());
+    if (row->NewestSettledBefore(UINT64_MAX) != nullptr)
+      throw EngineError("23505", fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", s.table_name()));
+    for (int i = 0; i < t.num_indexes(); ++i)
+      if (std::optional<Key> ik = t.IndexKey(i, *value)) t.AddIndexEntry(i, *ik, key);
+    // After every transaction of the committed epoch, visible to its snapshot.
+    SerialId sid = MakeSerialId(committed_epoch(), kLoadSequence);
+    uintptr_t raw = reinterpret_cast<uintptr_t>(value.release());
+    if (!row->InsertVersion(sid, raw)) {
+      // A tombstone at the same point: replace it.
+      int64_t i = row->FindExact(sid);
+      row->entry(i).value.store(raw, std::memory_order_release);
+    }
   }
+  // The version stays: only collection, between epochs, could free it.
+  if (load_observer_) load_observer_(table_id, *stored);
 }
 
 const RowValue* Database::ReadSettled(Row& row, SerialId before) {

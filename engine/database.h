@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -37,6 +38,11 @@ class Database : public Store {
   void ForEachCommittedRow(TableId table,
                            const std::function<void(const Key&, const RowValue&)>& visit) const override;
 
+  // Called with every row LoadRow has stored, from the thread that loaded it (the input
+  // log records bulk loads through it). Set or cleared while no load runs.
+  using LoadObserver = std::function<void(TableId, const RowValue&)>;
+  void set_load_observer(LoadObserver observer) { load_observer_ = std::move(observer); }
+
   // Frees tables dropped while an epoch before `epoch` was the committed one (the engine
   // calls it once no worker can still hold pointers into them).
   void FreeRetiredTables(uint32_t epoch);
@@ -68,6 +74,7 @@ class Database : public Store {
   std::vector<bool> dropped_;
   std::vector<std::pair<uint32_t, std::unique_ptr<Table>>> retired_tables_;
   Sequences sequences_;
+  LoadObserver load_observer_;
   std::atomic<uint32_t> committed_epoch_{0};
   mutable std::mutex pins_mutex_;
   std::multiset<uint32_t> pins_;

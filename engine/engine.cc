@@ -6,6 +6,8 @@
 #include "engine/epoch_txn.h"
 #include "engine/epoch_worker.h"
 #include "engine/errors.h"
+#include "engine/log_record.h"
+#include "engine/log_writer.h"
 
 #include <fmt/format.h>
 
@@ -20,6 +22,20 @@ int64_t NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
+
+// Stands in for the procedure of a logged transaction that failed at sequencing: replay
+// only needs it to hold its serial id; it never runs.
+class NeverRun final : public Procedure {
+ public:
+  const std::string& name() const override { return name_; }
+  void Declare(DeclareContext&) const override {}
+  void Execute(ExecContext&) const override {}
+
+ private:
+  std::string name_ = "(failed at sequencing)";
+};
+
+const NeverRun kNeverRun;
 
 }  // namespace
 
@@ -40,8 +56,8 @@ class WorkerPool {
     for (auto& t : threads_) t.join();
   }
 
-  // Runs one epoch on all workers and returns when every phase is done.
-  void Run(EpochJob& job) {
+  // Starts one epoch on all workers; Wait() returns when every phase is done.
+  void Start(EpochJob& job) {
     job.barrier = &barrier_;
     {
       std::lock_guard lock(mutex_);
@@ -50,6 +66,8 @@ class WorkerPool {
       ++generation_;
     }
     start_cv_.notify_all();
+  }
+  void Wait() {
     std::unique_lock lock(mutex_);
     done_cv_.wait(lock, [&] { return remaining_ == 0; });
     job_ = nullptr;
@@ -93,7 +111,6 @@ Engine::Engine(Database& db, EngineOptions options) : db_(db), options_(options)
   if (options_.gc_k > 1024) throw std::invalid_argument("gc_k must be at most 1024");
   if (options_.split_threshold < 1) throw std::invalid_argument("split_threshold must be at least 1");
   if (options_.epoch_max_txns >= kLoadSequence - 1) throw std::invalid_argument("epoch_max_txns is too large");
-  epoch_ = db_.committed_epoch();
   pool_ = std::make_unique<WorkerPool>(db_, options_, options_.workers);
   driver_ = std::thread([this] { DriverLoop(); });
 }
@@ -131,6 +148,43 @@ void Engine::Drain() {
 void Engine::RunExclusive(const std::function<void()>& fn) {
   std::lock_guard epoch_lock(epoch_mutex_);
   fn();
+}
+
+void Engine::AttachLog(LogWriter* log) {
+  std::lock_guard epoch_lock(epoch_mutex_);
+  log_ = log;
+}
+
+void Engine::ReplayEpoch(uint32_t epoch, const std::vector<SequenceState>& sequences, std::vector<ReplayTxn> txns) {
+  if (epoch <= db_.committed_epoch())
+    throw std::invalid_argument(
+        fmt::format("replayed epoch {} does not follow the committed epoch {}", epoch, db_.committed_epoch()));
+  std::vector<std::unique_ptr<EpochTxn>> batch;
+  batch.reserve(txns.size());
+  for (ReplayTxn& r : txns) {
+    auto t = std::make_unique<EpochTxn>();
+    t->request.procedure = r.procedure != nullptr ? r.procedure : &kNeverRun;
+    t->request.input = std::move(r.input);
+    t->attempts = r.attempts > 0 ? r.attempts - 1 : 0;  // RunEpoch counts this attempt
+    t->sequenced = true;
+    if (r.failed) t->Fail("XX000", "failed at sequencing");
+    batch.push_back(std::move(t));
+  }
+  {
+    std::lock_guard epoch_lock(epoch_mutex_);
+    for (const SequenceState& s : sequences) db_.sequences().Restore(s);
+  }
+  RunEpoch(batch, epoch);
+}
+
+uint64_t Engine::LogEpoch(uint32_t epoch, const std::vector<std::unique_ptr<EpochTxn>>& txns,
+                          const std::vector<bool>& failed) {
+  EpochRecordBuilder record(epoch, db_.sequences().TakeAdvanced(), txns.size());
+  for (size_t i = 0; i < txns.size(); ++i) {
+    const EpochTxn& t = *txns[i];
+    record.Add(t.request.procedure->log_identity(), t.attempts, failed[i], t.request.input);
+  }
+  return log_->Append(RecordType::kEpoch, record.Finish(), true, txns.size());
 }
 
 EngineStats Engine::stats() const {
@@ -179,17 +233,27 @@ void Engine::Sequence(EpochTxn& txn) {
   txn.Guard([&] { txn.request.procedure->Sequence(db_.sequences(), txn.request.input); });
 }
 
-void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
+void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns, uint32_t replay_epoch) {
   std::lock_guard epoch_lock(epoch_mutex_);
-  const uint32_t epoch = ++epoch_;
+  const bool replay = replay_epoch != 0;
+  const uint32_t epoch = replay ? replay_epoch : db_.committed_epoch() + 1;
+  LogWriter* const log = replay ? nullptr : log_;
   EpochJob job;
   job.epoch = epoch;
   job.t_start = NowNs();
+  // Which transactions failed before running: the log records them as such (read here,
+  // before the workers start changing their state).
+  std::vector<bool> failed(log != nullptr ? txns.size() : 0);
   for (size_t i = 0; i < txns.size(); ++i) {
     EpochTxn& t = *txns[i];
     t.sid = MakeSerialId(epoch, static_cast<uint32_t>(i + 1));
     ++t.attempts;
     Sequence(t);
+    if (log == nullptr) continue;
+    if (t.request.procedure->log_identity().empty() && t.state == EpochTxn::State::kRunning)
+      t.Fail("0A000", fmt::format("procedure {} cannot run on a durable database: it has no log identity",
+                                  t.request.procedure->name()));
+    failed[i] = t.state != EpochTxn::State::kRunning;
   }
   job.txns = txns;
   job.init_horizon = db_.CollectionHorizon(epoch);
@@ -199,7 +263,10 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
     // Collection keeps what pinned snapshots and later epochs read.
     return db_.CollectionHorizon(epoch + 1);
   };
-  pool_->Run(job);
+  pool_->Start(job);
+  // The inputs are logged while the workers execute (they only read them).
+  const uint64_t lsn = log != nullptr ? LogEpoch(epoch, txns, failed) : 0;
+  pool_->Wait();
 
   uint64_t freed = 0, batched = 0;
   for (auto& w : pool_->workers()) {
@@ -213,7 +280,22 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
   // head of the next epoch instead.
   uint64_t done = 0, aborts = 0, retries = 0;
   std::vector<std::unique_ptr<EpochTxn>> again;
+  struct Delivery {
+    std::function<void(TxnResult&&)> on_done;
+    TxnResult result;
+  };
+  std::vector<Delivery> deliveries;
+  deliveries.reserve(txns.size());
   for (auto& t : txns) {
+    if (replay) {
+      // The log holds a retried transaction's next attempt: this one is only counted.
+      if (t->state == EpochTxn::State::kRetry)
+        ++retries;
+      else if (t->state == EpochTxn::State::kAborted)
+        ++aborts;
+      ++done;
+      continue;
+    }
     if (t->state == EpochTxn::State::kRetry && t->attempts >= kMaxAttempts) {
       t->Fail("40001", fmt::format("could not serialize: the reconnaissance reads of procedure {} changed in {} "
                                    "epochs in a row",
@@ -231,7 +313,7 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
     if (t->state == EpochTxn::State::kAborted) ++aborts;
     t->result.serial_id = t->sid;
     t->result.attempts = t->attempts;
-    if (t->request.on_done) t->request.on_done(std::move(t->result));
+    if (t->request.on_done) deliveries.push_back({std::move(t->request.on_done), std::move(t->result)});
     ++done;
   }
   {
@@ -249,10 +331,23 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns) {
     stats_.split_rows += job.split_rows;
     stats_.split_pieces += job.pieces.size();
   }
-  std::lock_guard lock(mutex_);
-  for (auto it = again.rbegin(); it != again.rend(); ++it) retry_.push_front(std::move(*it));
-  completed_ += done;
-  if (completed_ == submitted_) drained_cv_.notify_all();
+  if (replay) return;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = again.rbegin(); it != again.rend(); ++it) retry_.push_front(std::move(*it));
+  }
+  // With synchronous commit, nothing of the epoch reaches a client before its log
+  // record is durable.
+  auto release = [this, done, deliveries = std::move(deliveries)]() mutable {
+    for (Delivery& d : deliveries) d.on_done(std::move(d.result));
+    std::lock_guard lock(mutex_);
+    completed_ += done;
+    if (completed_ == submitted_) drained_cv_.notify_all();
+  };
+  if (log != nullptr && synchronous_commit())
+    log->WhenDurable(lsn, std::move(release));
+  else
+    release();
 }
 
 uint64_t Engine::CompactTables(SerialId horizon, uint32_t epoch) {

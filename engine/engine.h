@@ -9,6 +9,7 @@
 // concurrency-control aborts. See engine/README.md.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -21,11 +22,21 @@
 #include "engine/database.h"
 #include "engine/engine_options.h"
 #include "engine/executor.h"
+#include "engine/sequences.h"
 
 namespace caracal {
 
 struct EpochTxn;
+class LogWriter;
 class WorkerPool;
+
+// A transaction read back from the input log, for Engine::ReplayEpoch.
+struct ReplayTxn {
+  const Procedure* procedure = nullptr;  // may be null when `failed`
+  TxnInput input;                         // arguments and the sequence values drawn
+  uint32_t attempts = 1;
+  bool failed = false;                    // failed at sequencing: occupies its serial id only
+};
 
 class Engine : public Executor {
  public:
@@ -41,6 +52,25 @@ class Engine : public Executor {
   // Runs `fn` while no epoch is running (DDL, bulk loads): epochs wait until it returns.
   void RunExclusive(const std::function<void()>& fn);
 
+  // Input logging (paper §3.6). Once a log is attached, every epoch's inputs are
+  // appended to it as one kEpoch record right after sequencing, while the workers
+  // execute the epoch; with synchronous commit (the default) the epoch's results are
+  // delivered only once that record is durable, from the log's thread, and Drain()
+  // waits for that too. Without it results go out when the epoch commits, before the
+  // record is durable: a crash can lose acknowledged transactions. A procedure without
+  // a log_identity() fails (0A000) on an engine with a log. Attach and detach while no
+  // transaction is in flight; the log must outlive the engine or be detached first.
+  void AttachLog(LogWriter* log);
+  void set_synchronous_commit(bool on) { synchronous_commit_.store(on, std::memory_order_relaxed); }
+  bool synchronous_commit() const { return synchronous_commit_.load(std::memory_order_relaxed); }
+
+  // Recovery: runs one logged epoch on all workers, exactly as logged (serial id
+  // (epoch, i + 1) for transaction i, the logged sequence values; `sequences` are the
+  // sequence states after its sequencing), and returns once it has committed. Results
+  // are dropped; a transaction that asks to retry is dropped too, since the log holds
+  // its next attempt in a later epoch. `epoch` must follow the committed epoch.
+  void ReplayEpoch(uint32_t epoch, const std::vector<SequenceState>& sequences, std::vector<ReplayTxn> txns);
+
   EngineStats stats() const;
   const EngineOptions& options() const { return options_; }
   Database& database() { return db_; }
@@ -49,7 +79,11 @@ class Engine : public Executor {
   using Clock = std::chrono::steady_clock;
 
   void DriverLoop();
-  void RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns);
+  // Runs one epoch: the next one, or the logged `replay_epoch` (0: not a replay).
+  void RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns, uint32_t replay_epoch = 0);
+  // Appends the epoch's kEpoch record to the log; returns its LSN.
+  uint64_t LogEpoch(uint32_t epoch, const std::vector<std::unique_ptr<EpochTxn>>& txns,
+                    const std::vector<bool>& failed);
   void Sequence(EpochTxn& txn);
   uint64_t CompactTables(SerialId horizon, uint32_t epoch);
 
@@ -68,7 +102,8 @@ class Engine : public Executor {
   bool stopping_ = false;
 
   mutable std::mutex epoch_mutex_;  // held while an epoch runs; RunExclusive takes it too
-  uint32_t epoch_ = 0;
+  LogWriter* log_ = nullptr;       // changed under epoch_mutex_
+  std::atomic<bool> synchronous_commit_{true};
 
   mutable std::mutex stats_mutex_;
   EngineStats stats_;

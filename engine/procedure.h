@@ -194,6 +194,11 @@ class Procedure {
   // cannot be stale and it never retries, keeping the outcome of a serial execution in
   // submission order. Costs an epoch boundary per such transaction.
   virtual bool needs_epoch_head() const { return false; }
+  // A name for this procedure that stays the same across restarts, so the input log can
+  // record which procedure a transaction ran and recovery can find it again (the SQL
+  // procedures': "call name(types)"; native ones: "native:name"). The view stays valid
+  // as long as the procedure. Empty: the procedure cannot run on an engine with a log.
+  virtual std::string_view log_identity() const { return {}; }
 };
 
 // What a client gets back once the transaction's epoch has committed.

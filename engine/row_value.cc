@@ -164,6 +164,34 @@ RowValuePtr RowBuilder::Build() const {
   return RowValuePtr(reinterpret_cast<RowValue*>(raw));
 }
 
+RowValuePtr RowFromBytes(const Schema& schema, std::string_view bytes) {
+  auto malformed = [&](const char* what) {
+    return EngineError("XX001", fmt::format("malformed stored row of table \"{}\": {}", schema.table_name(), what));
+  };
+  const size_t n = static_cast<size_t>(schema.num_columns());
+  const size_t bitmap = ((n + 63) / 64) * 8;
+  const size_t fixed = 8 + bitmap + 8 * n;
+  if (bytes.size() < fixed) throw malformed("too short");
+  uint32_t size32 = 0;
+  uint16_t cols16 = 0;
+  std::memcpy(&size32, bytes.data(), 4);
+  std::memcpy(&cols16, bytes.data() + 4, 2);
+  if (size32 != bytes.size()) throw malformed("size mismatch");
+  if (cols16 != n) throw malformed("column count mismatch");
+  const auto* bits = reinterpret_cast<const uint8_t*>(bytes.data()) + 8;
+  for (size_t i = 0; i < n; ++i) {
+    if (!IsStringType(schema.column(static_cast<int>(i)).type) || ((bits[i >> 3] >> (i & 7)) & 1)) continue;
+    uint32_t off = 0, len = 0;
+    std::memcpy(&off, bytes.data() + 8 + bitmap + 8 * i, 4);
+    std::memcpy(&len, bytes.data() + 8 + bitmap + 8 * i + 4, 4);
+    if (off < fixed || static_cast<uint64_t>(off) + len > bytes.size()) throw malformed("string out of bounds");
+  }
+  auto* raw = static_cast<uint8_t*>(std::malloc(bytes.size()));
+  if (raw == nullptr) throw std::bad_alloc();
+  std::memcpy(raw, bytes.data(), bytes.size());
+  return RowValuePtr(reinterpret_cast<RowValue*>(raw));
+}
+
 RowValuePtr MakeRow(const Schema& schema, std::span<const Value> values) {
   if (static_cast<int>(values.size()) != schema.num_columns())
     throw EngineError("42601", fmt::format("table \"{}\" has {} columns, got {} values", schema.table_name(),

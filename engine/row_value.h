@@ -43,6 +43,11 @@ class RowValue {
   Value Get(const Schema& schema, int col) const;
   std::vector<Value> GetAll(const Schema& schema) const;
 
+  // The blob itself: position-independent (strings are offsets into it), so these bytes
+  // are how the input log and checkpoints store a row.
+  std::string_view bytes() const { return {reinterpret_cast<const char*>(this), size_}; }
+  // (RowFromBytes, below, turns them back into a row.)
+
   struct Deleter {
     void operator()(RowValue* v) const { std::free(v); }
   };
@@ -101,6 +106,11 @@ class RowBuilder {
   std::vector<Cell> cells_;
   std::deque<std::string> owned_;
 };
+
+// A copy of `bytes` (RowValue::bytes() of a row of the same schema) as a row. Throws
+// EngineError (XX001) if they are not a well-formed row of `schema`: wrong size, column
+// count, or a string outside the blob.
+RowValuePtr RowFromBytes(const Schema& schema, std::string_view bytes);
 
 // A whole row from values, one per column in schema order.
 RowValuePtr MakeRow(const Schema& schema, std::span<const Value> values);

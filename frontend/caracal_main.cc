@@ -3,7 +3,9 @@
 //   caracal [OPTION]... [DATADIR]
 //
 // Options are psql's (-c, -f, -v, -X, -A, -t, -F, -q, -e, --csv, -1, ...; see
-// `caracal --help`). With -c / -f the commands run in order and caracal exits; otherwise
+// `caracal --help`). With DATADIR the database is durable: created there if missing,
+// recovered on start (frontend/durable_store.h); without it, it lives in memory.
+// With -c / -f the commands run in order and caracal exits; otherwise
 // it reads stdin, interactively (libedit, history, completion) when stdin and stdout are
 // terminals. Exit status as psql's: 0, 1 (a file could not be read, the last -c failed),
 // 2 (the database could not be opened), 3 (a script failed under ON_ERROR_STOP).
@@ -174,17 +176,26 @@ Options ParseArguments(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   Options options = ParseArguments(argc, argv);
-  if (options.datadir) {
-    std::cerr << "caracal: error: cannot open data directory \"" << *options.datadir
-              << "\": durable databases are not available yet\n"
-                 "caracal: hint: Run caracal without a data directory for an in-memory database.\n";
-    return 2;
   }
 
   caracal::frontend::SessionOptions session_options;
   session_options.engine.workers = options.workers;
   session_options.engine.epoch_interval_ms = 1;
-  caracal::frontend::Session session(session_options);
+  if (options.datadir) {
+    session_options.durability.emplace();
+    session_options.durability->data_dir = *options.datadir;
+  }
+  std::optional<caracal::frontend::Session> opened;
+  try {
+    opened.emplace(session_options);
+  } catch (const std::exception& e) {
+    std::cerr << "caracal: error: could not open the database in \"" << options.datadir.value_or("") << "\": " << e.what()
+              << "\n";
+    return 2;
+  }
+  caracal::frontend::Session& session = *opened;
+  if (session.durable() != nullptr && session.durable()->recovery().cut)
+    std::cerr << "WARNING:  " << session.durable()->recovery().Describe() << "\n";
   Shell shell(session, std::cout, std::cerr);
 
   for (const auto& [name, value] : options.variables) {

@@ -9,6 +9,7 @@ extern "C" {
 #include "engine/errors.h"
 #include "frontend/encoding.h"
 #include "frontend/parser.h"
+#include "frontend/session_replay.h"
 #include "frontend/statement_names.h"
 #include "codegen/explain_call.h"
 #include "codegen/interpreted_procedure.h"
@@ -36,10 +37,18 @@ Session::Session(SessionOptions options)
       db_(std::make_unique<Database>()),
       engine_(std::make_unique<Engine>(*db_, options.engine)),
       catalog_(std::make_unique<planner::Catalog>(*db_)),
-      procedures_(std::make_unique<codegen::ProcedureCache>(*catalog_)) {}
+      procedures_(std::make_unique<codegen::ProcedureCache>(*catalog_)) {
+  if (options.durability) {
+    replayer_ = std::make_unique<Replayer>(*this, std::move(options.native_procedures));
+    durable_ = std::make_unique<DurableStore>(std::move(*options.durability), *engine_, *replayer_);
+  }
+}
 
 Session::~Session() {
-  // The engine's threads must stop before the database and the procedures they run go away.
+  // Everything in flight is released (after its log record is durable) before the log
+  // closes; the engine's threads stop before the database and procedures go away.
+  engine_->Drain();
+  durable_.reset();
   engine_.reset();
 }
 
@@ -48,7 +57,7 @@ const Procedure* Session::FindProcedure(std::string_view name) {
   return found.empty() ? nullptr : &procedures_->Get(found.front());
 }
 
-StatementResult Session::RunStatement(const ParsedStatement& parsed) {
+StatementResult Session::RunStatement(const ParsedStatement& parsed, bool compile_now) {
   const PgQuery__Node* stmt = parsed.node;
   StatementResult result;
   switch (stmt->node_case) {
@@ -60,18 +69,43 @@ StatementResult Session::RunStatement(const ParsedStatement& parsed) {
       return result;
     }
     case PG_QUERY__NODE__NODE_COPY_STMT: {
-      int64_t n = planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_);
+      if (!durable_) {
+        result.tag = fmt::format("COPY {}", planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_));
+        return result;
+      }
+      // The rows are logged as they are loaded, and the load closed as one unit.
+      std::unique_lock changes = durable_->LockChanges();
+      durable_->BeginLoad();
+      int64_t n = 0;
+      try {
+        n = planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_);
+      } catch (...) {
+        durable_->EndLoad();  // logs whatever was loaded (nothing, for a COPY that failed its checks)
+        throw;
+      }
+      durable_->EndLoad();
       result.tag = fmt::format("COPY {}", n);
       return result;
     }
+    case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
+      if (durable_)
+        durable_->Checkpoint();
+      else
+        result.notices.push_back("the database is in memory (no data directory): there is nothing to checkpoint");
+      result.tag = "CHECKPOINT";
+      return result;
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
     case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: return RunSetting(stmt);
     default: break;
   }
   if (planner::IsDdl(stmt)) {
+    // Run and logged under one lock, so a checkpoint sees both or neither.
+    std::unique_lock<std::mutex> changes;
+    if (durable_) changes = durable_->LockChanges();
     planner::DdlOutcome outcome = planner::ExecuteDdl(stmt, *catalog_, *engine_, parsed.text, parsed.location);
+    if (durable_) durable_->LogDdl(parsed.text);
     // Compile a new procedure now, not on its first call.
-    if (outcome.procedure) procedures_->Get(outcome.procedure);
+    if (outcome.procedure && compile_now) procedures_->Get(outcome.procedure);
     result.tag = outcome.tag;
     result.notices = std::move(outcome.notices);
     return result;
@@ -106,13 +140,16 @@ void Session::Reconfigure(const EngineOptions& options) {
   // committed epoch, so serial ids keep increasing.
   EngineOptions previous = engine_->options();
   engine_->Drain();
+  if (durable_) durable_->DetachEngine();
   engine_.reset();
   try {
     engine_ = std::make_unique<Engine>(*db_, options);
   } catch (...) {
     engine_ = std::make_unique<Engine>(*db_, previous);
+    if (durable_) durable_->AttachEngine(*engine_);
     throw;
   }
+  if (durable_) durable_->AttachEngine(*engine_);
 }
 
 StatementResult Session::RunExtension(const ParsedStatement& parsed) {
@@ -227,7 +264,7 @@ PendingResult Session::StartStatement(const ParsedStatement& parsed, const std::
     if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) return SubmitCall(std::move(*call), text);
     if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT || stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
         stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT)
-      return SubmitDml(stmt, text);
+      return SubmitDml(parsed, text);
     // Anything else sees (or changes) the state after every call submitted before it.
     engine_->Drain();
     return PendingResult(RunStatement(parsed));
@@ -236,8 +273,8 @@ PendingResult Session::StartStatement(const ParsedStatement& parsed, const std::
   }
 }
 
-PendingResult Session::SubmitDml(const PgQuery__Node* stmt, const std::string& text) {
-  std::shared_ptr<const planner::ProcedureIr> ir = planner::BindAdHocDml(stmt, text, *catalog_);
+PendingResult Session::SubmitDml(const ParsedStatement& parsed, const std::string& text) {
+  std::shared_ptr<const planner::ProcedureIr> ir = planner::BindAdHocDml(parsed.node, parsed.text, *catalog_);
   planner::CallPlan call;
   call.form = planner::CallPlan::Form::kDml;
   call.ir = ir;

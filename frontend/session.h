@@ -16,6 +16,7 @@
 #include "engine/database.h"
 #include "engine/engine.h"
 #include "engine/engine_options.h"
+#include "frontend/durable_store.h"
 #include "frontend/parser.h"
 #include "codegen/procedure_cache.h"
 #include "planner/call_plan.h"
@@ -65,10 +66,17 @@ class PendingResult {
 
 struct SessionOptions {
   EngineOptions engine;
+  // Set: a durable database in this data directory (created if missing), recovered by
+  // the constructor (frontend/durable_store.h). Unset: in memory.
+  std::optional<DurabilityOptions> durability;
+  // Native procedures that transactions may run besides SQL ones (test drivers):
+  // recovery finds them by their log_identity(). They must outlive the session.
+  std::vector<const Procedure*> native_procedures;
 };
 
 class Session {
  public:
+  // Throws (std::runtime_error) if a data directory cannot be opened or recovered.
   explicit Session(SessionOptions options = {});
   ~Session();
   Session(const Session&) = delete;
@@ -95,9 +103,15 @@ class Session {
   const Settings& settings() const { return settings_; }
   // Receives COPY FROM's progress (rows read so far); it may throw to cancel the COPY.
   void set_copy_progress(planner::CopyProgress progress) { copy_progress_ = std::move(progress); }
+  // The data directory's log and checkpoints; null for an in-memory session.
+  DurableStore* durable() { return durable_.get(); }
 
  private:
-  StatementResult RunStatement(const ParsedStatement& stmt);
+  class Replayer;  // recovery's ReplayHost (session_replay.cc)
+
+  // `compile_now`: compile a procedure CREATE FUNCTION stores at once (recovery, which
+  // replays every CREATE OR REPLACE of a history, leaves it to the first call).
+  StatementResult RunStatement(const ParsedStatement& stmt, bool compile_now = true);
   // Starts one statement: a call or DML is submitted, anything else runs to completion.
   PendingResult StartStatement(const ParsedStatement& stmt, const std::string& text);
   // EXPLAIN PROCEDURE name / EXPLAIN CALL p(...) (frontend/parser.h's Extension).
@@ -110,8 +124,9 @@ class Session {
   // the compiled procedure of `call.ir` from the cache.
   PendingResult SubmitCall(planner::CallPlan call, const std::string& text,
                            std::shared_ptr<const Procedure> owned = nullptr);
-  // An ad-hoc INSERT / UPDATE / DELETE as a one-statement transaction.
-  PendingResult SubmitDml(const ::PgQuery__Node* stmt, const std::string& text);
+  // An ad-hoc INSERT / UPDATE / DELETE as a one-statement transaction (bound from the
+  // statement's own text, which is what the input log records).
+  PendingResult SubmitDml(const ParsedStatement& stmt, const std::string& text);
 
   // SET / SHOW / RESET (VariableSetStmt / VariableShowStmt).
   StatementResult RunSetting(const ::PgQuery__Node* stmt);
@@ -125,6 +140,9 @@ class Session {
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<planner::Catalog> catalog_;
   std::unique_ptr<codegen::ProcedureCache> procedures_;
+  std::unique_ptr<Replayer> replayer_;
+  // Null while recovery runs (so what it replays is not logged again) and in memory.
+  std::unique_ptr<DurableStore> durable_;
 };
 
 // The 1-based character (UTF-8 code point) position of byte `offset` in `text`.

@@ -44,8 +44,10 @@ TxnInput MakeStockLevelInput(int64_t w, int64_t d, int64_t threshold);
 // fills in Setup, before any transaction runs.
 class TpccProcedure : public Procedure {
  public:
-  TpccProcedure(std::string name, const Tables& tables) : t_(tables), name_(std::move(name)) {}
+  TpccProcedure(std::string name, const Tables& tables)
+      : t_(tables), name_(std::move(name)), log_identity_("native:" + name_) {}
   const std::string& name() const override { return name_; }
+  std::string_view log_identity() const override { return log_identity_; }
 
  protected:
   const Schema& schema(TableKind kind) const { return t_.schema(kind); }
@@ -53,6 +55,7 @@ class TpccProcedure : public Procedure {
 
  private:
   std::string name_;
+  std::string log_identity_;
 };
 
 // Sequence: o_id = nextval('tpcc_o_id_<w>_<d>'). 1% of inputs name an invalid item last

@@ -67,6 +67,10 @@ class TpccWorkload final : public Workload {
     ResetGenerator(load);
   }
 
+  std::vector<const Procedure*> procedures() const override {
+    return {&new_order_, &payment_, &order_status_, &delivery_, &stock_level_};
+  }
+
   // Called by a single submitter, in submission order: the generator's mirror of the
   // order-id sequences is only right if requests are submitted in the order made here.
   TxnRequest Next(std::mt19937_64& rng) override {

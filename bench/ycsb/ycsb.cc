@@ -37,6 +37,7 @@ class YcsbTxn final : public Procedure {
  public:
   explicit YcsbTxn(TableId table) : table_(table) {}
   const std::string& name() const override { return name_; }
+  std::string_view log_identity() const override { return "native:ycsb_txn"; }
 
   void Declare(DeclareContext& ctx) const override {
     const auto& keys = ctx.input().args[0].as_array();
@@ -144,6 +145,8 @@ class Ycsb final : public Workload {
     for (auto& th : pool) th.join();
     if (progress) progress(options_.keys, options_.keys);
   }
+
+  std::vector<const Procedure*> procedures() const override { return {txn_.get()}; }
 
   TxnRequest Next(std::mt19937_64& rng) override {
     std::vector<int64_t> keys;

@@ -1,2 +1,2 @@
---! args: -X some/data/dir -c "select 1"
--- A data directory cannot be opened yet (durability is another issue): status 2.
+--! args: -X /etc -c "select 1"
+-- A directory that is not empty and is not a caracal data directory is refused: status 2.
