@@ -176,7 +176,6 @@ Options ParseArguments(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   Options options = ParseArguments(argc, argv);
-  }
 
   caracal::frontend::SessionOptions session_options;
   session_options.engine.workers = options.workers;
