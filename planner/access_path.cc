@@ -114,42 +114,73 @@ std::string AccessPath::Describe() const {
     case Kind::kRangeScan:
       return fmt::format("range scan (prefix {}{}{})", prefix.size(), lower ? ", lower bound" : "",
                          upper ? ", upper bound" : "");
+    case Kind::kIndexScan:
+      return fmt::format("index scan (index #{}, prefix {}{}{})", index, prefix.size(), lower ? ", lower bound" : "",
+                         upper ? ", upper bound" : "");
   }
   return "?";
 }
 
-AccessPath ChooseAccessPath(const Expr* where, const TableInfo& table) {
+namespace {
+
+// Equality on a prefix of `columns`, then bounds on the next column.
+AccessPath PathOver(const std::vector<Predicate>& preds, const TableInfo& table, const std::vector<int>& columns) {
   AccessPath path;
-  if (!where) return path;
-  std::vector<const Expr*> conjuncts;
-  Conjuncts(where, conjuncts);
-  std::vector<Predicate> preds;
-  for (const Expr* c : conjuncts)
-    if (auto p = AsPredicate(c)) preds.push_back(*p);
-  for (int pk_col : table.primary_key) {
-    const CatalogColumn& col = table.columns[pk_col];
+  path.key_columns = columns;
+  for (int col_index : columns) {
+    const CatalogColumn& col = table.columns[col_index];
     const Predicate* eq = nullptr;
     for (const Predicate& p : preds)
-      if (p.column == pk_col && p.op == Op::kEq) eq = &p;
+      if (p.column == col_index && p.op == Op::kEq) eq = &p;
     if (eq) {
       path.prefix.push_back(eq->value);
       continue;
     }
     for (const Predicate& p : preds) {
-      if (p.column != pk_col || !Encodable(col, p.op)) continue;
+      if (p.column != col_index || !Encodable(col, p.op)) continue;
       if ((p.op == Op::kGt || p.op == Op::kGe) && !path.lower) path.lower = KeyBound{p.value, p.op == Op::kGe};
       if ((p.op == Op::kLt || p.op == Op::kLe) && !path.upper) path.upper = KeyBound{p.value, p.op == Op::kLe};
     }
     break;
   }
-  if (path.prefix.size() == table.primary_key.size()) path.kind = AccessPath::Kind::kPointRead;
-  else if (!path.prefix.empty() || path.lower || path.upper) path.kind = AccessPath::Kind::kRangeScan;
+  return path;
+}
+
+int Score(const AccessPath& p) { return static_cast<int>(p.prefix.size()) * 2 + (p.lower || p.upper ? 1 : 0); }
+
+}  // namespace
+
+AccessPath ChooseAccessPath(const Expr* where, const TableInfo& table, const Catalog* catalog) {
+  std::vector<Predicate> preds;
+  if (where) {
+    std::vector<const Expr*> conjuncts;
+    Conjuncts(where, conjuncts);
+    for (const Expr* c : conjuncts)
+      if (auto p = AsPredicate(c)) preds.push_back(*p);
+  }
+  AccessPath path = PathOver(preds, table, table.primary_key);
+  if (path.prefix.size() == table.primary_key.size()) {
+    path.kind = AccessPath::Kind::kPointRead;
+    return path;
+  }
+  if (!path.prefix.empty() || path.lower || path.upper) path.kind = AccessPath::Kind::kRangeScan;
+  if (catalog == nullptr) return path;
+  for (size_t i = 0; i < table.indexes.size(); ++i) {
+    const IndexInfo* index = catalog->FindIndex(table.indexes[i]);
+    if (index == nullptr) continue;
+    AccessPath candidate = PathOver(preds, table, index->columns);
+    if (Score(candidate) <= Score(path)) continue;
+    candidate.kind = AccessPath::Kind::kIndexScan;
+    candidate.index = index->engine_index;
+    path = std::move(candidate);
+  }
   return path;
 }
 
 KeyRange ResolveAccessPath(const AccessPath& path, const TableInfo& table, const EvalContext& ctx) {
   KeyRange range;
   if (path.kind == AccessPath::Kind::kFullScan) return range;
+  const std::vector<int>& columns = path.key_columns.empty() ? table.primary_key : path.key_columns;
   Key prefix;
   size_t usable = 0;
   for (; usable < path.prefix.size(); ++usable) {
@@ -158,17 +189,17 @@ KeyRange ResolveAccessPath(const AccessPath& path, const TableInfo& table, const
       range.empty = true;
       return range;
     }
-    if (!AppendKeyValue(prefix, v, table.columns[table.primary_key[usable]])) break;
+    if (!AppendKeyValue(prefix, v, table.columns[columns[usable]])) break;
   }
-  if (usable == table.primary_key.size()) {
+  if (path.kind == AccessPath::Kind::kPointRead && usable == columns.size()) {
     range.point = true;
     range.lo = std::move(prefix);
     return range;
   }
   range.lo = prefix;
   range.hi = prefix.empty() ? Key() : prefix.PrefixSuccessor();
-  if (usable < path.prefix.size()) return range;  // a value we could not encode: the prefix range so far
-  const CatalogColumn& next = table.columns[table.primary_key[usable]];
+  if (usable < path.prefix.size() || usable >= columns.size()) return range;  // no bound column left
+  const CatalogColumn& next = table.columns[columns[usable]];
   if (path.lower) {
     Datum v = Eval(*path.lower->value, ctx);
     if (v.is_null()) {

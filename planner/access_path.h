@@ -23,10 +23,14 @@ struct KeyBound {
 };
 
 struct AccessPath {
-  enum class Kind : uint8_t { kFullScan, kPointRead, kRangeScan };
+  // kIndexScan: a range of secondary index `index` (equality on a prefix of its
+  // columns, optionally bounds on the next): rows come in index order.
+  enum class Kind : uint8_t { kFullScan, kPointRead, kRangeScan, kIndexScan };
   Kind kind = Kind::kFullScan;
-  std::vector<const Expr*> prefix;  // equality values for primary-key columns 0..n-1
-  std::optional<KeyBound> lower, upper;  // on primary-key column prefix.size()
+  int index = -1;                   // kIndexScan: engine secondary-index position
+  std::vector<int> key_columns;     // the key's columns: the primary key's or the index's
+  std::vector<const Expr*> prefix;  // equality values for key_columns 0..n-1
+  std::optional<KeyBound> lower, upper;  // on key column prefix.size()
 
   std::string Describe() const;  // "point read", "range scan (prefix 1, lower bound)", "full scan"
 };
@@ -35,12 +39,13 @@ struct AccessPath {
 // if it cannot be represented exactly (a read then widens its path; a write is refused).
 bool AppendKeyValue(Key& key, const Datum& v, const CatalogColumn& c);
 
-// Chooses a path from the conjuncts of `where` (may be null).
-AccessPath ChooseAccessPath(const Expr* where, const TableInfo& table);
+// Chooses a path from the conjuncts of `where` (may be null). With `catalog`, a secondary
+// index is chosen when it fixes more of its key than the primary key does.
+AccessPath ChooseAccessPath(const Expr* where, const TableInfo& table, const Catalog* catalog = nullptr);
 
 // The concrete keys of a path, its bound values evaluated in `ctx`.
 struct KeyRange {
-  bool point = false;
+  bool point = false;  // kPointRead only (an index key need not be unique)
   bool empty = false;  // a bound is NULL: no row can qualify
   Key lo, hi;          // point: lo is the key; range: [lo, hi), empty hi = unbounded
 };

@@ -93,6 +93,11 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
           ctx.row = row;
           visit(ctx);
         }
+      } else if (plan.access.kind == AccessPath::Kind::kIndexScan) {
+        source.ScanIndex(plan.table->id, plan.access.index, range.lo, range.hi, [&](const Key&, const RowValue& row) {
+          ctx.row = &row;
+          return visit(ctx);
+        });
       } else {
         source.Scan(plan.table->id, range.lo, range.hi, [&](const Key&, const RowValue& row) {
           ctx.row = &row;

@@ -270,7 +270,10 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, cons
 
   if (s->limit_count) plan.limit = BindLimit(s->limit_count, outer, catalog);
   if (s->limit_offset) plan.offset = BindLimit(s->limit_offset, outer, catalog);
-  if (plan.table) plan.access = ChooseAccessPath(plan.where.get(), *plan.table);
+  // Secondary indexes inside procedures (a transaction scans them at its position); the
+  // snapshot an ad-hoc SELECT reads has no index scans yet.
+  if (plan.table && !IsSystemView(*plan.table))
+    plan.access = ChooseAccessPath(plan.where.get(), *plan.table, outer != nullptr ? &catalog : nullptr);
   return plan;
 }
 

@@ -65,6 +65,10 @@ KeyAccess KeyAccessOf(const AccessPath& path) {
     case AccessPath::Kind::kPointRead: k.kind = KeyAccess::Kind::kPoint; break;
     case AccessPath::Kind::kRangeScan: k.kind = KeyAccess::Kind::kRange; break;
     case AccessPath::Kind::kFullScan: k.kind = KeyAccess::Kind::kFullScan; break;
+    case AccessPath::Kind::kIndexScan:
+      k.kind = KeyAccess::Kind::kIndex;
+      k.index = path.index;
+      break;
   }
   for (const Expr* e : path.prefix) k.key.push_back(e->Clone());
   if (path.lower) {

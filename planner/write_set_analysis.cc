@@ -257,7 +257,7 @@ class Taint {
 
 class Classifier {
  public:
-  Classifier(ProcedureIr& ir, const Taint& taint) : ir_(ir), taint_(taint) {
+  Classifier(ProcedureIr& ir, const Taint& taint, const Catalog& catalog) : ir_(ir), taint_(taint), catalog_(catalog) {
     // What each variable stands for, for the key text: an input-derived variable with a
     // single definition renders as that definition.
     std::map<int, int> definitions;
@@ -302,18 +302,25 @@ class Classifier {
  private:
   std::string KeyText(const Stmt& s, const KeyAccess& k) const {
     const TableInfo& t = *s.table;
+    std::vector<int> columns = t.primary_key;
+    std::string via;
+    if (k.kind == KeyAccess::Kind::kIndex && s.select) {
+      columns = s.select->access.key_columns;
+      for (const std::string& name : t.indexes)
+        if (const IndexInfo* ix = catalog_.FindIndex(name); ix && ix->engine_index == k.index) via = " (index " + name + ")";
+    }
     std::vector<std::string> parts;
     for (size_t i = 0; i < k.key.size(); ++i)
-      parts.push_back(fmt::format("{} = {}", t.columns[t.primary_key[i]].name, Render(*k.key[i], &t)));
-    if (k.key.size() < t.primary_key.size()) {
-      const std::string& next = t.columns[t.primary_key[k.key.size()]].name;
+      parts.push_back(fmt::format("{} = {}", t.columns[columns[i]].name, Render(*k.key[i], &t)));
+    if (k.key.size() < columns.size()) {
+      const std::string& next = t.columns[columns[k.key.size()]].name;
       if (k.lower) parts.push_back(fmt::format("{} {} {}", next, k.lower_inclusive ? ">=" : ">", Render(*k.lower, &t)));
       if (k.upper) parts.push_back(fmt::format("{} {} {}", next, k.upper_inclusive ? "<=" : "<", Render(*k.upper, &t)));
     }
     if (parts.empty()) return "(all rows)";
     std::string out;
     for (size_t i = 0; i < parts.size(); ++i) out += (i ? " AND " : "") + parts[i];
-    return out;
+    return out + via;
   }
 
   std::string InsertKeyText(const Stmt& s) const {
@@ -482,6 +489,7 @@ class Classifier {
 
   ProcedureIr& ir_;
   const Taint& taint_;
+  const Catalog& catalog_;
   std::map<int, const Expr*> single_definition_;
   bool enclosing_loop_reads_ = false;
 };
@@ -854,10 +862,9 @@ void PlacePublish(ProcedureIr& ir) {
 }  // namespace
 
 void AnalyzeProcedure(ProcedureIr& ir, const Catalog& catalog) {
-  (void)catalog;
   SequenceHoister(ir).Run();
   Taint taint(ir);
-  Classifier classifier(ir, taint);
+  Classifier classifier(ir, taint, catalog);
   classifier.Run();
   InitBuilder(ir, taint).Run();
   PlacePublish(ir);
