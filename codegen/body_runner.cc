@@ -66,15 +66,20 @@ void BodyRunner::Finish() {
     throw SqlError("2F005", "control reached end of function without RETURN");
 }
 
-Datum BodyRunner::Eval(const planner::Expr& e) const {
+planner::EvalContext BodyRunner::FrameContext() const {
   EvalContext ctx;
   ctx.variables = frame_.vars;
+  ctx.accelerator = accelerator_;
+  return ctx;
+}
+
+Datum BodyRunner::Eval(const planner::Expr& e) const {
+  EvalContext ctx = FrameContext();
   return planner::Eval(e, ctx);
 }
 
 bool BodyRunner::Condition(const planner::Expr& e) const {
-  EvalContext ctx;
-  ctx.variables = frame_.vars;
+  EvalContext ctx = FrameContext();
   return planner::EvalCondition(e, ctx);
 }
 
@@ -190,8 +195,7 @@ void BodyRunner::RunSelectInto(const Stmt& s) {
 void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
   if (s.point_lookup) {
     // One row by its primary key: read it and assign the outputs directly.
-    EvalContext ctx;
-    ctx.variables = frame_.vars;
+    EvalContext ctx = FrameContext();
     planner::KeyRange range = planner::ResolveAccessPath(s.select->access, *s.table, ctx);
     const RowValue* row = range.point && !range.empty ? source.Read(s.table->id, range.lo) : nullptr;
     if (s.strict && row == nullptr) throw SqlError("P0002", "query returned no rows");
@@ -216,7 +220,7 @@ void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
     for (size_t i = s.select->columns.size(); i < s.into.size(); ++i) Assign(s.into[i], Datum::Null(), planner::SqlType());
     return;
   }
-  std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars);
+  std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars, accelerator_);
   if (s.strict) {
     if (rows.empty()) throw SqlError("P0002", "query returned no rows");
     if (rows.size() > 1) throw SqlError("P0003", "query returned more than one row");
@@ -231,7 +235,7 @@ void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
 
 void BodyRunner::RunReturnQuery(const Stmt& s) {
   ExecRowSource source(*exec_);
-  std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars);
+  std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars, accelerator_);
   SetFound(!rows.empty());
   for (auto& row : rows) {
     std::vector<Datum> out;
@@ -253,8 +257,7 @@ void BodyRunner::EmitRow(const std::vector<Datum>& values) {
 
 void BodyRunner::Returning(const Stmt& s, const Schema& schema, const RowValue& row) {
   if (s.returning.empty()) return;
-  EvalContext ctx;
-  ctx.variables = frame_.vars;
+  EvalContext ctx = FrameContext();
   ctx.row = &row;
   ctx.schema = &schema;
   std::vector<std::pair<Datum, planner::SqlType>> values;
@@ -296,8 +299,7 @@ void BodyRunner::RunInsert(const Stmt& s) {
   // DO UPDATE: the existing row, with EXCLUDED naming the row proposed for insertion.
   const RowValue* old = exec_->Read(table.id, key);
   RowValuePtr proposed = BuildRow(table, schema, values);
-  EvalContext ctx;
-  ctx.variables = frame_.vars;
+  EvalContext ctx = FrameContext();
   ctx.row = old;
   ctx.schema = &schema;
   ctx.excluded = proposed.get();
@@ -318,8 +320,7 @@ void BodyRunner::RunInsert(const Stmt& s) {
 }
 
 const std::vector<Key>& BodyRunner::RangeKeys(const Stmt& s) {
-  EvalContext ctx;
-  ctx.variables = frame_.vars;
+  EvalContext ctx = FrameContext();
   static const std::vector<Key> kNone;
   std::optional<KeySpan> span = RangeSpan(*s.table, s.table->primary_key, s.where_key, ctx);
   if (!span) return kNone;
@@ -331,8 +332,7 @@ const std::vector<Key>& BodyRunner::RangeKeys(const Stmt& s) {
 
 bool BodyRunner::ForEachAddressedRow(const Stmt& s, const std::function<bool(const Key&)>& fn) {
   if (s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
-    EvalContext ctx;
-    ctx.variables = frame_.vars;
+    EvalContext ctx = FrameContext();
     std::optional<Key> key = PointKey(*s.table, s.where_key, ctx);
     return key && fn(*key);
   }
@@ -346,9 +346,11 @@ namespace {
 // The new version of `old` after an UPDATE's assignments, or nullptr when the WHERE
 // clause rejects the row. Only the assigned columns are rebuilt (the binder refuses
 // assignments to key columns). `variables` are the frame values the statement reads.
-RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old, std::span<const Datum> variables) {
+RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old, std::span<const Datum> variables,
+                       const planner::ExprAccelerator* accelerator) {
   EvalContext ctx;
   ctx.variables = variables;
+  ctx.accelerator = accelerator;
   ctx.row = &old;
   ctx.schema = &schema;
   if (s.filter && !planner::EvalCondition(*s.filter, ctx)) return nullptr;
@@ -381,21 +383,24 @@ void BodyRunner::RunUpdate(const Stmt& s) {
   if (s.access && s.access->apply_row_update && s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
     // A read-modify-write the engine may run as a separate piece (split-on-demand): the
     // callback owns a copy of the frame values it reads.
-    EvalContext ctx;
-    ctx.variables = frame_.vars;
+    EvalContext ctx = FrameContext();
     std::optional<Key> key = PointKey(table, s.where_key, ctx);
     if (!key) return SetFound(false);
     RowUpdateCallback callback;
     if (!published_) {
       // Before the publish point the engine runs the callback inline, on our frame.
-      callback = [&s, &schema, this](const RowValue& old) { return UpdatedRow(s, schema, old, frame_.vars); };
+      callback = [&s, &schema, this](const RowValue& old) {
+        return UpdatedRow(s, schema, old, frame_.vars, accelerator_);
+      };
     } else {
       // It may run later on another core: it owns copies of the values it reads.
       auto variables = std::make_shared<std::vector<Datum>>(frame_.vars.size());
       ForEachOwnExpr(s, [&](const planner::Expr& e) {
         for (int v : planner::VariablesOf(&e)) (*variables)[v] = frame_.vars[v];
       });
-      callback = [&s, &schema, variables](const RowValue& old) { return UpdatedRow(s, schema, old, *variables); };
+      callback = [&s, &schema, variables](const RowValue& old) {
+        return UpdatedRow(s, schema, old, *variables, nullptr);
+      };
     }
     RowUpdateFuture future = exec_->ApplyRowUpdate(table.id, *key, std::move(callback), s.access->weight);
     if (s.access->wait_for_update) {
@@ -408,7 +413,7 @@ void BodyRunner::RunUpdate(const Stmt& s) {
   auto update_row = [&](const Key& key) -> bool {
     const RowValue* old = exec_->Read(table.id, key);
     if (old == nullptr) return false;
-    RowValuePtr updated = UpdatedRow(s, schema, *old, frame_.vars);
+    RowValuePtr updated = UpdatedRow(s, schema, *old, frame_.vars, accelerator_);
     if (!updated) return false;
     exec_->Update(table.id, key, std::move(updated));
     ++rows_processed_;
@@ -432,8 +437,7 @@ void BodyRunner::RunDelete(const Stmt& s) {
   auto delete_row = [&](const Key& key) -> bool {
     const RowValue* old = exec_->Read(table.id, key);
     if (old == nullptr) return false;
-    EvalContext ctx;
-    ctx.variables = frame_.vars;
+    EvalContext ctx = FrameContext();
     ctx.row = old;
     ctx.schema = &schema;
     if (s.filter && !planner::EvalCondition(*s.filter, ctx)) return false;

@@ -51,6 +51,11 @@ class BodyRunner {
   // DML statement's row count, the missing-RETURN error of a scalar function.
   void Finish();
 
+  // Compiled code for the statements' expressions (may be null: all interpreted). It
+  // must outlive the runner's work, except for split ApplyRowUpdate pieces, which never
+  // use it.
+  void set_accelerator(const planner::ExprAccelerator* accelerator) { accelerator_ = accelerator; }
+
   // Runs one statement on the frame (for compiled code: codegen/compiled_procedure.cc).
   Flow RunStatement(const planner::Stmt& s) { return RunStmt(s); }
   // The publish point (idempotent) and RETURN's value, also for compiled code.
@@ -98,7 +103,10 @@ class BodyRunner {
   bool published_ = false;
   bool returned_value_ = false;
   int64_t rows_processed_ = 0;
-  std::function<void(const planner::Stmt&)> declare_observer_;  // rows inserted, updated or deleted (a DML statement's tag)
+  std::function<void(const planner::Stmt&)> declare_observer_;
+  const planner::ExprAccelerator* accelerator_ = nullptr;
+  // An EvalContext over the frame (and the accelerator).
+  planner::EvalContext FrameContext() const;  // rows inserted, updated or deleted (a DML statement's tag)
   std::string pending_label_;  // the label of the EXIT/CONTINUE being propagated
   // Rows this attempt declared as inserts: a program that may insert a key twice (two
   // branches, a loop over repeated values) declares it once; the second INSERT then

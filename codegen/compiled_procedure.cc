@@ -1,6 +1,7 @@
 #include "codegen/compiled_procedure.h"
 
 #include "codegen/body_runner.h"
+#include "codegen/compiled_exprs.h"
 #include "codegen/frame.h"
 #include "planner/sql_error.h"
 
@@ -38,12 +39,14 @@ class RunnerHooks final : public StatementHooks {
 CompiledProcedure::CompiledProcedure(Jit& jit, std::shared_ptr<const planner::ProcedureIr> ir,
                                      const planner::Catalog& catalog, const CompileOptions& options)
     : ir_(std::move(ir)), catalog_(catalog), interpreted_(ir_, catalog) {
-  code_ = ProcedureCode::Compile(jit, *ir_, options);
+  code_ = ProcedureCode::Compile(jit, *ir_, options, &catalog.database());
 }
 
 void CompiledProcedure::Declare(DeclareContext& ctx) const {
   Frame frame = MakeFrame(*ir_, ctx.input());
   BodyRunner runner(*ir_, catalog_, ctx, frame);
+  CompiledExprs exprs(*code_);
+  runner.set_accelerator(&exprs);
   RunnerHooks hooks(runner, *ir_, nullptr);
   try {
     code_->RunInit(frame.vars, hooks);
@@ -55,6 +58,8 @@ void CompiledProcedure::Declare(DeclareContext& ctx) const {
 void CompiledProcedure::Execute(ExecContext& ctx) const {
   Frame frame = MakeFrame(*ir_, ctx.input());
   BodyRunner runner(*ir_, catalog_, ctx, frame);
+  CompiledExprs exprs(*code_);
+  runner.set_accelerator(&exprs);
   RunnerHooks hooks(runner, *ir_, &ctx);
   try {
     code_->RunBody(frame.vars, hooks);

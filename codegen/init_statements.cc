@@ -48,8 +48,7 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
   if (declare_observer_) declare_observer_(s);
   const planner::TableInfo& table = *s.table;
   const AccessInfo& access = *s.access;
-  EvalContext ctx;
-  ctx.variables = frame_.vars;
+  EvalContext ctx = FrameContext();
   // Expressions that give each column's new value, where the statement fixes it.
   std::vector<const planner::Expr*> new_values(table.columns.size(), nullptr);
   for (size_t c = 0; c < s.row_values.size(); ++c) new_values[c] = s.row_values[c].get();

@@ -1,6 +1,10 @@
 #include "codegen/proc_codegen.h"
 
 #include <fmt/format.h>
+
+#include "planner/ir_visit.h"
+
+#include <fmt/format.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -275,8 +279,55 @@ class BlockCompiler {
 
 }  // namespace
 
+namespace {
+
+// The expressions of the table statements, each with the schema of the row it reads.
+std::vector<std::pair<const planner::Expr*, const Schema*>> StatementExprs(const planner::ProcedureIr& ir,
+                                                                          const Database& db) {
+  std::vector<std::pair<const planner::Expr*, const Schema*>> out;
+  for (const planner::Stmt* s : ir.table_statements) {
+    const Schema* schema = &db.schema(s->table->id);
+    planner::ForEachOwnExpr(*s, [&](const planner::Expr& e) { out.emplace_back(&e, schema); });
+    if (s->select) {
+      const planner::AccessPath& path = s->select->access;
+      for (const planner::Expr* e : path.prefix) out.emplace_back(e, schema);
+      if (path.lower) out.emplace_back(path.lower->value, schema);
+      if (path.upper) out.emplace_back(path.upper->value, schema);
+    }
+  }
+  return out;
+}
+
+// Emits `e` as `int32 name(EvalState*, Datum* out)` into `module`; false (and nothing
+// left in the module) if the expression compiler does not handle it.
+bool EmitExprFunction(llvm::Module& module, const std::string& name, const planner::Expr& e, const Schema* schema,
+                      ConstantPool& constants, int* temps) {
+  llvm::LLVMContext& context = module.getContext();
+  llvm::IRBuilder<> b(context);
+  auto* fn_type = llvm::FunctionType::get(b.getInt32Ty(), {b.getPtrTy(), b.getPtrTy()}, false);
+  auto* fn = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, name, module);
+  auto* entry = llvm::BasicBlock::Create(context, "entry", fn);
+  auto* error_exit = llvm::BasicBlock::Create(context, "error", fn);
+  b.SetInsertPoint(error_exit);
+  b.CreateRet(b.getInt32(0));
+  b.SetInsertPoint(entry);
+  try {
+    ExprEmitter emitter(b, fn->getArg(0), error_exit, constants, temps);
+    emitter.set_schema(schema);
+    CgValue v = emitter.Emit(e);
+    emitter.Store(v, e.type.id, fn->getArg(1));
+    b.CreateRet(b.getInt32(1));
+    return true;
+  } catch (const planner::SqlError&) {
+    fn->eraseFromParent();
+    return false;
+  }
+}
+
+}  // namespace
+
 std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::ProcedureIr& ir,
-                                                      const CompileOptions& options) {
+                                                      const CompileOptions& options, const Database* db) {
   auto context = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> module = jit.NewModule(*context, "proc." + ir.name);
   auto* fn_type = llvm::FunctionType::get(llvm::Type::getInt32Ty(*context), {llvm::PointerType::get(*context, 0)}, false);
@@ -290,10 +341,25 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
     compiler.CompileFunction(std::string_view(name) == "caracal_body" ? ir.body : ir.init);
   }
   std::vector<std::string> entry_points = {"caracal_body", "caracal_init"};
+  // Statement expressions use their own temps (the accelerator's buffer, not the body's).
+  std::vector<std::pair<const planner::Expr*, std::string>> expr_functions;
+  int expr_temps = 0;
+  if (db != nullptr) {
+    for (const auto& [e, schema] : StatementExprs(ir, *db)) {
+      if (e->ContainsAggregate()) continue;
+      std::string name = fmt::format("caracal_x{}", expr_functions.size());
+      if (!EmitExprFunction(*module, name, *e, schema, *code->constants_, &expr_temps)) continue;
+      expr_functions.emplace_back(e, name);
+      entry_points.push_back(name);
+    }
+  }
   code->module_ = jit.Compile(std::move(context), std::move(module), entry_points, options);
   code->body_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_body"));
   code->init_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_init"));
   code->temps_ = temps;
+  for (const auto& [e, name] : expr_functions)
+    code->exprs_[e] = reinterpret_cast<ExprFn>(code->module_->Lookup(name));
+  code->expr_temps_ = expr_temps;
   return code;
 }
 

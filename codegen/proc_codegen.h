@@ -11,12 +11,14 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "codegen/eval_state.h"
 #include "codegen/expr_codegen.h"
 #include "codegen/jit.h"
 #include "codegen/statement_hooks.h"
+#include "engine/database.h"
 #include "planner/procedure_ir.h"
 
 namespace caracal::codegen {
@@ -31,8 +33,11 @@ class ProcedureCode {
  public:
   // Compiles `ir` (which must outlive the result: the code points at its statements).
   // Throws SqlError XX000 if the IR holds something the compiler does not handle.
+  // With `db`, the expressions of the table statements (keys, new values, filters, query
+  // outputs) are compiled too, as functions ExprCode() finds (`db` gives the schemas of
+  // the rows they read).
   static std::unique_ptr<ProcedureCode> Compile(Jit& jit, const planner::ProcedureIr& ir,
-                                                const CompileOptions& options = {});
+                                                const CompileOptions& options = {}, const Database* db = nullptr);
 
   // Run the body / the init program on `frame` (ir.variables.size() Datums). Throw what
   // the procedure raises (SqlError), as the interpreter does.
@@ -44,6 +49,16 @@ class ProcedureCode {
   const std::string& ir_text() const { return module_->ir(); }
   int temps() const { return temps_; }
 
+  // A compiled table-statement expression: fn(state, out) returns 1, or 0 with the
+  // error in state->error. Null if `e` has none.
+  using ExprFn = int32_t (*)(EvalState*, planner::Datum*);
+  ExprFn FindExpr(const planner::Expr* e) const {
+    auto it = exprs_.find(e);
+    return it == exprs_.end() ? nullptr : it->second;
+  }
+  int expr_temps() const { return expr_temps_; }
+  size_t compiled_exprs() const { return exprs_.size(); }
+
  private:
   using Fn = int32_t (*)(EvalState*);
   BlockEnd Run(Fn fn, std::vector<planner::Datum>& frame, StatementHooks& hooks) const;
@@ -53,6 +68,8 @@ class ProcedureCode {
   Fn body_ = nullptr;
   Fn init_ = nullptr;
   int temps_ = 0;
+  std::unordered_map<const planner::Expr*, ExprFn> exprs_;
+  int expr_temps_ = 0;
 };
 
 }  // namespace caracal::codegen

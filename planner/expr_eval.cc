@@ -161,27 +161,36 @@ bool EvalCondition(const Expr& e, const EvalContext& ctx) {
   return !d.is_null() && d.as_bool();
 }
 
-Datum Eval(const Expr& e, const EvalContext& ctx) {
+namespace {
+
+Datum EvalNode(const Expr& e, const EvalContext& ctx);
+
+bool NodeCondition(const Expr& e, const EvalContext& ctx) {
+  Datum d = EvalNode(e, ctx);
+  return !d.is_null() && d.as_bool();
+}
+
+Datum EvalNode(const Expr& e, const EvalContext& ctx) {
   switch (e.kind) {
     case ExprKind::kConst: return e.value;
     case ExprKind::kSlot: return ReadSlot(e.slot, ctx);
-    case ExprKind::kCast: return CastDatum(Eval(*e.args[0], ctx), e.args[0]->type, e.type, e.explicit_cast);
+    case ExprKind::kCast: return CastDatum(EvalNode(*e.args[0], ctx), e.args[0]->type, e.type, e.explicit_cast);
     case ExprKind::kArith: {
-      Datum a = Eval(*e.args[0], ctx);
+      Datum a = EvalNode(*e.args[0], ctx);
       if (e.op == Op::kNeg) {
         if (a.is_null()) return a;
         if (e.type.is_integer()) return Datum::Int(CheckIntRange(-static_cast<__int128>(a.i), e.type.id));
         if (e.type.is_float()) return Datum::Float(-a.f);
         return Datum::Num(-a.n);
       }
-      Datum b = Eval(*e.args[1], ctx);
+      Datum b = EvalNode(*e.args[1], ctx);
       if (a.is_null() || b.is_null()) return Datum::Null();
       return Arithmetic(e.op, a, b, e.type);
     }
     case ExprKind::kCompare: {
-      Datum a = Eval(*e.args[0], ctx);
+      Datum a = EvalNode(*e.args[0], ctx);
       if (a.is_null()) return Datum::Null();
-      Datum b = Eval(*e.args[1], ctx);
+      Datum b = EvalNode(*e.args[1], ctx);
       if (b.is_null()) return Datum::Null();
       const SqlType& t = e.args[0]->type.id == TypeId::kBpchar && e.args[1]->type.id == TypeId::kBpchar
                              ? e.args[0]->type
@@ -189,16 +198,16 @@ Datum Eval(const Expr& e, const EvalContext& ctx) {
       return Datum::Bool(CompareResult(e.op, CompareForType(a, b, t)));
     }
     case ExprKind::kConcat: {
-      Datum a = Eval(*e.args[0], ctx);
+      Datum a = EvalNode(*e.args[0], ctx);
       if (a.is_null()) return a;
-      Datum b = Eval(*e.args[1], ctx);
+      Datum b = EvalNode(*e.args[1], ctx);
       if (b.is_null()) return b;
       return Datum::String(a.s + b.s);
     }
     case ExprKind::kAnd: {
       bool saw_null = false;
       for (const auto& arg : e.args) {
-        Datum d = Eval(*arg, ctx);
+        Datum d = EvalNode(*arg, ctx);
         if (d.is_null()) saw_null = true;
         else if (!d.as_bool()) return Datum::Bool(false);
       }
@@ -207,19 +216,19 @@ Datum Eval(const Expr& e, const EvalContext& ctx) {
     case ExprKind::kOr: {
       bool saw_null = false;
       for (const auto& arg : e.args) {
-        Datum d = Eval(*arg, ctx);
+        Datum d = EvalNode(*arg, ctx);
         if (d.is_null()) saw_null = true;
         else if (d.as_bool()) return Datum::Bool(true);
       }
       return saw_null ? Datum::Null() : Datum::Bool(false);
     }
     case ExprKind::kNot: {
-      Datum d = Eval(*e.args[0], ctx);
+      Datum d = EvalNode(*e.args[0], ctx);
       return d.is_null() ? d : Datum::Bool(!d.as_bool());
     }
-    case ExprKind::kIsNull: return Datum::Bool(Eval(*e.args[0], ctx).is_null() != e.negated);
+    case ExprKind::kIsNull: return Datum::Bool(EvalNode(*e.args[0], ctx).is_null() != e.negated);
     case ExprKind::kBoolTest: {
-      Datum d = Eval(*e.args[0], ctx);
+      Datum d = EvalNode(*e.args[0], ctx);
       bool r = e.op == Op::kEq ? (!d.is_null() && d.as_bool())
                : e.op == Op::kNe ? (!d.is_null() && !d.as_bool())
                                  : d.is_null();
@@ -228,18 +237,18 @@ Datum Eval(const Expr& e, const EvalContext& ctx) {
     case ExprKind::kCase: {
       size_t n = e.args.size() - 1;
       for (size_t i = 0; i < n; i += 2)
-        if (EvalCondition(*e.args[i], ctx)) return Eval(*e.args[i + 1], ctx);
-      return Eval(*e.args[n], ctx);
+        if (NodeCondition(*e.args[i], ctx)) return EvalNode(*e.args[i + 1], ctx);
+      return EvalNode(*e.args[n], ctx);
     }
     case ExprKind::kCoalesce:
       for (const auto& arg : e.args) {
-        Datum d = Eval(*arg, ctx);
+        Datum d = EvalNode(*arg, ctx);
         if (!d.is_null()) return d;
       }
       return Datum::Null();
     case ExprKind::kNullIf: {
-      Datum a = Eval(*e.args[0], ctx);
-      Datum b = Eval(*e.args[1], ctx);
+      Datum a = EvalNode(*e.args[0], ctx);
+      Datum b = EvalNode(*e.args[1], ctx);
       if (!a.is_null() && !b.is_null() && CompareForType(a, b, e.args[0]->type) == 0) return Datum::Null();
       return a;
     }
@@ -248,7 +257,7 @@ Datum Eval(const Expr& e, const EvalContext& ctx) {
       // NULLs are ignored; the result is NULL only if every argument is.
       Datum best;
       for (const auto& arg : e.args) {
-        Datum d = Eval(*arg, ctx);
+        Datum d = EvalNode(*arg, ctx);
         if (d.is_null()) continue;
         int c = best.is_null() ? 0 : CompareForType(d, best, e.type);
         if (best.is_null() || (e.kind == ExprKind::kGreatest ? c > 0 : c < 0)) best = std::move(d);
@@ -256,27 +265,27 @@ Datum Eval(const Expr& e, const EvalContext& ctx) {
       return best;
     }
     case ExprKind::kIn: {
-      Datum x = Eval(*e.args[0], ctx);
+      Datum x = EvalNode(*e.args[0], ctx);
       if (x.is_null()) return x;
       bool saw_null = false;
       for (size_t i = 1; i < e.args.size(); ++i) {
-        Datum d = Eval(*e.args[i], ctx);
+        Datum d = EvalNode(*e.args[i], ctx);
         if (d.is_null()) saw_null = true;
         else if (CompareForType(x, d, e.args[0]->type) == 0) return Datum::Bool(!e.negated);
       }
       return saw_null ? Datum::Null() : Datum::Bool(e.negated);
     }
     case ExprKind::kLike: {
-      Datum t = Eval(*e.args[0], ctx);
+      Datum t = EvalNode(*e.args[0], ctx);
       if (t.is_null()) return t;
-      Datum p = Eval(*e.args[1], ctx);
+      Datum p = EvalNode(*e.args[1], ctx);
       if (p.is_null()) return p;
       return Datum::Bool(LikeMatch(t.s, p.s, e.case_insensitive) != e.negated);
     }
     case ExprKind::kFunc: {
       std::vector<Datum> args;
       args.reserve(e.args.size());
-      for (const auto& arg : e.args) args.push_back(Eval(*arg, ctx));
+      for (const auto& arg : e.args) args.push_back(EvalNode(*arg, ctx));
       return EvalFunction(e.func, e.type, args);
     }
     case ExprKind::kAggRef:
@@ -284,13 +293,13 @@ Datum Eval(const Expr& e, const EvalContext& ctx) {
     case ExprKind::kArray: {
       std::vector<Datum> elements;
       elements.reserve(e.args.size());
-      for (const auto& arg : e.args) elements.push_back(Eval(*arg, ctx));
+      for (const auto& arg : e.args) elements.push_back(EvalNode(*arg, ctx));
       return Datum::Array(std::move(elements));
     }
     case ExprKind::kSubscript: {
-      Datum a = Eval(*e.args[0], ctx);
+      Datum a = EvalNode(*e.args[0], ctx);
       if (a.is_null()) return a;
-      Datum i = Eval(*e.args[1], ctx);
+      Datum i = EvalNode(*e.args[1], ctx);
       if (i.is_null() || i.i < 1 || i.i > static_cast<int64_t>(a.array->size())) return Datum::Null();
       return (*a.array)[i.i - 1];
     }
@@ -298,6 +307,16 @@ Datum Eval(const Expr& e, const EvalContext& ctx) {
       throw SqlError(sqlstate::kFeatureNotSupported, "nextval() is only supported inside procedures (it is drawn at sequencing time)");
   }
   return Datum::Null();
+}
+
+}  // namespace
+
+Datum Eval(const Expr& e, const EvalContext& ctx) {
+  if (ctx.accelerator != nullptr) {
+    Datum out;
+    if (ctx.accelerator->Eval(e, ctx, out)) return out;
+  }
+  return EvalNode(e, ctx);
 }
 
 }  // namespace caracal::planner

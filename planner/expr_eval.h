@@ -11,6 +11,17 @@
 
 namespace caracal::planner {
 
+struct EvalContext;
+
+// Compiled code for some expressions (codegen/ registers a procedure's): Eval asks it
+// first and interprets only what it does not have. Same values, same errors.
+class ExprAccelerator {
+ public:
+  virtual ~ExprAccelerator() = default;
+  // Evaluates `e` into `out` if it has code for it; false otherwise. Throws SqlError.
+  virtual bool Eval(const Expr& e, const EvalContext& ctx, Datum& out) const = 0;
+};
+
 // Where slot values come from. Unused spaces stay empty.
 struct EvalContext {
   const RowValue* row = nullptr;  // SlotSpace::kColumn
@@ -19,6 +30,7 @@ struct EvalContext {
   std::span<const Datum> group_keys;
   std::span<const Datum> aggregates;
   const RowValue* excluded = nullptr;  // SlotSpace::kExcluded (same schema as `row`)
+  const ExprAccelerator* accelerator = nullptr;  // may be null: interpret everything
 };
 
 Datum Eval(const Expr& e, const EvalContext& ctx);

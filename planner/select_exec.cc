@@ -42,10 +42,11 @@ std::optional<int64_t> EvalCount(const ExprPtr& e, const EvalContext& ctx, const
 }  // namespace
 
 std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& source,
-                                           std::span<const Datum> variables) {
+                                           std::span<const Datum> variables, const ExprAccelerator* accelerator) {
   // LIMIT/OFFSET first: their errors come before any row is read, as in PostgreSQL.
   EvalContext vars_only;
   vars_only.variables = variables;
+  vars_only.accelerator = accelerator;
   std::optional<int64_t> limit = EvalCount(plan.limit, vars_only, "LIMIT", sqlstate::kInvalidRowCountInLimit);
   int64_t offset = EvalCount(plan.offset, vars_only, "OFFSET", sqlstate::kInvalidRowCountInOffset).value_or(0);
 

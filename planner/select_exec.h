@@ -21,6 +21,7 @@ ResultSet RowsToResultSet(const SelectPlan& plan, const std::vector<std::vector<
 // The output rows of `plan` (visible and hidden columns, after ORDER BY, OFFSET and
 // LIMIT) read from `source`; kVariable slots read `variables` (a procedure's frame).
 std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& source,
-                                           std::span<const Datum> variables);
+                                           std::span<const Datum> variables,
+                                           const ExprAccelerator* accelerator = nullptr);
 
 }  // namespace caracal::planner

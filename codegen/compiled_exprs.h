@@ -1,0 +1,26 @@
+// CompiledExprs: the planner's ExprAccelerator over the statement expressions a
+// ProcedureCode compiled (keys, new values, filters, query outputs), for one attempt of
+// one transaction: it owns the scratch temps the compiled code writes, so it is used by
+// one thread at a time. planner::Eval asks it first and interprets what it lacks.
+#pragma once
+
+#include <vector>
+
+#include "codegen/eval_state.h"
+#include "codegen/proc_codegen.h"
+#include "planner/expr_eval.h"
+
+namespace caracal::codegen {
+
+class CompiledExprs final : public planner::ExprAccelerator {
+ public:
+  explicit CompiledExprs(const ProcedureCode& code) : code_(code), temps_(static_cast<size_t>(code.expr_temps())) {}
+
+  bool Eval(const planner::Expr& e, const planner::EvalContext& ctx, planner::Datum& out) const override;
+
+ private:
+  const ProcedureCode& code_;
+  mutable std::vector<planner::Datum> temps_;
+};
+
+}  // namespace caracal::codegen
