@@ -39,17 +39,25 @@ class RunnerHooks final : public StatementHooks {
 CompiledProcedure::CompiledProcedure(Jit& jit, std::shared_ptr<const planner::ProcedureIr> ir,
                                      const planner::Catalog& catalog, const CompileOptions& options)
     : ir_(std::move(ir)), catalog_(catalog), interpreted_(ir_, catalog) {
-  code_ = ProcedureCode::Compile(jit, *ir_, options, &catalog.database());
+  first_ = ProcedureCode::Compile(jit, *ir_, options, &catalog.database());
+  active_.store(first_.get(), std::memory_order_release);
+}
+
+void CompiledProcedure::Reoptimize(Jit& jit, const CompileOptions& options) {
+  std::unique_ptr<ProcedureCode> code = ProcedureCode::Compile(jit, *ir_, options, &catalog_.database());
+  optimized_ = std::move(code);
+  active_.store(optimized_.get(), std::memory_order_release);
 }
 
 void CompiledProcedure::Declare(DeclareContext& ctx) const {
   Frame frame = MakeFrame(*ir_, ctx.input());
   BodyRunner runner(*ir_, catalog_, ctx, frame);
-  CompiledExprs exprs(*code_);
+  const ProcedureCode& code = *active_.load(std::memory_order_acquire);
+  CompiledExprs exprs(code);
   runner.set_accelerator(&exprs);
   RunnerHooks hooks(runner, *ir_, nullptr);
   try {
-    code_->RunInit(frame.vars, hooks);
+    code.RunInit(frame.vars, hooks);
   } catch (const SqlError&) {
     // As InterpretedProcedure::Declare: Execute reports the error.
   }
@@ -58,11 +66,12 @@ void CompiledProcedure::Declare(DeclareContext& ctx) const {
 void CompiledProcedure::Execute(ExecContext& ctx) const {
   Frame frame = MakeFrame(*ir_, ctx.input());
   BodyRunner runner(*ir_, catalog_, ctx, frame);
-  CompiledExprs exprs(*code_);
+  const ProcedureCode& code = *active_.load(std::memory_order_acquire);
+  CompiledExprs exprs(code);
   runner.set_accelerator(&exprs);
   RunnerHooks hooks(runner, *ir_, &ctx);
   try {
-    code_->RunBody(frame.vars, hooks);
+    code.RunBody(frame.vars, hooks);
     runner.Finish();
   } catch (const SqlError& e) {
     if (runner.published()) throw;  // as InterpretedProcedure: the engine reports it

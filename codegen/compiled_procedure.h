@@ -14,6 +14,7 @@
 // compiles only procedures without such statements and interprets the others.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -41,16 +42,27 @@ class CompiledProcedure final : public Procedure {
   std::string_view log_identity() const override { return interpreted_.log_identity(); }
 
   const planner::ProcedureIr& ir() const { return *ir_; }
-  // Verification + optimisation + machine code of both functions (the product's compile_ms).
-  double compile_ms() const { return code_->compile_ms(); }
-  // The optimised IR, when compiled with options.dump_ir (SET caracal.dump_ir = on).
-  const std::string& ir_text() const { return code_->ir_text(); }
+  // Verification + optimisation + machine code of the first compilation (the product's
+  // compile_ms: what CREATE FUNCTION waits for).
+  double compile_ms() const { return first_->compile_ms(); }
+  // The optimised IR of the code calls run now, when compiled with options.dump_ir.
+  const std::string& ir_text() const { return active_.load(std::memory_order_acquire)->ir_text(); }
+
+  // The second tier: compiles the procedure again with `jit` (a more thorough pipeline)
+  // and makes later calls run that code. Called at most once, by one thread, while
+  // calls may run on others (they keep the code they started with); throws SqlError
+  // if it cannot compile, and then the first code stays.
+  void Reoptimize(Jit& jit, const CompileOptions& options = {});
+  bool reoptimized() const { return active_.load(std::memory_order_acquire) != first_.get(); }
+  double reoptimize_ms() const { return optimized_ ? optimized_->compile_ms() : 0; }
 
  private:
   std::shared_ptr<const planner::ProcedureIr> ir_;
   const planner::Catalog& catalog_;
   InterpretedProcedure interpreted_;
-  std::unique_ptr<ProcedureCode> code_;
+  std::unique_ptr<ProcedureCode> first_;
+  std::unique_ptr<ProcedureCode> optimized_;  // set once, before active_ points at it
+  std::atomic<const ProcedureCode*> active_;
 };
 
 // What CREATE FUNCTION / PROCEDURE should register: the compiled procedure when `jit` is

@@ -30,7 +30,7 @@ class JITDylib;
 
 namespace caracal::codegen {
 
-enum class OptLevel { kO0, kO1, kO2, kO3 };
+enum class OptLevel { kO0, kO1, kO2, kO3, kQuick };
 
 class Jit;
 

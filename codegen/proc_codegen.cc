@@ -346,7 +346,8 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   int expr_temps = 0;
   if (db != nullptr) {
     for (const auto& [e, schema] : StatementExprs(ir, *db)) {
-      if (e->ContainsAggregate()) continue;
+      // A constant or a lone variable or column is as quick to interpret as to call.
+      if (e->ContainsAggregate() || e->kind == planner::ExprKind::kConst || e->kind == planner::ExprKind::kSlot) continue;
       std::string name = fmt::format("caracal_x{}", expr_functions.size());
       if (!EmitExprFunction(*module, name, *e, schema, *code->constants_, &expr_temps)) continue;
       expr_functions.emplace_back(e, name);

@@ -124,6 +124,7 @@ StatementResult Session::RunSetting(const PgQuery__Node* stmt) {
   SetOutcome outcome = ExecuteSet(stmt->variable_set_stmt, settings_);
   result.tag = outcome.tag;
   for (std::string& w : outcome.warnings) result.notices.push_back("WARNING:" + w);
+  procedures_->set_jit(settings_.Get("caracal.jit") == "on");
   const EngineOptions& want = settings_.engine_options();
   const EngineOptions& have = engine_->options();
   if (want.workers != have.workers || want.epoch_max_txns != have.epoch_max_txns ||
@@ -156,6 +157,9 @@ StatementResult Session::RunExtension(const ParsedStatement& parsed) {
   StatementResult result;
   if (parsed.extension == Extension::kExplainProcedure) {
     result.rows = planner::ExplainProcedure(*catalog_, parsed.name);
+    if (settings_.Get("caracal.dump_ir") == "on")
+      for (const auto& ir : catalog_->FindProcedures(parsed.name))
+        result.notices.push_back("INFO:" + procedures_->DescribeCode(ir));
   } else {
     std::optional<planner::CallPlan> call = planner::PlanCall(parsed.node, *catalog_, true);
     if (!call)

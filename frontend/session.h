@@ -97,6 +97,8 @@ class Session {
   // there are several.
   const Procedure* FindProcedure(std::string_view name);
   Database& database() { return *db_; }
+  // The compiled procedures (tiered: see codegen/procedure_cache.h).
+  codegen::ProcedureCache& procedure_cache() { return *procedures_; }
   Engine& engine() { return *engine_; }
   // SET / SHOW / RESET parameters (settings.h); a changed engine setting takes effect
   // through Reconfigure before the next statement runs.

@@ -130,6 +130,10 @@ const std::map<std::string, Parameter>& Registry() {
         IntEngine("caracal.gc_k", 1, 1000000, "Epochs after its last write before the major collector trims a row.",
                   [](const EngineOptions& o) { return o.gc_k; },
                   [](EngineOptions& o, int64_t v) { o.gc_k = static_cast<uint32_t>(v); }),
+        Plain("caracal.jit", Parameter::Kind::kBool,
+              "Procedures created or first called from now on are compiled with LLVM (off: interpreted)."),
+        Plain("caracal.dump_ir", Parameter::Kind::kBool,
+              "EXPLAIN PROCEDURE also shows the procedure's optimised LLVM IR (an INFO message)."),
         Plain("client_min_messages", Parameter::Kind::kEnum, "Sets the message levels that are sent to the client.",
               {"debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"}),
         Plain("application_name", Parameter::Kind::kString, "Sets the application name to be reported."),
@@ -153,6 +157,8 @@ const std::map<std::string, Parameter>& Registry() {
 Settings::Settings(const EngineOptions& initial) : engine_(initial) {
   for (const auto& [name, p] : Registry())
     if (p.get) values_[name] = p.get(engine_);
+  values_["caracal.jit"] = "on";
+  values_["caracal.dump_ir"] = "off";
   values_["client_min_messages"] = "notice";
   values_["application_name"] = "caracal";
   values_["server_version"] = "15.0 (caracal 0.1.0)";

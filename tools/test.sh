@@ -14,7 +14,8 @@ for preset in asan tsan; do
   echo "== sanitize-labelled tests under $preset"
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" --target stress_test engine_semantics_test engine_edge_cases_test \
-    snapshot_test point_index_test row_buffer_pool_test log_test
+    snapshot_test point_index_test row_buffer_pool_test log_test \
+    codegen_sanitize_test
   ctest --test-dir "build-$preset" -j2 --output-on-failure --timeout 900 -L sanitize
 done
 

@@ -43,6 +43,8 @@ class Twin final : public SqlTwin {
     const auto start = std::chrono::steady_clock::now();
     Run(ReadFile(dir + "/procedures.sql"), dir + "/procedures.sql");
     compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    // What is measured is the steady state: every procedure on its second-tier code.
+    session_.procedure_cache().WaitForReoptimization();
   }
 
   Database& database() override { return session_.database(); }

@@ -5,6 +5,7 @@
 
 #include "codegen/expr_codegen.h"
 #include "codegen/jit.h"
+#include "frontend/session.h"
 #include "engine/row_value.h"
 #include "planner/sql_error.h"
 #include "tests/codegen/bind_helper.h"
@@ -37,6 +38,54 @@ TEST(CodegenSanitize, FrameRowAndErrors) {
   EXPECT_EQ(eval("coalesce(null::text, substr(s, 90))").s, std::string(11, 'x'));
   EXPECT_THROW(eval("a / (a - 7)"), planner::SqlError);
   EXPECT_THROW(eval("(s || 'z')::int"), planner::SqlError);
+}
+
+// Whole compiled procedures on two workers: the JIT'd body and init program, the
+// compiled statement expressions, ApplyRowUpdate callbacks, a dependent key read through
+// a secondary index, string growth and aborts, all pipelined so calls share epochs.
+TEST(CodegenSanitize, CompiledProceduresOnTheEngine) {
+  frontend::SessionOptions options;
+  options.engine.workers = 2;
+  options.engine.epoch_interval_ms = 1;
+  frontend::Session session(options);
+  auto run = [&](const std::string& sql) {
+    std::vector<frontend::StatementResult> results = session.Execute(sql);
+    for (const auto& r : results) EXPECT_FALSE(r.error) << sql << ": " << r.error->message;
+    return results.empty() || !results.back().rows || results.back().rows->rows.empty()
+               ? std::string()
+               : results.back().rows->rows[0][0].value_or("");
+  };
+  run("CREATE TABLE acct (id int PRIMARY KEY, owner text NOT NULL, balance numeric(12,2), note text)");
+  run("CREATE INDEX acct_owner ON acct (owner)");
+  run("INSERT INTO acct VALUES (1, 'a', 0, '')");
+  run(R"(CREATE FUNCTION open_acct(p_id int, p_owner text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO acct VALUES (p_id, p_owner, 100.50, repeat(p_owner, 3));
+END $$)");
+  run(R"(CREATE FUNCTION pay(p_owner text, p_ids int[], p_amount numeric) RETURNS numeric LANGUAGE plpgsql AS $$
+DECLARE v_id int; v_total numeric := 0; v_bal numeric;
+BEGIN
+  SELECT id INTO v_id FROM acct WHERE owner = p_owner;
+  IF NOT FOUND THEN RAISE EXCEPTION 'no account for %', p_owner; END IF;
+  UPDATE acct SET balance = balance + p_amount, note = note || '+' WHERE id = v_id;
+  FOREACH v_id IN ARRAY p_ids LOOP
+    UPDATE acct SET balance = balance - 1 WHERE id = v_id;
+    SELECT balance INTO v_bal FROM acct WHERE id = v_id;
+    v_total := v_total + coalesce(v_bal, 0);
+  END LOOP;
+  RETURN v_total;
+END $$)");
+  std::string calls;
+  for (int i = 2; i < 60; ++i) calls += "SELECT open_acct(" + std::to_string(i) + ", 'o" + std::to_string(i) + "');";
+  for (int i = 0; i < 200; ++i)
+    calls += "SELECT pay('o" + std::to_string(2 + i % 70) + "', ARRAY[" + std::to_string(2 + i % 5) + "," +
+             std::to_string(3 + i % 7) + "], " + std::to_string(i) + ".25);";
+  std::vector<frontend::PendingResult> pending = session.Submit(calls);
+  int errors = 0, expected_errors = 0;
+  for (auto& p : pending) errors += p.Get().error.has_value();
+  for (int i = 0; i < 200; ++i) expected_errors += 2 + i % 70 >= 60;  // owners o60..o71 do not exist
+  EXPECT_EQ(errors, expected_errors);
+  EXPECT_EQ(run("SELECT count(*) FROM acct WHERE note LIKE '%+'"), "58");
 }
 
 }  // namespace

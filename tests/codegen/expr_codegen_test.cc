@@ -126,7 +126,8 @@ int Iterations(int fallback) {
 
 class Differential : public ::testing::Test {
  protected:
-  Jit jit_{OptLevel::kO1};
+  // The first tier: what every procedure runs until its -O2 code is ready.
+  Jit jit_{OptLevel::kQuick};
 };
 
 // Binds `sql` (skips what the binder rejects), then compares Eval with the compiled code.

@@ -3,6 +3,7 @@
 // them; pipelined submission in order; aborts leave nothing behind.
 #include <gtest/gtest.h>
 
+#include "codegen/compiled_procedure.h"
 #include "tests/frontend/session_fixture.h"
 
 namespace caracal::frontend::testing {
@@ -124,6 +125,42 @@ TEST_F(CallTest, OutParametersComeBackAsARow) {
   EXPECT_EQ(Q("SELECT * FROM divmod(17, 5)"), "3|2");
   EXPECT_EQ(Header("SELECT * FROM divmod(17, 5)"), "q|r");
   EXPECT_EQ(Q("SELECT divmod(17, 5)"), "(3,2)");
+}
+
+// SET caracal.dump_ir shows the optimised IR of what a call runs; SET caracal.jit = off
+// makes procedures created afterwards interpreted, with the same results.
+TEST_F(CallTest, DumpIrAndJitSwitch) {
+  Q("SET caracal.dump_ir = on");
+  std::vector<StatementResult> r = session_.Execute("EXPLAIN PROCEDURE put");
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_EQ(r[0].notices.size(), 1u);
+  EXPECT_EQ(r[0].notices[0].rfind("INFO:procedure put: optimised LLVM IR\n", 0), 0u) << r[0].notices[0];
+  EXPECT_NE(r[0].notices[0].find("define "), std::string::npos);
+  Q("SET caracal.jit = off");
+  Q(R"(CREATE FUNCTION twice(p integer) RETURNS integer LANGUAGE plpgsql AS $$ BEGIN RETURN p * 2; END $$)");
+  r = session_.Execute("EXPLAIN PROCEDURE twice");
+  ASSERT_EQ(r[0].notices.size(), 1u);
+  EXPECT_EQ(r[0].notices[0], "INFO:procedure twice: interpreted (caracal.jit is off)");
+  EXPECT_EQ(Q("SELECT twice(21)"), "42");
+  EXPECT_EQ(Q("SELECT put(3, 4)"), "8");
+  Q("RESET caracal.dump_ir");
+  EXPECT_TRUE(session_.Execute("EXPLAIN PROCEDURE put")[0].notices.empty());
+  EXPECT_EQ(Q("SHOW caracal.jit"), "off");
+}
+
+// Tiered compilation: calls run the quick first-tier code until the background -O2
+// compilation takes over; both give the same results.
+TEST_F(CallTest, SecondTierTakesOverWithTheSameResults) {
+  EXPECT_EQ(Q("SELECT put(1, 10)"), "20");
+  session_.procedure_cache().WaitForReoptimization();
+  const auto* put = dynamic_cast<const codegen::CompiledProcedure*>(session_.FindProcedure("put"));
+  ASSERT_NE(put, nullptr);
+  EXPECT_TRUE(put->reoptimized());
+  EXPECT_GT(put->compile_ms(), 0);
+  EXPECT_GT(put->reoptimize_ms(), 0);
+  EXPECT_EQ(Q("SELECT put(1, 11)"), "22");
+  Q("CALL add(1, 5)");
+  EXPECT_EQ(Q("SELECT v FROM kv WHERE k = 1"), "16");
 }
 
 }  // namespace
