@@ -61,7 +61,7 @@ constexpr const char* kVersion = "caracal 0.1.0";
 
 Options ParseArguments(int argc, char** argv) {
   enum { kCsv = 1000, kWorkers, kHelp, kListen, kPasswordFile, kMaxConnections, kIdleTimeout, kTrustRemote,
-         kMaxMessageBytes };
+         kMaxMessageBytes, kStartupTimeout };
   static const option kLong[] = {
       {"command", required_argument, nullptr, 'c'},
       {"file", required_argument, nullptr, 'f'},
@@ -96,6 +96,7 @@ Options ParseArguments(int argc, char** argv) {
       {"idle-timeout", required_argument, nullptr, kIdleTimeout},
       {"max-message-bytes", required_argument, nullptr, kMaxMessageBytes},
       {"trust-remote", no_argument, nullptr, kTrustRemote},
+      {"startup-timeout", required_argument, nullptr, kStartupTimeout},
       {"host", required_argument, nullptr, 'h'},
       {"port", required_argument, nullptr, 'p'},
       {"username", required_argument, nullptr, 'U'},
@@ -171,14 +172,16 @@ Options ParseArguments(int argc, char** argv) {
       case kPasswordFile: o.password_file = optarg; break;
       case kMaxConnections:
       case kIdleTimeout:
+      case kStartupTimeout:
       case kMaxMessageBytes: {
         char* end = nullptr;
         long long n = std::strtoll(optarg, &end, 10);
         if (!end || *end || n < 0 || (c == kMaxConnections && (n < 1 || n > 100000)) ||
             (c == kMaxMessageBytes && n < 1024))
-          Usage(std::string("invalid value for --") + (c == kMaxConnections ? "max-connections" : c == kIdleTimeout ? "idle-timeout" : "max-message-bytes"));
+          Usage(std::string("invalid value for --") + (c == kMaxConnections ? "max-connections" : c == kIdleTimeout ? "idle-timeout" : c == kStartupTimeout ? "startup-timeout" : "max-message-bytes"));
         if (c == kMaxConnections) o.server.max_connections = static_cast<int>(n);
         else if (c == kIdleTimeout) o.server.idle_timeout = std::chrono::seconds(n);
+        else if (c == kStartupTimeout) o.server.startup_timeout = std::chrono::seconds(std::max<long long>(n, 1));
         else o.server.max_message_bytes = static_cast<size_t>(n);
         break;
       }
