@@ -14,6 +14,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -24,6 +25,7 @@
 #include "frontend/line_editor.h"
 #include "frontend/session.h"
 #include "frontend/shell.h"
+#include "server/serve.h"
 
 namespace {
 
@@ -44,6 +46,10 @@ struct Options {
   bool single_transaction = false;
   bool no_readline = false;
   int workers = 2;
+  // --listen [HOST:]PORT: serve PostgreSQL clients instead of running the shell.
+  bool listen = false;
+  caracal::server::ServerConfig server;
+  std::optional<std::string> password_file;
 };
 
 constexpr const char* kVersion = "caracal 0.1.0";
@@ -54,7 +60,8 @@ constexpr const char* kVersion = "caracal 0.1.0";
 }
 
 Options ParseArguments(int argc, char** argv) {
-  enum { kCsv = 1000, kWorkers, kHelp };
+  enum { kCsv = 1000, kWorkers, kHelp, kListen, kPasswordFile, kMaxConnections, kIdleTimeout, kTrustRemote,
+         kMaxMessageBytes, kStartupTimeout };
   static const option kLong[] = {
       {"command", required_argument, nullptr, 'c'},
       {"file", required_argument, nullptr, 'f'},
@@ -83,6 +90,13 @@ Options ParseArguments(int argc, char** argv) {
       {"field-separator-zero", no_argument, nullptr, 'z'},
       {"record-separator-zero", no_argument, nullptr, '0'},
       {"workers", required_argument, nullptr, kWorkers},
+      {"listen", required_argument, nullptr, kListen},
+      {"password-file", required_argument, nullptr, kPasswordFile},
+      {"max-connections", required_argument, nullptr, kMaxConnections},
+      {"idle-timeout", required_argument, nullptr, kIdleTimeout},
+      {"max-message-bytes", required_argument, nullptr, kMaxMessageBytes},
+      {"trust-remote", no_argument, nullptr, kTrustRemote},
+      {"startup-timeout", required_argument, nullptr, kStartupTimeout},
       {"host", required_argument, nullptr, 'h'},
       {"port", required_argument, nullptr, 'p'},
       {"username", required_argument, nullptr, 'U'},
@@ -138,6 +152,42 @@ Options ParseArguments(int argc, char** argv) {
         o.workers = static_cast<int>(n);
         break;
       }
+      case kListen: {
+        std::string v = optarg;
+        o.listen = true;
+        size_t colon = v.rfind(':');
+        std::string port = v;
+        if (colon != std::string::npos) {
+          o.server.host = v.substr(0, colon);
+          if (o.server.host.size() > 1 && o.server.host.front() == '[' && o.server.host.back() == ']')
+            o.server.host = o.server.host.substr(1, o.server.host.size() - 2);
+          port = v.substr(colon + 1);
+        }
+        char* end = nullptr;
+        long n = std::strtol(port.c_str(), &end, 10);
+        if (port.empty() || !end || *end || n < 0 || n > 65535) Usage("--listen wants [HOST:]PORT (PORT 0: any free port)");
+        o.server.port = static_cast<int>(n);
+        break;
+      }
+      case kPasswordFile: o.password_file = optarg; break;
+      case kMaxConnections:
+      case kIdleTimeout:
+      case kStartupTimeout:
+      case kMaxMessageBytes: {
+        char* end = nullptr;
+        long long n = std::strtoll(optarg, &end, 10);
+        if (!end || *end || n < 0 || (c == kMaxConnections && (n < 1 || n > 100000)) ||
+            (c == kMaxMessageBytes && n < 1024))
+          Usage(std::string("invalid value for --") + (c == kMaxConnections ? "max-connections" : c == kIdleTimeout ? "idle-timeout" : c == kStartupTimeout ? "startup-timeout" : "max-message-bytes"));
+        if (c == kMaxConnections) o.server.max_connections = static_cast<int>(n);
+        else if (c == kIdleTimeout) o.server.idle_timeout = std::chrono::seconds(n);
+        else if (c == kStartupTimeout) o.server.startup_timeout = std::chrono::seconds(std::max<long long>(n, 1));
+        else o.server.max_message_bytes = static_cast<size_t>(n);
+        break;
+      }
+      case kTrustRemote:
+        o.server.trust_remote = true;
+        break;
       case kHelp: {
         std::string topic = optarg ? optarg : "options";
         if (topic == "commands") std::cout << caracal::frontend::MetaCommandHelp();
@@ -180,6 +230,20 @@ int main(int argc, char** argv) {
   caracal::frontend::SessionOptions session_options;
   session_options.engine.workers = options.workers;
   session_options.engine.epoch_interval_ms = 1;
+  if (options.listen) {
+    // A server's calls come from many clients: epochs close on their interval.
+    if (options.password_file) {
+      std::ifstream in(*options.password_file);
+      std::string password;
+      if (!in || !std::getline(in, password)) {
+        std::cerr << "caracal: error: could not read the password file \"" << *options.password_file << "\"\n";
+        return 2;
+      }
+      options.server.password = password;
+    } else if (const char* env = std::getenv("CARACAL_PASSWORD"); env && *env) {
+      options.server.password = env;
+    }
+  }
   if (options.datadir) {
     session_options.durability.emplace();
     session_options.durability->data_dir = *options.datadir;
@@ -195,6 +259,7 @@ int main(int argc, char** argv) {
   caracal::frontend::Session& session = *opened;
   if (session.durable() != nullptr && session.durable()->recovery().cut)
     std::cerr << "WARNING:  " << session.durable()->recovery().Describe() << "\n";
+  if (options.listen) return caracal::server::Serve(options.server, session, std::cerr);
   Shell shell(session, std::cout, std::cerr);
 
   for (const auto& [name, value] : options.variables) {

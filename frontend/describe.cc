@@ -59,7 +59,9 @@ bool RegexMatches(const std::string& re, const std::string& s) {
 std::string TypeText(const planner::SqlType& t) { return t.Name(); }
 
 // A column DEFAULT as \d shows it: constants as PostgreSQL prints them.
-std::string DefaultText(const planner::CatalogColumn& c) {
+}  // namespace
+
+std::string ColumnDefaultText(const planner::CatalogColumn& c) {
   if (!c.default_expr) return "";
   const planner::Expr* e = c.default_expr.get();
   while (e->kind == planner::ExprKind::kCast && e->args.size() == 1 && e->args[0]->kind == planner::ExprKind::kConst)
@@ -78,6 +80,8 @@ std::string DefaultText(const planner::CatalogColumn& c) {
   }
   return e->DebugString();
 }
+
+namespace {
 
 std::string ColumnList(const TableInfo& t, const std::vector<int>& cols) {
   std::string s;
@@ -131,7 +135,7 @@ PrintTable DescribeTable(const Catalog& catalog, const TableInfo& t, bool view =
   PrintTable out = Listing(view ? fmt::format("View \"pg_catalog.{}\"", t.name) : fmt::format("Table \"public.{}\"", t.name),
                            {"Column", "Type", "Collation", "Nullable", "Default"});
   for (const planner::CatalogColumn& c : t.columns)
-    out.rows.push_back({c.name, TypeText(c.type), "", c.not_null ? "not null" : "", DefaultText(c)});
+    out.rows.push_back({c.name, TypeText(c.type), "", c.not_null ? "not null" : "", ColumnDefaultText(c)});
   out.default_footer = false;
   if (view) return out;
   std::vector<std::string> indexes;
@@ -173,7 +177,9 @@ PrintTable DescribeSequence(const planner::SequenceInfo& s) {
   return out;
 }
 
-std::string ArgumentTypes(const ProcedureIr& ir) {
+}  // namespace
+
+std::string FunctionArgumentTypes(const ProcedureIr& ir) {
   std::string s;
   for (int i = 0; i < static_cast<int>(ir.variables.size()); ++i) {
     const planner::Variable& v = ir.variables[i];
@@ -194,7 +200,7 @@ std::string ArgumentTypes(const ProcedureIr& ir) {
   return s;
 }
 
-std::string ResultType(const ProcedureIr& ir) {
+std::string FunctionResultType(const ProcedureIr& ir) {
   if (ir.kind == ProcedureIr::Kind::kProcedure) return "";
   switch (ir.returns) {
     case ProcedureIr::Returns::kVoid: return "void";
@@ -212,7 +218,6 @@ std::string ResultType(const ProcedureIr& ir) {
   return "";
 }
 
-}  // namespace
 
 NamePattern::NamePattern(const std::optional<std::string>& pattern, bool dotted_names) {
   if (!pattern) return;
@@ -277,7 +282,7 @@ DescribeResult ListFunctions(const Catalog& catalog, const NamePattern& pattern)
   PrintTable t = Listing("List of functions", {"Schema", "Name", "Result data type", "Argument data types", "Type"});
   for (const auto& ir : catalog.Procedures()) {
     if (!pattern.Matches(ir->name)) continue;
-    t.rows.push_back({"public", ir->name, ResultType(*ir), ArgumentTypes(*ir),
+    t.rows.push_back({"public", ir->name, FunctionResultType(*ir), FunctionArgumentTypes(*ir),
                       ir->kind == ProcedureIr::Kind::kProcedure ? "proc" : "func"});
   }
   result.tables.push_back(std::move(t));

@@ -15,6 +15,7 @@
 
 #include "frontend/print_table.h"
 #include "planner/catalog.h"
+#include "planner/procedure_ir.h"
 
 namespace caracal::frontend {
 
@@ -51,5 +52,13 @@ DescribeResult ListFunctions(const planner::Catalog& catalog, const NamePattern&
 // numbers, as PL/pgSQL error CONTEXT lines count them).
 DescribeResult FunctionSource(const planner::Catalog& catalog, const std::string& name, bool line_numbers,
                               std::string& source);
+
+// The pieces psql's describe queries read, as PostgreSQL prints them (also used by the
+// wire server's catalog emulation): a column's DEFAULT (pg_get_expr of pg_attrdef),
+// a function's arguments (pg_get_function_arguments) and result type
+// (pg_get_function_result; empty for a procedure).
+std::string ColumnDefaultText(const planner::CatalogColumn& column);
+std::string FunctionArgumentTypes(const planner::ProcedureIr& ir);
+std::string FunctionResultType(const planner::ProcedureIr& ir);
 
 }  // namespace caracal::frontend

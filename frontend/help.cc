@@ -146,6 +146,15 @@ Output format options:
 Engine options:
       --workers=N          worker threads (default: 2; also SET caracal.workers)
 
+Server options (serve PostgreSQL clients instead of the shell):
+      --listen=[HOST:]PORT serve the PostgreSQL wire protocol (default host 127.0.0.1)
+      --password-file=FILE SCRAM-SHA-256 password (or $CARACAL_PASSWORD); else trust
+      --trust-remote       without a password, trust non-loopback clients too
+      --max-connections=N  clients served at once (default: 200)
+      --max-message-bytes=N  largest message accepted (default: 64 MB)
+      --idle-timeout=S     close connections idle this long (default: 0, never)
+      --startup-timeout=S  time allowed to connect and authenticate (default: 10)
+
 For more information, type "\?" (for internal commands) or "\help" (for SQL
 commands) from within caracal.
 )";

@@ -277,6 +277,39 @@ PendingResult Session::StartStatement(const ParsedStatement& parsed, const std::
   }
 }
 
+std::optional<std::vector<planner::ResultColumn>> Session::DescribeStatement(const ParsedStatement& parsed) {
+  const PgQuery__Node* stmt = parsed.node;
+  auto run = [&]() -> std::optional<std::vector<planner::ResultColumn>> {
+    StatementResult r = parsed.extension != Extension::kNone ? RunExtension(parsed) : RunStatement(parsed);
+    if (!r.rows) return std::nullopt;
+    return std::move(r.rows->columns);
+  };
+  if (parsed.extension != Extension::kNone) return run();
+  if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) {
+    if (call->form == planner::CallPlan::Form::kCall && call->columns.empty()) return std::nullopt;
+    return std::move(call->columns);
+  }
+  switch (stmt->node_case) {
+    case PG_QUERY__NODE__NODE_SELECT_STMT: {
+      planner::SelectPlan plan = planner::PlanSelect(stmt->select_stmt, *catalog_);
+      std::vector<planner::ResultColumn> columns;
+      for (const planner::OutputColumn& c : plan.columns) columns.push_back({c.name, c.type});
+      return columns;
+    }
+    case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: return run();
+    case PG_QUERY__NODE__NODE_INSERT_STMT:
+    case PG_QUERY__NODE__NODE_UPDATE_STMT:
+    case PG_QUERY__NODE__NODE_DELETE_STMT: {
+      std::shared_ptr<const planner::ProcedureIr> ir = planner::BindAdHocDml(stmt, parsed.text, *catalog_);
+      if (ir->result_columns.empty()) return std::nullopt;
+      std::vector<planner::ResultColumn> columns;
+      for (const planner::OutputColumn& c : ir->result_columns) columns.push_back({c.name, c.type});
+      return columns;
+    }
+    default: return std::nullopt;
+  }
+}
+
 PendingResult Session::SubmitDml(const ParsedStatement& parsed, const std::string& text) {
   std::shared_ptr<const planner::ProcedureIr> ir = planner::BindAdHocDml(parsed.node, parsed.text, *catalog_);
   planner::CallPlan call;

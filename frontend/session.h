@@ -91,6 +91,15 @@ class Session {
   // any other statement first waits for everything submitted before it. Every statement
   // runs, whatever the others' outcome; results come back in submission order.
   std::vector<PendingResult> Submit(std::string_view sql);
+  // Starts one statement of a parse of `text` (error positions refer to `text`): a call
+  // or DML is submitted without waiting, anything else first waits for everything
+  // submitted before it and runs to completion. Never throws: failures are results.
+  // The wire server (server/) runs each client's statements through this, one at a time.
+  PendingResult StartStatement(const ParsedStatement& stmt, const std::string& text);
+  // The columns `stmt` would return, without running it (a call's or a SELECT's plan;
+  // SHOW and EXPLAIN run, as they change nothing); nullopt for a statement without rows.
+  // Throws planner::SqlError when the statement does not plan.
+  std::optional<std::vector<planner::ResultColumn>> DescribeStatement(const ParsedStatement& stmt);
 
   planner::Catalog& catalog() { return *catalog_; }
   // The runnable procedure (function) named `name`, or nullptr; the first overload when
@@ -114,8 +123,6 @@ class Session {
   // `compile_now`: compile a procedure CREATE FUNCTION stores at once (recovery, which
   // replays every CREATE OR REPLACE of a history, leaves it to the first call).
   StatementResult RunStatement(const ParsedStatement& stmt, bool compile_now = true);
-  // Starts one statement: a call or DML is submitted, anything else runs to completion.
-  PendingResult StartStatement(const ParsedStatement& stmt, const std::string& text);
   // EXPLAIN PROCEDURE name / EXPLAIN CALL p(...) (frontend/parser.h's Extension).
   StatementResult RunExtension(const ParsedStatement& stmt);
   // Parses `sql` and starts its statements; with `stop_at_error`, each is finished

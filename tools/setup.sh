@@ -10,7 +10,10 @@ packages=(
   libpg-query-dev libprotobuf-c-dev
   llvm-19-dev libzstd-dev libedit-dev
   nlohmann-json3-dev libxxhash-dev libcli11-dev libfmt-dev
-  postgresql  # the test oracle and benchmark peer, never a runtime part
+  libssl-dev  # the wire server's SCRAM-SHA-256 (PBKDF2, HMAC, SHA-256, base64)
+  postgresql  # the test oracle and benchmark peer, never a runtime part (psql, pgbench: postgresql-15)
+  python3-psycopg2 python3-psycopg  # tests/server: the Python drivers against caracal --listen
+  libpostgresql-jdbc-java default-jdk-headless  # tests/server: pgjdbc against caracal --listen
   python3     # tests/differential/run.py, tests/shell/*.py
   tmux        # tests/shell/interactive.py drives the shell in a terminal
   clang libclang-rt-14-dev  # tools/fuzz.sh (libFuzzer)

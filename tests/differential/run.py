@@ -9,7 +9,11 @@ share an epoch, for every worker count and epoch size asked for. The outputs (re
 NOTICEs and errors, in order) must be identical line by line.
 
   tests/differential/run.py [--caracal build/caracal] [--workers 1,2] [--epochs 1,7,500]
-                            [--seed N] [--keep] [CASE ...]
+                            [--seed N] [--keep] [--server] [CASE ...]
+
+With --server the same scripts run through psql 15 against `caracal --listen` (a fresh
+server per case and setting; statements one at a time, as psql sends them), so the
+oracle checks the wire protocol's results, NOTICEs and errors too.
 
 Exit status 0 when every case matches, 1 on a difference, 2 when PostgreSQL is missing.
 """
@@ -230,6 +234,23 @@ def run_caracal(caracal, work, name, script):
     return normalize(proc.stdout)
 
 
+def write_script(work, name, script):
+    path = work / f"{name}.sql"
+    path.write_text(script)
+    return path
+
+
+def merged_psql(caracal, work, name, path):
+    sys.path.insert(0, str(ROOT / "tests" / "server"))
+    from caracal_server import CaracalServer
+    with CaracalServer(caracal) as srv:
+        env = dict(os.environ, PGHOST=srv.host, PGPORT=str(srv.port), PGUSER="tester", PGDATABASE="caracal")
+        env.pop("PGPASSWORD", None)
+        proc = subprocess.run(["psql", "-X", "-A", "-t", "-q", "-v", "VERBOSITY=terse", "-f", str(path)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=300)
+    return proc.stdout
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--caracal", default=str(ROOT / "build" / "caracal"))
@@ -238,6 +259,7 @@ def main():
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     ap.add_argument("--pg-only", action="store_true", help="print PostgreSQL's output of each case and stop")
+    ap.add_argument("--server", action="store_true", help="run through psql against caracal --listen")
     ap.add_argument("cases", nargs="*")
     args = ap.parse_args()
 
@@ -262,8 +284,13 @@ def main():
                 for epoch in args.epochs.split(","):
                     settings = [("caracal.workers", workers), ("caracal.epoch_max_txns", epoch)]
                     label = f"{case} workers={workers} epoch_max_txns={epoch}"
-                    got = run_caracal(args.caracal, work, f"{case}_w{workers}_e{epoch}",
-                                      expand(text, args.seed, True, settings))
+                    if args.server:
+                        got = normalize(merged_psql(args.caracal, work, f"{case}_w{workers}_e{epoch}",
+                                                    write_script(work, f"{case}_w{workers}_e{epoch}",
+                                                                 expand(text, args.seed, False, settings))))
+                    else:
+                        got = run_caracal(args.caracal, work, f"{case}_w{workers}_e{epoch}",
+                                          expand(text, args.seed, True, settings))
                     if got == expected:
                         print(f"ok    {label} ({expected.count(chr(10))} lines)")
                         continue

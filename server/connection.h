@@ -1,0 +1,136 @@
+// Connection: one client of the server, run on its own thread from accept to close:
+// the start-up packet (SSL/GSSAPI encryption requests refused with 'N', CancelRequest
+// handed to the server), authentication (trust or SCRAM-SHA-256), then PostgreSQL's
+// message loop: the simple query protocol and the extended one (Parse / Bind / Describe
+// / Execute / Sync / Close / Flush) with named and unnamed statements and portals.
+//
+// Per-connection state is here (settings, transaction-block status, prepared statements,
+// portals); the database is the SharedSession every connection uses. Replies are
+// buffered and sent at ReadyForQuery, Flush, or when the buffer grows large. A client
+// that breaks the protocol gets an ErrorResponse (FATAL) and is disconnected; nothing
+// it sends can reach beyond its own connection.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/parser.h"
+#include "server/connection_settings.h"
+#include "server/parameters.h"
+#include "server/protocol.h"
+#include "server/server_config.h"
+#include "server/shared_session.h"
+#include "server/socket.h"
+#include "server/wire_result.h"
+
+namespace caracal::server {
+
+// What a connection asks of its server (cancel keys, the connection limit).
+class ConnectionHost {
+ public:
+  virtual ~ConnectionHost() = default;
+  // A CancelRequest arrived on a fresh connection.
+  virtual void CancelRequest(int32_t pid, int32_t secret) = 0;
+  // Whether this connection may be served (the limit on connections at once).
+  virtual bool Admit() = 0;
+};
+
+class Connection {
+ public:
+  Connection(Socket socket, const ServerConfig& config, SharedSession& shared, ConnectionHost& host, int32_t pid,
+             int32_t secret);
+  // Serves the client until it leaves, breaks the protocol or the server stops.
+  void Run();
+  // From another thread: a CancelRequest for this connection (statements not started
+  // yet fail with 57014; a call already submitted still commits or aborts).
+  void Cancel() { cancel_requested_ = true; }
+  // From another thread: the server stops; Run returns soon.
+  void Stop() {
+    stopping_ = true;
+    socket_.Shutdown();
+  }
+  int32_t pid() const { return pid_; }
+  // Whether the server admitted it (it counts against the connection limit).
+  bool admitted() const { return admitted_; }
+  int32_t secret() const { return secret_; }
+
+  // The statement state of the extended protocol.
+  struct Prepared {
+    std::string text;
+    std::shared_ptr<const frontend::ParseTree> tree;  // at most one statement
+    std::vector<ParameterSlot> slots;
+    std::vector<int32_t> types;  // declared or inferred; 0: unknown (text, bound untyped)
+  };
+  struct Portal {
+    std::shared_ptr<const Prepared> statement;
+    std::string text;                                // with the parameters bound
+    std::shared_ptr<const frontend::ParseTree> tree;  // of `text`
+    std::vector<int16_t> result_formats;
+    std::optional<WireResult> result;  // once run (Describe or Execute)
+    size_t rows_sent = 0;
+  };
+
+ private:
+  enum class TxnStatus : char { kIdle = 'I', kInBlock = 'T', kFailed = 'E' };
+
+  // Start-up: false if the connection should close (after what was sent).
+  bool Startup();
+  bool Authenticate(const std::string& user);
+  // Reads one message: type and body. False when the client left or timed out.
+  bool ReadMessage(char& type, std::string& body);
+  void Flush();
+  void SendFatal(const std::string& sqlstate, const std::string& message);
+
+  // The message loop's handlers.
+  void SimpleQuery(MessageReader& in);
+  void ParseMessage(MessageReader& in);
+  void BindMessage(MessageReader& in);
+  void DescribeMessage(MessageReader& in);
+  void ExecuteMessage(MessageReader& in);
+  void CloseMessage(MessageReader& in);
+  void SendReadyForQuery();
+
+  // Runs one statement of `text` (local statements, catalog emulation, or the database),
+  // keeping the transaction-block status.
+  WireResult RunStatement(const frontend::ParsedStatement& stmt, const std::string& text);
+  // Statements answered by the connection itself: BEGIN/COMMIT/ROLLBACK, per-connection
+  // SET/SHOW/RESET, DEALLOCATE, DISCARD (local_statements.cc).
+  std::optional<WireResult> RunLocal(const frontend::ParsedStatement& stmt, const std::string& text);
+  // Describing a local statement without running it: SHOW's one column, or no columns;
+  // nullopt for statements that are not local.
+  std::optional<WireResult> RunLocalDescribe(const frontend::ParsedStatement& stmt);
+  // The columns a prepared statement returns (nullopt: none), for Describe.
+  std::optional<std::vector<WireColumn>> DescribeColumns(const Prepared& p);
+  // Sends a result's notices (filtered by client_min_messages) and parameter changes.
+  void SendSideMessages(const WireResult& r);
+  // Sends a portal's rows (all when max_rows is 0) and its CommandComplete or PortalSuspended.
+  void SendRows(Portal& portal, int32_t max_rows);
+  void SendError(const ErrorFields& e);
+  void RunPortal(Portal& portal);
+
+  Socket socket_;
+  const ServerConfig& config_;
+  SharedSession& shared_;
+  ConnectionHost& host_;
+  const int32_t pid_;
+  const int32_t secret_;
+  std::atomic<bool> cancel_requested_{false};
+  std::atomic<bool> stopping_{false};
+  bool admitted_ = false;
+
+  std::string user_ = "caracal";
+  std::string database_;
+  ConnectionSettings settings_;
+  TxnStatus txn_ = TxnStatus::kIdle;
+  ReplyBuffer out_;
+  bool skip_until_sync_ = false;  // an extended-protocol message failed
+  std::map<std::string, std::shared_ptr<const Prepared>> statements_;  // "" is the unnamed one
+  std::map<std::string, Portal> portals_;
+};
+
+}  // namespace caracal::server

@@ -1,0 +1,195 @@
+// Statements a connection answers itself, without the database: transaction control
+// (BEGIN / COMMIT / ROLLBACK / SAVEPOINT keep PostgreSQL's tags and block status, but
+// every statement inside a block still commits on its own: there are no multi-statement
+// transactions), SET / SHOW / RESET of per-connection parameters, DEALLOCATE, DISCARD.
+extern "C" {
+#include <pg_query/pg_query.pb-c.h>
+}
+
+#include <fmt/format.h>
+
+#include "server/connection.h"
+
+namespace caracal::server {
+
+namespace {
+
+// The value of SET's arguments as PostgreSQL's flatten_set_variable_args gives it.
+std::string SetValue(const PgQuery__VariableSetStmt* s) {
+  std::string out;
+  for (size_t i = 0; i < s->n_args; ++i) {
+    const PgQuery__Node* a = s->args[i];
+    if (a->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) a = a->type_cast->arg;
+    std::string v;
+    if (a->node_case == PG_QUERY__NODE__NODE_A_CONST) {
+      const PgQuery__AConst* c = a->a_const;
+      switch (c->val_case) {
+        case PG_QUERY__A__CONST__VAL_IVAL: v = std::to_string(c->ival->ival); break;
+        case PG_QUERY__A__CONST__VAL_FVAL: v = c->fval->fval; break;
+        case PG_QUERY__A__CONST__VAL_SVAL: v = c->sval->sval; break;
+        case PG_QUERY__A__CONST__VAL_BOOLVAL: v = c->boolval->boolval ? "on" : "off"; break;
+        default: break;
+      }
+    }
+    if (!out.empty()) out += ", ";
+    out += v;
+  }
+  return out;
+}
+
+bool IsPerConnection(const ConnectionSettings& settings, const std::string& name) {
+  return name.rfind("caracal.", 0) != 0 && settings.Handles(name);
+}
+
+WireResult Tag(std::string tag) {
+  WireResult r;
+  r.tag = std::move(tag);
+  return r;
+}
+
+ErrorFields Warning(const std::string& sqlstate, const std::string& message) {
+  ErrorFields e;
+  e.severity = "WARNING";
+  e.sqlstate = sqlstate;
+  e.message = message;
+  return e;
+}
+
+}  // namespace
+
+std::optional<WireResult> Connection::RunLocalDescribe(const frontend::ParsedStatement& stmt) {
+  const PgQuery__Node* n = stmt.node;
+  if (!n) return std::nullopt;
+  switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
+      if (IsPerConnection(settings_, n->variable_show_stmt->name))
+        return TextRows({settings_.CanonicalName(n->variable_show_stmt->name)}, {}, "SHOW");
+      return std::nullopt;
+    case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
+    case PG_QUERY__NODE__NODE_DEALLOCATE_STMT:
+    case PG_QUERY__NODE__NODE_DISCARD_STMT: return WireResult{};
+    case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT: {
+      const PgQuery__VariableSetStmt* s = n->variable_set_stmt;
+      if (s->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_MULTI || s->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL ||
+          IsPerConnection(settings_, s->name))
+        return WireResult{};
+      return std::nullopt;
+    }
+    default: return std::nullopt;
+  }
+}
+
+std::optional<WireResult> Connection::RunLocal(const frontend::ParsedStatement& stmt, const std::string& text) {
+  const PgQuery__Node* n = stmt.node;
+  if (!n) return std::nullopt;
+  switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_TRANSACTION_STMT: {
+      const PgQuery__TransactionStmt* t = n->transaction_stmt;
+      switch (t->kind) {
+        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN:
+        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_START: {
+          WireResult r = Tag(t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN ? "BEGIN" : "START TRANSACTION");
+          if (txn_ != TxnStatus::kIdle) r.notices.push_back(Warning("25001", "there is already a transaction in progress"));
+          txn_ = TxnStatus::kInBlock;
+          return r;
+        }
+        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT:
+        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK: {
+          bool commit = t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT;
+          WireResult r = Tag(commit && txn_ != TxnStatus::kFailed ? "COMMIT" : "ROLLBACK");
+          if (txn_ == TxnStatus::kIdle) r.notices.push_back(Warning("25P01", "there is no transaction in progress"));
+          txn_ = TxnStatus::kIdle;
+          return r;
+        }
+        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT:
+        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE:
+        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO: {
+          WireResult r;
+          if (txn_ == TxnStatus::kIdle) {
+            ErrorFields e;
+            e.sqlstate = "25P01";
+            e.message = fmt::format("{} can only be used in transaction blocks",
+                                    t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT ? "SAVEPOINT"
+                                    : t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE
+                                        ? "RELEASE SAVEPOINT"
+                                        : "ROLLBACK TO SAVEPOINT");
+            r.error = e;
+            return r;
+          }
+          if (t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO) txn_ = TxnStatus::kInBlock;
+          r.tag = t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT ? "SAVEPOINT"
+                  : t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE ? "RELEASE"
+                                                                                    : "ROLLBACK";
+          return r;
+        }
+        default: {
+          WireResult r;
+          ErrorFields e;
+          e.sqlstate = "0A000";
+          e.message = "prepared transactions are not supported";
+          r.error = e;
+          return r;
+        }
+      }
+    }
+    case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT: {
+      const PgQuery__VariableSetStmt* s = n->variable_set_stmt;
+      std::string name = s->name ? s->name : "";
+      switch (s->kind) {
+        case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_MULTI: return Tag("SET");  // SET TRANSACTION ..., SET SESSION CHARACTERISTICS
+        case PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL: {
+          // Per connection only: the engine's settings are the whole database's.
+          settings_.ResetAll();
+          WireResult r = Tag("RESET");
+          for (const auto& p : settings_.Reported()) r.parameter_status.push_back(p);
+          return r;
+        }
+        default: break;
+      }
+      if (!IsPerConnection(settings_, name)) return std::nullopt;
+      WireResult r = Tag(s->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
+      bool reported = s->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE ? settings_.Set(name, SetValue(s))
+                                                                             : settings_.Reset(name);
+      if (s->is_local)
+        r.notices.push_back(Warning("25P01", "SET LOCAL can only be used in transaction blocks"));
+      if (reported) r.parameter_status.emplace_back(settings_.CanonicalName(name), settings_.Get(name));
+      return r;
+    }
+    case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: {
+      std::string name = n->variable_show_stmt->name;
+      if (!IsPerConnection(settings_, name)) return std::nullopt;
+      return TextRows({settings_.CanonicalName(name)}, {{settings_.Get(name)}}, "SHOW");
+    }
+    case PG_QUERY__NODE__NODE_DEALLOCATE_STMT: {
+      const PgQuery__DeallocateStmt* d = n->deallocate_stmt;
+      if (!d->name || !*d->name) {
+        statements_.clear();
+        return Tag("DEALLOCATE ALL");
+      }
+      if (!statements_.erase(d->name)) {
+        WireResult r;
+        ErrorFields e;
+        e.sqlstate = "26000";
+        e.message = fmt::format("prepared statement \"{}\" does not exist", d->name);
+        r.error = e;
+        return r;
+      }
+      return Tag("DEALLOCATE");
+    }
+    case PG_QUERY__NODE__NODE_DISCARD_STMT: {
+      auto mode = n->discard_stmt->target;
+      if (mode == PG_QUERY__DISCARD_MODE__DISCARD_ALL) {
+        statements_.clear();
+        portals_.clear();
+        settings_.ResetAll();
+        return Tag("DISCARD ALL");
+      }
+      return Tag(mode == PG_QUERY__DISCARD_MODE__DISCARD_PLANS       ? "DISCARD PLANS"
+                 : mode == PG_QUERY__DISCARD_MODE__DISCARD_SEQUENCES ? "DISCARD SEQUENCES"
+                                                                     : "DISCARD TEMP");
+    }
+    default: (void)text; return std::nullopt;
+  }
+}
+
+}  // namespace caracal::server

@@ -1,0 +1,42 @@
+// Parameters of the extended protocol: where `$n` stands in a statement's text, which
+// type each has (declared by the client at Parse, else inferred from the procedure or
+// column it feeds, else text), and binding: values become typed literals substituted
+// into the text ('v'::type, quotes doubled), which is then parsed and run like a
+// simple query. A statement is bound and planned anew at every Execute.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/parser.h"
+#include "planner/catalog.h"
+
+namespace caracal::server {
+
+struct ParameterSlot {
+  int number;  // n of $n
+  int start;   // byte range of "$n" in the text
+  int end;
+};
+
+// The `$n` tokens of `text` (found by libpg_query's scanner, so `'$1'` in a string or a
+// comment is not one). Throws frontend::SyntaxError if the text does not scan.
+std::vector<ParameterSlot> FindParameters(const std::string& text);
+
+// Parameter types for a statement with `count` parameters: `declared` (0 = let the
+// server choose) completed from the statement: an argument of a CALL / SELECT f(...) /
+// SELECT * FROM f(...) of a procedure takes its parameter's type, `$n::type` its cast's,
+// a value of INSERT ... VALUES its column's; the rest stay 0 (described to clients as
+// text, bound as untyped literals, which take their type from the context as
+// PostgreSQL's unknown-type literals do).
+std::vector<int32_t> InferParameterTypes(const frontend::ParsedStatement* stmt, const planner::Catalog& catalog,
+                                         const std::vector<int32_t>& declared, int count);
+
+// `text` with every `$n` replaced by value n-1 (PostgreSQL text format; nullopt: NULL)
+// as a literal of type `types[n-1]`.
+std::string SubstituteParameters(const std::string& text, const std::vector<ParameterSlot>& slots,
+                                 const std::vector<int32_t>& types, const std::vector<std::optional<std::string>>& values);
+
+}  // namespace caracal::server

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Python drivers against `caracal --listen`, unchanged: psycopg2 (libpq, client-side
+parameters, implicit BEGIN/COMMIT) and psycopg 3 (server-side parameters through the
+extended protocol, binary parameters and results, prepared statements after repeated
+use, pipelines). Needs Debian's python3-psycopg2 and python3-psycopg (exit 2 without).
+
+  drivers_test.py --caracal build/caracal
+"""
+import argparse
+import datetime
+import sys
+from decimal import Decimal
+
+try:
+    import psycopg
+    import psycopg2
+except ImportError as e:
+    print(f"skip: {e} (apt-get install python3-psycopg2 python3-psycopg)")
+    sys.exit(2)
+
+from caracal_server import CaracalServer
+
+SCHEMA = r"""
+CREATE TABLE acc (id integer PRIMARY KEY, bal numeric(14,2) NOT NULL, name varchar(20), ts timestamp,
+                  small smallint, big bigint, f8 double precision, f4 real, ok boolean, note text);
+CREATE FUNCTION deposit(p_id integer, p_amount numeric) RETURNS numeric LANGUAGE plpgsql AS $$
+DECLARE v numeric;
+BEGIN
+  UPDATE acc SET bal = bal + p_amount WHERE id = p_id RETURNING bal INTO v;
+  IF NOT FOUND THEN RAISE EXCEPTION 'no account %', p_id; END IF;
+  RAISE NOTICE 'deposit % to %', p_amount, p_id;
+  RETURN v;
+END $$;
+CREATE PROCEDURE touch(p_id integer, p_ts timestamp) LANGUAGE plpgsql AS $$
+BEGIN UPDATE acc SET ts = p_ts WHERE id = p_id; END $$;
+"""
+
+failures = []
+
+
+def check(name, cond, detail=""):
+    print(("ok    " if cond else "FAIL  ") + name)
+    if not cond:
+        failures.append(name)
+        if detail:
+            print("      " + str(detail).replace("\n", "\n      "))
+
+
+def psycopg2_checks(srv):
+    conn = psycopg2.connect(srv.dsn())
+    cur = conn.cursor()
+    cur.execute("INSERT INTO acc VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (1, Decimal("10.50"), "o'neil", datetime.datetime(2024, 1, 2, 3, 4, 5), 7, 2**40, 1.5, 0.25, True,
+                 "back\\slash"))
+    conn.commit()
+    cur.execute("SELECT * FROM acc WHERE id = %s", (1,))
+    row = cur.fetchone()
+    check("psycopg2: typed round trip", row == (1, Decimal("10.50"), "o'neil", datetime.datetime(2024, 1, 2, 3, 4, 5),
+                                                7, 2**40, 1.5, 0.25, True, "back\\slash"), row)
+    check("psycopg2: type OIDs in description", [c.type_code for c in cur.description] ==
+          [23, 1700, 1043, 1114, 21, 20, 701, 700, 16, 25], cur.description)
+    cur.execute("SELECT deposit(%s, %s)", (1, Decimal("4.50")))
+    check("psycopg2: function call and NOTICE", cur.fetchone() == (Decimal("15.00"),) and
+          any("deposit 4.50 to 1" in n for n in conn.notices), conn.notices)
+    try:
+        cur.execute("SELECT deposit(%s, %s)", (99, Decimal("1")))
+        check("psycopg2: error raised", False)
+    except psycopg2.Error as e:
+        check("psycopg2: error with SQLSTATE", e.pgcode == "P0001" and "no account 99" in e.pgerror, e.pgerror)
+    conn.rollback()
+    cur.execute("SELECT 1")
+    check("psycopg2: usable after rollback", cur.fetchone() == (1,))
+    conn.rollback()
+    conn.autocommit = True
+    cur.execute("CALL touch(%s, %s)", (1, datetime.datetime(2030, 5, 6, 7, 8, 9)))
+    cur.execute("SELECT ts FROM acc WHERE id = 1")
+    check("psycopg2: CALL with a timestamp", cur.fetchone() == (datetime.datetime(2030, 5, 6, 7, 8, 9),))
+    conn.close()
+
+
+def psycopg3_checks(srv):
+    with psycopg.connect(srv.dsn(), autocommit=True) as conn:
+        conn.execute("INSERT INTO acc VALUES (%b, %b, %b, %b, %b, %b, %b, %b, %b, %b)",
+                     (2, Decimal("-123456789.05"), "ü", datetime.datetime(1999, 12, 31, 23, 59, 59, 250000), -3,
+                      -(2**50), -2.5, 1.25, False, None))
+        row = conn.execute("SELECT * FROM acc WHERE id = %b", (2,), binary=True).fetchone()
+        check("psycopg3: binary parameters and binary results", row ==
+              (2, Decimal("-123456789.05"), "ü", datetime.datetime(1999, 12, 31, 23, 59, 59, 250000), -3, -(2**50),
+               -2.5, 1.25, False, None), row)
+        row = conn.execute("SELECT * FROM acc WHERE id = %s", (2,)).fetchone()
+        check("psycopg3: text results", row[1] == Decimal("-123456789.05") and row[3].microsecond == 250000, row)
+        for i in range(8):  # prepare_threshold is 5: later executions use a prepared statement
+            v = conn.execute("SELECT deposit(%s, %s)", (2, Decimal("1.00"))).fetchone()[0]
+        check("psycopg3: prepared after repeated use", v == Decimal("-123456781.05"), v)
+        check("psycopg3: the statement was prepared", len(getattr(conn._prepared, "_names", {"x": 1})) >= 1)
+        v = conn.execute("SELECT deposit(%b, %b)", (2, Decimal("0.05")), binary=True).fetchone()[0]
+        check("psycopg3: binary NUMERIC in and out", v == Decimal("-123456781.00"), v)
+        try:
+            conn.execute("SELECT deposit(%s, %s)", (42, 1))
+            check("psycopg3: error raised", False)
+        except psycopg.Error as e:
+            check("psycopg3: error SQLSTATE", e.sqlstate == "P0001", e)
+        check("psycopg3: connection usable after error", conn.execute("SELECT 7").fetchone() == (7,))
+        with conn.pipeline():
+            curs = [conn.execute("SELECT deposit(%s, %s)", (1, Decimal(i))) for i in range(5)]
+        vals = [c.fetchone()[0] for c in curs]
+        check("psycopg3: pipeline of calls", vals == [Decimal("15.00"), Decimal("16.00"), Decimal("18.00"),
+                                                      Decimal("21.00"), Decimal("25.00")], vals)
+        conn.execute("CALL touch(%s, %s)", (1, datetime.datetime(2001, 1, 1)))
+        check("psycopg3: CALL with parameters", conn.execute("SELECT ts FROM acc WHERE id = 1").fetchone()[0] ==
+              datetime.datetime(2001, 1, 1))
+        with conn.cursor(name="c1") as named:  # a server-side cursor is DECLARE: not supported, reported
+            try:
+                named.execute("SELECT * FROM acc")
+                named.fetchall()
+                check("psycopg3: named cursor reports an error", False)
+            except psycopg.Error:
+                check("psycopg3: named cursor reports an error (DECLARE is not supported)", True)
+    with psycopg.connect(srv.dsn()) as conn:  # not autocommit: BEGIN ... COMMIT around statements
+        conn.execute("UPDATE acc SET note = %s WHERE id = %s", ("txn", 1))
+        conn.commit()
+        check("psycopg3: transaction block commit", conn.execute("SELECT note FROM acc WHERE id = 1").fetchone()
+              == ("txn",))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--caracal", required=True)
+    args = ap.parse_args()
+    with CaracalServer(args.caracal) as srv:
+        r = srv.psql("-q", "-v", "ON_ERROR_STOP=1", input=SCHEMA)
+        check("schema", r.returncode == 0, r.stderr)
+        psycopg2_checks(srv)
+        psycopg3_checks(srv)
+        check("server still alive", srv.alive(), srv.output())
+    print(f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
