@@ -8,10 +8,6 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
-#include <llvm/Transforms/InstCombine/InstCombine.h>
-#include <llvm/Transforms/Scalar/EarlyCSE.h>
-#include <llvm/Transforms/Scalar/SROA.h>
-#include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -43,8 +39,7 @@ void InitializeLlvmOnce() {
 
 llvm::CodeGenOptLevel CodeGenLevel(OptLevel level) {
   switch (level) {
-    case OptLevel::kO0:
-    case OptLevel::kQuick: return llvm::CodeGenOptLevel::None;
+    case OptLevel::kO0: return llvm::CodeGenOptLevel::None;
     case OptLevel::kO1: return llvm::CodeGenOptLevel::Less;
     case OptLevel::kO2: return llvm::CodeGenOptLevel::Default;
     case OptLevel::kO3: return llvm::CodeGenOptLevel::Aggressive;
@@ -66,17 +61,6 @@ void Optimize(llvm::Module& module, llvm::TargetMachine* tm, OptLevel level) {
   llvm::ModulePassManager mpm;
   switch (level) {
     case OptLevel::kO0: mpm = pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0); break;
-    case OptLevel::kQuick: {
-      // Allocas to SSA values, then the local clean-ups that pay for themselves on
-      // straight-line code full of null checks (see jit.h for the measurements).
-      llvm::FunctionPassManager fpm;
-      fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
-      fpm.addPass(llvm::EarlyCSEPass());
-      fpm.addPass(llvm::InstCombinePass());
-      fpm.addPass(llvm::SimplifyCFGPass());
-      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
-      break;
-    }
     case OptLevel::kO1: mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O1); break;
     case OptLevel::kO2: mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2); break;
     case OptLevel::kO3: mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3); break;

@@ -17,7 +17,7 @@ const Procedure& ProcedureCache::Get(const std::shared_ptr<const planner::Proced
   if (it != entries_.end()) return *it->second.procedure;
   Entry e;
   e.ir = ir;
-  if (jit_enabled_ && !jit_) jit_ = std::make_unique<Jit>(OptLevel::kQuick);
+  if (jit_enabled_ && !jit_) jit_ = std::make_unique<Jit>(OptLevel::kO0);
   e.procedure = MakeProcedure(jit_enabled_ ? jit_.get() : nullptr, ir, catalog_, {}, &e.compile_ms, &e.why_interpreted);
   if (!jit_enabled_) e.why_interpreted = "caracal.jit is off";
   if (auto* compiled = dynamic_cast<CompiledProcedure*>(e.procedure.get()); compiled && reoptimize_) {

@@ -6,7 +6,7 @@
 //
 // Compilation is tiered, because LLVM's full pipeline costs 40-150 ms for a TPC-C
 // procedure and CREATE FUNCTION should not: a procedure is first compiled with the quick
-// pipeline (OptLevel::kQuick: a few function passes and FastISel), and a background
+// pipeline (OptLevel::kO0: no IR passes, FastISel), and a background
 // thread then compiles it again at -O2 and switches later calls to that code. Both tiers
 // compute the same results (the same IR); only speed differs.
 #pragma once

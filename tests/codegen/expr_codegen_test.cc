@@ -127,7 +127,7 @@ int Iterations(int fallback) {
 class Differential : public ::testing::Test {
  protected:
   // The first tier: what every procedure runs until its -O2 code is ready.
-  Jit jit_{OptLevel::kQuick};
+  Jit jit_{OptLevel::kO0};
 };
 
 // Binds `sql` (skips what the binder rejects), then compares Eval with the compiled code.
