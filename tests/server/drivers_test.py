@@ -35,15 +35,7 @@ CREATE PROCEDURE touch(p_id integer, p_ts timestamp) LANGUAGE plpgsql AS $$
 BEGIN UPDATE acc SET ts = p_ts WHERE id = p_id; END $$;
 """
 
-failures = []
-
-
-def check(name, cond, detail=""):
-    print(("ok    " if cond else "FAIL  ") + name)
-    if not cond:
-        failures.append(name)
-        if detail:
-            print("      " + str(detail).replace("\n", "\n      "))
+from checklist import check, failures  # noqa: E402
 
 
 def psycopg2_checks(srv):

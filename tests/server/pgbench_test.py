@@ -30,15 +30,7 @@ CALL bump(:k, 1);
 SELECT get_v(:k);
 """
 
-failures = []
-
-
-def check(name, cond, detail=""):
-    print(("ok    " if cond else "FAIL  ") + name)
-    if not cond:
-        failures.append(name)
-        if detail:
-            print("      " + detail.replace("\n", "\n      "))
+from checklist import check, failures  # noqa: E402
 
 
 def main():

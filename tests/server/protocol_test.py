@@ -20,15 +20,7 @@ from caracal_server import CaracalServer
 from pgwire import (Conn, FLUSH, SYNC, TERMINATE, bind, close, data_row, describe, execute, fields, msg, parse, query,
                     row_description, startup_packet)
 
-failures = []
-
-
-def check(name, cond, detail=""):
-    print(("ok    " if cond else "FAIL  ") + name)
-    if not cond:
-        failures.append(name)
-        if detail:
-            print("      " + str(detail).replace("\n", "\n      "))
+from checklist import check, failures  # noqa: E402
 
 
 def kinds(messages):

@@ -32,15 +32,7 @@ INSERT INTO accounts VALUES (1, 'ann', 10.00, NULL), (2, 'bob', 20.50, 'x');
 META = [r"\dt", r"\d", r"\d accounts", r"\d ev", r"\d accounts_pkey", r"\d accounts_name", r"\d s1", r"\di", r"\ds",
         r"\df", r"\df add", r"\dt acc*", r"\sf add", r"\sf p", r"\d nosuch", r"\sf nosuch"]
 
-failures = []
-
-
-def check(name, cond, detail=""):
-    print(("ok    " if cond else "FAIL  ") + name)
-    if not cond:
-        failures.append(name)
-        if detail:
-            print("      " + detail.replace("\n", "\n      "))
+from checklist import check, failures  # noqa: E402
 
 
 def main():
