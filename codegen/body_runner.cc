@@ -453,13 +453,8 @@ void BodyRunner::RunDelete(const Stmt& s) {
 
 void BodyRunner::RunRaise(const Stmt& s) {
   std::vector<Datum> args;
-  std::vector<planner::SqlType> types;
-  for (const auto& a : s.args) {
-    args.push_back(Eval(*a));
-    types.push_back(a->type);
-  }
-  std::string message = FormatRaiseMessage(s.message, args, types);
-  if (s.level == planner::RaiseLevel::kException) throw SqlError(s.sqlstate, message);
+  for (const auto& a : s.args) args.push_back(Eval(*a));
+  std::string message = codegen::RunRaise(s, std::move(args));
   // Only NOTICE and above reach a client at PostgreSQL's default client_min_messages.
   if (s.level == planner::RaiseLevel::kNotice || s.level == planner::RaiseLevel::kWarning ||
       s.level == planner::RaiseLevel::kInfo) {

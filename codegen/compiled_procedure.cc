@@ -75,7 +75,7 @@ void CompiledProcedure::Execute(ExecContext& ctx) const {
     runner.Finish();
   } catch (const SqlError& e) {
     if (runner.published()) throw;  // as InterpretedProcedure: the engine reports it
-    ctx.Abort(e.sqlstate(), e.what());
+    ctx.Abort(e.sqlstate(), e.what(), {e.detail(), e.hint(), e.context()});
   }
 }
 

@@ -73,7 +73,7 @@ void InterpretedProcedure::Execute(ExecContext& ctx) const {
     runner.Run();
   } catch (const planner::SqlError& e) {
     if (runner.published()) throw;  // the engine reports it; see README.md on the publish point
-    ctx.Abort(e.sqlstate(), e.what());
+    ctx.Abort(e.sqlstate(), e.what(), {e.detail(), e.hint(), e.context()});
   }
 }
 

@@ -30,6 +30,29 @@ std::string FormatRaiseMessage(const std::string& format, const std::vector<Datu
   return out;
 }
 
+std::string RunRaise(const planner::Stmt& stmt, std::vector<Datum> args) {
+  std::vector<planner::SqlType> types;
+  for (const auto& a : stmt.args) types.push_back(a->type);
+  auto option_text = [&](int index) -> std::string {
+    if (index < 0) return {};
+    if (args[index].is_null()) throw SqlError("22004", "RAISE statement option cannot be null");
+    return planner::DatumToText(args[index], types[index]);
+  };
+  std::string detail = option_text(stmt.raise_detail), hint = option_text(stmt.raise_hint);
+  // The format arguments come first; DETAIL and HINT follow them.
+  size_t format_args = args.size() - (stmt.raise_detail >= 0) - (stmt.raise_hint >= 0);
+  args.resize(format_args);
+  types.resize(format_args);
+  std::string message = FormatRaiseMessage(stmt.message, args, types);
+  if (stmt.level == planner::RaiseLevel::kException) {
+    SqlError e(stmt.sqlstate, message);
+    if (!detail.empty()) e.WithDetail(std::move(detail));
+    if (!hint.empty()) e.WithHint(std::move(hint));
+    throw e;
+  }
+  return message;
+}
+
 namespace {
 StatementHooks& Hooks(EvalState* state) { return *static_cast<StatementHooks*>(state->user); }
 
@@ -64,11 +87,8 @@ int32_t caracal_rt_publish(EvalState* state) {
 int32_t caracal_rt_raise_stmt(EvalState* state, const caracal::planner::Stmt* stmt, const caracal::planner::Datum* args) {
   using caracal::planner::RaiseLevel;
   return caracal::codegen::Guard(state, [&] {
-    std::vector<caracal::planner::Datum> values(args, args + stmt->args.size());
-    std::vector<caracal::planner::SqlType> types;
-    for (const auto& a : stmt->args) types.push_back(a->type);
-    std::string message = caracal::codegen::FormatRaiseMessage(stmt->message, values, types);
-    if (stmt->level == RaiseLevel::kException) throw caracal::planner::SqlError(stmt->sqlstate, message);
+    std::string message =
+        caracal::codegen::RunRaise(*stmt, std::vector<caracal::planner::Datum>(args, args + stmt->args.size()));
     // Only NOTICE and above reach a client at PostgreSQL's default client_min_messages.
     if (stmt->level == RaiseLevel::kNotice || stmt->level == RaiseLevel::kWarning || stmt->level == RaiseLevel::kInfo) {
       const char* severity = stmt->level == RaiseLevel::kWarning ? "WARNING" : stmt->level == RaiseLevel::kInfo ? "INFO" : "NOTICE";

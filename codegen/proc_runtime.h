@@ -16,6 +16,11 @@ namespace caracal::codegen {
 std::string FormatRaiseMessage(const std::string& format, const std::vector<planner::Datum>& args,
                                const std::vector<planner::SqlType>& types);
 
+// A RAISE statement's outcome from its evaluated arguments (format arguments, then
+// DETAIL and HINT): throws the SqlError of RAISE EXCEPTION, or returns the message of a
+// lower level. A NULL DETAIL or HINT is 22004, as in PostgreSQL.
+std::string RunRaise(const planner::Stmt& stmt, std::vector<planner::Datum> args);
+
 }  // namespace caracal::codegen
 
 extern "C" {

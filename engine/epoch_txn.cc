@@ -33,11 +33,12 @@ CacheEntry& EpochTxn::Add(Table* table, const Key& key, uint64_t hash) {
   return e;
 }
 
-void EpochTxn::Fail(std::string sqlstate, std::string message) {
+void EpochTxn::Fail(std::string sqlstate, std::string message, ErrorFields fields) {
   state = State::kAborted;
   result.status = TxnResult::Status::kAborted;
   result.sqlstate = std::move(sqlstate);
   result.message = std::move(message);
+  result.error_fields = std::move(fields);
 }
 
 }  // namespace caracal

@@ -74,7 +74,7 @@ struct EpochTxn {
 
   CacheEntry* Find(const Table* table, const Key& key, uint64_t hash);
   CacheEntry& Add(Table* table, const Key& key, uint64_t hash);
-  void Fail(std::string sqlstate, std::string message);
+  void Fail(std::string sqlstate, std::string message, ErrorFields fields = {});
   // Runs one step of the procedure; an exception fails the transaction (and only it).
   template <typename Step>
   void Guard(Step&& step) {

@@ -239,11 +239,11 @@ class ExecContextImpl final : public ExecContext {
       if (e.written && !e.stored) Store(e);
   }
 
-  void Abort(std::string sqlstate, std::string message) override {
+  void Abort(std::string sqlstate, std::string message, ErrorFields fields) override {
     if (txn_.published)
       throw ApiMisuse(fmt::format("procedure {}: Abort() after Publish() (\"{}\")", txn_.request.procedure->name(),
                                   message));
-    txn_.Fail(std::move(sqlstate), std::move(message));
+    txn_.Fail(std::move(sqlstate), std::move(message), std::move(fields));
   }
 
   void Retry() override {

@@ -30,6 +30,12 @@
 
 namespace caracal {
 
+// The optional parts of a transaction's error, as PostgreSQL reports them: DETAIL,
+// HINT and CONTEXT (empty when there is none).
+struct ErrorFields {
+  std::string detail, hint, context;
+};
+
 class Table;
 using TableId = uint32_t;
 
@@ -164,7 +170,8 @@ class ExecContext {
   // From here on the transaction cannot abort: held-back writes become visible.
   virtual void Publish() = 0;
   // Aborts the transaction (only before Publish()). Execute must return right after.
-  virtual void Abort(std::string sqlstate, std::string message) = 0;
+  // `fields`: what the client sees besides SQLSTATE and message.
+  virtual void Abort(std::string sqlstate, std::string message, ErrorFields fields = {}) = 0;
   // The keys read during reconnaissance changed: the transaction is re-run at the head
   // of the next epoch with a new serial id (its place in the serial order becomes that
   // id: after the rest of its epoch), and fails with 40001 after 64 attempts. Execute
@@ -207,6 +214,7 @@ struct TxnResult {
   Status status = Status::kCommitted;
   std::string sqlstate;  // set when aborted
   std::string message;   // set when aborted
+  ErrorFields error_fields;  // may be set when aborted
   std::vector<std::string> notices;
   std::vector<std::vector<Value>> rows;
   int64_t row_count = -1;  // SetRowCount's value; -1: not set

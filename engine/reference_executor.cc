@@ -266,7 +266,7 @@ class RefExecContext final : public ExecContext {
       throw ApiMisuse(fmt::format("procedure {}: Publish() after Abort() or Retry()", txn_.request->procedure->name()));
     txn_.published = true;
   }
-  void Abort(std::string sqlstate, std::string message) override {
+  void Abort(std::string sqlstate, std::string message, ErrorFields fields) override {
     if (txn_.published)
       throw ApiMisuse(fmt::format("procedure {}: Abort() after Publish() (\"{}\")", txn_.request->procedure->name(),
                                   message));
@@ -274,6 +274,7 @@ class RefExecContext final : public ExecContext {
     txn_.result.status = TxnResult::Status::kAborted;
     txn_.result.sqlstate = std::move(sqlstate);
     txn_.result.message = std::move(message);
+    txn_.result.error_fields = std::move(fields);
   }
   void Retry() override {
     throw ApiMisuse(fmt::format("procedure {}: Retry() although the state it read is current (the serial "

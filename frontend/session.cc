@@ -198,7 +198,9 @@ StatementResult CallResult(const planner::CallPlan& call, TxnResult&& txn) {
   StatementResult result;
   result.notices = std::move(txn.notices);
   if (txn.status == TxnResult::Status::kAborted) {
-    result.error = ErrorReport{"ERROR", txn.sqlstate, txn.message, "", "", "", 0, ""};
+    ErrorFields& f = txn.error_fields;
+    result.error = ErrorReport{"ERROR", txn.sqlstate, txn.message, std::move(f.detail), std::move(f.hint),
+                               std::move(f.context), 0, ""};
     return result;
   }
   const planner::ProcedureIr& ir = *call.ir;

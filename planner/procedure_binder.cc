@@ -25,7 +25,7 @@ using json = nlohmann::json;
 // PostgreSQL's elog levels, as pg_query_parse_plpgsql reports RAISE's.
 constexpr int kElogLog = 15, kElogInfo = 17, kElogNotice = 18, kElogWarning = 19, kElogError = 21;
 // PLpgSQL_raise_option types.
-constexpr int kRaiseErrcode = 0, kRaiseMessage = 1;
+constexpr int kRaiseErrcode = 0, kRaiseMessage = 1, kRaiseDetail = 2, kRaiseHint = 3;
 
 const json& NullJson() {
   static const json kNull;
@@ -919,6 +919,7 @@ StmtPtr ProcedureBinder::BindRaise(const json& st) {
   }
   for (const json& p : st.value("params", json::array())) s->args.push_back(BindValue(p, line_));
   bool message_option = false;
+  ExprPtr detail, hint;  // appended after the format arguments
   for (const json& o : st.value("options", json::array())) {
     const json& opt = Get(o, "PLpgSQL_raise_option");
     int kind = opt.value("opt_type", -1);
@@ -936,10 +937,24 @@ StmtPtr ProcedureBinder::BindRaise(const json& st) {
       s->message = "%";
       s->args.push_back(BindValue(Get(opt, "expr"), line_));
       message_option = true;
+    } else if (kind == kRaiseDetail || kind == kRaiseHint) {
+      ExprPtr& slot = kind == kRaiseDetail ? detail : hint;
+      if (slot)
+        throw SqlError(sqlstate::kSyntaxError,
+                       fmt::format("RAISE option already specified: {}", kind == kRaiseDetail ? "DETAIL" : "HINT"));
+      slot = BindValue(Get(opt, "expr"), line_);
     } else {
-      Unsupported("RAISE ... USING DETAIL / HINT / COLUMN / CONSTRAINT / DATATYPE / TABLE / SCHEMA", line_,
-                  "Put the detail into the message.");
+      Unsupported("RAISE ... USING COLUMN / CONSTRAINT / DATATYPE / TABLE / SCHEMA", line_,
+                  "Put what it names into the message or its DETAIL.");
     }
+  }
+  if (detail) {
+    s->raise_detail = static_cast<int>(s->args.size());
+    s->args.push_back(std::move(detail));
+  }
+  if (hint) {
+    s->raise_hint = static_cast<int>(s->args.size());
+    s->args.push_back(std::move(hint));
   }
   if (!has_message && condname.empty() && !message_option && st.value("options", json::array()).empty())
     throw SqlError("0Z002", "RAISE without parameters cannot be used outside an exception handler");

@@ -161,6 +161,9 @@ struct Stmt {
   RaiseLevel level = RaiseLevel::kException;
   std::string message;              // the format string ('%' placeholders)
   std::vector<ExprPtr> args;        // kRaise format arguments; kReturnNext values
+  // kRaise ... USING DETAIL / HINT: their expressions are args[raise_detail] and
+  // args[raise_hint] (after the format arguments), -1 if absent.
+  int raise_detail = -1, raise_hint = -1;
   std::string sqlstate = "P0001";
 
   // kDeclare / kReconRead: the body statement this init statement stands for.

@@ -32,10 +32,16 @@ std::string TpccSequences(int warehouses) {
   return sql;
 }
 
+frontend::SessionOptions SessionOptionsFor(const RunOptions& options) {
+  frontend::SessionOptions o;
+  o.engine = options.engine;
+  return o;
+}
+
 class Twin final : public SqlTwin {
  public:
   Twin(const RunOptions& options, const std::string& sql_dir)
-      : session_(frontend::SessionOptions{options.engine}) {
+      : session_(SessionOptionsFor(options)) {
     const bool tpcc = options.workload.rfind("tpcc", 0) == 0;
     const std::string dir = sql_dir + (tpcc ? "/tpcc" : "/ycsb");
     Run(ReadFile(dir + "/schema.sql"), dir + "/schema.sql");

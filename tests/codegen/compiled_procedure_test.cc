@@ -63,7 +63,7 @@ class CompiledVsInterpreted : public ::testing::Test {
 
 TEST_F(CompiledVsInterpreted, ScalarFunctionWithLoopsAndErrors) {
   IrBuilder b;
-  int n = b.Var("n", kInt, VariableKind::kParameter);
+  [[maybe_unused]] int n = b.Var("n", kInt, VariableKind::kParameter);
   int s = b.Var("s", SqlType::Of(TypeId::kInt8), VariableKind::kLocal, false, "0");
   int i = b.Var("i", kInt, VariableKind::kLoopVar);
   b.Var("found", SqlType::Of(TypeId::kBool), VariableKind::kFound);
@@ -81,7 +81,7 @@ TEST_F(CompiledVsInterpreted, ScalarFunctionWithLoopsAndErrors) {
 
 TEST_F(CompiledVsInterpreted, MissingReturnAndNotNull) {
   IrBuilder b;
-  int p = b.Var("p", kInt, VariableKind::kParameter);
+  [[maybe_unused]] int p = b.Var("p", kInt, VariableKind::kParameter);
   int k = b.Var("k", kInt, VariableKind::kLocal, true, "1");
   b.ir().returns = ProcedureIr::Returns::kScalar;
   b.ir().result_columns.push_back({"f", kInt});
@@ -94,7 +94,7 @@ TEST_F(CompiledVsInterpreted, MissingReturnAndNotNull) {
 
 TEST_F(CompiledVsInterpreted, ProcedureWithPublishAndStrings) {
   IrBuilder b;
-  int t = b.Var("t", SqlType::Of(TypeId::kText), VariableKind::kParameter);
+  [[maybe_unused]] int t = b.Var("t", SqlType::Of(TypeId::kText), VariableKind::kParameter);
   int acc = b.Var("acc", SqlType{TypeId::kVarchar, 12, -1}, VariableKind::kLocal, false, "''");
   b.ir().kind = ProcedureIr::Kind::kProcedure;
   b.ir().body = Blk(b.While("length(acc) < 12", Blk(b.Assign(acc, "acc || upper(t)"))), b.New(StmtKind::kPublish),

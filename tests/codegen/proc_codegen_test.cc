@@ -66,7 +66,7 @@ const SqlType kBig = SqlType::Of(TypeId::kInt8);
 
 TEST_F(ProcCodegen, ForLoopSumsAndReturns) {
   IrBuilder b;
-  int n = b.Var("n", kInt, planner::VariableKind::kParameter);
+  [[maybe_unused]] int n = b.Var("n", kInt, planner::VariableKind::kParameter);
   int s = b.Var("s", kBig, planner::VariableKind::kLocal, false, "0");
   int i = b.Var("i", kInt, planner::VariableKind::kLoopVar);
   b.ir().returns = ProcedureIr::Returns::kScalar;
@@ -120,7 +120,7 @@ TEST_F(ProcCodegen, PlainLoopAndUnlabelledExit) {
 
 TEST_F(ProcCodegen, RaiseNoticeAndException) {
   IrBuilder b;
-  int x = b.Var("x", kInt, planner::VariableKind::kLocal, false, "5");
+  [[maybe_unused]] int x = b.Var("x", kInt, planner::VariableKind::kLocal, false, "5");
   b.ir().body = Blk(b.Raise(planner::RaiseLevel::kNotice, "x=% y=% 100%%", {"x", "null::text"}),
                     b.Raise(planner::RaiseLevel::kWarning, "w", {}),
                     b.Raise(planner::RaiseLevel::kDebug, "hidden", {}),
@@ -182,7 +182,7 @@ TEST_F(ProcCodegen, OverflowInsideALoopAborts) {
 
 TEST_F(ProcCodegen, IfElsifElse) {
   IrBuilder b;
-  int p = b.Var("p", kInt, planner::VariableKind::kParameter);
+  [[maybe_unused]] int p = b.Var("p", kInt, planner::VariableKind::kParameter);
   int r = b.Var("r", SqlType::Of(TypeId::kText));
   auto s = b.New(StmtKind::kIf);
   s->conds.push_back(b.X("p < 0"));

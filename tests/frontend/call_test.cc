@@ -163,5 +163,42 @@ TEST_F(CallTest, SecondTierTakesOverWithTheSameResults) {
   EXPECT_EQ(Q("SELECT v FROM kv WHERE k = 1"), "16");
 }
 
+// An error inside a call reaches the client whole: SQLSTATE, message, and the DETAIL
+// and HINT PostgreSQL gives (a duplicate key's DETAIL; RAISE ... USING DETAIL / HINT),
+// compiled or interpreted.
+TEST_F(CallTest, ErrorDetailAndHintCrossTheEngine) {
+  for (const char* jit : {"on", "off"}) {
+    SCOPED_TRACE(jit);
+    Q(std::string("SET caracal.jit = ") + jit);
+    Q(R"(CREATE OR REPLACE FUNCTION picky(p integer) RETURNS void LANGUAGE plpgsql AS $$
+         BEGIN
+           IF p < 0 THEN
+             RAISE EXCEPTION 'negative: %', p USING DETAIL = 'got ' || p, HINT = 'Pass zero or more.',
+                                                  ERRCODE = 'check_violation';
+           END IF;
+           RAISE NOTICE 'fine' USING HINT = 'not shown for notices';
+           INSERT INTO kv VALUES (p, 0, 'picky');
+         END $$)");
+    std::vector<StatementResult> r = session_.Execute("SELECT picky(-4)");
+    ASSERT_TRUE(r.back().error);
+    EXPECT_EQ(r.back().error->sqlstate, "23514");
+    EXPECT_EQ(r.back().error->message, "negative: -4");
+    EXPECT_EQ(r.back().error->detail, "got -4");
+    EXPECT_EQ(r.back().error->hint, "Pass zero or more.");
+    Q("SELECT picky(40)");
+    r = session_.Execute("SELECT picky(40)");
+    ASSERT_TRUE(r.back().error);
+    EXPECT_EQ(r.back().error->sqlstate, "23505");
+    EXPECT_EQ(r.back().error->detail, "Key (k)=(40) already exists.");
+    Q("DELETE FROM kv WHERE k = 40");
+  }
+  std::vector<StatementResult> r = session_.Execute(R"(CREATE FUNCTION nulldetail(p text) RETURNS void LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'x' USING DETAIL = p; END $$;
+      SELECT nulldetail(NULL))");
+  ASSERT_TRUE(r.back().error);
+  EXPECT_EQ(r.back().error->sqlstate, "22004");
+  EXPECT_EQ(r.back().error->message, "RAISE statement option cannot be null");
+}
+
 }  // namespace
 }  // namespace caracal::frontend::testing

@@ -1,4 +1,4 @@
--- Errors raised inside procedures reach the shell as ERROR lines (PL/pgSQL's CONTEXT
+-- Errors raised inside procedures reach the shell as ERROR and DETAIL lines (PL/pgSQL's CONTEXT
 -- line is not produced yet), and the session goes on.
 create table t (k int primary key, v int);
 create function fail_if(p_k int) returns int language plpgsql as $$
