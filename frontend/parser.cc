@@ -137,7 +137,7 @@ ParseTree ParseTree::Parse(std::string_view sql) {
     const PgQuery__RawStmt* raw_stmt = tree.result_->stmts[i];
     int location = raw_stmt->stmt_location;
     int length = raw_stmt->stmt_len == 0 ? static_cast<int>(tree.input_.size()) - location : raw_stmt->stmt_len;
-    ParsedStatement statement{raw_stmt->stmt, location, tree.input_.substr(location, length)};
+    ParsedStatement statement{raw_stmt->stmt, location, tree.input_.substr(location, length), Extension::kNone, {}};
     for (const ExtensionStatement& e : extensions)
       if (e.kind == Extension::kExplainCall && e.location >= location && e.location < location + length)
         statement.extension = Extension::kExplainCall;

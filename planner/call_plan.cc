@@ -164,6 +164,7 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
       plan.columns = {ResultColumn{column_name.empty() ? name : column_name, type}};
       break;
     }
+    case CallPlan::Form::kDml: break;  // ad-hoc DML is planned by dml_binder.cc
   }
   return plan;
 }

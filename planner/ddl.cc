@@ -79,7 +79,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, Engine
   TableInfo t;
   t.name = RelationName(stmt->relation);
   if (catalog.RelationExists(t.name)) {
-    if (stmt->if_not_exists) return {"CREATE TABLE", {fmt::format("relation \"{}\" already exists, skipping", t.name)}};
+    if (stmt->if_not_exists) return {"CREATE TABLE", {fmt::format("relation \"{}\" already exists, skipping", t.name)}, nullptr};
     throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", t.name));
   }
   if (stmt->n_inh_relations > 0) throw NotSupported("table inheritance");
@@ -146,7 +146,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, Engine
     throw SqlError(sqlstate::kInvalidTableDefinition, fmt::format("table \"{}\" must have a primary key", t.name))
         .WithHint("Caracal addresses every row by its primary key; add PRIMARY KEY (...) to the definition.");
   engine.RunExclusive([&] { catalog.CreateTable(std::move(t)); });
-  return {"CREATE TABLE", {}};
+  return {"CREATE TABLE", {}, nullptr};
 }
 
 DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, Catalog& catalog, Engine& engine) {
@@ -172,11 +172,11 @@ DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, Catalog& catalog, Engine&
   }
   std::string name = stmt->idxname && *stmt->idxname ? stmt->idxname : catalog.ChooseIndexName(table_name, names);
   if (catalog.RelationExists(name)) {
-    if (stmt->if_not_exists) return {"CREATE INDEX", {fmt::format("relation \"{}\" already exists, skipping", name)}};
+    if (stmt->if_not_exists) return {"CREATE INDEX", {fmt::format("relation \"{}\" already exists, skipping", name)}, nullptr};
     throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
   }
   engine.RunExclusive([&] { catalog.CreateIndex(name, table_name, columns); });
-  return {"CREATE INDEX", {}};
+  return {"CREATE INDEX", {}, nullptr};
 }
 
 int64_t IntOption(const PgQuery__DefElem* d) {
@@ -205,12 +205,12 @@ DdlOutcome CreateSequence(const PgQuery__CreateSeqStmt* stmt, Catalog& catalog, 
   }
   if (increment == 0) throw SqlError(sqlstate::kInvalidParameterValue, "INCREMENT must not be zero");
   if (catalog.RelationExists(name)) {
-    if (stmt->if_not_exists) return {"CREATE SEQUENCE", {fmt::format("relation \"{}\" already exists, skipping", name)}};
+    if (stmt->if_not_exists) return {"CREATE SEQUENCE", {fmt::format("relation \"{}\" already exists, skipping", name)}, nullptr};
     throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
   }
   int64_t first = start.value_or(increment > 0 ? 1 : -1);
   engine.RunExclusive([&] { catalog.CreateSequence(name, first, increment); });
-  return {"CREATE SEQUENCE", {}};
+  return {"CREATE SEQUENCE", {}, nullptr};
 }
 
 DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, Engine& engine) {
@@ -222,7 +222,7 @@ DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, Engine& engine)
     case PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE: kind = "sequence"; tag = "DROP SEQUENCE"; break;
     default: throw NotSupported("DROP of this kind of object");
   }
-  DdlOutcome out{tag, {}};
+  DdlOutcome out{tag, {}, nullptr};
   std::vector<std::string> names;
   // Check every name first, so a failing DROP drops nothing.
   for (size_t i = 0; i < stmt->n_objects; ++i) {

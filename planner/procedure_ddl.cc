@@ -61,7 +61,7 @@ DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_
   }
   std::shared_ptr<const ProcedureIr> stored = ir;
   engine.RunExclusive([&] { catalog.StoreProcedure(stored, stmt->replace); });
-  DdlOutcome out{ir->kind == ProcedureIr::Kind::kProcedure ? "CREATE PROCEDURE" : "CREATE FUNCTION", {}};
+  DdlOutcome out{ir->kind == ProcedureIr::Kind::kProcedure ? "CREATE PROCEDURE" : "CREATE FUNCTION", {}, nullptr};
   out.procedure = stored;
   return out;
 }
@@ -77,7 +77,7 @@ DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, Engin
     tag = "DROP PROCEDURE";
   }
   const char* kind = want ? KindName(*want) : "routine";
-  DdlOutcome out{tag, {}};
+  DdlOutcome out{tag, {}, nullptr};
   std::vector<std::shared_ptr<const ProcedureIr>> victims;
   // Resolve every name first, so a failing DROP drops nothing.
   for (size_t i = 0; i < stmt->n_objects; ++i) {
