@@ -336,6 +336,13 @@ bool Shell::PrintStatement(const StatementResult& r, const std::string& query, c
     if (!how.title.empty()) t.title = how.title;
     else if (!print_.title.empty()) t.title = print_.title;
     EmitTable(t, o, out);
+    if (!out) {
+      // A pipe that closed early (\o |head): psql's message, and the shell goes on.
+      int error = errno;
+      out.clear();
+      LogError(fmt::format("could not print result table: {}", std::strerror(error ? error : EPIPE)));
+      return false;
+    }
   } else if (!variables_.quiet() && !r.tag.empty()) {
     out << r.tag << '\n';
   }

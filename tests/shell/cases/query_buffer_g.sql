@@ -10,8 +10,3 @@ select 4 as e \g (format=csv) g_out.tmp
 select 5 as f \g (format=csv) g_out.tmp
 \! cat g_out.tmp; rm -f g_out.tmp
 select 6 as g \g |tr 6 X
-select 7 as h \g |true
-\o |true
-select 8 as i;
-\o
-select 'still here' as j;
