@@ -284,10 +284,11 @@ void PrintAlignedExpanded(const PrintTable& t, const PrintOptions& o, std::ostre
   }
   std::vector<std::vector<Line>> headers;
   int hwidth = 0, dwidth = 0;
-  bool dmultiline = false;
+  bool hmultiline = false, dmultiline = false;
   for (const std::string& h : t.headers) {
     headers.push_back(FormatCell(h));
     hwidth = std::max(hwidth, MaxWidth(headers.back()));
+    if (headers.back().size() > 1) hmultiline = true;
   }
   std::vector<std::vector<std::vector<Line>>> cells;
   for (const auto& row : t.rows) {
@@ -315,15 +316,18 @@ void PrintAlignedExpanded(const PrintTable& t, const PrintOptions& o, std::ostre
         if (!hdone) {
           if (border == 2) s += " ";
           s += h[hline].text + Spaces(hwidth - h[hline].width);
+          // Without a border, a column of newline marks appears only if some header
+          // needs one.
+          bool marks = border > 0 || hmultiline;
           if (hline + 1 < h.size()) {
-            if (border > 0) s += ls.newline;
+            if (marks) s += ls.newline;
             ++hline;
           } else {
-            if (border > 0) s += " ";
+            if (marks) s += " ";
             hdone = true;
           }
         } else {
-          s += Spaces(hwidth + border);
+          s += Spaces(hwidth + border + (border == 0 && hmultiline ? 1 : 0));
         }
         if (border > 0) s += v.mid;
         if (!ddone) {
