@@ -224,7 +224,7 @@ Usage:
              set field separator for unaligned output to a zero byte
   footer     enable or disable display of the table footer [on, off]
   format     set output format [unaligned, aligned, csv]
-  linestyle  set the border line drawing style [ascii]
+  linestyle  set the border line drawing style [ascii, unicode]
   null       set the string to be printed in place of a null value
   pager      control when an external pager is used [yes, no, always]
   recordsep  record (line) separator for unaligned output

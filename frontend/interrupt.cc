@@ -21,6 +21,15 @@ void InstallInterruptHandler() {
   sigaction(SIGINT, &sa, nullptr);
 }
 
+IgnoreSigpipe::IgnoreSigpipe() {
+  struct sigaction sa {};
+  sa.sa_handler = SIG_IGN;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGPIPE, &sa, &previous_);
+}
+
+IgnoreSigpipe::~IgnoreSigpipe() { sigaction(SIGPIPE, &previous_, nullptr); }
+
 bool Interrupted() { return g_interrupted != 0; }
 
 void ClearInterrupt() { g_interrupted = 0; }

@@ -4,7 +4,23 @@
 // the shell polls it while it waits and libedit's read returns early when it is set.
 #pragma once
 
+#include <csignal>
+
 namespace caracal::frontend {
+
+// While one of these lives, SIGPIPE is ignored: a pager or a \o / \g pipe that exits
+// early makes writes fail instead of killing the shell. (Writes to stdout keep the
+// default, so `caracal ... | head` ends quietly, as psql does.)
+class IgnoreSigpipe {
+ public:
+  IgnoreSigpipe();
+  ~IgnoreSigpipe();
+  IgnoreSigpipe(const IgnoreSigpipe&) = delete;
+  IgnoreSigpipe& operator=(const IgnoreSigpipe&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+};
 
 // Installs the SIGINT handler (without SA_RESTART, so a blocking read returns EINTR).
 void InstallInterruptHandler();

@@ -276,6 +276,7 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
     if (!file) return missing();
     const std::string& text = query.empty() ? previous : query;
     if ((*file)[0] == '|') {
+      IgnoreSigpipe quiet;
       FILE* p = popen(file->c_str() + 1, "w");
       if (!p) return missing(fmt::format("{}: {}", file->substr(1), std::strerror(errno)));
       std::fwrite(text.data(), 1, text.size(), p);

@@ -99,6 +99,33 @@ int MaxWidth(const std::vector<Line>& lines) {
 
 std::string Spaces(int n) { return std::string(std::max(n, 0), ' '); }
 
+// The characters of a line style (psql's printTextFormat): each rule's horizontal line
+// and its left, middle and right joints; the data rows' vertical lines; the newline mark.
+struct Rule {
+  const char* h;
+  const char* left;
+  const char* mid;
+  const char* right;
+};
+struct LineStyle {
+  Rule top, middle, bottom, data;
+  const char* newline;  // after a cell (or header) line that continues on the next
+};
+constexpr LineStyle kAscii{{"-", "+", "+", "+"}, {"-", "+", "+", "+"}, {"-", "+", "+", "+"}, {"", "|", "|", "|"}, "+"};
+constexpr LineStyle kUnicode{{"\u2500", "\u250c", "\u252c", "\u2510"},
+                             {"\u2500", "\u251c", "\u253c", "\u2524"},
+                             {"\u2500", "\u2514", "\u2534", "\u2518"},
+                             {"", "\u2502", "\u2502", "\u2502"},
+                             "\u21b5"};
+
+const LineStyle& StyleOf(const PrintOptions& o) { return o.unicode ? kUnicode : kAscii; }
+
+std::string Repeat(const char* s, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += s;
+  return out;
+}
+
 std::string RowCount(size_t n) { return fmt::format("({} row{})", n, n == 1 ? "" : "s"); }
 
 // The footers printed under a table: its own, else the row count (if wanted).
@@ -110,15 +137,15 @@ std::vector<std::string> FootersWithDefault(const PrintTable& t, const PrintOpti
 
 // ---- aligned -------------------------------------------------------------------------
 
-// The rule under the header (and around a border-2 table): "-----+------" (border 1),
-// "+----+-----+" (border 2), "---- -----" (border 0).
-void HorizontalRule(const std::vector<int>& widths, int border, std::ostream& out) {
-  std::string s = border == 2 ? "+-" : border == 1 ? "-" : "";
+// A horizontal rule: under the header ("-----+------" at border 1), and around a
+// border-2 table ("+----+-----+"); border 0 separates the columns' dashes by spaces.
+void HorizontalRule(const std::vector<int>& widths, int border, const Rule& r, std::ostream& out) {
+  std::string s = border == 2 ? std::string(r.left) + r.h : border == 1 ? std::string(r.h) : "";
   for (size_t i = 0; i < widths.size(); ++i) {
-    s += std::string(widths[i], '-');
-    if (i + 1 < widths.size()) s += border == 0 ? " " : "-+-";
+    s += Repeat(r.h, widths[i]);
+    if (i + 1 < widths.size()) s += border == 0 ? std::string(" ") : std::string(r.h) + r.mid + r.h;
   }
-  s += border == 2 ? "-+" : border == 1 ? "-" : "";
+  s += border == 2 ? std::string(r.h) + r.right : border == 1 ? std::string(r.h) : "";
   out << s << '\n';
 }
 
@@ -145,6 +172,8 @@ void PrintAligned(const PrintTable& t, const PrintOptions& o, const std::vector<
                   std::ostream& out) {
   const int border = o.border;
   const size_t ncols = t.headers.size();
+  const LineStyle& ls = StyleOf(o);
+  const Rule& v = ls.data;
   if (!o.tuples_only) {
     if (!t.title.empty()) {
       int total = AlignedWidth(widths, border);
@@ -152,13 +181,13 @@ void PrintAligned(const PrintTable& t, const PrintOptions& o, const std::vector<
       if (tw >= total) out << t.title << '\n';
       else out << Spaces((total - tw) / 2) << t.title << '\n';
     }
-    if (border == 2) HorizontalRule(widths, border, out);
+    if (border == 2) HorizontalRule(widths, border, ls.top, out);
     // Headers, centred; multi-line headers continue with '+' marks.
     size_t header_height = 0;
     for (const auto& h : header_lines) header_height = std::max(header_height, h.size());
     for (size_t line = 0; line < header_height; ++line) {
       std::string s;
-      if (border == 2) s += "|";
+      if (border == 2) s += v.left;
       for (size_t c = 0; c < ncols; ++c) {
         const auto& h = header_lines[c];
         if (border != 0) s += " ";
@@ -170,20 +199,20 @@ void PrintAligned(const PrintTable& t, const PrintOptions& o, const std::vector<
           s += Spaces(widths[c]);
         }
         bool more = line + 1 < h.size();
-        s += more ? "+" : " ";
-        if (border != 0 && c + 1 < ncols) s += "|";
+        s += more ? ls.newline : " ";
+        if (border != 0 && c + 1 < ncols) s += v.mid;
       }
-      if (border == 2) s += "|";
+      if (border == 2) s += v.right;
       out << s << '\n';
     }
-    HorizontalRule(widths, border, out);
+    HorizontalRule(widths, border, ls.middle, out);
   }
   for (const auto& row : cell_lines) {
     size_t height = 0;
     for (const auto& cell : row) height = std::max(height, cell.size());
     for (size_t line = 0; line < height; ++line) {
       std::string s;
-      if (border == 2) s += "|";
+      if (border == 2) s += v.left;
       for (size_t c = 0; c < ncols; ++c) {
         const auto& cell = row[c];
         bool last = c + 1 == ncols;
@@ -199,15 +228,15 @@ void PrintAligned(const PrintTable& t, const PrintOptions& o, const std::vector<
           s += cell[line].text;
           if (final_spaces || more) s += Spaces(widths[c] - cell[line].width);
         }
-        if (more) s += "+";
+        if (more) s += ls.newline;
         else if (final_spaces) s += " ";
-        if (border != 0 && !last) s += "|";
+        if (border != 0 && !last) s += v.mid;
       }
-      if (border == 2) s += "|";
+      if (border == 2) s += v.right;
       out << s << '\n';
     }
   }
-  if (border == 2) HorizontalRule(widths, border, out);
+  if (border == 2) HorizontalRule(widths, border, ls.bottom, out);
   if (!o.tuples_only)
     for (const std::string& f : FootersWithDefault(t, o)) out << f << '\n';
   out << '\n';
@@ -216,10 +245,10 @@ void PrintAligned(const PrintTable& t, const PrintOptions& o, const std::vector<
 // ---- aligned, expanded (\x) ----------------------------------------------------------
 
 // The line above each record: "-[ RECORD n ]----+-----" (record 0: a plain rule).
-void RecordLine(int border, size_t record, int hwidth, int dwidth, std::ostream& out) {
+void RecordLine(int border, size_t record, int hwidth, int dwidth, const Rule& r, std::ostream& out) {
   std::string s;
-  if (border == 2) s += "+-";
-  else if (border == 1) s += "-";
+  if (border == 2) s += std::string(r.left) + r.h;
+  else if (border == 1) s += r.h;
   int reclen = 0;
   if (record) {
     std::string label = border == 0 ? fmt::format("* Record {}", record) : fmt::format("[ RECORD {} ]", record);
@@ -227,24 +256,26 @@ void RecordLine(int border, size_t record, int hwidth, int dwidth, std::ostream&
     reclen = static_cast<int>(label.size());
   }
   if (border != 2) ++reclen;
-  for (int i = reclen; i < hwidth; ++i) s += border > 0 ? "-" : " ";
+  for (int i = reclen; i < hwidth; ++i) s += border > 0 ? r.h : " ";
   reclen -= hwidth;
   if (border > 0) {
-    if (reclen-- <= 0) s += "-";
-    if (reclen-- <= 0) s += "+";
-    if (reclen-- <= 0) s += "-";
+    if (reclen-- <= 0) s += r.h;
+    if (reclen-- <= 0) s += r.mid;
+    if (reclen-- <= 0) s += r.h;
   } else {
     if (reclen-- <= 0) s += " ";
   }
   if (reclen < 0) reclen = 0;
-  for (int i = reclen; i < dwidth; ++i) s += border > 0 ? "-" : " ";
-  if (border == 2) s += "-+";
+  for (int i = reclen; i < dwidth; ++i) s += border > 0 ? r.h : " ";
+  if (border == 2) s += std::string(r.h) + r.right;
   out << s << '\n';
 }
 
 void PrintAlignedExpanded(const PrintTable& t, const PrintOptions& o, std::ostream& out) {
   const int border = o.border;
   const size_t ncols = t.headers.size();
+  const LineStyle& ls = StyleOf(o);
+  const Rule& v = ls.data;
   if (t.rows.empty()) {
     if (!o.tuples_only)
       for (const std::string& f : FootersWithDefault(t, o)) out << f << '\n';
@@ -253,10 +284,11 @@ void PrintAlignedExpanded(const PrintTable& t, const PrintOptions& o, std::ostre
   }
   std::vector<std::vector<Line>> headers;
   int hwidth = 0, dwidth = 0;
-  bool dmultiline = false;
+  bool hmultiline = false, dmultiline = false;
   for (const std::string& h : t.headers) {
     headers.push_back(FormatCell(h));
     hwidth = std::max(hwidth, MaxWidth(headers.back()));
+    if (headers.back().size() > 1) hmultiline = true;
   }
   std::vector<std::vector<std::vector<Line>>> cells;
   for (const auto& row : t.rows) {
@@ -268,19 +300,11 @@ void PrintAlignedExpanded(const PrintTable& t, const PrintOptions& o, std::ostre
     }
   }
   if (!o.tuples_only && !t.title.empty()) out << t.title << '\n';
-  // The data column is at least as wide as the record header lines need.
-  int swidth = border == 0 ? 1 : border == 1 ? 3 : 7;
-  if (dmultiline && border < 2) ++swidth;
-  if (!o.tuples_only) {
-    int rwidth = 1 + static_cast<int>(std::log10(static_cast<double>(t.rows.size())));
-    rwidth += border == 0 ? 9 : border == 1 ? 12 : 15;
-    int width = std::max(hwidth + swidth + dwidth, rwidth);
-    dwidth = width - hwidth - swidth;
-  }
   size_t record = 1;
   for (size_t r = 0; r < cells.size(); ++r) {
-    if (!o.tuples_only) RecordLine(border, record++, hwidth, dwidth, out);
-    else if (r != 0 || border == 2) RecordLine(border, 0, hwidth, dwidth, out);
+    const Rule& rule = r == 0 ? ls.top : ls.middle;
+    if (!o.tuples_only) RecordLine(border, record++, hwidth, dwidth, rule, out);
+    else if (r != 0 || border == 2) RecordLine(border, 0, hwidth, dwidth, rule, out);
     for (size_t c = 0; c < ncols; ++c) {
       const auto& h = headers[c];
       const auto& d = cells[r][c];
@@ -288,40 +312,43 @@ void PrintAlignedExpanded(const PrintTable& t, const PrintOptions& o, std::ostre
       bool hdone = false, ddone = false;
       while (!hdone || !ddone) {
         std::string s;
-        if (border == 2) s += "|";
+        if (border == 2) s += v.left;
         if (!hdone) {
           if (border == 2) s += " ";
           s += h[hline].text + Spaces(hwidth - h[hline].width);
+          // Without a border, a column of newline marks appears only if some header
+          // needs one.
+          bool marks = border > 0 || hmultiline;
           if (hline + 1 < h.size()) {
-            if (border > 0) s += "+";
+            if (marks) s += ls.newline;
             ++hline;
           } else {
-            if (border > 0) s += " ";
+            if (marks) s += " ";
             hdone = true;
           }
         } else {
-          s += Spaces(hwidth + border);
+          s += Spaces(hwidth + border + (border == 0 && hmultiline ? 1 : 0));
         }
-        if (border > 0) s += "|";
+        if (border > 0) s += v.mid;
         if (!ddone) {
           s += " " + d[dline].text;
           int space = dwidth - d[dline].width;
           if (dline + 1 < d.size()) {
-            if (border > 1 || dmultiline) s += Spaces(space) + "+";
+            if (border > 1 || dmultiline) s += Spaces(space) + ls.newline;
             ++dline;
           } else {
             if (border > 1) s += Spaces(space) + " ";
             ddone = true;
           }
-          if (border == 2) s += "|";
+          if (border == 2) s += v.right;
         } else if (border == 2) {
-          s += Spaces(dwidth) + "  |";
+          s += Spaces(dwidth) + "  " + v.right;
         }
         out << s << '\n';
       }
     }
   }
-  if (border == 2) RecordLine(border, 0, hwidth, dwidth, out);
+  if (border == 2) RecordLine(border, 0, hwidth, dwidth, ls.bottom, out);
   if (!o.tuples_only && !t.footers.empty()) {
     if (border < 2) out << '\n';
     for (const std::string& f : t.footers) out << f << '\n';

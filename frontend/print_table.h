@@ -1,5 +1,6 @@
 // Printing a table the way psql does (its fe_utils/print.c behaviour, re-implemented):
-// aligned (borders 0-2, multi-line cells with '+' marks, centred headers and titles),
+// aligned (borders 0-2, ascii or unicode lines, multi-line cells with '+' marks,
+// centred headers and titles),
 // unaligned (-A), CSV (--csv), and each of them expanded (\x). Output is byte-identical
 // to psql 15 for the same cells and options, so scripts can be diffed against PostgreSQL.
 #pragma once
@@ -18,6 +19,7 @@ struct PrintOptions {
   OutputFormat format = OutputFormat::kAligned;
   ExpandedMode expanded = ExpandedMode::kOff;
   int border = 1;                     // 0, 1 or 2 (aligned format)
+  bool unicode = false;               // \pset linestyle unicode (box-drawing characters)
   bool tuples_only = false;           // -t: no title, header or footer
   bool footer = true;                 // the default "(N rows)" footer
   std::string null_display;           // what NULL prints as

@@ -72,9 +72,10 @@ PrintTable TableFromResult(const planner::ResultSet& rs, const PrintOptions& opt
   }
   t.rows.reserve(rs.rows.size());
   for (const auto& row : rs.rows) {
-    std::vector<std::string> cells;
-    cells.reserve(row.size());
-    for (const auto& v : row) cells.push_back(v ? *v : options.null_display);
+    // Every row gets exactly one cell per column, whatever produced it.
+    std::vector<std::string> cells(t.headers.size(), options.null_display);
+    for (size_t c = 0; c < row.size() && c < cells.size(); ++c)
+      if (row[c]) cells[c] = *row[c];
     t.rows.push_back(std::move(cells));
   }
   return t;

@@ -34,7 +34,7 @@ std::string PsetInfo(const std::string& name, const PrintOptions& o) {
                                   : fmt::format("Field separator is \"{}\".", o.field_separator);
   if (name == "footer") return fmt::format("Default footer is {}.", o.footer ? "on" : "off");
   if (name == "format") return fmt::format("Output format is {}.", FormatName(o.format));
-  if (name == "linestyle") return "Line style is ascii.";
+  if (name == "linestyle") return fmt::format("Line style is {}.", o.unicode ? "unicode" : "ascii");
   if (name == "null") return fmt::format("Null display is \"{}\".", o.null_display);
   if (name == "numericlocale")
     return fmt::format("Locale-adjusted numeric output is {}.", o.numeric_locale ? "on" : "off");
@@ -122,9 +122,16 @@ bool Shell::SetPrintOption(const std::string& name, const std::optional<std::str
       }
     }
   } else if (name == "linestyle") {
-    if (value && std::string("ascii").rfind(*value, 0) != 0) {
-      LogError("\\pset: allowed line styles are ascii");
-      return false;
+    if (value) {
+      if (!value->empty() && std::string("ascii").rfind(*value, 0) == 0) o.unicode = false;
+      else if (!value->empty() && std::string("unicode").rfind(*value, 0) == 0) o.unicode = true;
+      else if (*value == "old-ascii") {
+        LogError("\\pset: line style old-ascii is not supported by caracal (ascii and unicode are)");
+        return false;
+      } else {
+        LogError("\\pset: allowed line styles are ascii, old-ascii, unicode");
+        return false;
+      }
     }
   } else if (name == "border") {
     integer(o.border);
@@ -214,7 +221,7 @@ std::string PsetListing(const PrintOptions& o) {
   s += row("fieldsep_zero", o.field_separator_zero ? "on" : "off");
   s += row("footer", o.footer ? "on" : "off");
   s += row("format", FormatName(o.format));
-  s += row("linestyle", "ascii");
+  s += row("linestyle", o.unicode ? "unicode" : "ascii");
   s += row("null", QuotedSeparator(o.null_display));
   s += row("numericlocale", o.numeric_locale ? "on" : "off");
   s += row("pager", std::to_string(o.pager));

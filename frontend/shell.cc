@@ -154,8 +154,10 @@ bool Shell::SetQueryOutput(const std::optional<std::string>& target) {
   query_out_.reset();
   query_pipe_buf_.reset();
   query_pipe_.reset();
+  query_pipe_sigpipe_.reset();
   if (!target || target->empty()) return true;
   if ((*target)[0] == '|') {
+    query_pipe_sigpipe_ = std::make_unique<IgnoreSigpipe>();
     FILE* p = popen(target->c_str() + 1, "w");
     if (!p) {
       LogError(fmt::format("{}: {}", target->substr(1), std::strerror(errno)));
@@ -190,7 +192,7 @@ void Shell::EmitTable(const PrintTable& table, const PrintOptions& options, std:
       if (!cmd || !*cmd) cmd = std::getenv("PAGER");
       if (!cmd || !*cmd) cmd = "more";  // psql's default
       out_.flush();
-      std::signal(SIGPIPE, SIG_IGN);
+      IgnoreSigpipe quiet;  // the user may quit the pager before the end
       if (FILE* p = popen(cmd, "w")) {
         std::fwrite(s.data(), 1, s.size(), p);
         pclose(p);
@@ -334,6 +336,13 @@ bool Shell::PrintStatement(const StatementResult& r, const std::string& query, c
     if (!how.title.empty()) t.title = how.title;
     else if (!print_.title.empty()) t.title = print_.title;
     EmitTable(t, o, out);
+    if (!out) {
+      // A pipe that closed early (\o |head): psql's message, and the shell goes on.
+      int error = errno;
+      out.clear();
+      LogError(fmt::format("could not print result table: {}", std::strerror(error ? error : EPIPE)));
+      return false;
+    }
   } else if (!variables_.quiet() && !r.tag.empty()) {
     out << r.tag << '\n';
   }
@@ -417,6 +426,7 @@ bool Shell::SendQuery(const std::string& query, const SendOptions& how) {
   copy_progress_.Finish();
   // \g FILE (or |command): opened once there is a result to print, as psql does.
   std::unique_ptr<std::ofstream> file;
+  std::unique_ptr<IgnoreSigpipe> pipe_sigpipe;  // outlives the pipe
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(nullptr, pclose);
   std::unique_ptr<std::streambuf> pipe_buf;
   std::unique_ptr<std::ostream> pipe_out;
@@ -425,6 +435,7 @@ bool Shell::SendQuery(const std::string& query, const SendOptions& how) {
   if (how.output && any_success) {
     if ((*how.output)[0] == '|') {
       FlushOut();
+      pipe_sigpipe = std::make_unique<IgnoreSigpipe>();
       pipe.reset(popen(how.output->c_str() + 1, "w"));
       if (!pipe) {
         LogError(fmt::format("{}: {}", how.output->substr(1), std::strerror(errno)));

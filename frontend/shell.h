@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "frontend/input_scanner.h"
+#include "frontend/interrupt.h"
 #include "frontend/line_source.h"
 #include "frontend/print_table.h"
 #include "frontend/progress.h"
@@ -156,6 +157,7 @@ class Shell {
 
   // \o target.
   std::unique_ptr<std::ostream> query_out_;
+  std::unique_ptr<IgnoreSigpipe> query_pipe_sigpipe_;  // declared first: outlives the pipe
   std::unique_ptr<FILE, int (*)(FILE*)> query_pipe_{nullptr, pclose};
   std::unique_ptr<std::streambuf> query_pipe_buf_;
 

@@ -23,3 +23,9 @@ select id, price from items where id = 4 \gx
 select id from items where id = 1 \g
 \x auto
 select id from items where id = 1;
+-- Narrow values: the record lines are longer than the rows (psql 15 does not widen them).
+\x on
+select 1 as a, 'x
+y' as bb;
+\pset border 2
+select 1 as a;
