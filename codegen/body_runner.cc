@@ -8,6 +8,8 @@
 #include "engine/table.h"
 #include "planner/cast.h"
 #include "planner/expr_eval.h"
+#include "planner/ir_visit.h"
+#include "planner/access_path.h"
 #include "planner/select_exec.h"
 #include "planner/sql_error.h"
 
@@ -18,6 +20,7 @@ using planner::EvalContext;
 using planner::SqlError;
 using planner::Stmt;
 using planner::StmtKind;
+using planner::ForEachOwnExpr;
 
 int FindDeclaredRange(const std::vector<Value>& scratch, int stmt_id, const Key& lo, const Key& hi) {
   int range_id = 0;
@@ -185,6 +188,34 @@ void BodyRunner::RunSelectInto(const Stmt& s) {
 }
 
 void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
+  if (s.point_lookup) {
+    // One row by its primary key: read it and assign the outputs directly.
+    EvalContext ctx;
+    ctx.variables = frame_.vars;
+    planner::KeyRange range = planner::ResolveAccessPath(s.select->access, *s.table, ctx);
+    const RowValue* row = range.point && !range.empty ? source.Read(s.table->id, range.lo) : nullptr;
+    if (s.strict && row == nullptr) throw SqlError("P0002", "query returned no rows");
+    SetFound(row != nullptr);
+    if (row == nullptr) {
+      for (size_t i = 0; i < s.into.size(); ++i) Assign(s.into[i], Datum::Null(), planner::SqlType());
+      return;
+    }
+    ctx.row = row;
+    ctx.schema = &source.schema(s.table->id);
+    for (size_t i = 0; i < s.into.size() && i < s.select->columns.size(); ++i) {
+      const planner::Expr& out = *s.select->outputs[i];
+      const planner::Variable& v = ir_.variables[s.into[i]];
+      if (out.kind == planner::ExprKind::kSlot && out.slot.space == planner::SlotSpace::kColumn && out.type == v.type &&
+          !v.not_null) {
+        // A column into a variable of its type: copied in place.
+        planner::DatumFromRowInto(*row, out.slot.index, ctx.schema->column(out.slot.index), frame_.var(s.into[i]));
+        continue;
+      }
+      Assign(s.into[i], planner::Eval(out, ctx), s.select->columns[i].type);
+    }
+    for (size_t i = s.select->columns.size(); i < s.into.size(); ++i) Assign(s.into[i], Datum::Null(), planner::SqlType());
+    return;
+  }
   std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars);
   if (s.strict) {
     if (rows.empty()) throw SqlError("P0002", "query returned no rows");
@@ -313,22 +344,33 @@ bool BodyRunner::ForEachAddressedRow(const Stmt& s, const std::function<bool(con
 namespace {
 
 // The new version of `old` after an UPDATE's assignments, or nullptr when the WHERE
-// clause rejects the row. `variables` are the frame values the statement reads.
-RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old, std::span<const Datum> variables,
-                       const Key& key) {
+// clause rejects the row. Only the assigned columns are rebuilt (the binder refuses
+// assignments to key columns). `variables` are the frame values the statement reads.
+RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old, std::span<const Datum> variables) {
   EvalContext ctx;
   ctx.variables = variables;
   ctx.row = &old;
   ctx.schema = &schema;
   if (s.filter && !planner::EvalCondition(*s.filter, ctx)) return nullptr;
-  std::vector<Datum> row = RowDatums(schema, old);
+  // Every new value is computed from the old row before any is set.
   std::vector<Datum> assigned;
   assigned.reserve(s.assignments.size());
   for (const auto& [col, e] : s.assignments) assigned.push_back(planner::Eval(*e, ctx));
-  for (size_t i = 0; i < s.assignments.size(); ++i) row[s.assignments[i].first] = std::move(assigned[i]);
-  if (PrimaryKeyOf(*s.table, row).view() != key.view())
-    throw SqlError(planner::sqlstate::kFeatureNotSupported, "UPDATE of a primary-key column is not supported");
-  return BuildRow(*s.table, schema, row);
+  RowBuilder b(schema, old);
+  for (size_t i = 0; i < s.assignments.size(); ++i) {
+    int col = s.assignments[i].first;
+    const planner::CatalogColumn& c = s.table->columns[col];
+    if (assigned[i].is_null()) {
+      if (c.not_null)
+        throw SqlError(planner::sqlstate::kNotNullViolation,
+                       fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null constraint", c.name,
+                                   s.table->name));
+      b.SetNull(col);
+    } else {
+      b.Set(col, planner::DatumToValue(assigned[i], c.type));
+    }
+  }
+  return b.Build();
 }
 
 }  // namespace
@@ -343,11 +385,18 @@ void BodyRunner::RunUpdate(const Stmt& s) {
     ctx.variables = frame_.vars;
     std::optional<Key> key = PointKey(table, s.where_key, ctx);
     if (!key) return SetFound(false);
-    auto variables = std::make_shared<const std::vector<Datum>>(frame_.vars);
-    const Key row_key = *key;
-    RowUpdateCallback callback = [&s, &schema, variables, row_key](const RowValue& old) {
-      return UpdatedRow(s, schema, old, *variables, row_key);
-    };
+    RowUpdateCallback callback;
+    if (!published_) {
+      // Before the publish point the engine runs the callback inline, on our frame.
+      callback = [&s, &schema, this](const RowValue& old) { return UpdatedRow(s, schema, old, frame_.vars); };
+    } else {
+      // It may run later on another core: it owns copies of the values it reads.
+      auto variables = std::make_shared<std::vector<Datum>>(frame_.vars.size());
+      ForEachOwnExpr(s, [&](const planner::Expr& e) {
+        for (int v : planner::VariablesOf(&e)) (*variables)[v] = frame_.vars[v];
+      });
+      callback = [&s, &schema, variables](const RowValue& old) { return UpdatedRow(s, schema, old, *variables); };
+    }
     RowUpdateFuture future = exec_->ApplyRowUpdate(table.id, *key, std::move(callback), s.access->weight);
     if (s.access->wait_for_update) {
       bool applied = future.Wait();
@@ -359,7 +408,7 @@ void BodyRunner::RunUpdate(const Stmt& s) {
   auto update_row = [&](const Key& key) -> bool {
     const RowValue* old = exec_->Read(table.id, key);
     if (old == nullptr) return false;
-    RowValuePtr updated = UpdatedRow(s, schema, *old, frame_.vars, key);
+    RowValuePtr updated = UpdatedRow(s, schema, *old, frame_.vars);
     if (!updated) return false;
     exec_->Update(table.id, key, std::move(updated));
     ++rows_processed_;

@@ -761,6 +761,19 @@ CgValue ExprEmitter::EmitLike(const Expr& e) {
 }
 
 CgValue ExprEmitter::EmitFunc(const Expr& e) {
+  if (e.func == planner::Func::kAscii) {
+    // ascii(x) and ascii(x::text) of a string: read in place (no copy, no cast).
+    const Expr* arg = e.args[0].get();
+    bool strip = false;
+    if (arg->kind == ExprKind::kCast && arg->args[0]->type.is_string() && arg->type.id == TypeId::kText) {
+      strip = arg->args[0]->type.id == TypeId::kBpchar;
+      arg = arg->args[0].get();
+    }
+    if (arg->type.is_string()) {
+      CgValue v = Emit(*arg);
+      return {Repr::kInt, v.is_null, CallRuntime("caracal_rt_ascii", {v.value, b_.getInt32(strip ? 1 : 0)})};
+    }
+  }
   // Arguments are all evaluated first (as Eval does), then boxed side by side.
   std::vector<CgValue> args;
   for (const auto& arg : e.args) args.push_back(Emit(*arg));

@@ -58,6 +58,24 @@ void caracal_rt_set_null(Datum* dst) { *dst = Datum(); }
 
 int32_t caracal_rt_cast(EvalState* state, const Datum* in, int32_t from_id, int32_t from_p, int32_t from_s,
                         int32_t to_id, int32_t to_p, int32_t to_s, int32_t explicit_cast, Datum* out) {
+  // String to text / unconstrained varchar: the bytes (char(n) without its trailing
+  // blanks), written into the temp's own buffer so a loop does not allocate.
+  const auto from_type = static_cast<planner::TypeId>(from_id), to_type = static_cast<planner::TypeId>(to_id);
+  if (in->kind == Datum::Kind::kString && to_p < 0 &&
+      (to_type == planner::TypeId::kText || to_type == planner::TypeId::kVarchar) &&
+      (from_type == planner::TypeId::kText || from_type == planner::TypeId::kVarchar ||
+       from_type == planner::TypeId::kBpchar)) {
+    std::string_view text = in->s;
+    if (from_type == planner::TypeId::kBpchar) text = planner::StripTrailingBlanks(text);
+    if (out != in) {
+      out->kind = Datum::Kind::kString;
+      out->s.assign(text.data(), text.size());
+      out->array.reset();
+    } else {
+      out->s.resize(text.size());
+    }
+    return 1;  // Guard's convention: 1 ok, 0 error
+  }
   return Guard(state, [&] {
     *out = planner::CastDatum(*in, TypeOf(from_id, from_p, from_s), TypeOf(to_id, to_p, to_s), explicit_cast != 0);
   });
@@ -111,6 +129,20 @@ int32_t caracal_rt_like(const Datum* text, const Datum* pattern, int32_t case_in
   return planner::LikeMatch(text->s, pattern->s, case_insensitive != 0) ? 1 : 0;
 }
 
+// ascii() of a non-null string (char(n): as the text it casts to, without trailing
+// blanks), without building the text.
+int64_t caracal_rt_ascii(const Datum* in, int32_t strip_blanks) {
+  std::string_view s = in->s;
+  if (strip_blanks) s = planner::StripTrailingBlanks(s);
+  if (s.empty()) return 0;
+  auto b = static_cast<unsigned char>(s[0]);
+  if (b < 0x80) return b;
+  int extra = b >= 0xF0 ? 3 : b >= 0xE0 ? 2 : 1;
+  uint32_t cp = b & (0x3F >> extra);
+  for (int k = 1; k <= extra && k < static_cast<int>(s.size()); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[k]) & 0x3F);
+  return cp;
+}
+
 // A string column of a row (the null case is handled by the caller).
 void caracal_rt_read_string(const RowValue* row, int32_t col, Datum* out) {
   out->kind = Datum::Kind::kString;
@@ -137,6 +169,7 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_concat", "ipppp", reinterpret_cast<void*>(&caracal_rt_concat)},
       {"caracal_rt_like", "ippi", reinterpret_cast<void*>(&caracal_rt_like)},
       {"caracal_rt_read_string", "vpip", reinterpret_cast<void*>(&caracal_rt_read_string)},
+      {"caracal_rt_ascii", "lpi", reinterpret_cast<void*>(&caracal_rt_ascii)},
       // Procedures (proc_runtime.h).
       {"caracal_rt_stmt", "ipp", reinterpret_cast<void*>(&caracal_rt_stmt)},
       {"caracal_rt_publish", "ip", reinterpret_cast<void*>(&caracal_rt_publish)},

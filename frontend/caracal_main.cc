@@ -1,151 +1,254 @@
-// caracal: the embedded database with a psql-like command line.
+// caracal: the embedded database and its psql-like shell.
 //
-//   caracal [DATADIR] [-c SQL]... [-f FILE]... [-X] [-A] [-t] [-q] [-F SEP] [-v NAME=VALUE]...
+//   caracal [OPTION]... [DATADIR]
 //
 // With DATADIR the database is durable: created there if missing, recovered on start
 // (frontend/durable_store.h). Without it, the database lives in memory.
-// -c and -f run in the order given (stdin if neither). Output follows `psql -X`: rows in
-// aligned or (-A) unaligned format, command tags unless -q, errors on stderr as libpq
-// formats them. Exit status as psql's: 0 normally; 1 if a file cannot be read or the last
-// -c failed (or any -c failed under ON_ERROR_STOP); 3 if a script (-f or stdin) failed
-// under ON_ERROR_STOP=1.
-#include <CLI/CLI.hpp>
+// Options are psql's (-c, -f, -v, -X, -A, -t, -F, -q, -e, --csv, -1, ...; see
+// `caracal --help`). With -c / -f the commands run in order and caracal exits; otherwise
+// it reads stdin, interactively (libedit, history, completion) when stdin and stdout are
+// terminals. Exit status as psql's: 0, 1 (a file could not be read, the last -c failed),
+// 2 (the database could not be opened), 3 (a script failed under ON_ERROR_STOP).
+#include <getopt.h>
+#include <unistd.h>
 
-#include <fstream>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
-#include <sstream>
+#include <string>
+#include <vector>
 
-#include "frontend/printer.h"
-#include "frontend/script.h"
+#include "frontend/help.h"
+#include "frontend/interrupt.h"
+#include "frontend/line_editor.h"
 #include "frontend/session.h"
+#include "frontend/shell.h"
 
 namespace {
 
-using caracal::frontend::PrintOptions;
-using caracal::frontend::Session;
-using caracal::frontend::StatementResult;
+using caracal::frontend::Shell;
 
 struct Action {
-  bool is_file;
+  enum class Kind { kCommand, kFile } kind;
   std::string value;
 };
 
-bool TruthyVariable(const std::string& v) {
-  std::string s;
-  for (char c : v) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s == "1" || s == "on" || s == "true" || s == "yes" || s == "t" || s == "y";
+struct Options {
+  std::vector<Action> actions;
+  std::vector<std::pair<std::string, std::optional<std::string>>> variables;  // -v, in order
+  std::vector<std::pair<std::string, std::optional<std::string>>> psets;      // -P and format flags, in order
+  std::optional<std::string> output;
+  std::optional<std::string> datadir;
+  bool no_psqlrc = false;
+  bool single_transaction = false;
+  bool no_readline = false;
+  int workers = 2;
+};
+
+constexpr const char* kVersion = "caracal 0.1.0";
+
+[[noreturn]] void Usage(const std::string& message) {
+  std::cerr << "caracal: " << message << "\ncaracal: hint: Try \"caracal --help\" for more information.\n";
+  std::exit(1);
 }
 
-// Prints the results of one Execute call; returns false if one of them failed.
-bool Report(const std::vector<StatementResult>& results, const PrintOptions& options, const std::string& prefix) {
-  bool ok = true;
-  for (const StatementResult& r : results) {
-    if (r.error) {
-      std::cout.flush();
-      // NOTICEs raised before the error still reach the client, as in PostgreSQL.
-      for (const std::string& n : r.notices) std::cerr << prefix << "NOTICE:  " << n << "\n";
-      std::cerr << caracal::frontend::FormatError(*r.error, prefix);
-      ok = false;
-    } else {
-      caracal::frontend::PrintResult(r, options, std::cout, std::cerr, prefix);
+Options ParseArguments(int argc, char** argv) {
+  enum { kCsv = 1000, kWorkers, kHelp };
+  static const option kLong[] = {
+      {"command", required_argument, nullptr, 'c'},
+      {"file", required_argument, nullptr, 'f'},
+      {"set", required_argument, nullptr, 'v'},
+      {"variable", required_argument, nullptr, 'v'},
+      {"version", no_argument, nullptr, 'V'},
+      {"no-psqlrc", no_argument, nullptr, 'X'},
+      {"single-transaction", no_argument, nullptr, '1'},
+      {"help", optional_argument, nullptr, kHelp},
+      {"echo-all", no_argument, nullptr, 'a'},
+      {"echo-errors", no_argument, nullptr, 'b'},
+      {"echo-queries", no_argument, nullptr, 'e'},
+      {"echo-hidden", no_argument, nullptr, 'E'},
+      {"no-readline", no_argument, nullptr, 'n'},
+      {"output", required_argument, nullptr, 'o'},
+      {"quiet", no_argument, nullptr, 'q'},
+      {"single-line", no_argument, nullptr, 'S'},
+      {"single-step", no_argument, nullptr, 's'},
+      {"no-align", no_argument, nullptr, 'A'},
+      {"csv", no_argument, nullptr, kCsv},
+      {"field-separator", required_argument, nullptr, 'F'},
+      {"pset", required_argument, nullptr, 'P'},
+      {"record-separator", required_argument, nullptr, 'R'},
+      {"tuples-only", no_argument, nullptr, 't'},
+      {"expanded", no_argument, nullptr, 'x'},
+      {"field-separator-zero", no_argument, nullptr, 'z'},
+      {"record-separator-zero", no_argument, nullptr, '0'},
+      {"workers", required_argument, nullptr, kWorkers},
+      {"host", required_argument, nullptr, 'h'},
+      {"port", required_argument, nullptr, 'p'},
+      {"username", required_argument, nullptr, 'U'},
+      {"dbname", required_argument, nullptr, 'd'},
+      {"no-password", no_argument, nullptr, 'w'},
+      {"password", no_argument, nullptr, 'W'},
+      {nullptr, 0, nullptr, 0},
+  };
+  Options o;
+  auto variable = [&](const std::string& v) {
+    size_t eq = v.find('=');
+    if (eq == std::string::npos) o.variables.emplace_back(v, std::nullopt);
+    else o.variables.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+  };
+  opterr = 0;
+  int c;
+  while ((c = getopt_long(argc, argv, "c:f:v:VX1?abeEno:qSsAF:P:R:txz0h:p:U:d:wW", kLong, nullptr)) != -1) {
+    switch (c) {
+      case 'c': o.actions.push_back({Action::Kind::kCommand, optarg}); break;
+      case 'f': o.actions.push_back({Action::Kind::kFile, optarg}); break;
+      case 'v': variable(optarg); break;
+      case 'V': std::cout << kVersion << "\n"; std::exit(0);
+      case 'X': o.no_psqlrc = true; break;
+      case '1': o.single_transaction = true; break;
+      case 'a': o.variables.emplace_back("ECHO", "all"); break;
+      case 'b': o.variables.emplace_back("ECHO", "errors"); break;
+      case 'e': o.variables.emplace_back("ECHO", "queries"); break;
+      case 'E': break;  // there are no hidden queries to show
+      case 'n': o.no_readline = true; break;
+      case 'o': o.output = optarg; break;
+      case 'q': o.variables.emplace_back("QUIET", "on"); break;
+      case 'S': o.variables.emplace_back("SINGLELINE", "on"); break;
+      case 's': o.variables.emplace_back("SINGLESTEP", "on"); break;
+      case 'A': o.psets.emplace_back("format", "unaligned"); break;
+      case kCsv: o.psets.emplace_back("format", "csv"); break;
+      case 'F': o.psets.emplace_back("fieldsep", optarg); break;
+      case 'R': o.psets.emplace_back("recordsep", optarg); break;
+      case 't': o.psets.emplace_back("tuples_only", "on"); break;
+      case 'x': o.psets.emplace_back("expanded", "on"); break;
+      case 'z': o.psets.emplace_back("fieldsep_zero", std::nullopt); break;
+      case '0': o.psets.emplace_back("recordsep_zero", std::nullopt); break;
+      case 'P': {
+        std::string v = optarg;
+        size_t eq = v.find('=');
+        if (eq == std::string::npos) o.psets.emplace_back(v, std::nullopt);
+        else o.psets.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+        break;
+      }
+      case kWorkers: {
+        char* end = nullptr;
+        long n = std::strtol(optarg, &end, 10);
+        if (!end || *end || n < 1 || n > 256) Usage("--workers must be between 1 and 256");
+        o.workers = static_cast<int>(n);
+        break;
+      }
+      case kHelp: {
+        std::string topic = optarg ? optarg : "options";
+        if (topic == "commands") std::cout << caracal::frontend::MetaCommandHelp();
+        else if (topic == "variables") std::cout << caracal::frontend::VariablesHelp();
+        else if (topic == "options") std::cout << caracal::frontend::OptionsHelp();
+        else Usage("unrecognized help topic \"" + topic + "\"");
+        std::exit(0);
+      }
+      case 'h':
+      case 'p':
+      case 'U':
+      case 'd':
+      case 'w':
+      case 'W':
+        Usage(std::string("option -") + static_cast<char>(c) +
+              " does not apply: caracal runs its database in this process (give a data directory as an argument)");
+      case '?':
+        if (optopt == '?' || (optopt == 0 && std::string(argv[optind - 1]) == "-?")) {
+          std::cout << caracal::frontend::OptionsHelp();
+          std::exit(0);
+        }
+        if (optopt && std::string("cfvoFPRhpUd").find(static_cast<char>(optopt)) != std::string::npos)
+          Usage(std::string("option requires an argument -- '") + static_cast<char>(optopt) + "'");
+        Usage(optopt ? std::string("invalid option -- '") + static_cast<char>(optopt) + "'"
+                     : "unrecognized option '" + std::string(argv[optind - 1]) + "'");
+      default: Usage("invalid option");
     }
   }
-  std::cout.flush();
-  return ok;
+  if (optind < argc) o.datadir = argv[optind++];
+  for (; optind < argc; ++optind)
+    std::cerr << "caracal: warning: extra command-line argument \"" << argv[optind] << "\" ignored\n";
+  return o;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"caracal: a deterministic main-memory database with a PostgreSQL-flavoured SQL front end"};
-  std::vector<Action> actions;
-  PrintOptions options;
-  bool no_psqlrc = false;
-  std::vector<std::string> variables;
-  int workers = 2;
-  std::string data_dir;
-  app.add_option("datadir", data_dir, "data directory: a durable database, created if missing (default: in memory)");
-  app.add_option_function<std::vector<std::string>>(
-         "-c,--command", [&](const std::vector<std::string>&) {}, "run SQL (may be repeated)")
-      ->each([&](const std::string& v) { actions.push_back({false, v}); })
-      ->allow_extra_args(false);
-  app.add_option_function<std::vector<std::string>>(
-         "-f,--file", [&](const std::vector<std::string>&) {}, "run SQL from a file (may be repeated)")
-      ->each([&](const std::string& v) { actions.push_back({true, v}); })
-      ->allow_extra_args(false);
-  app.add_flag("-X,--no-psqlrc", no_psqlrc, "accepted for psql compatibility (there is no startup file)");
-  app.add_flag("-A,--no-align", options.unaligned, "unaligned output");
-  app.add_flag("-t,--tuples-only", options.tuples_only, "print rows only");
-  app.add_flag("-q,--quiet", options.quiet, "no command tags");
-  app.add_option("-F,--field-separator", options.field_separator, "field separator for unaligned output");
-  app.add_option("-v,--set,--variable", variables, "set a variable NAME=VALUE (ON_ERROR_STOP)");
-  app.add_option("--workers", workers, "engine worker threads")->check(CLI::Range(1, 256));
-  CLI11_PARSE(app, argc, argv);
-
-  bool on_error_stop = false;
-  for (const std::string& v : variables) {
-    auto eq = v.find('=');
-    std::string name = v.substr(0, eq);
-    std::string value = eq == std::string::npos ? "" : v.substr(eq + 1);
-    if (name == "ON_ERROR_STOP") on_error_stop = TruthyVariable(value);
-  }
+  Options options = ParseArguments(argc, argv);
 
   caracal::frontend::SessionOptions session_options;
-  session_options.engine.workers = workers;
+  session_options.engine.workers = options.workers;
   session_options.engine.epoch_interval_ms = 1;
-  if (!data_dir.empty()) {
+  if (options.datadir) {
     session_options.durability.emplace();
-    session_options.durability->data_dir = data_dir;
+    session_options.durability->data_dir = *options.datadir;
   }
-  std::optional<Session> opened;
+  std::optional<caracal::frontend::Session> opened;
   try {
     opened.emplace(session_options);
   } catch (const std::exception& e) {
-    std::cerr << "caracal: error: could not open the database in \"" << data_dir << "\": " << e.what() << "\n";
+    std::cerr << "caracal: error: could not open data directory \"" << options.datadir.value_or("") << "\": " << e.what()
+              << "\n";
     return 2;
   }
-  Session& session = *opened;
+  caracal::frontend::Session& session = *opened;
+  // A cut log tail is worth a word even in scripts: unacknowledged work was dropped.
   if (session.durable() != nullptr && session.durable()->recovery().cut)
     std::cerr << "WARNING:  " << session.durable()->recovery().Describe() << "\n";
+  Shell shell(session, std::cout, std::cerr);
 
-  // Runs a script (file or stdin) statement by statement, as psql sends them.
-  auto run_script = [&](const std::string& text, const std::string& name) -> bool {
-    bool all_ok = true;
-    for (const auto& stmt : caracal::frontend::SplitScript(text)) {
-      std::string prefix = name.empty() ? "" : "caracal:" + name + ":" + std::to_string(stmt.end_line) + ": ";
-      if (!Report(session.Execute(stmt.text), options, prefix)) {
-        all_ok = false;
-        if (on_error_stop) return false;
-      }
-    }
-    return all_ok;
-  };
-
-  if (actions.empty()) {
-    std::stringstream buffer;
-    buffer << std::cin.rdbuf();
-    if (!run_script(buffer.str(), "") && on_error_stop) return 3;
-    return 0;
-  }
-  int status = 0;
-  for (const Action& a : actions) {
-    if (a.is_file) {
-      std::ifstream in(a.value, std::ios::binary);
-      if (!in) {
-        std::cerr << "caracal: error: " << a.value << ": No such file or directory\n";
-        return 1;
-      }
-      std::stringstream buffer;
-      buffer << in.rdbuf();
-      bool ok = run_script(buffer.str(), a.value);
-      if (!ok && on_error_stop) return 3;
-      status = 0;
-    } else {
-      bool ok = Report(session.Execute(a.value), options, "");
-      if (!ok && on_error_stop) return 1;
-      status = ok ? 0 : 1;
+  for (const auto& [name, value] : options.variables) {
+    std::optional<std::string> error =
+        value ? shell.variables().Set(name, *value) : shell.variables().Unset(name);
+    if (error) {
+      std::cerr << "caracal: error: " << *error << "\n";
+      return 1;
     }
   }
-  return status;
+  for (const auto& [name, value] : options.psets)
+    if (!shell.SetPrintOption(name, value, true)) {
+      std::cerr << "caracal: error: could not set printing parameter \"" << name << "\"\n";
+      return 1;
+    }
+  if (options.output && !shell.SetQueryOutput(*options.output)) return 1;
+
+  caracal::frontend::InstallInterruptHandler();
+
+  // The start-up file, as psql's ~/.psqlrc: $CARACALRC or ~/.caracalrc, unless -X.
+  if (!options.no_psqlrc) {
+    std::string rc;
+    if (const char* env = std::getenv("CARACALRC")) rc = env;
+    else if (const char* home = std::getenv("HOME")) rc = std::string(home) + "/.caracalrc";
+    std::error_code ec;
+    if (!rc.empty() && std::filesystem::exists(rc, ec)) shell.RunFile(rc);
+  }
+
+  if (!options.actions.empty()) {
+    if (options.single_transaction) shell.StartPipeline();
+    int status = caracal::frontend::kExitSuccess;
+    for (const Action& a : options.actions) {
+      status = a.kind == Action::Kind::kCommand ? shell.RunCommand(a.value) : shell.RunFile(a.value);
+      if (shell.terminated()) break;
+      if (status != caracal::frontend::kExitSuccess && shell.variables().on_error_stop()) break;
+    }
+    if (options.single_transaction && shell.in_pipeline() && !shell.EndPipeline() && status == 0 &&
+        shell.variables().on_error_stop())
+      status = caracal::frontend::kExitUser;
+    return status;
+  }
+
+  bool interactive = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+  shell.UseTerseMessages();
+  if (!interactive) {
+    caracal::frontend::StreamLineSource input(std::cin);
+    return shell.RunLoop(input);
+  }
+  if (session.durable() != nullptr)
+    shell.PrintBanner("durable database in \"" + session.durable()->data_dir().string() + "\"");
+  else
+    shell.PrintBanner("embedded in-memory database: nothing is saved on exit");
+  std::unique_ptr<caracal::frontend::LineSource> input = caracal::frontend::MakeLineEditor(
+      shell.variables(), [&shell](const std::string& text) { return shell.Completions(text); }, !options.no_readline);
+  return shell.RunLoop(*input);
 }

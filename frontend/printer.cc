@@ -9,94 +9,47 @@ namespace caracal::frontend {
 
 namespace {
 
-int DisplayWidth(std::string_view s) {
-  int w = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++w;
-  return w;
-}
-
-bool RightAligned(const planner::SqlType& t) { return t.is_numeric_category(); }
-
-void PrintAligned(const planner::ResultSet& rs, const PrintOptions& o, std::ostream& out) {
-  size_t n = rs.columns.size();
-  std::vector<int> width(n, 0);
-  for (size_t c = 0; c < n; ++c) {
-    if (!o.tuples_only) width[c] = DisplayWidth(rs.columns[c].name);
-    for (const auto& row : rs.rows) width[c] = std::max(width[c], row[c] ? DisplayWidth(*row[c]) : 0);
-  }
-  auto pad = [](int k) { return std::string(std::max(k, 0), ' '); };
-  if (!o.tuples_only) {
-    std::string line;
-    for (size_t c = 0; c < n; ++c) {
-      // Headers are centred, as psql does.
-      int extra = width[c] - DisplayWidth(rs.columns[c].name);
-      line += (c ? "| " : " ") + pad(extra / 2) + rs.columns[c].name + pad(extra - extra / 2) + " ";
-    }
-    out << line.substr(0, line.size()) << "\n";
-    std::string rule;
-    for (size_t c = 0; c < n; ++c) rule += (c ? "+" : "") + std::string(width[c] + 2, '-');
-    out << rule << "\n";
-  }
-  for (const auto& row : rs.rows) {
-    std::string line;
-    for (size_t c = 0; c < n; ++c) {
-      std::string v = row[c].value_or("");
-      int extra = width[c] - DisplayWidth(v);
-      bool last = c + 1 == n;
-      if (RightAligned(rs.columns[c].type)) line += (c ? "| " : " ") + pad(extra) + v + (last ? "" : " ");
-      else line += (c ? "| " : " ") + v + (last ? "" : pad(extra) + " ");
-    }
-    // psql pads every column but the last.
-    out << line << "\n";
-  }
-  if (!o.tuples_only) out << fmt::format("({} row{})\n\n", rs.rows.size(), rs.rows.size() == 1 ? "" : "s");
-}
-
-void PrintUnaligned(const planner::ResultSet& rs, const PrintOptions& o, std::ostream& out) {
-  if (!o.tuples_only) {
-    for (size_t c = 0; c < rs.columns.size(); ++c) out << (c ? o.field_separator : "") << rs.columns[c].name;
-    out << "\n";
-  }
-  for (const auto& row : rs.rows) {
-    for (size_t c = 0; c < row.size(); ++c) out << (c ? o.field_separator : "") << row[c].value_or("");
-    out << "\n";
-  }
-  if (!o.tuples_only) out << fmt::format("({} row{})\n", rs.rows.size(), rs.rows.size() == 1 ? "" : "s");
-}
-
 // libpq's reportErrorPosition: the statement line holding the error, cut to about 60
-// columns around it, and a caret under the offending character.
+// screen columns around it, and a caret under the offending character (wide characters
+// count two columns, tabs print as spaces; "\r\n" is one line break).
 void AppendPosition(std::string& msg, const std::string& query, int position) {
   constexpr int kDisplaySize = 60, kMinRightCut = 10;
-  // Split into characters (UTF-8), tabs shown as spaces.
-  std::vector<std::string> chars;
+  std::vector<std::string> chars;  // UTF-8 characters
   for (size_t i = 0; i < query.size();) {
     size_t n = 1;
     while (i + n < query.size() && (static_cast<unsigned char>(query[i + n]) & 0xC0) == 0x80) ++n;
     chars.push_back(query[i] == '\t' ? std::string(" ") : query.substr(i, n));
     i += n;
   }
-  int loc = std::min<int>(position - 1, static_cast<int>(chars.size()));
-  int line = 1, ibeg = 0;
-  for (int i = 0; i < loc; ++i)
-    if (chars[i] == "\n" || chars[i] == "\r") {
-      ++line;
-      ibeg = i + 1;
+  auto width = [](const std::string& c) { return std::max(DisplayWidth(c), 1); };
+  const int count = static_cast<int>(chars.size());
+  const int loc = std::clamp(position - 1, 0, count);
+  std::vector<int> column(count + 1, 0);  // screen column where each character starts
+  int line = 1, ibeg = 0, iend = -1;
+  for (int i = 0; i < count; ++i) {
+    if (chars[i] == "\r" || chars[i] == "\n") {
+      if (i < loc) {
+        if (chars[i] == "\r" || i == 0 || chars[i - 1] != "\r") ++line;
+        ibeg = i + 1;
+      } else {
+        iend = i;
+        break;
+      }
     }
-  int iend = ibeg;
-  while (iend < static_cast<int>(chars.size()) && chars[iend] != "\n" && chars[iend] != "\r") ++iend;
+    column[i + 1] = column[i] + width(chars[i]);
+  }
+  if (iend < 0) iend = count;
   bool beg_trunc = false, end_trunc = false;
-  if (iend - ibeg > kDisplaySize) {
-    if (ibeg + kDisplaySize >= loc + kMinRightCut) {
-      while (iend - ibeg > kDisplaySize) --iend;
+  if (column[iend] - column[ibeg] > kDisplaySize) {
+    if (column[ibeg] + kDisplaySize >= column[loc] + kMinRightCut) {
+      while (column[iend] - column[ibeg] > kDisplaySize) --iend;
       end_trunc = true;
     } else {
-      while (loc + kMinRightCut < iend) {
+      while (column[loc] + kMinRightCut < column[iend]) {
         --iend;
         end_trunc = true;
       }
-      while (iend - ibeg > kDisplaySize) {
+      while (column[iend] - column[ibeg] > kDisplaySize) {
         ++ibeg;
         beg_trunc = true;
       }
@@ -106,29 +59,47 @@ void AppendPosition(std::string& msg, const std::string& query, int position) {
   std::string text;
   for (int i = ibeg; i < iend; ++i) text += chars[i];
   msg += prefix + text + (end_trunc ? "..." : "") + "\n";
-  msg += std::string(prefix.size() + (loc - ibeg), ' ') + "^\n";
+  msg += std::string(DisplayWidth(prefix) + column[loc] - column[ibeg], ' ') + "^\n";
 }
 
 }  // namespace
 
-void PrintResult(const StatementResult& r, const PrintOptions& o, std::ostream& out, std::ostream& err,
-                 const std::string& location_prefix) {
-  for (const std::string& n : r.notices) err << location_prefix << "NOTICE:  " << n << "\n";
-  if (r.rows) {
-    if (o.unaligned) PrintUnaligned(*r.rows, o, out);
-    else PrintAligned(*r.rows, o, out);
-  } else if (!o.quiet && !r.tag.empty()) {
-    out << r.tag << "\n";
+PrintTable TableFromResult(const planner::ResultSet& rs, const PrintOptions& options) {
+  PrintTable t;
+  for (const planner::ResultColumn& c : rs.columns) {
+    t.headers.push_back(c.name);
+    t.right_aligned.push_back(c.type.is_numeric_category());
   }
+  t.rows.reserve(rs.rows.size());
+  for (const auto& row : rs.rows) {
+    std::vector<std::string> cells;
+    cells.reserve(row.size());
+    for (const auto& v : row) cells.push_back(v ? *v : options.null_display);
+    t.rows.push_back(std::move(cells));
+  }
+  return t;
 }
 
-std::string FormatError(const ErrorReport& e, const std::string& location_prefix) {
-  std::string msg = location_prefix + e.severity + ":  " + e.message + "\n";
+std::string FormatError(const ErrorReport& e, const std::string& location_prefix, Verbosity verbosity,
+                        ShowContext show_context) {
+  std::string msg = location_prefix + e.severity + ":  ";
+  if (verbosity == Verbosity::kSqlstate && !e.sqlstate.empty()) return msg + e.sqlstate + "\n";
+  if (verbosity == Verbosity::kVerbose && !e.sqlstate.empty()) msg += e.sqlstate + ": ";
+  msg += e.message;
+  if (verbosity == Verbosity::kTerse || verbosity == Verbosity::kSqlstate) {
+    if (e.position > 0) msg += fmt::format(" at character {}", e.position);
+    return msg + "\n";
+  }
+  msg += "\n";
   if (e.position > 0) AppendPosition(msg, e.query, e.position);
   if (!e.detail.empty()) msg += "DETAIL:  " + e.detail + "\n";
   if (!e.hint.empty()) msg += "HINT:  " + e.hint + "\n";
-  if (!e.context.empty()) msg += "CONTEXT:  " + e.context + "\n";
+  if (!e.context.empty() && show_context != ShowContext::kNever) msg += "CONTEXT:  " + e.context + "\n";
   return msg;
+}
+
+std::string FormatNotice(const std::string& message, const std::string& location_prefix) {
+  return location_prefix + "NOTICE:  " + message + "\n";
 }
 
 }  // namespace caracal::frontend

@@ -1,28 +1,29 @@
-// psql-compatible printing of statement results and errors, so a script's output can be
-// compared line by line with `psql -X` running the same script on PostgreSQL.
+// psql's presentation of statement results: result sets as PrintTables (NULL display,
+// numbers right-aligned), and errors and notices laid out as libpq does (severity,
+// "LINE n:" with a caret under the position, DETAIL, HINT, CONTEXT), at each of psql's
+// VERBOSITY levels.
 #pragma once
 
-#include <ostream>
 #include <string>
 
+#include "frontend/print_table.h"
 #include "frontend/session.h"
+#include "frontend/shell_variables.h"
+#include "planner/result_set.h"
 
 namespace caracal::frontend {
 
-struct PrintOptions {
-  bool unaligned = false;    // -A
-  bool tuples_only = false;  // -t: no header, no footer
-  bool quiet = false;        // -q: no command tags
-  std::string field_separator = "|";  // -F (unaligned mode)
-};
+// A query result as a table: NULLs shown as `options.null_display`, numeric columns
+// right-aligned.
+PrintTable TableFromResult(const planner::ResultSet& result, const PrintOptions& options);
 
-// Prints one successful result (rows, or the command tag) to `out`, notices to `err`.
+// Formats an error as libpq does for `verbosity` ("ERROR:  msg", "LINE n: ..." and the
+// caret, then DETAIL, HINT and, unless `show_context` is never, CONTEXT).
 // `location_prefix` is psql's "psql:FILE:LINE: " for messages from a script file.
-void PrintResult(const StatementResult& result, const PrintOptions& options, std::ostream& out, std::ostream& err,
-                 const std::string& location_prefix);
+std::string FormatError(const ErrorReport& error, const std::string& location_prefix,
+                        Verbosity verbosity = Verbosity::kDefault, ShowContext show_context = ShowContext::kErrors);
 
-// Formats an error as libpq does: "ERROR:  msg", "LINE n: ..." and the caret,
-// then DETAIL, HINT and CONTEXT lines.
-std::string FormatError(const ErrorReport& error, const std::string& location_prefix);
+// A NOTICE as psql prints it ("NOTICE:  msg").
+std::string FormatNotice(const std::string& message, const std::string& location_prefix);
 
 }  // namespace caracal::frontend

@@ -6,7 +6,10 @@ extern "C" {
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "engine/errors.h"
+#include "frontend/encoding.h"
 #include "frontend/parser.h"
 #include "frontend/session_replay.h"
 #include "frontend/statement_names.h"
@@ -32,13 +35,20 @@ int CharacterPosition(std::string_view text, int offset) {
 }
 
 Session::Session(SessionOptions options)
-    : db_(std::make_unique<Database>()),
+    : settings_(options.engine),
+      db_(std::make_unique<Database>()),
       engine_(std::make_unique<Engine>(*db_, options.engine)),
       catalog_(std::make_unique<planner::Catalog>(*db_)),
       procedures_(std::make_unique<codegen::ProcedureCache>(*catalog_)) {
   if (options.durability) {
     replayer_ = std::make_unique<Replayer>(*this, std::move(options.native_procedures));
+    const DurabilityOptions& d = *options.durability;
+    settings_.SetInitial("caracal.data_directory", d.data_dir.string());
+    settings_.SetInitial("caracal.synchronous_commit", d.synchronous_commit ? "on" : "off");
+    settings_.SetInitial("caracal.checkpoint_interval_s", std::to_string(std::llround(d.checkpoint_interval_s)));
+    settings_.SetInitial("caracal.checkpoint_log_mb", std::to_string(d.checkpoint_log_bytes >> 20));
     durable_ = std::make_unique<DurableStore>(std::move(*options.durability), *engine_, *replayer_);
+    catalog_->set_durability_status([store = durable_.get()] { return store->Stats(); });
   }
 }
 
@@ -68,7 +78,7 @@ StatementResult Session::RunStatement(const ParsedStatement& parsed, bool compil
     }
     case PG_QUERY__NODE__NODE_COPY_STMT: {
       if (!durable_) {
-        result.tag = fmt::format("COPY {}", planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_));
+        result.tag = fmt::format("COPY {}", planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_));
         return result;
       }
       // The rows are logged as they are loaded, and the load closed as one unit.
@@ -76,7 +86,7 @@ StatementResult Session::RunStatement(const ParsedStatement& parsed, bool compil
       durable_->BeginLoad();
       int64_t n = 0;
       try {
-        n = planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_);
+        n = planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_);
       } catch (...) {
         durable_->EndLoad();  // logs whatever was loaded (nothing, for a COPY that failed its checks)
         throw;
@@ -92,6 +102,8 @@ StatementResult Session::RunStatement(const ParsedStatement& parsed, bool compil
         result.notices.push_back("the database is in memory (no data directory): there is nothing to checkpoint");
       result.tag = "CHECKPOINT";
       return result;
+    case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
+    case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: return RunSetting(stmt);
     default: break;
   }
   if (planner::IsDdl(stmt)) {
@@ -108,6 +120,57 @@ StatementResult Session::RunStatement(const ParsedStatement& parsed, bool compil
   }
   throw planner::SqlError(planner::sqlstate::kFeatureNotSupported,
                           fmt::format("{} is not supported yet", StatementName(stmt)));
+}
+
+StatementResult Session::RunSetting(const PgQuery__Node* stmt) {
+  StatementResult result;
+  if (stmt->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT) {
+    result.rows = ExecuteShow(stmt->variable_show_stmt, settings_);
+    result.tag = "SHOW";
+    return result;
+  }
+  const std::string sync = settings_.Get("caracal.synchronous_commit");
+  const std::string interval = settings_.Get("caracal.checkpoint_interval_s");
+  const std::string log_mb = settings_.Get("caracal.checkpoint_log_mb");
+  SetOutcome outcome = ExecuteSet(stmt->variable_set_stmt, settings_);
+  result.tag = outcome.tag;
+  // Durability settings act at once on the data directory (only those that changed: the
+  // session may have opened it with a finer interval than whole seconds).
+  if (durable_) {
+    if (settings_.Get("caracal.synchronous_commit") != sync)
+      durable_->set_synchronous_commit(settings_.GetBool("caracal.synchronous_commit"));
+    if (settings_.Get("caracal.checkpoint_interval_s") != interval)
+      durable_->set_checkpoint_interval_s(std::stod(settings_.Get("caracal.checkpoint_interval_s")));
+    if (settings_.Get("caracal.checkpoint_log_mb") != log_mb)
+      durable_->set_checkpoint_log_bytes(std::stoull(settings_.Get("caracal.checkpoint_log_mb")) << 20);
+  }
+  for (std::string& w : outcome.warnings) result.notices.push_back("WARNING:" + w);
+  const EngineOptions& want = settings_.engine_options();
+  const EngineOptions& have = engine_->options();
+  if (want.workers != have.workers || want.epoch_max_txns != have.epoch_max_txns ||
+      want.epoch_interval_ms != have.epoch_interval_ms || want.batch_append != have.batch_append ||
+      want.row_buffers != have.row_buffers || want.split_on_demand != have.split_on_demand ||
+      want.split_threshold != have.split_threshold || want.gc != have.gc || want.minor_gc != have.minor_gc ||
+      want.gc_k != have.gc_k)
+    Reconfigure(want);
+  return result;
+}
+
+void Session::Reconfigure(const EngineOptions& options) {
+  // The old engine drains in its destructor; the new one continues from the database's
+  // committed epoch, so serial ids keep increasing. The input log moves with it.
+  EngineOptions previous = engine_->options();
+  engine_->Drain();
+  if (durable_) durable_->DetachEngine();
+  engine_.reset();
+  try {
+    engine_ = std::make_unique<Engine>(*db_, options);
+  } catch (...) {
+    engine_ = std::make_unique<Engine>(*db_, previous);
+    if (durable_) durable_->AttachEngine(*engine_);
+    throw;
+  }
+  if (durable_) durable_->AttachEngine(*engine_);
 }
 
 StatementResult Session::RunExtension(const ParsedStatement& parsed) {
@@ -208,6 +271,10 @@ StatementResult PendingResult::Get() {
   return std::move(*done_);
 }
 
+bool PendingResult::WaitFor(std::chrono::milliseconds timeout) const {
+  return done_.has_value() || txn_.wait_for(timeout) == std::future_status::ready;
+}
+
 PendingResult Session::StartStatement(const ParsedStatement& parsed, const std::string& text) {
   try {
     if (parsed.extension != Extension::kNone) {
@@ -259,6 +326,12 @@ PendingResult Session::SubmitCall(planner::CallPlan call, const std::string& tex
 std::vector<PendingResult> Session::Start(std::string_view sql, bool stop_at_error) {
   std::vector<PendingResult> results;
   std::string text(sql);
+  if (std::optional<std::string> bad = InvalidUtf8(text)) {
+    StatementResult r;
+    r.error = ErrorReport{"ERROR", "22021", *bad, "", "", "", 0, text};
+    results.emplace_back(std::move(r));
+    return results;
+  }
   std::optional<ParseTree> tree;
   try {
     tree.emplace(ParseTree::Parse(text));

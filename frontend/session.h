@@ -4,6 +4,7 @@
 // down: every failure comes back as an ErrorReport.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <future>
 #include <memory>
@@ -20,7 +21,9 @@
 #include "codegen/procedure_cache.h"
 #include "planner/call_plan.h"
 #include "planner/catalog.h"
+#include "planner/copy.h"
 #include "planner/result_set.h"
+#include "frontend/settings.h"
 
 struct PgQuery__Node;
 
@@ -51,6 +54,9 @@ class PendingResult {
   PendingResult(std::shared_future<TxnResult> txn, std::function<StatementResult(TxnResult&&)> finish);
   // Waits for the statement and returns its result (once).
   StatementResult Get();
+  // Whether Get() would return at once, after waiting at most `timeout` (the shell
+  // polls so that Ctrl-C can stop the wait).
+  bool WaitFor(std::chrono::milliseconds timeout) const;
 
  private:
   std::optional<StatementResult> done_;
@@ -94,6 +100,11 @@ class Session {
   Engine& engine() { return *engine_; }
   // The data directory's log and checkpoints; null for an in-memory session.
   DurableStore* durable() { return durable_.get(); }
+  // SET / SHOW / RESET parameters (settings.h); a changed engine setting takes effect
+  // through Reconfigure before the next statement runs.
+  const Settings& settings() const { return settings_; }
+  // Receives COPY FROM's progress (rows read so far); it may throw to cancel the COPY.
+  void set_copy_progress(planner::CopyProgress progress) { copy_progress_ = std::move(progress); }
 
  private:
   class Replayer;  // recovery's ReplayHost (session_replay.cc)
@@ -117,6 +128,14 @@ class Session {
   // statement's own text, which is what the input log records).
   PendingResult SubmitDml(const ParsedStatement& stmt, const std::string& text);
 
+  // SET / SHOW / RESET (VariableSetStmt / VariableShowStmt).
+  StatementResult RunSetting(const ::PgQuery__Node* stmt);
+  // Drains the engine and starts a new one over the same database with `options`
+  // (committed epochs, sequences and tables stay).
+  void Reconfigure(const EngineOptions& options);
+
+  Settings settings_;
+  planner::CopyProgress copy_progress_;
   std::unique_ptr<Database> db_;
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<planner::Catalog> catalog_;

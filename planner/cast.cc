@@ -76,8 +76,10 @@ Datum CastDatum(const Datum& v, const SqlType& from, const SqlType& to, bool exp
   if (to.is_string()) {
     Datum out;
     if (from.is_string()) {
-      out = v;
-      if (from.id == TypeId::kBpchar && to.id != TypeId::kBpchar) out.s = std::string(StripTrailingBlanks(out.s));
+      std::string_view text = v.s;
+      if (from.id == TypeId::kBpchar && to.id != TypeId::kBpchar) text = StripTrailingBlanks(text);
+      out.kind = Datum::Kind::kString;
+      out.s.assign(text);
     } else {
       out = Datum::String(DatumToText(v, from));
     }

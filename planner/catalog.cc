@@ -42,6 +42,12 @@ std::vector<const TableInfo*> Catalog::Tables() const {
   return out;
 }
 
+std::vector<const SequenceInfo*> Catalog::Sequences() const {
+  std::vector<const SequenceInfo*> out;
+  for (const auto& [name, s] : sequences_) out.push_back(&s);
+  return out;
+}
+
 Schema Catalog::EngineSchema(const TableInfo& table) {
   std::vector<Column> columns;
   for (const CatalogColumn& c : table.columns) columns.push_back(ToColumn(c.name, c.type, c.not_null));

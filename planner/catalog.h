@@ -11,6 +11,7 @@
 // Engine::RunExclusive); reads happen on the session thread.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -68,7 +69,8 @@ class Catalog {
   const SequenceInfo* FindSequence(std::string_view name) const;
   // Whether any relation (table, index, sequence) has this name.
   bool RelationExists(std::string_view name) const;
-  std::vector<const TableInfo*> Tables() const;
+  std::vector<const TableInfo*> Tables() const;     // by name
+  std::vector<const SequenceInfo*> Sequences() const;  // by name
 
   // Mutations: only between epochs. They throw SqlError and then change nothing.
   const TableInfo& CreateTable(TableInfo table);
@@ -99,6 +101,14 @@ class Catalog {
   // The engine schema for a table description.
   static Schema EngineSchema(const TableInfo& table);
 
+  // What the caracal_stat_durability view shows (name, value rows): set by a session
+  // over a data directory (frontend/durable_store.h); none in memory.
+  using StatusRows = std::function<std::vector<std::pair<std::string, std::string>>()>;
+  void set_durability_status(StatusRows rows) { durability_status_ = std::move(rows); }
+  std::vector<std::pair<std::string, std::string>> DurabilityStatus() const {
+    return durability_status_ ? durability_status_() : std::vector<std::pair<std::string, std::string>>{};
+  }
+
  private:
   void RefuseWhileProceduresUse(const TableInfo& table, const std::string& what) const;
 
@@ -108,6 +118,7 @@ class Catalog {
   std::map<std::string, SequenceInfo, std::less<>> sequences_;
   std::map<std::string, std::vector<std::shared_ptr<const ProcedureIr>>, std::less<>> procedures_;
   int sequence_generation_ = 0;
+  StatusRows durability_status_;
 };
 
 }  // namespace caracal::planner

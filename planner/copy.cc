@@ -135,7 +135,7 @@ std::string Truncated(std::string_view s) {
 
 }  // namespace
 
-int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, Engine& engine) {
+int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, Engine& engine, const CopyProgress& progress) {
   if (!stmt->relation) throw NotSupported("COPY (query)");
   if (!stmt->is_from) throw NotSupported("COPY TO");
   if (stmt->is_program) throw NotSupported("COPY FROM PROGRAM");
@@ -249,11 +249,13 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, Engine& engine
           .WithDetail(key_text)
           .WithContext(fmt::format("COPY {}, line {}", table_name, record_line));
     keys.push_back(std::move(key));
+    if (progress && keys.size() % kCopyProgressRows == 0) progress(static_cast<int64_t>(keys.size()));
     key_texts.push_back(std::move(key_text));
     key_lines.push_back(record_line);
     rows.push_back(MakeRow(schema, values));
   }
 
+  if (progress) progress(static_cast<int64_t>(keys.size()));
   engine.RunExclusive([&] {
     {
       Snapshot snapshot(catalog.database());

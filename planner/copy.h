@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "engine/engine.h"
 #include "planner/catalog.h"
@@ -14,7 +15,13 @@ struct PgQuery__CopyStmt;
 
 namespace caracal::planner {
 
+// Called with the number of rows read so far, every kCopyProgressRows rows and once at
+// the end of the file (the shell shows progress on a terminal); it may throw to cancel
+// the COPY, which then loads nothing.
+using CopyProgress = std::function<void(int64_t rows)>;
+inline constexpr int64_t kCopyProgressRows = 10000;
+
 // Returns the number of rows loaded. Throws SqlError (with a CONTEXT naming the line).
-int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, Engine& engine);
+int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, Engine& engine, const CopyProgress& progress = {});
 
 }  // namespace caracal::planner

@@ -431,6 +431,17 @@ Datum DatumFromRow(const RowValue& row, int col, const Column& c) {
   return Datum::Null();
 }
 
+void DatumFromRowInto(const RowValue& row, int col, const Column& c, Datum& out) {
+  if (!row.IsNull(col) &&
+      (c.type == ColumnType::kChar || c.type == ColumnType::kVarchar || c.type == ColumnType::kText)) {
+    out.kind = Datum::Kind::kString;
+    out.s.assign(row.GetString(col));
+    out.array.reset();
+    return;
+  }
+  out = DatumFromRow(row, col, c);
+}
+
 Value DatumToValue(const Datum& d, const SqlType& type) {
   switch (d.kind) {
     case Datum::Kind::kNull: return Value::Null();
@@ -495,6 +506,7 @@ Datum DatumFromValue(const Value& v, const SqlType& type) {
     case TypeId::kArray: {
       if (v.kind() != Value::Kind::kArray) throw mismatch();
       std::vector<Datum> elements;
+      elements.reserve(v.as_array().size());
       for (const Value& e : v.as_array()) elements.push_back(DatumFromValue(e, type.Element()));
       return Datum::Array(std::move(elements));
     }

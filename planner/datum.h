@@ -62,6 +62,9 @@ Datum DatumFromText(std::string_view text, const SqlType& type);
 
 // Row column <-> Datum.
 Datum DatumFromRow(const RowValue& row, int col, const Column& column);
+// The same, written into `out` (reusing its string's capacity: no allocation when a
+// procedure reads into the same variable again).
+void DatumFromRowInto(const RowValue& row, int col, const Column& column, Datum& out);
 // To an engine Value for storing into a column of `type` (the value already coerced).
 // Arrays become Value::Array of their elements.
 Value DatumToValue(const Datum& d, const SqlType& type);

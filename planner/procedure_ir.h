@@ -152,6 +152,10 @@ struct Stmt {
   std::vector<int> into;            // INTO targets (frame slots), for SELECT and RETURNING
   bool strict = false;              // INTO STRICT
   bool emit_returning = false;      // ad-hoc DML: each RETURNING row is a result row
+  // kSelectInto: the query reads at most one row by its full primary key, its WHERE is
+  // exactly those key equalities, and it has no grouping, ordering or LIMIT: a found row
+  // is the answer (executors may skip the general query machinery).
+  bool point_lookup = false;
 
   // kRaise.
   RaiseLevel level = RaiseLevel::kException;

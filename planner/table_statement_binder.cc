@@ -264,6 +264,12 @@ StmtPtr TableStatementBinder::BindSelect(const PgQuery__SelectStmt* stmt, StmtKi
   if (s->table && IsSystemView(*s->table))
     throw NotSupported(fmt::format("reading the system view {} inside a procedure", s->table->name));
   if (s->table) s->select_key = KeyAccessOf(s->select->access);
+  const SelectPlan& q = *s->select;
+  if (q.table && q.access.kind == AccessPath::Kind::kPointRead && !q.grouped && q.sort.empty() && !q.limit &&
+      !q.offset && q.where) {
+    size_t conjuncts = q.where->kind == ExprKind::kAnd ? q.where->args.size() : 1;
+    s->point_lookup = conjuncts == q.table->primary_key.size();
+  }
   return s;
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Sets everything up (Debian 12 packages, build) and runs the main job: until the SQL
-# shell exists, a YCSB benchmark on the native engine, printing one JSON line.
+# Sets everything up (Debian 12 packages, build) and runs the main job: the caracal shell
+# on a small TPC-C database (schema, sequences, the five procedures, a few rows, sample
+# calls: sql/tpcc/demo.sql). At a terminal it stays interactive (\q leaves); otherwise it
+# prints the demo and exits. Extra arguments go to caracal (e.g. -c "\dw tpcc_payment").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
-exec ./build/caracal-bench ycsb-uniform --keys 1000000 --txns 1000000 --workers 2 "$@"
+exec env CARACALRC=sql/tpcc/demo.sql ./build/caracal "$@"

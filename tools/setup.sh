@@ -11,7 +11,8 @@ packages=(
   llvm-19-dev libzstd-dev libedit-dev
   nlohmann-json3-dev libxxhash-dev libcli11-dev libfmt-dev
   postgresql  # the test oracle and benchmark peer, never a runtime part
-  python3     # tests/differential/run.py
+  python3     # tests/differential/run.py, tests/shell/*.py
+  tmux        # tests/shell/interactive.py drives the shell in a terminal
   clang libclang-rt-14-dev  # tools/fuzz.sh (libFuzzer)
 )
 missing=()

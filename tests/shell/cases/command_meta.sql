@@ -1,0 +1,3 @@
+--! psql
+--! args: -X -c "\echo first \echo ignored" -c "\pset format csv" -c "select 1 as a, 2 as b" -c "\bogus" -c "select 'x' as last"
+-- -c with a backslash runs one meta-command (the rest of it is ignored, as psql does).

@@ -1,0 +1,4 @@
+--! psql
+--! args: -X -c "select 1 as a; select 2 as b; select nosuch; select 3 as c"
+-- One -c string is one query: every statement's result, stopping at the first error,
+-- positions relative to the whole string.

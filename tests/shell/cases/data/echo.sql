@@ -1,0 +1,3 @@
+select 1 as a;
+select nosuch;
+\echo x

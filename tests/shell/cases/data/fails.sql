@@ -1,0 +1,3 @@
+select 'in fails.sql' as x;
+select nosuch;
+select 'never' as y;

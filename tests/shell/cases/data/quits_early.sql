@@ -1,0 +1,3 @@
+select 'included' as i;
+\q
+select 'never' as n;

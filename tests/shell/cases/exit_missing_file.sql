@@ -1,0 +1,3 @@
+--! psql
+--! args: -X -c "select 1 as first" -f nosuch_file.sql -c "select 2 as never"
+-- A file that cannot be read ends the run with status 1.

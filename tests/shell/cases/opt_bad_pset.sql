@@ -1,0 +1,3 @@
+--! psql
+--! args: -X -P bogus=1 -c "select 1"
+-- An unknown -P option ends the run with status 1.

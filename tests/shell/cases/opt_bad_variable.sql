@@ -1,0 +1,3 @@
+--! psql
+--! args: -X -v bad-name=1 -c "select 1"
+-- An invalid -v variable name ends the run with status 1.

@@ -1,0 +1,2 @@
+--! args: -X -h localhost -c "select 1"
+-- Connection options do not apply to the embedded database.

@@ -1,0 +1,3 @@
+--! psql
+--! args: -X -a -f data/echo.sql
+-- -a: psql's echo / quiet option on a small script.

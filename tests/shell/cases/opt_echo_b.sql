@@ -1,0 +1,3 @@
+--! psql
+--! args: -X -b -f data/echo.sql
+-- -b: psql's echo / quiet option on a small script.

@@ -1,0 +1,3 @@
+--! psql
+--! args: -X -e -f data/echo.sql
+-- -e: psql's echo / quiet option on a small script.

@@ -1,0 +1,3 @@
+--! psql
+--! args: -X -q -f data/echo.sql
+-- -q: psql's echo / quiet option on a small script.

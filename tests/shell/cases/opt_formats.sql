@@ -1,0 +1,3 @@
+--! psql
+--! args: -X -A -R # -F , -c "select 1 as a, 2 as b" -z -0 -c "select 3 as c, 4 as d" -P null=NUL -P border=2 -P format=aligned -c "select null as x" --csv -t -c "select 'a,b' as q, 2 as n" -x -c "select 5 as e"
+-- Output options on the command line all apply before the first command runs (as in psql).

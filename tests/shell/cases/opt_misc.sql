@@ -1,0 +1,2 @@
+--! args: -X --version
+-- --version prints the version and exits.

@@ -1,0 +1,2 @@
+--! args: -X -o opt_output.tmp -c "select 5 as five" -c "\echo echo goes to stdout" -c "\! cat opt_output.tmp; rm -f opt_output.tmp"
+-- -o sends query results to a file; \echo still goes to stdout.

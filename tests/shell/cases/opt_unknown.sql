@@ -1,0 +1,2 @@
+--! args: -X --bogus
+-- An unknown option: psql's message and hint, status 1.
