@@ -225,14 +225,12 @@ RunResult RunWorkload(const RunOptions& options) {
     executor = engine.get();
   }
   Driver driver{*executor, *workload, std::mt19937_64(options.workload_options.seed ^ 0x5eed5eedULL), {}, 0, 0, {}};
-  // Two epochs in flight keep the pipeline full (one runs while the next fills); with
-  // synchronous logging a result comes back one fsync later, so one more epoch is out.
-  const uint64_t epochs_in_flight = logged && options.synchronous_commit ? 3 : 2;
+  // Two epochs in flight keep the pipeline full: one runs while the next fills.
   const std::ptrdiff_t window =
       options.reference ? 1
       : options.window > 0
           ? static_cast<std::ptrdiff_t>(options.window)
-          : std::max<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(epochs_in_flight * options.engine.epoch_max_txns), 1);
+          : std::max<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(2 * options.engine.epoch_max_txns), 1);
   if (twin) driver.rewrite = [&twin](TxnRequest& r) { r.procedure = &twin->ProcedureFor(*r.procedure); };
   std::vector<TxnRequest> trace = driver.Pregenerate(options.txns);
   const auto start = Clock::now();
