@@ -45,6 +45,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1u, 1u << 30));
   app.add_option("--row-buffers", o.engine.row_buffers, "batch-append row buffers per core")->capture_default_str();
+  app.add_option("--window", o.window,
+                 "transactions in flight at most (default: 2 epochs' worth)");
   app.add_option("--log", o.log_dir, "log transaction inputs into this new directory (DIR/log), fsync per epoch");
   bool async_commit = false;
   app.add_flag("--no-synchronous-commit", async_commit,

@@ -225,7 +225,12 @@ RunResult RunWorkload(const RunOptions& options) {
     executor = engine.get();
   }
   Driver driver{*executor, *workload, std::mt19937_64(options.workload_options.seed ^ 0x5eed5eedULL), {}, 0, 0, {}};
-  const std::ptrdiff_t window = options.reference ? 1 : std::max<std::ptrdiff_t>(2 * options.engine.epoch_max_txns, 1);
+  // Two epochs in flight keep the pipeline full: one runs while the next fills.
+  const std::ptrdiff_t window =
+      options.reference ? 1
+      : options.window > 0
+          ? static_cast<std::ptrdiff_t>(options.window)
+          : std::max<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(2 * options.engine.epoch_max_txns), 1);
   if (twin) driver.rewrite = [&twin](TxnRequest& r) { r.procedure = &twin->ProcedureFor(*r.procedure); };
   std::vector<TxnRequest> trace = driver.Pregenerate(options.txns);
   const auto start = Clock::now();
@@ -264,6 +269,7 @@ RunResult RunWorkload(const RunOptions& options) {
   j["executor"] = options.reference ? "reference" : "engine";
   j["workers"] = options.reference ? 1 : options.engine.workers;
   j["epoch_txns"] = options.engine.epoch_max_txns;
+  j["window"] = window;
   j["seed"] = options.workload_options.seed;
   if (options.workload.rfind("ycsb", 0) == 0)
     j["keys"] = options.workload_options.keys;

@@ -41,6 +41,9 @@ struct RunOptions {
   std::string procedures = "native";  // or "sql" (needs sql_twin)
   SqlTwinFactory sql_twin;
   bool progress = false;   // print load progress on stderr
+  // Transactions in flight at most (0: two epochs' worth). With synchronous logging a
+  // result comes back one fsync later: small epochs need a larger window to stay full.
+  uint64_t window = 0;
   // Durability (native procedures on the engine only). `log_dir` set: the input log is
   // on, in log_dir/log, with `synchronous_commit`. `checkpoint`: one checkpoint into
   // log_dir/checkpoint, written while the run goes on. `recover`: afterwards, recover

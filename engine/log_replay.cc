@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <future>
 #include <vector>
 
 #include "engine/log_record.h"
@@ -11,8 +12,7 @@ namespace caracal {
 
 namespace {
 
-void ReplayEpochRecord(const RecordView& rec, Engine& engine, ReplayHost& host, ReplayStats& stats) {
-  EpochRecord epoch = DecodeEpoch(rec.payload, rec.lsn);
+void RunEpochRecord(EpochRecord epoch, uint64_t lsn, Engine& engine, ReplayHost& host, ReplayStats& stats) {
   std::vector<std::shared_ptr<const Procedure>> procedures;
   procedures.reserve(epoch.identities.size());
   std::vector<bool> used(epoch.identities.size(), false);
@@ -22,7 +22,7 @@ void ReplayEpochRecord(const RecordView& rec, Engine& engine, ReplayHost& host, 
     std::shared_ptr<const Procedure> p = used[i] ? host.Resolve(epoch.identities[i]) : nullptr;
     if (used[i] && p == nullptr)
       throw LogFormatError(fmt::format("log record {} (epoch {}) runs \"{}\", which does not exist at that point",
-                                       rec.lsn, epoch.epoch, epoch.identities[i]));
+                                       lsn, epoch.epoch, epoch.identities[i]));
     procedures.push_back(std::move(p));
   }
   std::vector<ReplayTxn> txns;
@@ -40,11 +40,32 @@ ReplayStats ReplayLog(const LogScan& scan, uint64_t after_lsn, Engine& engine, D
   const auto start = std::chrono::steady_clock::now();
   ReplayStats stats;
   uint64_t load_rows = 0;  // rows of the load in progress
+  // The next epoch is decoded on another thread while the engine runs the one before it
+  // (decoding is a few percent of replay). Procedures are resolved only when an epoch
+  // runs, after every DDL record before it.
+  std::future<EpochRecord> decoding;
+  uint64_t decoding_lsn = 0;
+  auto run_decoded = [&] {
+    if (!decoding.valid()) return;
+    RunEpochRecord(decoding.get(), decoding_lsn, engine, host, stats);
+  };
   scan.ForEach(after_lsn + 1, [&](const RecordView& rec) {
     ++stats.records;
     stats.last_lsn = rec.lsn;
+    if (rec.type == RecordType::kEpoch) {
+      // Small epochs are not worth a thread: decoded when they run.
+      const auto policy = rec.payload.size() >= (64 << 10) ? std::launch::async : std::launch::deferred;
+      std::future<EpochRecord> next = std::async(policy, [payload = std::string(rec.payload), lsn = rec.lsn] {
+        return DecodeEpoch(payload, lsn);
+      });
+      run_decoded();
+      decoding = std::move(next);
+      decoding_lsn = rec.lsn;
+      return;
+    }
+    run_decoded();
     switch (rec.type) {
-      case RecordType::kEpoch: ReplayEpochRecord(rec, engine, host, stats); break;
+      case RecordType::kEpoch: break;
       case RecordType::kDdl:
         host.ReplayDdl(DecodeDdl(rec.payload, rec.lsn));
         ++stats.ddl;
@@ -74,6 +95,7 @@ ReplayStats ReplayLog(const LogScan& scan, uint64_t after_lsn, Engine& engine, D
       }
     }
   });
+  run_decoded();
   stats.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return stats;
 }

@@ -1,11 +1,11 @@
-// caracal: the embedded, in-memory database and its psql-like shell.
+// caracal: the embedded database and its psql-like shell.
 //
 //   caracal [OPTION]... [DATADIR]
 //
+// With DATADIR the database is durable: created there if missing, recovered on start
+// (frontend/durable_store.h). Without it, the database lives in memory.
 // Options are psql's (-c, -f, -v, -X, -A, -t, -F, -q, -e, --csv, -1, ...; see
-// `caracal --help`). With DATADIR the database is durable: created there if missing,
-// recovered on start (frontend/durable_store.h); without it, it lives in memory.
-// With -c / -f the commands run in order and caracal exits; otherwise
+// `caracal --help`). With -c / -f the commands run in order and caracal exits; otherwise
 // it reads stdin, interactively (libedit, history, completion) when stdin and stdout are
 // terminals. Exit status as psql's: 0, 1 (a file could not be read, the last -c failed),
 // 2 (the database could not be opened), 3 (a script failed under ON_ERROR_STOP).
@@ -252,11 +252,12 @@ int main(int argc, char** argv) {
   try {
     opened.emplace(session_options);
   } catch (const std::exception& e) {
-    std::cerr << "caracal: error: could not open the database in \"" << options.datadir.value_or("") << "\": " << e.what()
+    std::cerr << "caracal: error: could not open data directory \"" << options.datadir.value_or("") << "\": " << e.what()
               << "\n";
     return 2;
   }
   caracal::frontend::Session& session = *opened;
+  // A cut log tail is worth a word even in scripts: unacknowledged work was dropped.
   if (session.durable() != nullptr && session.durable()->recovery().cut)
     std::cerr << "WARNING:  " << session.durable()->recovery().Describe() << "\n";
   if (options.listen) return caracal::server::Serve(options.server, session, std::cerr);
@@ -308,7 +309,10 @@ int main(int argc, char** argv) {
     caracal::frontend::StreamLineSource input(std::cin);
     return shell.RunLoop(input);
   }
-  shell.PrintBanner("embedded in-memory database: nothing is saved on exit");
+  if (session.durable() != nullptr)
+    shell.PrintBanner("durable database in \"" + session.durable()->data_dir().string() + "\"");
+  else
+    shell.PrintBanner("embedded in-memory database: nothing is saved on exit");
   std::unique_ptr<caracal::frontend::LineSource> input = caracal::frontend::MakeLineEditor(
       shell.variables(), [&shell](const std::string& text) { return shell.Completions(text); }, !options.no_readline);
   return shell.RunLoop(*input);

@@ -98,7 +98,7 @@ PrintTable Listing(std::string title, std::vector<std::string> headers) {
 }
 
 // The system views (planner/system_views.h), listed by \dv and described by \d NAME.
-const char* const kSystemViews[] = {"caracal_write_sets"};
+const char* const kSystemViews[] = {"caracal_stat_durability", "caracal_write_sets"};
 
 struct Relation {
   std::string name;

@@ -105,22 +105,27 @@ void DurableStore::OpenDirectory() {
   } else if (!std::filesystem::is_directory(dir, ec)) {
     throw std::runtime_error(fmt::format("\"{}\" is not a directory", dir.string()));
   }
+  // Nothing is created in a directory that is not ours: check before taking the lock.
+  const std::filesystem::path marker = dir / kMarkerName;
+  const bool ours = std::filesystem::exists(marker);
+  if (!ours) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+      // LOCK and the marker's temporary file: a creation that died before its marker.
+      if (entry.path().filename() != "LOCK" && entry.path().filename() != std::string(kMarkerName) + ".tmp")
+        throw std::runtime_error(fmt::format(
+            "\"{}\" is not a caracal data directory (it is not empty and has no {} file)", dir.string(), kMarkerName));
+  }
   lock_fd_ = OpenFile(dir / "LOCK", O_RDWR | O_CREAT);
   if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     if (errno == EWOULDBLOCK)
       throw std::runtime_error(fmt::format("data directory \"{}\" is in use by another caracal process", dir.string()));
     throw std::system_error(errno, std::generic_category(), "could not lock " + (dir / "LOCK").string());
   }
-  const std::filesystem::path marker = dir / kMarkerName;
-  if (std::filesystem::exists(marker)) {
+  if (ours) {
     if (ReadWholeFile(marker) != kMarkerText)
       throw std::runtime_error(
           fmt::format("\"{}\" is a data directory of another caracal format version", dir.string()));
   } else {
-    for (const auto& entry : std::filesystem::directory_iterator(dir))
-      if (entry.path().filename() != "LOCK")
-        throw std::runtime_error(fmt::format(
-            "\"{}\" is not a caracal data directory (it is not empty and has no {} file)", dir.string(), kMarkerName));
     const std::filesystem::path tmp = dir / (std::string(kMarkerName) + ".tmp");
     {
       FileHandle fd(OpenFile(tmp, O_WRONLY | O_CREAT | O_TRUNC));

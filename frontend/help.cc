@@ -61,7 +61,7 @@ Informational
   \ds     [PATTERN]      list sequences
   \dt     [PATTERN]      list tables
   \dn     [PATTERN]      list schemas
-  \dv     [PATTERN]      list (system) views: caracal_write_sets
+  \dv     [PATTERN]      list (system) views: caracal_write_sets, caracal_stat_durability
   \dw     NAME           show the inferred write set of a procedure
   \l                     list databases (the one embedded database)
   \sf[+]  FUNCNAME       show a function's definition (+: with body line numbers)
@@ -103,6 +103,7 @@ OLTP database with a PostgreSQL-flavoured SQL front end.
 Usage:
   caracal [OPTION]... [DATADIR]
 
+With DATADIR the database is durable: created there if missing, recovered on start.
 With no DATADIR the database is embedded and in memory: nothing is saved on exit.
 
 General options:

@@ -6,6 +6,8 @@ extern "C" {
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "engine/errors.h"
 #include "frontend/encoding.h"
 #include "frontend/parser.h"
@@ -40,7 +42,13 @@ Session::Session(SessionOptions options)
       procedures_(std::make_unique<codegen::ProcedureCache>(*catalog_)) {
   if (options.durability) {
     replayer_ = std::make_unique<Replayer>(*this, std::move(options.native_procedures));
+    const DurabilityOptions& d = *options.durability;
+    settings_.SetInitial("caracal.data_directory", d.data_dir.string());
+    settings_.SetInitial("caracal.synchronous_commit", d.synchronous_commit ? "on" : "off");
+    settings_.SetInitial("caracal.checkpoint_interval_s", std::to_string(std::llround(d.checkpoint_interval_s)));
+    settings_.SetInitial("caracal.checkpoint_log_mb", std::to_string(d.checkpoint_log_bytes >> 20));
     durable_ = std::make_unique<DurableStore>(std::move(*options.durability), *engine_, *replayer_);
+    catalog_->set_durability_status([store = durable_.get()] { return store->Stats(); });
   }
 }
 
@@ -121,8 +129,21 @@ StatementResult Session::RunSetting(const PgQuery__Node* stmt) {
     result.tag = "SHOW";
     return result;
   }
+  const std::string sync = settings_.Get("caracal.synchronous_commit");
+  const std::string interval = settings_.Get("caracal.checkpoint_interval_s");
+  const std::string log_mb = settings_.Get("caracal.checkpoint_log_mb");
   SetOutcome outcome = ExecuteSet(stmt->variable_set_stmt, settings_);
   result.tag = outcome.tag;
+  // Durability settings act at once on the data directory (only those that changed: the
+  // session may have opened it with a finer interval than whole seconds).
+  if (durable_) {
+    if (settings_.Get("caracal.synchronous_commit") != sync)
+      durable_->set_synchronous_commit(settings_.GetBool("caracal.synchronous_commit"));
+    if (settings_.Get("caracal.checkpoint_interval_s") != interval)
+      durable_->set_checkpoint_interval_s(std::stod(settings_.Get("caracal.checkpoint_interval_s")));
+    if (settings_.Get("caracal.checkpoint_log_mb") != log_mb)
+      durable_->set_checkpoint_log_bytes(std::stoull(settings_.Get("caracal.checkpoint_log_mb")) << 20);
+  }
   for (std::string& w : outcome.warnings) result.notices.push_back("WARNING:" + w);
   procedures_->set_jit(settings_.Get("caracal.jit") == "on");
   const EngineOptions& want = settings_.engine_options();
@@ -138,7 +159,7 @@ StatementResult Session::RunSetting(const PgQuery__Node* stmt) {
 
 void Session::Reconfigure(const EngineOptions& options) {
   // The old engine drains in its destructor; the new one continues from the database's
-  // committed epoch, so serial ids keep increasing.
+  // committed epoch, so serial ids keep increasing. The input log moves with it.
   EngineOptions previous = engine_->options();
   engine_->Drain();
   if (durable_) durable_->DetachEngine();

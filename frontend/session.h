@@ -109,13 +109,13 @@ class Session {
   // The compiled procedures (tiered: see codegen/procedure_cache.h).
   codegen::ProcedureCache& procedure_cache() { return *procedures_; }
   Engine& engine() { return *engine_; }
+  // The data directory's log and checkpoints; null for an in-memory session.
+  DurableStore* durable() { return durable_.get(); }
   // SET / SHOW / RESET parameters (settings.h); a changed engine setting takes effect
   // through Reconfigure before the next statement runs.
   const Settings& settings() const { return settings_; }
   // Receives COPY FROM's progress (rows read so far); it may throw to cancel the COPY.
   void set_copy_progress(planner::CopyProgress progress) { copy_progress_ = std::move(progress); }
-  // The data directory's log and checkpoints; null for an in-memory session.
-  DurableStore* durable() { return durable_.get(); }
 
  private:
   class Replayer;  // recovery's ReplayHost (session_replay.cc)

@@ -90,6 +90,16 @@ Parameter BoolEngine(std::string name, std::string description, bool EngineOptio
   return p;
 }
 
+Parameter IntPlain(std::string name, int64_t min, int64_t max, std::string description) {
+  Parameter p;
+  p.name = std::move(name);
+  p.kind = Parameter::Kind::kInt;
+  p.min = min;
+  p.max = max;
+  p.description = std::move(description);
+  return p;
+}
+
 Parameter Plain(std::string name, Parameter::Kind kind, std::string description, std::vector<std::string> choices = {},
                 bool read_only = false) {
   Parameter p;
@@ -134,6 +144,15 @@ const std::map<std::string, Parameter>& Registry() {
               "Procedures created or first called from now on are compiled with LLVM (off: interpreted)."),
         Plain("caracal.dump_ir", Parameter::Kind::kBool,
               "EXPLAIN PROCEDURE also shows the procedure's optimised LLVM IR (an INFO message)."),
+        // Durability (a data directory: frontend/durable_store.h); no effect in memory.
+        Plain("caracal.synchronous_commit", Parameter::Kind::kBool,
+              "Results wait until their epoch's log record is durable (off: a crash can lose acknowledged work)."),
+        IntPlain("caracal.checkpoint_interval_s", 0, 86400,
+                 "Seconds between checkpoints of the data directory (0: none on a timer)."),
+        IntPlain("caracal.checkpoint_log_mb", 0, INT_MAX,
+                 "A checkpoint starts once this many MB were logged since the last one (0: none on size)."),
+        Plain("caracal.data_directory", Parameter::Kind::kString,
+              "The data directory (empty: the database is in memory).", {}, true),
         Plain("client_min_messages", Parameter::Kind::kEnum, "Sets the message levels that are sent to the client.",
               {"debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"}),
         Plain("application_name", Parameter::Kind::kString, "Sets the application name to be reported."),
@@ -166,7 +185,17 @@ Settings::Settings(const EngineOptions& initial) : engine_(initial) {
   values_["server_encoding"] = "UTF8";
   values_["client_encoding"] = "UTF8";
   values_["standard_conforming_strings"] = "on";
+  values_["caracal.synchronous_commit"] = "on";
+  values_["caracal.checkpoint_interval_s"] = "300";
+  values_["caracal.checkpoint_log_mb"] = "256";
+  values_["caracal.data_directory"] = "";
   resets_ = values_;
+}
+
+void Settings::SetInitial(const std::string& name, const std::string& value) {
+  const Parameter& p = Find(name);
+  values_[p.name] = value;
+  resets_[p.name] = value;
 }
 
 const Settings::Parameter& Settings::Find(const std::string& raw) const {

@@ -32,6 +32,9 @@ class Settings {
   void Set(const std::string& name, const std::optional<std::vector<std::string>>& values);
   void Reset(const std::string& name);
   void ResetAll();
+  // The value a parameter starts with and RESET returns to, read-only ones included
+  // (the session sets those it knows only once it is open: caracal.data_directory, ...).
+  void SetInitial(const std::string& name, const std::string& value);
 
   // SHOW name: one row, one column named after the parameter.
   planner::ResultSet Show(const std::string& name) const;

@@ -11,6 +11,7 @@
 // Engine::RunExclusive); reads happen on the session thread.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -100,6 +101,14 @@ class Catalog {
   // The engine schema for a table description.
   static Schema EngineSchema(const TableInfo& table);
 
+  // What the caracal_stat_durability view shows (name, value rows): set by a session
+  // over a data directory (frontend/durable_store.h); none in memory.
+  using StatusRows = std::function<std::vector<std::pair<std::string, std::string>>()>;
+  void set_durability_status(StatusRows rows) { durability_status_ = std::move(rows); }
+  std::vector<std::pair<std::string, std::string>> DurabilityStatus() const {
+    return durability_status_ ? durability_status_() : std::vector<std::pair<std::string, std::string>>{};
+  }
+
  private:
   void RefuseWhileProceduresUse(const TableInfo& table, const std::string& what) const;
 
@@ -109,6 +118,7 @@ class Catalog {
   std::map<std::string, SequenceInfo, std::less<>> sequences_;
   std::map<std::string, std::vector<std::shared_ptr<const ProcedureIr>>, std::less<>> procedures_;
   int sequence_generation_ = 0;
+  StatusRows durability_status_;
 };
 
 }  // namespace caracal::planner

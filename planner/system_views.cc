@@ -12,6 +12,7 @@ namespace {
 
 // Above any engine table id.
 constexpr TableId kWriteSetsViewId = 0xFFFF0001u;
+constexpr TableId kDurabilityViewId = 0xFFFF0002u;
 
 TableInfo MakeWriteSetsView() {
   TableInfo t;
@@ -41,6 +42,26 @@ TableInfo MakeWriteSetsView() {
 
 const TableInfo& WriteSetsView() {
   static const TableInfo view = MakeWriteSetsView();
+  return view;
+}
+
+TableInfo MakeDurabilityView() {
+  TableInfo t;
+  t.name = "caracal_stat_durability";
+  t.id = kDurabilityViewId;
+  for (const char* name : {"name", "value"}) {
+    CatalogColumn c;
+    c.name = name;
+    c.type = SqlType::Of(TypeId::kText);
+    c.not_null = true;
+    t.columns.push_back(std::move(c));
+  }
+  t.primary_key = {0};
+  return t;
+}
+
+const TableInfo& DurabilityView() {
+  static const TableInfo view = MakeDurabilityView();
   return view;
 }
 
@@ -74,14 +95,26 @@ class MemoryRowSource final : public RowSource {
 
 const TableInfo* FindSystemView(std::string_view name) {
   if (name == WriteSetsView().name) return &WriteSetsView();
+  if (name == DurabilityView().name) return &DurabilityView();
   return nullptr;
 }
 
-bool IsSystemView(const TableInfo& table) { return &table == &WriteSetsView(); }
+bool IsSystemView(const TableInfo& table) { return &table == &WriteSetsView() || &table == &DurabilityView(); }
 
 ResultSet ExecuteSystemViewSelect(const SelectPlan& plan, const Catalog& catalog) {
   const TableInfo& view = *plan.table;
   MemoryRowSource source(view);
+  if (&view == &DurabilityView()) {
+    std::vector<std::pair<std::string, std::string>> status = catalog.DurabilityStatus();
+    if (status.empty()) status.emplace_back("data_directory", "");
+    for (auto& [name, value] : status) {
+      Key key;
+      AppendKeyValue(key, Datum::String(name), view.columns[0]);
+      source.Add(std::move(key), {Value::String(name), Value::String(value)});
+    }
+    std::vector<std::vector<Datum>> rows = SelectRows(plan, source, {});
+    return RowsToResultSet(plan, rows);
+  }
   for (const auto& ir : catalog.Procedures()) {
     for (const WriteSetRow& r : AnalysisRows(*ir)) {
       if (!r.statement || r.access == "read") continue;

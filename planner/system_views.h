@@ -7,6 +7,11 @@
 //                       apply_row_update boolean, weight int, note text)
 //     one row per statement in a procedure's write set: writes and prefetched reads
 //     (plain reads are not part of the write set; EXPLAIN PROCEDURE shows them too).
+//
+//   caracal_stat_durability (name text, value text)
+//     the data directory's input log and checkpoints (Catalog::DurabilityStatus): log
+//     bytes and syncs, the last checkpoint's size and time, what recovery did. One row,
+//     data_directory = '', for an in-memory database.
 #pragma once
 
 #include <string_view>

@@ -159,3 +159,41 @@ TEST(CliTest, CopyAndQueryFromAFile) {
 }
 
 }  // namespace
+
+namespace {
+
+// A data directory across three runs of the binary: what one run commits the next
+// finds; CHECKPOINT, the durability settings and caracal_stat_durability work.
+TEST(CliTest, DataDirectorySurvivesRuns) {
+  const std::string dir = TempPath("data");
+  CliRun first = Caracal("-X -A -t " + Quote(dir) + " -c " +
+                         Quote("create table t (k int primary key, v text); create sequence s") + " -c " +
+                         Quote("insert into t values (nextval('s'), 'a'), (nextval('s'), 'b')") + " -c checkpoint -c " +
+                         Quote("insert into t values (nextval('s'), 'c')"));
+  EXPECT_EQ(first.err, "");
+  EXPECT_EQ(first.status, 0);
+  CliRun second = Caracal("-X -A -t " + Quote(dir) + " -c " + Quote("select * from t order by k") + " -c " +
+                          Quote("show caracal.data_directory") + " -c " +
+                          Quote("select value from caracal_stat_durability where name = 'checkpoints'") + " -c " +
+                          Quote("set caracal.synchronous_commit = off") + " -c " +
+                          Quote("insert into t values (nextval('s'), 'd')"));
+  EXPECT_EQ(second.out, "1|a\n2|b\n3|c\n" + dir + "\n0\nSET\nINSERT 0 1\n");
+  EXPECT_EQ(second.err, "");
+  CliRun third = Caracal("-X -A -t " + Quote(dir) + " -c " + Quote("select count(*), max(k) from t"));
+  EXPECT_EQ(third.out, "4|4\n");
+  std::system(("rm -rf " + Quote(dir)).c_str());
+}
+
+TEST(CliTest, ADirectoryThatIsNotCaracalsIsLeftAlone) {
+  const std::string dir = TempPath("notours");
+  std::system(("mkdir -p " + Quote(dir) + " && echo keep > " + Quote(dir + "/file")).c_str());
+  CliRun r = Caracal("-X " + Quote(dir) + " -c " + Quote("select 1"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("is not a caracal data directory"), std::string::npos) << r.err;
+  EXPECT_EQ(Slurp(dir + "/file"), "keep\n");
+  std::ifstream lock(dir + "/LOCK");
+  EXPECT_FALSE(lock.good()) << "nothing may be created in it";
+  std::system(("rm -rf " + Quote(dir)).c_str());
+}
+
+}  // namespace

@@ -3,10 +3,12 @@
 // replay; a torn log tail is cut and reported; the directory is guarded (lock, marker).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/log_segment.h"
@@ -284,6 +286,43 @@ TEST(Durability, AnEngineCanBeSwappedUnderTheStore) {
   Session s(Durable(dir.path()));
   EXPECT_EQ(StateHash(s.database()), hash);
   EXPECT_EQ(Q(s, "select balance from accounts where id = 2"), "23.50");
+}
+
+TEST(Durability, SettingsActOnTheDataDirectory) {
+  TempDir dir;
+  uint64_t hash;
+  {
+    Session s(Durable(dir.path()));
+    EXPECT_EQ(Q(s, "show caracal.data_directory"), dir.path().string());
+    EXPECT_EQ(Q(s, "show caracal.synchronous_commit"), "on");
+    EXPECT_NE(Q(s, "set caracal.data_directory = '/elsewhere'").find("cannot be changed"), std::string::npos);
+    ASSERT_EQ(Q(s, kSchema), "INSERT 0 2");
+    // A new engine (another worker count) keeps logging.
+    EXPECT_EQ(Q(s, "set caracal.workers = 3"), "SET");
+    EXPECT_EQ(Q(s, "select deposit(1, 2)"), "100");
+    EXPECT_EQ(Q(s, "set caracal.synchronous_commit = off"), "SET");
+    EXPECT_EQ(Stat(s, "synchronous_commit"), "off");
+    EXPECT_EQ(Q(s, "select value from caracal_stat_durability where name = 'synchronous_commit'"), "off");
+    EXPECT_EQ(Q(s, "reset caracal.synchronous_commit"), "RESET");
+    EXPECT_EQ(Stat(s, "synchronous_commit"), "on");
+    EXPECT_EQ(Q(s, "set caracal.checkpoint_interval_s = 1"), "SET");
+    EXPECT_EQ(Stat(s, "checkpoint_interval_s"), "1");
+    EXPECT_EQ(Q(s, "select deposit(2, 2)"), "101");
+    // The timer takes a checkpoint within about a second (the checkpointer looks every 200 ms).
+    for (int i = 0; i < 50 && Stat(s, "checkpoints") == "0"; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_EQ(Stat(s, "checkpoints"), "1");
+    hash = StateHash(s.database());
+  }
+  Session s(Durable(dir.path()));
+  EXPECT_EQ(StateHash(s.database()), hash);
+  EXPECT_EQ(Q(s, "select balance from accounts order by id"), "12.00\n22.50");
+}
+
+TEST(Durability, InMemoryTheViewAndSettingsSaySo) {
+  Session s(testing::SmallOptions());
+  EXPECT_EQ(Q(s, "select * from caracal_stat_durability"), "data_directory|");
+  EXPECT_EQ(Q(s, "show caracal.data_directory"), "");
+  EXPECT_EQ(Q(s, "set caracal.synchronous_commit = off"), "SET");
 }
 
 }  // namespace

@@ -1,2 +1,3 @@
---! args: -X /etc -c "select 1"
--- A directory that is not empty and is not a caracal data directory is refused: status 2.
+--! args: -X . -c "select 1"
+-- DATADIR must be a caracal data directory, a new one or an empty directory: this one
+-- (the test cases) is none of them, so nothing is created in it and the status is 2.
