@@ -15,11 +15,6 @@ namespace caracal::server {
 
 namespace {
 
-bool OnlyBlank(const std::string& text) {
-  // What the parser sees as no statement at all: blanks, comments, lone semicolons.
-  return text.find_first_not_of(" \t\r\n\f;") == std::string::npos;
-}
-
 ErrorFields Error(const std::string& sqlstate, const std::string& message) {
   ErrorFields e;
   e.sqlstate = sqlstate;

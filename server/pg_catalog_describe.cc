@@ -43,7 +43,7 @@ struct Relation {
 std::vector<Relation> Relations(const planner::Catalog& catalog) {
   std::vector<Relation> out;
   for (const planner::TableInfo* t : catalog.Tables()) {
-    out.push_back({t->name, 'r', MakeOid('r', t->name), t});
+    out.push_back({t->name, 'r', MakeOid('r', t->name), t, nullptr, {}, false});
     if (!t->primary_key.empty()) {
       std::string pkey = t->name + "_pkey";
       out.push_back({pkey, 'i', MakeOid('i', pkey), t, nullptr, t->primary_key, true});
@@ -52,7 +52,7 @@ std::vector<Relation> Relations(const planner::Catalog& catalog) {
       if (const planner::IndexInfo* info = catalog.FindIndex(index))
         out.push_back({index, 'i', MakeOid('i', index), t, nullptr, info->columns, false});
   }
-  for (const planner::SequenceInfo* s : catalog.Sequences()) out.push_back({s->name, 'S', MakeOid('S', s->name), nullptr, s});
+  for (const planner::SequenceInfo* s : catalog.Sequences()) out.push_back({s->name, 'S', MakeOid('S', s->name), nullptr, s, {}, false});
   std::sort(out.begin(), out.end(), [](const Relation& a, const Relation& b) { return a.name < b.name; });
   return out;
 }
