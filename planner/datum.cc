@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -301,10 +302,31 @@ Datum ArrayFromText(std::string_view raw, const SqlType& type) {
 }  // namespace
 
 int64_t CharLength(std::string_view s) {
+  // Counts the bytes that do not continue a UTF-8 sequence (10xxxxxx), eight at a time:
+  // a byte continues one when its bit 7 is set and its bit 6 is clear.
   int64_t n = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++n;
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    uint64_t high = w & 0x8080808080808080ULL;
+    n += high == 0 ? 8 : 8 - std::popcount(high & ~(w << 1));
+  }
+  for (; i < s.size(); ++i)
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) ++n;
   return n;
+}
+
+bool IsAscii(std::string_view s) {
+  uint64_t high = 0;
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    high |= w;
+  }
+  for (; i < s.size(); ++i) high |= static_cast<unsigned char>(s[i]);
+  return (high & 0x8080808080808080ULL) == 0;
 }
 
 std::string_view StripTrailingBlanks(std::string_view s) {
@@ -505,10 +527,26 @@ Datum DatumFromValue(const Value& v, const SqlType& type) {
       return Datum::Timestamp(v.as_timestamp());
     case TypeId::kArray: {
       if (v.kind() != Value::Kind::kArray) throw mismatch();
-      std::vector<Datum> elements;
-      elements.reserve(v.as_array().size());
-      for (const Value& e : v.as_array()) elements.push_back(DatumFromValue(e, type.Element()));
-      return Datum::Array(std::move(elements));
+      const SqlType element = type.Element();
+      const std::vector<Value>& values = v.as_array();
+      auto elements = std::make_shared<std::vector<Datum>>(values.size());
+      for (size_t k = 0; k < values.size(); ++k) {
+        const Value& e = values[k];
+        Datum& out = (*elements)[k];
+        // Integers and booleans (key and flag arrays) are set in place; the rest converts.
+        if (e.kind() == Value::Kind::kInt && element.is_integer()) {
+          out.kind = Datum::Kind::kInt;
+          out.i = CheckIntRange(e.as_int(), element.id);
+        } else if (e.kind() == Value::Kind::kBool && element.id == TypeId::kBool) {
+          out.kind = Datum::Kind::kBool;
+          out.i = e.as_bool();
+        } else {
+          out = DatumFromValue(e, element);
+        }
+      }
+      d.kind = Datum::Kind::kArray;
+      d.array = std::move(elements);
+      return d;
     }
     case TypeId::kUnknown: return Datum::String(v.ToText());
   }

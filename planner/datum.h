@@ -87,6 +87,8 @@ namespace caracal::planner {
 Datum ApplyTypmod(Datum d, const SqlType& type, bool explicit_cast = false);
 // Number of characters (UTF-8 code points) in s.
 int64_t CharLength(std::string_view s);
+// Whether every byte of s is ASCII (then characters are bytes).
+bool IsAscii(std::string_view s);
 // s without trailing blanks (char(n) semantics for comparison and cast to text).
 std::string_view StripTrailingBlanks(std::string_view s);
 }  // namespace caracal::planner

@@ -97,11 +97,13 @@ size_t ByteOffset(std::string_view s, int64_t index) {
 
 std::string Substr(std::string_view s, int64_t start, std::optional<int64_t> count) {
   if (count && *count < 0) throw SqlError("22011", "negative substring length not allowed");
-  int64_t len = CharLength(s);
+  const bool ascii = IsAscii(s);
+  int64_t len = ascii ? static_cast<int64_t>(s.size()) : CharLength(s);
   int64_t from = start, to = count ? start + *count : len + 1;  // 1-based, [from, to)
   from = std::max<int64_t>(from, 1);
   to = std::min<int64_t>(to, len + 1);
   if (to <= from) return "";
+  if (ascii) return std::string(s.substr(static_cast<size_t>(from - 1), static_cast<size_t>(to - from)));
   size_t b = ByteOffset(s, from - 1), e = ByteOffset(s, to - 1);
   return std::string(s.substr(b, e - b));
 }

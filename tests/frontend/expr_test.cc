@@ -86,6 +86,11 @@ TEST_F(ExprTest, StringFunctions) {
               "replace('hello', 'l', 'L'), position('lo' in 'hello'), concat('a', 1, null, 2.5), left('hello', 2), "
               "right('hello', -2)"),
             "5|abc|ABC|ell|llo|el|x||a|a|heLLo|4|a12.5|he|llo");
+  // substr counts characters, not bytes; ASCII and multi-byte strings take different paths.
+  EXPECT_EQ(Q("select substr('h\xC3\xA9llo w\xC3\xB6rld', 2, 4), substr('h\xC3\xA9llo', 0, 3), substr('hello', -1, 3), "
+              "substr('hello', 4, 100), substr('hello', 9), substr('abcdefghijklmnopqrstuvwxyz', 20, 3)"),
+            "\xC3\xA9llo|h\xC3\xA9|h|lo||tuv");
+  EXPECT_EQ(Err("select substr('hello', 1, -1)"), "22011: negative substring length not allowed");
 }
 
 TEST_F(ExprTest, FloatText) {

@@ -1,8 +1,11 @@
 // Arrays and the functions sql/ needs, through `SELECT expr`. Expected values are
 // PostgreSQL 15's (psql -X -A -t).
 #include <cstdio>
+#include <string>
+#include <string_view>
 
 #include "tests/frontend/session_fixture.h"
+#include "planner/datum.h"
 
 namespace caracal::frontend::testing {
 namespace {
@@ -73,3 +76,25 @@ TEST_F(ArrayTest, NowAndNextvalNeedAProcedure) {
 
 }  // namespace
 }  // namespace caracal::frontend::testing
+
+namespace caracal::planner {
+namespace {
+
+// CharLength counts eight bytes at a time: check it against the byte-by-byte definition
+// for multi-byte characters at every alignment and every tail length.
+TEST(CharLengthTest, CountsCodePointsAtEveryAlignment) {
+  const std::string pieces[] = {"a", "\u00e9", "\u65e5", "\U0001F600", " ", "\x7f"};
+  std::string s;
+  for (int i = 0; i < 200; ++i) s += pieces[(i * 7 + i / 3) % 6];
+  for (size_t start = 0; start < 8; ++start) {
+    for (size_t end = start; end <= s.size(); ++end) {
+      std::string_view part = std::string_view(s).substr(start, end - start);
+      int64_t expected = 0;
+      for (unsigned char c : part) expected += (c & 0xC0) != 0x80;
+      ASSERT_EQ(CharLength(part), expected) << start << ".." << end;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace caracal::planner
