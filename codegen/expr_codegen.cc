@@ -220,7 +220,27 @@ llvm::Value* ExprEmitter::EmitCondition(const Expr& e) {
   return b_.CreateAnd(b_.CreateNot(v.is_null), v.value, "cond");
 }
 
+namespace {
+
+// Whether `e` reads nothing at run time (no slot, aggregate or sequence), so its value is
+// the same on every call: PostgreSQL folds such immutable expressions at plan time.
+bool IsConstantExpr(const Expr& e) {
+  if (e.kind == ExprKind::kSlot || e.kind == ExprKind::kAggRef || e.kind == ExprKind::kNextval) return false;
+  for (const auto& arg : e.args)
+    if (!IsConstantExpr(*arg)) return false;
+  return true;
+}
+
+}  // namespace
+
 CgValue ExprEmitter::Emit(const Expr& e) {
+  if (e.kind != ExprKind::kConst && IsConstantExpr(e)) {
+    // Folded once here. One that raises (1/0) is left to raise when, and only if, it runs.
+    try {
+      return EmitConstDatum(planner::Eval(e, planner::EvalContext{}), e.type);
+    } catch (const planner::SqlError&) {
+    }
+  }
   switch (e.kind) {
     case ExprKind::kConst: return EmitConst(e);
     case ExprKind::kSlot: return EmitSlot(e);
@@ -276,9 +296,10 @@ CgValue ExprEmitter::Emit(const Expr& e) {
   Internal("unknown expression kind");
 }
 
-CgValue ExprEmitter::EmitConst(const Expr& e) {
-  Repr repr = ReprOf(e.type.id);
-  const Datum& d = e.value;
+CgValue ExprEmitter::EmitConst(const Expr& e) { return EmitConstDatum(e.value, e.type); }
+
+CgValue ExprEmitter::EmitConstDatum(const Datum& d, const planner::SqlType& type) {
+  Repr repr = ReprOf(type.id);
   if (d.is_null()) return Null(repr);
   switch (repr) {
     case Repr::kBool: return {repr, b_.getFalse(), b_.getInt1(d.as_bool())};

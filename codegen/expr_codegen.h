@@ -93,6 +93,7 @@ class ExprEmitter {
 
  private:
   CgValue EmitConst(const planner::Expr& e);
+  CgValue EmitConstDatum(const planner::Datum& d, const planner::SqlType& type);
   CgValue EmitSlot(const planner::Expr& e);
   CgValue EmitRowColumn(llvm::Value* row, int col, const planner::SqlType& type);
   CgValue EmitCast(const planner::Expr& e);

@@ -148,6 +148,36 @@ TEST_F(CallTest, DumpIrAndJitSwitch) {
   EXPECT_EQ(Q("SHOW caracal.jit"), "off");
 }
 
+// Constant subexpressions are folded when the procedure is compiled (repeat('ab', 3)
+// once, not per call), but one that raises (1/0) raises only when, and if, it runs.
+TEST_F(CallTest, ConstantsAreFoldedButErrorsStayWhereTheyRun) {
+  for (const char* jit : {"on", "off"}) {
+    SCOPED_TRACE(jit);
+    Q(std::string("SET caracal.jit = ") + jit);
+    Q(R"(CREATE OR REPLACE FUNCTION folded(p integer) RETURNS bigint LANGUAGE plpgsql AS $$
+         DECLARE v_x bigint := 0;
+         BEGIN
+           IF p < 0 THEN
+             v_x := 1 / 0;
+           END IF;
+           IF p = 0 THEN
+             UPDATE kv SET v = v + 10 / (2 - 2) WHERE k = p;
+           END IF;
+           INSERT INTO kv VALUES (p, length(repeat('ab', 3)) + p, substr(repeat('xyz', 2), 2, 4))
+             ON CONFLICT (k) DO UPDATE SET v = kv.v + 100 / 4;
+           RETURN v_x + 2 * 3;
+         END $$)");
+    EXPECT_EQ(Q("SELECT folded(5)"), "6");
+    EXPECT_EQ(Q("SELECT folded(5)"), "6");
+    EXPECT_EQ(Q("SELECT v, note FROM kv WHERE k = 5"), "36|yzxy");
+    EXPECT_EQ(Err("SELECT folded(-1)"), "22012: division by zero");
+    Q("SELECT put(0, 1)");
+    EXPECT_EQ(Err("SELECT folded(0)"), "22012: division by zero");
+    EXPECT_EQ(Q("SELECT count(*) FROM kv WHERE k <= 0"), "1") << "the failed calls must leave nothing";
+    Q("DELETE FROM kv");
+  }
+}
+
 // Tiered compilation: calls run the quick first-tier code until the background -O2
 // compilation takes over; both give the same results.
 TEST_F(CallTest, SecondTierTakesOverWithTheSameResults) {
