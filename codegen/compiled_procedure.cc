@@ -50,7 +50,7 @@ void CompiledProcedure::Reoptimize(Jit& jit, const CompileOptions& options) {
 }
 
 void CompiledProcedure::Declare(DeclareContext& ctx) const {
-  Frame frame = MakeFrame(*ir_, ctx.input());
+  Frame frame = DeclareFrame(*ir_, ctx);
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   const ProcedureCode& code = *active_.load(std::memory_order_acquire);
   CompiledExprs exprs(code);
@@ -64,7 +64,7 @@ void CompiledProcedure::Declare(DeclareContext& ctx) const {
 }
 
 void CompiledProcedure::Execute(ExecContext& ctx) const {
-  Frame frame = MakeFrame(*ir_, ctx.input());
+  Frame frame = ExecuteFrame(*ir_, ctx);
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   const ProcedureCode& code = *active_.load(std::memory_order_acquire);
   CompiledExprs exprs(code);

@@ -73,6 +73,7 @@ class RecordingDeclareContext final : public DeclareContext {
     Add(table, "recon_scan", range, fmt::format("index {}, {} rows read", info ? info->name : "?", seen));
   }
   std::vector<Value>& scratch() override { return scratch_; }
+  std::any& attempt_state() override { return attempt_state_; }
 
  private:
   const planner::TableInfo* TableOf(TableId id) const {
@@ -146,6 +147,7 @@ class RecordingDeclareContext final : public DeclareContext {
   CommittedReads committed_;
   const planner::Stmt* statement_ = nullptr;
   std::vector<Value> scratch_;
+  std::any attempt_state_;
   int ranges_ = 0;
   ResultSet rows_;
 };

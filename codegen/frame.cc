@@ -8,17 +8,48 @@ namespace caracal::codegen {
 
 using planner::Datum;
 
-Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input) {
-  Frame frame;
-  frame.vars.resize(ir.variables.size());
+namespace {
+
+// The parameters converted from the input, which Declare leaves for Execute.
+struct DeclaredParameters {
+  std::vector<Datum> values;
+};
+
+std::vector<Datum> ConvertParameters(const planner::ProcedureIr& ir, const TxnInput& input) {
+  std::vector<Datum> values(static_cast<size_t>(ir.parameter_count));
   for (int i = 0; i < ir.parameter_count && i < static_cast<int>(input.args.size()); ++i)
-    frame.vars[i] = planner::DatumFromValue(input.args[i], ir.variables[i].type);
+    values[i] = planner::DatumFromValue(input.args[i], ir.variables[i].type);
+  return values;
+}
+
+Frame FrameOf(const planner::ProcedureIr& ir, const TxnInput& input, std::vector<Datum> parameters) {
+  Frame frame;
+  frame.vars = std::move(parameters);
+  frame.vars.resize(ir.variables.size());
   for (size_t i = 0; i < ir.sequence_calls.size() && i < input.sequence_values.size(); ++i)
     frame.vars[ir.sequence_calls[i].variable] = Datum::Int(input.sequence_values[i]);
   // now(), when used, follows the sequence values (InterpretedProcedure::Sequence).
   if (ir.now_variable >= 0 && input.sequence_values.size() > ir.sequence_calls.size())
     frame.vars[ir.now_variable] = Datum::Timestamp(input.sequence_values[ir.sequence_calls.size()]);
   return frame;
+}
+
+}  // namespace
+
+Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input) {
+  return FrameOf(ir, input, ConvertParameters(ir, input));
+}
+
+Frame DeclareFrame(const planner::ProcedureIr& ir, DeclareContext& ctx) {
+  std::vector<Datum> parameters = ConvertParameters(ir, ctx.input());
+  ctx.attempt_state() = DeclaredParameters{parameters};
+  return FrameOf(ir, ctx.input(), std::move(parameters));
+}
+
+Frame ExecuteFrame(const planner::ProcedureIr& ir, ExecContext& ctx) {
+  if (auto* declared = std::any_cast<DeclaredParameters>(&ctx.attempt_state()))
+    return FrameOf(ir, ctx.input(), std::move(declared->values));
+  return MakeFrame(ir, ctx.input());
 }
 
 void InitializeLocals(const planner::ProcedureIr& ir, Frame& frame) {

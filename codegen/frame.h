@@ -24,6 +24,12 @@ struct Frame {
 // NULL. DECLARE defaults are not evaluated here (see InitializeLocals).
 Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input);
 
+// MakeFrame, converting the arguments once per attempt: Declare leaves a copy of the
+// converted parameters in the attempt state (arrays are shared, not copied) and Execute
+// takes them from there, or converts them itself when there are none.
+Frame DeclareFrame(const planner::ProcedureIr& ir, DeclareContext& ctx);
+Frame ExecuteFrame(const planner::ProcedureIr& ir, ExecContext& ctx);
+
 // Evaluates the DECLARE defaults of the locals, in declaration order, and enforces
 // NOT NULL declarations (22004, as PL/pgSQL).
 void InitializeLocals(const planner::ProcedureIr& ir, Frame& frame);

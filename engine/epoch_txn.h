@@ -3,6 +3,7 @@
 // execution, paper §4.3), its resolved ranges and its result.
 #pragma once
 
+#include <any>
 #include <deque>
 #include <memory>
 #include <unordered_map>
@@ -70,6 +71,7 @@ struct EpochTxn {
   std::deque<CacheEntry> cache;  // a deque: entries keep their address as it grows
   std::vector<RangeDecl> ranges;
   std::vector<Value> scratch;  // from Declare to Execute
+  std::any attempt_state;      // from Declare to Execute
   std::vector<RowValuePtr> replaced;  // own values overwritten by a later own write
 
   CacheEntry* Find(const Table* table, const Key& key, uint64_t hash);

@@ -113,6 +113,7 @@ class DeclareContextImpl final : public DeclareContext {
   CommittedReads committed() const { return CommittedReads(db_, MakeSerialId(epoch_, 0)); }
 
   std::vector<Value>& scratch() override { return txn_.scratch; }
+  std::any& attempt_state() override { return txn_.attempt_state; }
 
  private:
   Database& db_;
@@ -253,6 +254,7 @@ class ExecContextImpl final : public ExecContext {
   }
 
   const std::vector<Value>& scratch() const override { return txn_.scratch; }
+  std::any& attempt_state() override { return txn_.attempt_state; }
   void Notice(std::string message) override { txn_.result.notices.push_back(std::move(message)); }
   void Emit(std::vector<Value> row) override { txn_.result.rows.push_back(std::move(row)); }
   void SetRowCount(int64_t rows) override { txn_.result.row_count = rows; }

@@ -16,6 +16,7 @@
 // only allowed before Publish(): the transaction then leaves nothing visible.
 #pragma once
 
+#include <any>
 #include <atomic>
 #include <cstdint>
 #include <thread>
@@ -100,6 +101,11 @@ class DeclareContext {
   // Values Declare hands to Execute (e.g. what reconnaissance read, to validate).
   // Empty at the start of every attempt.
   virtual std::vector<Value>& scratch() = 0;
+  // Any object Declare leaves for Execute of the same attempt (e.g. its arguments already
+  // converted, so Execute need not convert them again). Empty at the start of every
+  // attempt. Unlike scratch() it never reaches the log: Execute must not depend on it
+  // being set (EXPLAIN CALL and replay start from an empty one too).
+  virtual std::any& attempt_state() = 0;
 };
 
 // Where a split ApplyRowUpdate piece reports back to its transaction.
@@ -178,8 +184,10 @@ class ExecContext {
   // must return right after.
   virtual void Retry() = 0;
 
-  // What Declare put in its scratch() for this attempt.
+  // What Declare put in its scratch() and attempt_state() for this attempt (Execute may
+  // move out of the latter: it runs once per attempt).
   virtual const std::vector<Value>& scratch() const = 0;
+  virtual std::any& attempt_state() = 0;
 
   virtual void Notice(std::string message) = 0;
   // Appends one row to the transaction's result.

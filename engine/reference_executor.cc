@@ -90,6 +90,7 @@ struct RefTxn {
   };
   std::map<std::pair<TableId, Key>, Write> writes;  // ordered: applied deterministically
   std::vector<Value> scratch;
+  std::any attempt_state;
   bool published = false;
   bool aborted = false;
   TxnResult result;
@@ -160,6 +161,7 @@ class RefDeclareContext final : public DeclareContext {
   }
 
   std::vector<Value>& scratch() override { return txn_.scratch; }
+  std::any& attempt_state() override { return txn_.attempt_state; }
 
  private:
   ReferenceExecutor& ex_;
@@ -282,6 +284,7 @@ class RefExecContext final : public ExecContext {
                                 txn_.request->procedure->name()));
   }
   const std::vector<Value>& scratch() const override { return txn_.scratch; }
+  std::any& attempt_state() override { return txn_.attempt_state; }
   void Notice(std::string message) override { txn_.result.notices.push_back(std::move(message)); }
   void Emit(std::vector<Value> row) override { txn_.result.rows.push_back(std::move(row)); }
   void SetRowCount(int64_t rows) override { txn_.result.row_count = rows; }
