@@ -5,8 +5,8 @@
 namespace caracal::codegen {
 
 bool CompiledExprs::Eval(const planner::Expr& e, const planner::EvalContext& ctx, planner::Datum& out) const {
-  ProcedureCode::ExprFn fn = code_.FindExpr(&e);
-  if (fn == nullptr) return false;
+  const int32_t which = code_.FindExpr(&e);
+  if (which < 0) return false;
   EvalState state;
   // Compiled expressions only read the frame.
   state.variables = const_cast<planner::Datum*>(ctx.variables.data());
@@ -15,7 +15,7 @@ bool CompiledExprs::Eval(const planner::Expr& e, const planner::EvalContext& ctx
   state.row = ctx.row;
   state.excluded = ctx.excluded;
   state.temps = temps_.data();
-  if (fn(&state, &out) == 0) {
+  if (code_.RunExpr(which, &state, &out) == 0) {
     state.RethrowIfError();
     throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: compiled expression failed without an error");
   }

@@ -49,10 +49,17 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
   const planner::TableInfo& table = *s.table;
   const AccessInfo& access = *s.access;
   EvalContext ctx = FrameContext();
-  // Expressions that give each column's new value, where the statement fixes it.
-  std::vector<const planner::Expr*> new_values(table.columns.size(), nullptr);
-  for (size_t c = 0; c < s.row_values.size(); ++c) new_values[c] = s.row_values[c].get();
-  for (const auto& [col, e] : s.assignments) new_values[col] = e.get();
+  // Expressions that give each column's new value, where the statement fixes it (only
+  // writes need them: built on first use).
+  std::vector<const planner::Expr*> new_values;
+  auto fixed_values = [&]() -> const std::vector<const planner::Expr*>& {
+    if (new_values.empty()) {
+      new_values.assign(table.columns.size(), nullptr);
+      for (size_t c = 0; c < s.row_values.size(); ++c) new_values[c] = s.row_values[c].get();
+      for (const auto& [col, e] : s.assignments) new_values[col] = e.get();
+    }
+    return new_values;
+  };
 
   auto declare_index_entries = [&](const Key& primary_key) {
     for (size_t i = 0; i < table.indexes.size(); ++i) {
@@ -62,7 +69,7 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
       for (const auto& [col, e] : s.assignments)
         for (int c : index->columns) touched |= c == col;
       if (!touched) continue;
-      if (std::optional<Key> ik = KeyFrom(table, index->columns, new_values, ctx))
+      if (std::optional<Key> ik = KeyFrom(table, index->columns, fixed_values(), ctx))
         declare_->DeclareIndexEntry(table.id, index->engine_index, *ik, primary_key);
     }
   };
@@ -80,7 +87,7 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
     }
     case AccessInfo::Access::kInsert:
     case AccessInfo::Access::kUpsert: {
-      std::optional<Key> key = KeyFrom(table, table.primary_key, new_values, ctx);
+      std::optional<Key> key = KeyFrom(table, table.primary_key, fixed_values(), ctx);
       if (!key) return;
       if (access.access == AccessInfo::Access::kInsert &&
           !declared_inserts_.emplace(table.id, std::string(key->view())).second)

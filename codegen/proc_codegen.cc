@@ -298,31 +298,68 @@ std::vector<std::pair<const planner::Expr*, const Schema*>> StatementExprs(const
   return out;
 }
 
-// Emits `e` as `int32 name(EvalState*, Datum* out)` into `module`; false (and nothing
-// left in the module) if the expression compiler does not handle it.
-bool EmitExprFunction(llvm::Module& module, const std::string& name, const planner::Expr& e, const Schema* schema,
-                      ConstantPool& constants, int* temps) {
-  llvm::LLVMContext& context = module.getContext();
-  llvm::IRBuilder<> b(context);
-  auto* fn_type = llvm::FunctionType::get(b.getInt32Ty(), {b.getPtrTy(), b.getPtrTy()}, false);
-  auto* fn = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, name, module);
-  auto* entry = llvm::BasicBlock::Create(context, "entry", fn);
-  auto* error_exit = llvm::BasicBlock::Create(context, "error", fn);
-  b.SetInsertPoint(error_exit);
-  b.CreateRet(b.getInt32(0));
-  b.SetInsertPoint(entry);
-  try {
-    ExprEmitter emitter(b, fn->getArg(0), error_exit, constants, temps);
-    emitter.set_schema(schema);
-    CgValue v = emitter.Emit(e);
-    emitter.Store(v, e.type.id, fn->getArg(1));
-    b.CreateRet(b.getInt32(1));
-    return true;
-  } catch (const planner::SqlError&) {
-    fn->eraseFromParent();
-    return false;
+// The statement expressions of a procedure, as one function
+//   int32 caracal_exprs(EvalState*, Datum* out, int32 which)
+// that switches to expression `which`. One function rather than one per expression: LLVM's
+// code generator has a fixed cost per function (its pass pipeline) that dominated the
+// compile time of procedures with many statements.
+class ExprSwitchEmitter {
+ public:
+  ExprSwitchEmitter(llvm::Module& module, ConstantPool& constants, int* temps)
+      : context_(module.getContext()), b_(context_), constants_(constants), temps_(temps) {
+    auto* fn_type = llvm::FunctionType::get(b_.getInt32Ty(), {b_.getPtrTy(), b_.getPtrTy(), b_.getInt32Ty()}, false);
+    fn_ = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, kName, module);
+    auto* entry = llvm::BasicBlock::Create(context_, "entry", fn_);
+    error_exit_ = llvm::BasicBlock::Create(context_, "error", fn_);
+    b_.SetInsertPoint(error_exit_);
+    b_.CreateRet(b_.getInt32(0));
+    b_.SetInsertPoint(entry);
+    switch_ = b_.CreateSwitch(fn_->getArg(2), error_exit_);
   }
-}
+
+  // Adds `e` as the next case; its index, or -1 (and nothing left in the function) if the
+  // expression compiler does not handle it.
+  int Add(const planner::Expr& e, const Schema* schema) {
+    const int index = cases_;
+    const size_t blocks_before = fn_->size();
+    auto* block = llvm::BasicBlock::Create(context_, "x" + std::to_string(index), fn_);
+    b_.SetInsertPoint(block);
+    try {
+      ExprEmitter emitter(b_, fn_->getArg(0), error_exit_, constants_, temps_);
+      emitter.set_schema(schema);
+      CgValue v = emitter.Emit(e);
+      emitter.Store(v, e.type.id, fn_->getArg(1));
+      b_.CreateRet(b_.getInt32(1));
+    } catch (const planner::SqlError&) {
+      std::vector<llvm::BasicBlock*> added;
+      for (auto it = std::next(fn_->begin(), static_cast<long>(blocks_before)); it != fn_->end(); ++it) added.push_back(&*it);
+      for (llvm::BasicBlock* bb : added) bb->dropAllReferences();
+      for (llvm::BasicBlock* bb : added) bb->eraseFromParent();
+      return -1;
+    }
+    switch_->addCase(b_.getInt32(static_cast<uint32_t>(index)), block);
+    ++cases_;
+    return index;
+  }
+
+  int cases() const { return cases_; }
+  // Removes the function when no expression was added.
+  void DropIfEmpty() {
+    if (cases_ == 0) fn_->eraseFromParent();
+  }
+
+  static constexpr const char* kName = "caracal_exprs";
+
+ private:
+  llvm::LLVMContext& context_;
+  llvm::IRBuilder<> b_;
+  ConstantPool& constants_;
+  int* temps_;
+  llvm::Function* fn_ = nullptr;
+  llvm::BasicBlock* error_exit_ = nullptr;
+  llvm::SwitchInst* switch_ = nullptr;
+  int cases_ = 0;
+};
 
 }  // namespace
 
@@ -342,24 +379,23 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   }
   std::vector<std::string> entry_points = {"caracal_body", "caracal_init"};
   // Statement expressions use their own temps (the accelerator's buffer, not the body's).
-  std::vector<std::pair<const planner::Expr*, std::string>> expr_functions;
   int expr_temps = 0;
   if (db != nullptr) {
+    ExprSwitchEmitter exprs(*module, *code->constants_, &expr_temps);
     for (const auto& [e, schema] : StatementExprs(ir, *db)) {
       // A constant or a lone variable or column is as quick to interpret as to call.
       if (e->ContainsAggregate() || e->kind == planner::ExprKind::kConst || e->kind == planner::ExprKind::kSlot) continue;
-      std::string name = fmt::format("caracal_x{}", expr_functions.size());
-      if (!EmitExprFunction(*module, name, *e, schema, *code->constants_, &expr_temps)) continue;
-      expr_functions.emplace_back(e, name);
-      entry_points.push_back(name);
+      if (int index = exprs.Add(*e, schema); index >= 0) code->exprs_[e] = index;
     }
+    exprs.DropIfEmpty();
+    if (exprs.cases() > 0) entry_points.push_back(ExprSwitchEmitter::kName);
   }
   code->module_ = jit.Compile(std::move(context), std::move(module), entry_points, options);
   code->body_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_body"));
   code->init_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_init"));
   code->temps_ = temps;
-  for (const auto& [e, name] : expr_functions)
-    code->exprs_[e] = reinterpret_cast<ExprFn>(code->module_->Lookup(name));
+  if (!code->exprs_.empty())
+    code->exprs_fn_ = reinterpret_cast<ExprsFn>(code->module_->Lookup(ExprSwitchEmitter::kName));
   code->expr_temps_ = expr_temps;
   return code;
 }

@@ -49,13 +49,13 @@ class ProcedureCode {
   const std::string& ir_text() const { return module_->ir(); }
   int temps() const { return temps_; }
 
-  // A compiled table-statement expression: fn(state, out) returns 1, or 0 with the
-  // error in state->error. Null if `e` has none.
-  using ExprFn = int32_t (*)(EvalState*, planner::Datum*);
-  ExprFn FindExpr(const planner::Expr* e) const {
+  // The compiled code of table-statement expression `e`: its case number, -1 if none.
+  int32_t FindExpr(const planner::Expr* e) const {
     auto it = exprs_.find(e);
-    return it == exprs_.end() ? nullptr : it->second;
+    return it == exprs_.end() ? -1 : it->second;
   }
+  // Evaluates case `which` into `out`: 1, or 0 with the error in state->error.
+  int32_t RunExpr(int32_t which, EvalState* state, planner::Datum* out) const { return exprs_fn_(state, out, which); }
   int expr_temps() const { return expr_temps_; }
   size_t compiled_exprs() const { return exprs_.size(); }
 
@@ -68,7 +68,10 @@ class ProcedureCode {
   Fn body_ = nullptr;
   Fn init_ = nullptr;
   int temps_ = 0;
-  std::unordered_map<const planner::Expr*, ExprFn> exprs_;
+  // Each compiled expression's case in caracal_exprs(state, out, case).
+  using ExprsFn = int32_t (*)(EvalState*, planner::Datum*, int32_t);
+  std::unordered_map<const planner::Expr*, int32_t> exprs_;
+  ExprsFn exprs_fn_ = nullptr;
   int expr_temps_ = 0;
 };
 
