@@ -187,6 +187,29 @@ Flow BodyRunner::RunStmt(const Stmt& s) {
   return Flow::kNext;
 }
 
+Flow BodyRunner::RunStatementWithKey(const Stmt& s, const Key* key) {
+  struct Reset {
+    PresetKey& preset;
+    ~Reset() { preset = {}; }
+  } reset{preset_key_};
+  preset_key_ = {true, key};
+  return RunStmt(s);
+}
+
+std::optional<Key> BodyRunner::WhereKeyOf(const Stmt& s) {
+  if (preset_key_.set) return preset_key_.key ? std::optional<Key>(*preset_key_.key) : std::nullopt;
+  EvalContext ctx = FrameContext();
+  return PointKey(*s.table, s.where_key, ctx);
+}
+
+std::optional<Key> BodyRunner::ReadKeyOf(const Stmt& s) {
+  if (preset_key_.set) return preset_key_.key ? std::optional<Key>(*preset_key_.key) : std::nullopt;
+  EvalContext ctx = FrameContext();
+  planner::KeyRange range = planner::ResolveAccessPath(s.select->access, *s.table, ctx);
+  if (!range.point || range.empty) return std::nullopt;
+  return std::move(range.lo);
+}
+
 void BodyRunner::RunSelectInto(const Stmt& s) {
   ExecRowSource source(*exec_);
   SelectInto(s, source);
@@ -196,8 +219,8 @@ void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
   if (s.point_lookup) {
     // One row by its primary key: read it and assign the outputs directly.
     EvalContext ctx = FrameContext();
-    planner::KeyRange range = planner::ResolveAccessPath(s.select->access, *s.table, ctx);
-    const RowValue* row = range.point && !range.empty ? source.Read(s.table->id, range.lo) : nullptr;
+    std::optional<Key> key = ReadKeyOf(s);
+    const RowValue* row = key ? source.Read(s.table->id, *key) : nullptr;
     if (s.strict && row == nullptr) throw SqlError("P0002", "query returned no rows");
     SetFound(row != nullptr);
     if (row == nullptr) {
@@ -332,8 +355,7 @@ const std::vector<Key>& BodyRunner::RangeKeys(const Stmt& s) {
 
 bool BodyRunner::ForEachAddressedRow(const Stmt& s, const std::function<bool(const Key&)>& fn) {
   if (s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
-    EvalContext ctx = FrameContext();
-    std::optional<Key> key = PointKey(*s.table, s.where_key, ctx);
+    std::optional<Key> key = WhereKeyOf(s);
     return key && fn(*key);
   }
   bool any = false;
@@ -383,8 +405,7 @@ void BodyRunner::RunUpdate(const Stmt& s) {
   if (s.access && s.access->apply_row_update && s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
     // A read-modify-write the engine may run as a separate piece (split-on-demand): the
     // callback owns a copy of the frame values it reads.
-    EvalContext ctx = FrameContext();
-    std::optional<Key> key = PointKey(table, s.where_key, ctx);
+    std::optional<Key> key = WhereKeyOf(s);
     if (!key) return SetFound(false);
     RowUpdateCallback callback;
     if (!published_) {

@@ -58,6 +58,9 @@ class BodyRunner {
 
   // Runs one statement on the frame (for compiled code: codegen/compiled_procedure.cc).
   Flow RunStatement(const planner::Stmt& s) { return RunStmt(s); }
+  // The same with the statement's primary key already computed (codegen/point_key.h):
+  // `key` null means no row.
+  Flow RunStatementWithKey(const planner::Stmt& s, const Key* key);
   // The publish point (idempotent) and RETURN's value, also for compiled code.
   void Publish();
   void Return(const planner::Datum& value);
@@ -89,6 +92,10 @@ class BodyRunner {
   void SetFound(bool found);
   // The keys a range statement covers at this transaction's position (declared in Declare).
   const std::vector<Key>& RangeKeys(const planner::Stmt& s);
+  // The row a point statement addresses: its WHERE key (UPDATE/DELETE) or its point read
+  // path (SELECT); nullopt for none (a NULL or unencodable key). The preset key if any.
+  std::optional<Key> WhereKeyOf(const planner::Stmt& s);
+  std::optional<Key> ReadKeyOf(const planner::Stmt& s);
   // Calls `fn` on each row key an UPDATE/DELETE addresses (its point, or its declared
   // range's rows); whether `fn` returned true for any.
   bool ForEachAddressedRow(const planner::Stmt& s, const std::function<bool(const Key&)>& fn);
@@ -108,6 +115,12 @@ class BodyRunner {
   // An EvalContext over the frame (and the accelerator).
   planner::EvalContext FrameContext() const;  // rows inserted, updated or deleted (a DML statement's tag)
   std::string pending_label_;  // the label of the EXIT/CONTINUE being propagated
+  // The key compiled code computed for the statement being run (RunStatementWithKey).
+  struct PresetKey {
+    bool set = false;
+    const Key* key = nullptr;  // null: no row
+  };
+  PresetKey preset_key_;
   // Rows this attempt declared as inserts: a program that may insert a key twice (two
   // branches, a loop over repeated values) declares it once; the second INSERT then
   // fails at execution with the duplicate-key error, as in PostgreSQL.

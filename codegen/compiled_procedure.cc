@@ -20,6 +20,9 @@ class RunnerHooks final : public StatementHooks {
       : runner_(runner), ir_(ir), exec_(exec) {}
 
   bool RunStatement(const Stmt& s) override { return runner_.RunStatement(s) == Flow::kReturn; }
+  bool RunStatementWithKey(const Stmt& s, const Key* key) override {
+    return runner_.RunStatementWithKey(s, key) == Flow::kReturn;
+  }
   void Notice(std::string message) override {
     if (exec_ != nullptr) exec_->Notice(std::move(message));
   }

@@ -87,6 +87,8 @@ class ExprEmitter {
   llvm::Value* CallRuntime(const char* name, std::initializer_list<llvm::Value*> args);
   llvm::IRBuilder<>& builder() { return b_; }
   llvm::Value* state() const { return state_; }
+  // A stack slot of `type` in the function's entry block.
+  llvm::Value* EntryAlloca(llvm::Type* type);
   llvm::Value* variables() const { return variables_; }
   // Pointer to frame variable `index` (a Datum).
   llvm::Value* Variable(int index);
@@ -123,7 +125,6 @@ class ExprEmitter {
   CgValue Null(Repr repr);
   llvm::Value* FieldPtr(llvm::Value* base, size_t offset);
   llvm::Value* LoadIsNull(llvm::Value* datum);
-  llvm::Value* EntryAlloca(llvm::Type* type);
   llvm::Type* TypeOf(Repr repr);
   // A mutable CgValue in allocas, for merging control flow (mem2reg promotes it).
   struct Var {

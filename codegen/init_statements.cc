@@ -78,9 +78,13 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
     case AccessInfo::Access::kRead: return;
     case AccessInfo::Access::kReadPrefetch: {
       if (s.select) {
-        planner::KeyRange r = planner::ResolveAccessPath(s.select->access, table, ctx);
-        if (r.point && !r.empty) declare_->Prefetch(table.id, r.lo);
-      } else if (std::optional<Key> key = PointKey(table, s.where_key, ctx)) {
+        if (preset_key_.set) {
+          if (preset_key_.key) declare_->Prefetch(table.id, *preset_key_.key);
+        } else {
+          planner::KeyRange r = planner::ResolveAccessPath(s.select->access, table, ctx);
+          if (r.point && !r.empty) declare_->Prefetch(table.id, r.lo);
+        }
+      } else if (std::optional<Key> key = WhereKeyOf(s)) {
         declare_->Prefetch(table.id, *key);
       }
       return;
@@ -99,7 +103,7 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
     }
     case AccessInfo::Access::kUpdate:
     case AccessInfo::Access::kDelete: {
-      std::optional<Key> key = PointKey(table, s.where_key, ctx);
+      std::optional<Key> key = WhereKeyOf(s);
       if (!key) return;
       if (access.access == AccessInfo::Access::kDelete) {
         declare_->DeclareWrite(table.id, *key, WriteKind::kDelete);

@@ -1,5 +1,7 @@
 #include "codegen/proc_codegen.h"
 
+#include "codegen/point_key.h"
+
 #include <fmt/format.h>
 
 #include "planner/ir_visit.h"
@@ -259,7 +261,12 @@ class BlockCompiler {
   }
 
   void CompileDelegated(const Stmt& s) {
-    llvm::Value* r = emitter_->CallRuntime("caracal_rt_stmt", {emitter_->state(), PtrConstant(b_, &s)});
+    llvm::Value* r = nullptr;
+    if (std::optional<PointKeyPlan> key = PlanPointKey(ir_, s)) {
+      r = CallWithPointKey(s, *key);
+    } else {
+      r = emitter_->CallRuntime("caracal_rt_stmt", {emitter_->state(), PtrConstant(b_, &s)});
+    }
     emitter_->CheckOk(r);
     llvm::BasicBlock* returned = NewBlock("stmt.returned");
     llvm::BasicBlock* next = NewBlock("stmt.next");
@@ -267,6 +274,44 @@ class BlockCompiler {
     b_.SetInsertPoint(returned);
     b_.CreateRet(b_.getInt32(static_cast<int32_t>(BlockEnd::kReturned)));
     b_.SetInsertPoint(next);
+  }
+
+  // The statement with its primary key computed here, part by part in key order as the
+  // runner would (it stops at a NULL part or one outside its column's range: no row).
+  llvm::Value* CallWithPointKey(const Stmt& s, const PointKeyPlan& key) {
+    const auto n = static_cast<uint64_t>(key.parts.size());
+    llvm::Value* parts = emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), n));
+    llvm::BasicBlock* no_key = NewBlock("key.none");
+    for (uint64_t i = 0; i < n; ++i) {
+      CgValue v = emitter_->Emit(*key.parts[i]);
+      llvm::Value* unusable = v.is_null;
+      if (key.widths[i] != ColumnType::kBigInt) {
+        const bool small = key.widths[i] == ColumnType::kSmallInt;
+        llvm::Value* lo = b_.getInt64(static_cast<uint64_t>(small ? INT16_MIN : INT32_MIN));
+        llvm::Value* hi = b_.getInt64(static_cast<uint64_t>(small ? INT16_MAX : INT32_MAX));
+        unusable = b_.CreateOr(unusable, b_.CreateOr(b_.CreateICmpSLT(v.value, lo), b_.CreateICmpSGT(v.value, hi)));
+      }
+      llvm::BasicBlock* usable = NewBlock("key.part");
+      b_.CreateCondBr(unusable, no_key, usable);
+      b_.SetInsertPoint(usable);
+      b_.CreateStore(v.value, b_.CreateConstInBoundsGEP1_64(b_.getInt64Ty(), parts, i));
+    }
+    llvm::BasicBlock* done = NewBlock("key.done");
+    llvm::Value* with_key = emitter_->CallRuntime(
+        "caracal_rt_stmt_key", {emitter_->state(), PtrConstant(b_, &s), parts, b_.getInt32(static_cast<uint32_t>(n)),
+                                b_.getInt32(static_cast<uint32_t>(key.packed_widths))});
+    llvm::BasicBlock* with_key_end = b_.GetInsertBlock();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(no_key);
+    llvm::Value* without_key =
+        emitter_->CallRuntime("caracal_rt_stmt_key", {emitter_->state(), PtrConstant(b_, &s), parts,
+                                                      b_.getInt32(static_cast<uint32_t>(-1)), b_.getInt32(0)});
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    llvm::PHINode* r = b_.CreatePHI(b_.getInt32Ty(), 2);
+    r->addIncoming(with_key, with_key_end);
+    r->addIncoming(without_key, no_key);
+    return r;
   }
 
   const planner::ProcedureIr& ir_;

@@ -1,5 +1,7 @@
 #include "codegen/proc_runtime.h"
 
+#include "codegen/point_key.h"
+
 #include "codegen/statement_hooks.h"
 #include "planner/sql_error.h"
 
@@ -75,6 +77,16 @@ extern "C" {
 
 int32_t caracal_rt_stmt(EvalState* state, const caracal::planner::Stmt* stmt) {
   return caracal::codegen::Guard(state, [&] { return caracal::codegen::Hooks(state).RunStatement(*stmt) ? 2 : 1; });
+}
+
+int32_t caracal_rt_stmt_key(EvalState* state, const caracal::planner::Stmt* stmt, const int64_t* parts, int32_t n,
+                            int32_t widths) {
+  return caracal::codegen::Guard(state, [&] {
+    if (n < 0) return caracal::codegen::Hooks(state).RunStatementWithKey(*stmt, nullptr) ? 2 : 1;
+    caracal::Key key;
+    for (int32_t i = 0; i < n; ++i) key.AppendInt(parts[i], caracal::codegen::UnpackKeyWidth(widths, i));
+    return caracal::codegen::Hooks(state).RunStatementWithKey(*stmt, &key) ? 2 : 1;
+  });
 }
 
 int32_t caracal_rt_publish(EvalState* state) {

@@ -26,6 +26,11 @@ std::string RunRaise(const planner::Stmt& stmt, std::vector<planner::Datum> args
 extern "C" {
 // 0: error; 1: next statement; 2: the statement RETURNed.
 int32_t caracal_rt_stmt(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt);
+// `stmt` with its primary key computed (codegen/point_key.h): parts[0..n) are the values
+// of the key columns, in range, with their widths packed as point_key.h packs them; or
+// n < 0 when the key is NULL or out of range (no row).
+int32_t caracal_rt_stmt_key(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,
+                            const int64_t* parts, int32_t n, int32_t widths);
 int32_t caracal_rt_publish(caracal::codegen::EvalState* state);
 // RAISE `stmt` with its arguments evaluated into args[0..n). 0 for EXCEPTION (or error).
 int32_t caracal_rt_raise_stmt(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,

@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "engine/key.h"
 #include "planner/datum.h"
 #include "planner/procedure_ir.h"
 
@@ -20,6 +21,11 @@ class StatementHooks {
   // Runs `s` against the frame the compiled code runs on. Returns true if the statement
   // ended the body by RETURN (a FOREACH whose body returned). Throws SqlError.
   virtual bool RunStatement(const planner::Stmt& s) = 0;
+  // The same for a statement that addresses one row by its primary key, with the key the
+  // compiled code computed (see PrecomputedKey in proc_codegen.cc): `key` is that row's
+  // key, or null when the key is NULL or out of its column's range (no row). The default
+  // ignores it: the statement computes the same key itself.
+  virtual bool RunStatementWithKey(const planner::Stmt& s, const Key* key) { return RunStatement(s); }
   // RAISE NOTICE/WARNING/INFO (already formatted; the level prefix applied).
   virtual void Notice(std::string message) = 0;
   // The analysis' publish point (kPublish).

@@ -178,6 +178,34 @@ TEST_F(CallTest, ConstantsAreFoldedButErrorsStayWhereTheyRun) {
   }
 }
 
+// Compiled code computes an integer primary key itself (codegen/point_key.h): a NULL
+// part or one outside its column's range addresses no row, as when the runner computes it.
+TEST_F(CallTest, PrecomputedKeysFindTheSameRows) {
+  Q("CREATE TABLE grid (x integer, y smallint, v bigint, PRIMARY KEY (x, y))");
+  Q("INSERT INTO grid VALUES (1, 2, 10), (2147483647, -32768, 20)");
+  for (const char* jit : {"on", "off"}) {
+    SCOPED_TRACE(jit);
+    Q(std::string("SET caracal.jit = ") + jit);
+    Q(R"(CREATE OR REPLACE FUNCTION cell(p_x bigint, p_y integer) RETURNS text LANGUAGE plpgsql AS $$
+         DECLARE v_v bigint; v_read boolean; v_updated boolean;
+         BEGIN
+           SELECT v INTO v_v FROM grid WHERE x = p_x AND y = p_y;
+           v_read := FOUND;
+           UPDATE grid SET v = v + 1 WHERE x = p_x AND y = p_y;
+           v_updated := FOUND;
+           DELETE FROM grid WHERE x = p_x + 1000 AND y = p_y;
+           RETURN concat(v_v, '/', v_read, '/', v_updated);
+         END $$)");
+    EXPECT_EQ(Q("SELECT cell(1, 2)"), std::string("1") + (jit[1] == 'n' ? "0" : "1") + "/t/t");
+    EXPECT_EQ(Q("SELECT cell(2147483647, -32768)"), std::string("2") + (jit[1] == 'n' ? "0" : "1") + "/t/t");
+    EXPECT_EQ(Q("SELECT cell(2147483648, -32768)"), "/f/f") << "x out of integer's range: no row";
+    EXPECT_EQ(Q("SELECT cell(1, 40000)"), "/f/f") << "y out of smallint's range: no row";
+    EXPECT_EQ(Q("SELECT cell(NULL, 2)"), "/f/f");
+    EXPECT_EQ(Q("SELECT cell(1, NULL)"), "/f/f");
+  }
+  EXPECT_EQ(Q("SELECT x, y, v FROM grid ORDER BY x"), "1|2|12\n2147483647|-32768|22");
+}
+
 // Tiered compilation: calls run the quick first-tier code until the background -O2
 // compilation takes over; both give the same results.
 TEST_F(CallTest, SecondTierTakesOverWithTheSameResults) {

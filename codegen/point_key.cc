@@ -1,0 +1,100 @@
+#include "codegen/point_key.h"
+
+namespace caracal::codegen {
+
+using planner::AccessInfo;
+using planner::Expr;
+using planner::KeyAccess;
+using planner::Stmt;
+using planner::StmtKind;
+
+namespace {
+
+std::optional<ColumnType> IntegerWidth(planner::TypeId type) {
+  switch (type) {
+    case planner::TypeId::kInt2: return ColumnType::kSmallInt;
+    case planner::TypeId::kInt4: return ColumnType::kInteger;
+    case planner::TypeId::kInt8: return ColumnType::kBigInt;
+    default: return std::nullopt;
+  }
+}
+
+const Stmt* BodyStatement(const planner::ProcedureIr& ir, int id) {
+  for (const Stmt* s : ir.table_statements)
+    if (s->id == id) return s;
+  return nullptr;
+}
+
+// The primary-key expressions of a point read path, or nothing.
+std::optional<std::vector<const Expr*>> SelectKey(const Stmt& s) {
+  if (!s.select || s.table == nullptr) return std::nullopt;
+  const planner::AccessPath& path = s.select->access;
+  if (path.kind != planner::AccessPath::Kind::kPointRead) return std::nullopt;
+  if (!path.key_columns.empty() && path.key_columns != s.table->primary_key) return std::nullopt;
+  if (path.prefix.size() != s.table->primary_key.size()) return std::nullopt;
+  return path.prefix;
+}
+
+std::optional<std::vector<const Expr*>> WhereKey(const Stmt& s) {
+  if (s.table == nullptr || s.where_key.kind != KeyAccess::Kind::kPoint) return std::nullopt;
+  if (s.where_key.key.size() != s.table->primary_key.size()) return std::nullopt;
+  std::vector<const Expr*> parts;
+  for (const auto& e : s.where_key.key) parts.push_back(e.get());
+  return parts;
+}
+
+// The key expressions the runner would evaluate for `s` (a body statement), as `init`
+// (kDeclare: its declaration; kReconRead: its read) or as the body runs it.
+std::optional<std::vector<const Expr*>> KeyExprs(const Stmt& s, StmtKind init) {
+  if (init == StmtKind::kReconRead) return s.kind == StmtKind::kSelectInto && s.point_lookup ? SelectKey(s) : std::nullopt;
+  if (init == StmtKind::kDeclare) {
+    if (!s.access) return std::nullopt;
+    switch (s.access->access) {
+      case AccessInfo::Access::kReadPrefetch: return s.select ? SelectKey(s) : WhereKey(s);
+      case AccessInfo::Access::kUpdate:
+      case AccessInfo::Access::kDelete: return WhereKey(s);
+      default: return std::nullopt;
+    }
+  }
+  switch (s.kind) {
+    case StmtKind::kSelectInto: return s.point_lookup ? SelectKey(s) : std::nullopt;
+    case StmtKind::kUpdate:
+    case StmtKind::kDelete: return WhereKey(s);
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<PointKeyPlan> PlanPointKey(const planner::ProcedureIr& ir, const Stmt& s) {
+  const Stmt* target = &s;
+  StmtKind init = StmtKind::kNull;
+  if (s.kind == StmtKind::kDeclare || s.kind == StmtKind::kReconRead) {
+    target = BodyStatement(ir, s.target_stmt);
+    init = s.kind;
+    if (target == nullptr) return std::nullopt;
+  }
+  std::optional<std::vector<const Expr*>> parts = KeyExprs(*target, init);
+  if (!parts || parts->empty() || parts->size() > kMaxPointKeyParts) return std::nullopt;
+  PointKeyPlan plan;
+  for (size_t i = 0; i < parts->size(); ++i) {
+    const Expr* e = (*parts)[i];
+    std::optional<ColumnType> width = IntegerWidth(target->table->columns[target->table->primary_key[i]].type.id);
+    if (e == nullptr || !width || !e->type.is_integer() || e->References(planner::SlotSpace::kColumn)) return std::nullopt;
+    plan.parts.push_back(e);
+    plan.widths.push_back(*width);
+    plan.packed_widths |= static_cast<int32_t>(*width == ColumnType::kSmallInt ? 0 : *width == ColumnType::kInteger ? 1 : 2)
+                          << (2 * i);
+  }
+  return plan;
+}
+
+ColumnType UnpackKeyWidth(int32_t packed, int index) {
+  switch ((packed >> (2 * index)) & 3) {
+    case 0: return ColumnType::kSmallInt;
+    case 1: return ColumnType::kInteger;
+    default: return ColumnType::kBigInt;
+  }
+}
+
+}  // namespace caracal::codegen
