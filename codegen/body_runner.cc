@@ -380,15 +380,36 @@ RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old,
   std::vector<Datum> assigned;
   assigned.reserve(s.assignments.size());
   for (const auto& [col, e] : s.assignments) assigned.push_back(planner::Eval(*e, ctx));
+  auto check_not_null = [&](const planner::CatalogColumn& c) {
+    if (c.not_null)
+      throw SqlError(planner::sqlstate::kNotNullViolation,
+                     fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null constraint", c.name,
+                                 s.table->name));
+  };
+  bool fixed_width = true;
+  for (const auto& [col, e] : s.assignments) fixed_width &= !IsStringType(schema.column(col).type);
+  if (fixed_width) {
+    // Only integer, numeric, float, boolean or timestamp columns change: copy the row's
+    // blob and rewrite their slots.
+    RowPatch patch(old);
+    for (size_t i = 0; i < s.assignments.size(); ++i) {
+      int col = s.assignments[i].first;
+      const planner::CatalogColumn& c = s.table->columns[col];
+      if (assigned[i].is_null()) {
+        check_not_null(c);
+        patch.SetNull(col);
+      } else {
+        patch.Set(schema, col, planner::DatumToValue(assigned[i], c.type));
+      }
+    }
+    return patch.Build();
+  }
   RowBuilder b(schema, old);
   for (size_t i = 0; i < s.assignments.size(); ++i) {
     int col = s.assignments[i].first;
     const planner::CatalogColumn& c = s.table->columns[col];
     if (assigned[i].is_null()) {
-      if (c.not_null)
-        throw SqlError(planner::sqlstate::kNotNullViolation,
-                       fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null constraint", c.name,
-                                   s.table->name));
+      check_not_null(c);
       b.SetNull(col);
     } else {
       b.Set(col, planner::DatumToValue(assigned[i], c.type));

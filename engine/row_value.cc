@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 
 #include "engine/errors.h"
 
@@ -80,51 +81,109 @@ RowBuilder& RowBuilder::SetStringRef(int col, std::string_view v) {
   return *this;
 }
 
-RowBuilder& RowBuilder::Set(int col, const Value& v) {
-  const Column& c = schema_.column(col);
-  if (v.is_null()) {
-    if (c.not_null)
-      throw EngineError("23502", fmt::format("null value in column \"{}\" of relation \"{}\" violates "
-                                             "not-null constraint",
-                                             c.name, schema_.table_name()));
-    return SetNull(col);
-  }
-  auto mismatch = [&]() {
-    return EngineError("42804", fmt::format("column \"{}\" is of type {}", c.name, ColumnTypeName(c.type)));
-  };
+namespace {
+
+EngineError NotNullViolation(const Schema& schema, const Column& c) {
+  return EngineError("23502", fmt::format("null value in column \"{}\" of relation \"{}\" violates "
+                                          "not-null constraint",
+                                          c.name, schema.table_name()));
+}
+
+EngineError KindMismatch(const Column& c) {
+  return EngineError("42804", fmt::format("column \"{}\" is of type {}", c.name, ColumnTypeName(c.type)));
+}
+
+// The slot bits of non-null `v` in fixed-width (non-string) column `c`, converted as
+// RowBuilder::Set documents.
+int64_t FixedBits(const Column& c, const Value& v) {
   switch (c.type) {
     case ColumnType::kSmallInt:
     case ColumnType::kInteger:
     case ColumnType::kBigInt:
-      if (v.kind() != Value::Kind::kInt) throw mismatch();
-      return SetInt(col, v.as_int());
+      if (v.kind() != Value::Kind::kInt) throw KindMismatch(c);
+      return v.as_int();
     case ColumnType::kReal:
-      if (v.kind() == Value::Kind::kString || v.kind() == Value::Kind::kBool) throw mismatch();
-      return SetDouble(col, static_cast<double>(static_cast<float>(v.ToDouble())));
+      if (v.kind() == Value::Kind::kString || v.kind() == Value::Kind::kBool) throw KindMismatch(c);
+      return std::bit_cast<int64_t>(static_cast<double>(static_cast<float>(v.ToDouble())));
     case ColumnType::kDouble:
-      if (v.kind() == Value::Kind::kString || v.kind() == Value::Kind::kBool) throw mismatch();
-      return SetDouble(col, v.ToDouble());
+      if (v.kind() == Value::Kind::kString || v.kind() == Value::Kind::kBool) throw KindMismatch(c);
+      return std::bit_cast<int64_t>(v.ToDouble());
     case ColumnType::kNumeric:
-      if (v.kind() != Value::Kind::kNumeric && v.kind() != Value::Kind::kInt &&
-          v.kind() != Value::Kind::kDouble)
-        throw mismatch();
-      return SetInt(col, v.NumericAtScale(c.scale));
+      if (v.kind() != Value::Kind::kNumeric && v.kind() != Value::Kind::kInt && v.kind() != Value::Kind::kDouble)
+        throw KindMismatch(c);
+      return v.NumericAtScale(c.scale);
     case ColumnType::kBoolean:
-      if (v.kind() != Value::Kind::kBool) throw mismatch();
-      return SetInt(col, v.as_bool());
+      if (v.kind() != Value::Kind::kBool) throw KindMismatch(c);
+      return v.as_bool();
+    case ColumnType::kTimestamp:
+      if (v.kind() != Value::Kind::kTimestamp) throw KindMismatch(c);
+      return v.as_timestamp();
     case ColumnType::kChar:
-      if (v.kind() != Value::Kind::kString) throw mismatch();
+    case ColumnType::kVarchar:
+    case ColumnType::kText: break;
+  }
+  throw std::logic_error("FixedBits of a string column");
+}
+
+}  // namespace
+
+RowBuilder& RowBuilder::Set(int col, const Value& v) {
+  const Column& c = schema_.column(col);
+  if (v.is_null()) {
+    if (c.not_null) throw NotNullViolation(schema_, c);
+    return SetNull(col);
+  }
+  switch (c.type) {
+    case ColumnType::kChar:
+      if (v.kind() != Value::Kind::kString) throw KindMismatch(c);
       if (c.precision > 0 && static_cast<int>(v.as_string().size()) < c.precision)
         return SetString(col, v.as_string() + std::string(c.precision - v.as_string().size(), ' '));
       return SetString(col, v.as_string());
     case ColumnType::kVarchar:
     case ColumnType::kText:
-      if (v.kind() != Value::Kind::kString) throw mismatch();
+      if (v.kind() != Value::Kind::kString) throw KindMismatch(c);
       return SetString(col, v.as_string());
-    case ColumnType::kTimestamp:
-      if (v.kind() != Value::Kind::kTimestamp) throw mismatch();
-      return SetInt(col, v.as_timestamp());
+    default:
+      cells_[col].null = false;
+      cells_[col].bits = FixedBits(c, v);
+      return *this;
   }
+}
+
+RowPatch& RowPatch::Set(const Schema& schema, int col, const Value& v) {
+  const Column& c = schema.column(col);
+  if (v.is_null()) {
+    if (c.not_null) throw NotNullViolation(schema, c);
+    return SetNull(col);
+  }
+  const int64_t bits = FixedBits(c, v);
+  bitmap()[col >> 3] &= static_cast<uint8_t>(~(1u << (col & 7)));
+  Slot(col).i = bits;
+  return *this;
+}
+
+RowPatch::RowPatch(const RowValue& base) {
+  void* raw = std::malloc(base.size());
+  if (raw == nullptr) throw std::bad_alloc();
+  std::memcpy(raw, &base, base.size());
+  row_.reset(static_cast<RowValue*>(raw));
+}
+
+RowPatch& RowPatch::SetNull(int col) {
+  bitmap()[col >> 3] |= static_cast<uint8_t>(1u << (col & 7));
+  Slot(col).i = 0;
+  return *this;
+}
+
+RowPatch& RowPatch::SetInt(int col, int64_t v) {
+  bitmap()[col >> 3] &= static_cast<uint8_t>(~(1u << (col & 7)));
+  Slot(col).i = v;
+  return *this;
+}
+
+RowPatch& RowPatch::SetDouble(int col, double v) {
+  bitmap()[col >> 3] &= static_cast<uint8_t>(~(1u << (col & 7)));
+  Slot(col).d = v;
   return *this;
 }
 

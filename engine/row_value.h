@@ -54,6 +54,7 @@ class RowValue {
 
  private:
   friend class RowBuilder;
+  friend class RowPatch;
   RowValue() = default;
   union SlotBits {
     int64_t i;
@@ -105,6 +106,27 @@ class RowBuilder {
   const Schema& schema_;
   std::vector<Cell> cells_;
   std::deque<std::string> owned_;
+};
+
+// A copy of a row with some fixed-width columns (everything but strings) changed: the
+// blob is copied and their slots rewritten, without re-encoding the rest of the row. The
+// result is byte for byte what RowBuilder(schema, base) with the same calls builds (a
+// null column's slot is zero), so the state hash cannot tell them apart.
+class RowPatch {
+ public:
+  explicit RowPatch(const RowValue& base);
+  RowPatch& SetNull(int col);
+  RowPatch& SetInt(int col, int64_t v);
+  RowPatch& SetDouble(int col, double v);
+  // As RowBuilder::Set, for a column that is not a string (std::logic_error otherwise).
+  RowPatch& Set(const Schema& schema, int col, const Value& v);
+  RowValuePtr Build() { return std::move(row_); }
+
+ private:
+  uint8_t* bitmap() { return reinterpret_cast<uint8_t*>(row_.get()) + sizeof(RowValue); }
+  RowValue::SlotBits& Slot(int col) { return const_cast<RowValue::SlotBits&>(row_->Slot(col)); }
+
+  RowValuePtr row_;
 };
 
 // A copy of `bytes` (RowValue::bytes() of a row of the same schema) as a row. Throws

@@ -44,6 +44,41 @@ TEST(RowValueTest, CopyAndModifyKeepsOtherColumns) {
   EXPECT_EQ(a->GetString(1), "a");
 }
 
+// RowPatch rewrites fixed-width slots of a copied blob; the result must be the very bytes
+// RowBuilder(schema, base) builds with the same changes (the state hash reads bytes).
+TEST(RowValueTest, PatchBuildsTheSameBytesAsTheBuilder) {
+  Schema s = MixedSchema();
+  std::vector<Value> v = {Value::Int(1), Value::String("a name"), Value::Numeric(5, 2), Value::Null(),
+                          Value::String("zz"), Value::Double(0.5)};
+  RowValuePtr base = MakeRow(s, v);
+  struct Change {
+    int col;
+    Value value;
+  };
+  const std::vector<std::vector<Change>> cases = {
+      {{2, Value::Numeric(123456, 2)}},
+      {{2, Value::Int(7)}, {3, Value::Bool(true)}},
+      {{5, Value::Null()}, {2, Value::Null()}},
+      {{5, Value::Double(-2.25)}, {0, Value::Int(-9)}, {3, Value::Bool(false)}},
+      {{3, Value::Null()}},
+  };
+  for (const auto& changes : cases) {
+    RowBuilder builder(s, *base);
+    RowPatch patch(*base);
+    for (const Change& c : changes) {
+      builder.Set(c.col, c.value);
+      patch.Set(s, c.col, c.value);
+    }
+    RowValuePtr built = builder.Build();
+    RowValuePtr patched = patch.Build();
+    EXPECT_EQ(patched->bytes(), built->bytes());
+  }
+  EXPECT_EQ(base->Get(s, 2).ToText(), "0.05") << "the base row is not changed";
+  RowPatch patch(*base);
+  EXPECT_THROW(patch.Set(s, 0, Value::Null()), EngineError) << "NOT NULL";
+  EXPECT_THROW(patch.Set(s, 2, Value::String("x")), EngineError) << "kind mismatch";
+}
+
 TEST(RowValueTest, NotNullAndTypeErrors) {
   Schema s = MixedSchema();
   std::vector<Value> null_id = {Value::Null(), Value::Null(), Value::Null(), Value::Null(), Value::Null(), Value::Null()};
