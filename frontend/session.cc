@@ -107,6 +107,9 @@ StatementResult Session::RunStatement(const ParsedStatement& parsed, bool compil
     default: break;
   }
   if (planner::IsDdl(stmt)) {
+    // The background compiler reads the catalog entries (tables, indexes) of the
+    // procedures it recompiles: let it finish before DDL changes or frees any.
+    if (stmt->node_case != PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT) procedures_->WaitForReoptimization();
     // Run and logged under one lock, so a checkpoint sees both or neither.
     std::unique_lock<std::mutex> changes;
     if (durable_) changes = durable_->LockChanges();

@@ -206,6 +206,25 @@ TEST_F(CallTest, PrecomputedKeysFindTheSameRows) {
   EXPECT_EQ(Q("SELECT x, y, v FROM grid ORDER BY x"), "1|2|12\n2147483647|-32768|22");
 }
 
+// DDL right after CREATE FUNCTION: the background -O2 compilation of the function reads
+// the table's catalog entry, so DROP TABLE must not free it under the compiler.
+TEST_F(CallTest, DropTableRightAfterCreateFunction) {
+  for (int i = 0; i < 20; ++i) {
+    SCOPED_TRACE(i);
+    Q("CREATE TABLE churn (a integer, b integer, v bigint, PRIMARY KEY (a, b))");
+    Q(R"(CREATE FUNCTION churn_get(p integer) RETURNS bigint LANGUAGE plpgsql AS $$
+         DECLARE v_v bigint;
+         BEGIN
+           SELECT v INTO v_v FROM churn WHERE a = p AND b = p + 1;
+           UPDATE churn SET v = v + 1 WHERE a = p AND b = p;
+           RETURN v_v;
+         END $$)");
+    Q("DROP FUNCTION churn_get");
+    Q("DROP TABLE churn");
+  }
+  session_.procedure_cache().WaitForReoptimization();
+}
+
 // Tiered compilation: calls run the quick first-tier code until the background -O2
 // compilation takes over; both give the same results.
 TEST_F(CallTest, SecondTierTakesOverWithTheSameResults) {
