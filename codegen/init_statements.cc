@@ -77,16 +77,7 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
   switch (access.access) {
     case AccessInfo::Access::kRead: return;
     case AccessInfo::Access::kReadPrefetch: {
-      if (s.select) {
-        if (preset_key_.set) {
-          if (preset_key_.key) declare_->Prefetch(table.id, *preset_key_.key);
-        } else {
-          planner::KeyRange r = planner::ResolveAccessPath(s.select->access, table, ctx);
-          if (r.point && !r.empty) declare_->Prefetch(table.id, r.lo);
-        }
-      } else if (std::optional<Key> key = WhereKeyOf(s)) {
-        declare_->Prefetch(table.id, *key);
-      }
+      if (std::optional<Key> key = s.select ? ReadKeyOf(s) : WhereKeyOf(s)) declare_->Prefetch(table.id, *key);
       return;
     }
     case AccessInfo::Access::kInsert:
