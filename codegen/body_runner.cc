@@ -210,6 +210,12 @@ std::optional<Key> BodyRunner::ReadKeyOf(const Stmt& s) {
   return std::move(range.lo);
 }
 
+const RowValue* BodyRunner::ReadRow(const Stmt& s, const Key& key) {
+  if (exec_ == nullptr)
+    throw SqlError("XX000", fmt::format("internal error: statement {} (line {}) read a row outside the body", s.id, s.line));
+  return exec_->Read(s.table->id, key);
+}
+
 void BodyRunner::RunSelectInto(const Stmt& s) {
   ExecRowSource source(*exec_);
   SelectInto(s, source);

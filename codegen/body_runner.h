@@ -61,6 +61,9 @@ class BodyRunner {
   // The same with the statement's primary key already computed (codegen/point_key.h):
   // `key` null means no row.
   Flow RunStatementWithKey(const planner::Stmt& s, const Key* key);
+  // The row point SELECT INTO `s` reads (compiled code assigns its outputs), with FOUND
+  // and the outputs left to the caller. Body statements only.
+  const RowValue* ReadRow(const planner::Stmt& s, const Key& key);
   // The publish point (idempotent) and RETURN's value, also for compiled code.
   void Publish();
   void Return(const planner::Datum& value);

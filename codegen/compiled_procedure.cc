@@ -23,6 +23,7 @@ class RunnerHooks final : public StatementHooks {
   bool RunStatementWithKey(const Stmt& s, const Key* key) override {
     return runner_.RunStatementWithKey(s, key) == Flow::kReturn;
   }
+  const RowValue* ReadRow(const Stmt& s, const Key& key) override { return runner_.ReadRow(s, key); }
   void Notice(std::string message) override {
     if (exec_ != nullptr) exec_->Notice(std::move(message));
   }

@@ -326,13 +326,33 @@ CgValue ExprEmitter::EmitSlot(const Expr& e) {
 }
 
 // Reads column `col` of a RowValue blob directly (see eval_state.h for the layout).
-CgValue ExprEmitter::EmitRowColumn(llvm::Value* row, int col, const SqlType& type) {
+std::pair<llvm::Value*, llvm::Value*> ExprEmitter::RowColumn(llvm::Value* row, int col) {
   llvm::Value* ncols = b_.CreateZExt(b_.CreateLoad(b_.getInt16Ty(), FieldPtr(row, Layout::RowNumColumns())), b_.getInt64Ty());
   llvm::Value* bitmap_bytes = b_.CreateShl(b_.CreateLShr(b_.CreateAdd(ncols, b_.getInt64(63)), 6), 3);
   llvm::Value* null_byte = b_.CreateLoad(b_.getInt8Ty(), FieldPtr(row, Layout::RowHeader() + col / 8));
   llvm::Value* is_null = b_.CreateTrunc(b_.CreateLShr(null_byte, b_.getInt8(col & 7)), b_.getInt1Ty(), "colnull");
   llvm::Value* slot = b_.CreateGEP(b_.getInt8Ty(), row,
                                    b_.CreateAdd(bitmap_bytes, b_.getInt64(Layout::RowHeader() + 8 * static_cast<uint64_t>(col))));
+  return {is_null, slot};
+}
+
+void ExprEmitter::ReadStringColumnInto(llvm::Value* row, int col, llvm::Value* dst) {
+  llvm::Value* is_null = RowColumn(row, col).first;
+  llvm::BasicBlock* null_bb = NewBlock("colstr.null");
+  llvm::BasicBlock* read_bb = NewBlock("colstr.read");
+  llvm::BasicBlock* done = NewBlock("colstr.done");
+  b_.CreateCondBr(is_null, null_bb, read_bb);
+  b_.SetInsertPoint(null_bb);
+  b_.CreateStore(b_.getInt8(0), FieldPtr(dst, Layout::DatumKind()));
+  b_.CreateBr(done);
+  b_.SetInsertPoint(read_bb);
+  CallRuntime("caracal_rt_read_string", {row, b_.getInt32(col), dst});
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+}
+
+CgValue ExprEmitter::EmitRowColumn(llvm::Value* row, int col, const SqlType& type) {
+  auto [is_null, slot] = RowColumn(row, col);
   Repr repr = ReprOf(type.id);
   switch (repr) {
     case Repr::kBool: return {repr, is_null, b_.CreateICmpNE(b_.CreateLoad(b_.getInt64Ty(), slot), b_.getInt64(0))};
@@ -354,17 +374,7 @@ CgValue ExprEmitter::EmitRowColumn(llvm::Value* row, int col, const SqlType& typ
     return {repr, is_null, t};
   }
   // Strings: copied into the temp (the interpreter's DatumFromRow does the same).
-  llvm::BasicBlock* null_bb = NewBlock("colstr.null");
-  llvm::BasicBlock* read_bb = NewBlock("colstr.read");
-  llvm::BasicBlock* done = NewBlock("colstr.done");
-  b_.CreateCondBr(is_null, null_bb, read_bb);
-  b_.SetInsertPoint(null_bb);
-  b_.CreateStore(b_.getInt8(0), FieldPtr(t, Layout::DatumKind()));
-  b_.CreateBr(done);
-  b_.SetInsertPoint(read_bb);
-  CallRuntime("caracal_rt_read_string", {row, b_.getInt32(col), t});
-  b_.CreateBr(done);
-  b_.SetInsertPoint(done);
+  ReadStringColumnInto(row, col, t);
   return {repr, is_null, t};
 }
 

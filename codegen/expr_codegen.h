@@ -76,10 +76,17 @@ class ExprEmitter {
   // loaded where the emitter was created. The statement compiler points it at the
   // row it is working on.
   void set_row(llvm::Value* row) { row_ = row; }
+  llvm::Value* row() const { return row_; }
   void set_excluded(llvm::Value* excluded) { excluded_ = excluded; }
   // The schema of the rows kColumn / kExcluded slots read (slot types carry no
   // modifiers, so a numeric column's scale comes from here). Required for numeric columns.
   void set_schema(const Schema* schema) { schema_ = schema; }
+  const Schema* schema() const { return schema_; }
+  // Copies string column `col` of `row` into the Datum at `dst` (NULL if it is null),
+  // with no temp in between.
+  void ReadStringColumnInto(llvm::Value* row, int col, llvm::Value* dst);
+  // The NULL of `type`.
+  CgValue NullOf(planner::TypeId type) { return Null(ReprOf(type)); }
 
   llvm::Value* NewTemp();
   llvm::Value* Temp(int index);
@@ -98,6 +105,8 @@ class ExprEmitter {
   CgValue EmitConstDatum(const planner::Datum& d, const planner::SqlType& type);
   CgValue EmitSlot(const planner::Expr& e);
   CgValue EmitRowColumn(llvm::Value* row, int col, const planner::SqlType& type);
+  // A row column's null flag and the address of its 8-byte slot.
+  std::pair<llvm::Value*, llvm::Value*> RowColumn(llvm::Value* row, int col);
   CgValue EmitCast(const planner::Expr& e);
   CgValue EmitArith(const planner::Expr& e);
   CgValue EmitIntArith(planner::Op op, const CgValue& a, const CgValue& b, planner::TypeId type);

@@ -173,6 +173,7 @@ const std::vector<RuntimeFunction>& Table() {
       // Procedures (proc_runtime.h).
       {"caracal_rt_stmt", "ipp", reinterpret_cast<void*>(&caracal_rt_stmt)},
       {"caracal_rt_stmt_key", "ipppii", reinterpret_cast<void*>(&caracal_rt_stmt_key)},
+      {"caracal_rt_read_row", "ipppiip", reinterpret_cast<void*>(&caracal_rt_read_row)},
       {"caracal_rt_publish", "ip", reinterpret_cast<void*>(&caracal_rt_publish)},
       {"caracal_rt_raise_stmt", "ippp", reinterpret_cast<void*>(&caracal_rt_raise_stmt)},
       {"caracal_rt_return", "ipp", reinterpret_cast<void*>(&caracal_rt_return)},

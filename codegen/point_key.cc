@@ -97,4 +97,10 @@ ColumnType UnpackKeyWidth(int32_t packed, int index) {
   }
 }
 
+Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths) {
+  Key key;
+  for (int32_t i = 0; i < n; ++i) key.AppendInt(parts[i], UnpackKeyWidth(packed_widths, i));
+  return key;
+}
+
 }  // namespace caracal::codegen

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/key.h"
 #include "engine/types.h"
 #include "planner/procedure_ir.h"
 
@@ -26,5 +27,7 @@ std::optional<PointKeyPlan> PlanPointKey(const planner::ProcedureIr& ir, const p
 // Key widths travel to the runtime as 2 bits per column (at most 16 columns).
 constexpr int kMaxPointKeyParts = 16;
 ColumnType UnpackKeyWidth(int32_t packed, int index);
+// The key of parts[0..n) with their packed widths, as the runner encodes it.
+Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths);
 
 }  // namespace caracal::codegen

@@ -1,5 +1,6 @@
 #include "codegen/proc_codegen.h"
 
+#include "codegen/jit_runtime.h"
 #include "codegen/point_key.h"
 
 #include <fmt/format.h>
@@ -24,6 +25,8 @@ using planner::TypeId;
 
 namespace {
 
+bool IsStringType(TypeId type) { return type == TypeId::kBpchar || type == TypeId::kVarchar || type == TypeId::kText; }
+
 [[noreturn]] void Internal(const std::string& what) {
   throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: " + what);
 }
@@ -35,8 +38,11 @@ llvm::Value* PtrConstant(llvm::IRBuilder<>& b, const void* p) {
 // Emits one function for one statement list of a procedure.
 class BlockCompiler {
  public:
-  BlockCompiler(const planner::ProcedureIr& ir, llvm::Function* fn, ConstantPool& constants, int* temps)
-      : ir_(ir), b_(fn->getContext()), fn_(fn) {
+  // `db` (may be null: then every table statement goes to the runner) gives the schemas
+  // of the rows compiled statements read.
+  BlockCompiler(const planner::ProcedureIr& ir, const Database* db, llvm::Function* fn, ConstantPool& constants,
+                int* temps)
+      : ir_(ir), db_(db), b_(fn->getContext()), fn_(fn) {
     auto* entry = llvm::BasicBlock::Create(fn->getContext(), "entry", fn);
     error_exit_ = llvm::BasicBlock::Create(fn->getContext(), "error", fn);
     b_.SetInsertPoint(error_exit_);
@@ -262,8 +268,13 @@ class BlockCompiler {
 
   void CompileDelegated(const Stmt& s) {
     llvm::Value* r = nullptr;
-    if (std::optional<PointKeyPlan> key = PlanPointKey(ir_, s)) {
-      r = CallWithPointKey(s, *key);
+    std::optional<PointKeyPlan> key = PlanPointKey(ir_, s);
+    if (key && CanCompileSelectInto(s)) {
+      CompileSelectInto(s, *key);
+      return;
+    }
+    if (key) {
+      r = CallWithPointKey("caracal_rt_stmt_key", s, *key);
     } else {
       r = emitter_->CallRuntime("caracal_rt_stmt", {emitter_->state(), PtrConstant(b_, &s)});
     }
@@ -276,12 +287,12 @@ class BlockCompiler {
     b_.SetInsertPoint(next);
   }
 
-  // The statement with its primary key computed here, part by part in key order as the
-  // runner would (it stops at a NULL part or one outside its column's range: no row).
-  llvm::Value* CallWithPointKey(const Stmt& s, const PointKeyPlan& key) {
+  // Computes the key parts of `key` into a stack array, part by part in key order as the
+  // runner would; branches to `no_key` at a NULL part or one outside its column's range
+  // (no row). Returns the array.
+  llvm::Value* EmitKeyParts(const PointKeyPlan& key, llvm::BasicBlock* no_key) {
     const auto n = static_cast<uint64_t>(key.parts.size());
     llvm::Value* parts = emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), n));
-    llvm::BasicBlock* no_key = NewBlock("key.none");
     for (uint64_t i = 0; i < n; ++i) {
       CgValue v = emitter_->Emit(*key.parts[i]);
       llvm::Value* unusable = v.is_null;
@@ -296,16 +307,27 @@ class BlockCompiler {
       b_.SetInsertPoint(usable);
       b_.CreateStore(v.value, b_.CreateConstInBoundsGEP1_64(b_.getInt64Ty(), parts, i));
     }
+    return parts;
+  }
+
+  // Calls runtime function `name` (state, stmt, parts, n, widths, extra...) with the key
+  // computed here, or with n = -1 when there is none; its i32 result.
+  llvm::Value* CallWithPointKey(const char* name, const Stmt& s, const PointKeyPlan& key,
+                                std::initializer_list<llvm::Value*> extra = {}) {
+    llvm::BasicBlock* no_key = NewBlock("key.none");
+    llvm::Value* parts = EmitKeyParts(key, no_key);
     llvm::BasicBlock* done = NewBlock("key.done");
-    llvm::Value* with_key = emitter_->CallRuntime(
-        "caracal_rt_stmt_key", {emitter_->state(), PtrConstant(b_, &s), parts, b_.getInt32(static_cast<uint32_t>(n)),
-                                b_.getInt32(static_cast<uint32_t>(key.packed_widths))});
+    auto call = [&](int32_t n, int32_t widths) {
+      std::vector<llvm::Value*> args = {emitter_->state(), PtrConstant(b_, &s), parts, b_.getInt32(static_cast<uint32_t>(n)),
+                                        b_.getInt32(static_cast<uint32_t>(widths))};
+      args.insert(args.end(), extra.begin(), extra.end());
+      return b_.CreateCall(DeclareRuntime(*fn_->getParent(), name), args);
+    };
+    llvm::Value* with_key = call(static_cast<int32_t>(key.parts.size()), key.packed_widths);
     llvm::BasicBlock* with_key_end = b_.GetInsertBlock();
     b_.CreateBr(done);
     b_.SetInsertPoint(no_key);
-    llvm::Value* without_key =
-        emitter_->CallRuntime("caracal_rt_stmt_key", {emitter_->state(), PtrConstant(b_, &s), parts,
-                                                      b_.getInt32(static_cast<uint32_t>(-1)), b_.getInt32(0)});
+    llvm::Value* without_key = call(-1, 0);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
     llvm::PHINode* r = b_.CreatePHI(b_.getInt32Ty(), 2);
@@ -314,7 +336,69 @@ class BlockCompiler {
     return r;
   }
 
+  // Whether point SELECT INTO `s` can be compiled here: the runtime only reads the row,
+  // and the outputs are assigned by this code exactly as BodyRunner::SelectInto does.
+  bool CanCompileSelectInto(const Stmt& s) const {
+    if (db_ == nullptr || s.kind != StmtKind::kSelectInto || !s.point_lookup || !s.select) return false;
+    for (const auto& out : s.select->outputs)
+      if (out->ContainsAggregate() || out->References(planner::SlotSpace::kExcluded) ||
+          out->References(planner::SlotSpace::kGroupKey))
+        return false;
+    return s.select->outputs.size() >= s.select->columns.size();
+  }
+
+  // BodyRunner::SelectInto's point lookup: read the row, STRICT, FOUND, then each
+  // output in order into its variable (NULLs when there is no row).
+  void CompileSelectInto(const Stmt& s, const PointKeyPlan& key) {
+    llvm::Value* row_slot = emitter_->EntryAlloca(b_.getPtrTy());
+    emitter_->CheckOk(CallWithPointKey("caracal_rt_read_row", s, key, {row_slot}));
+    llvm::Value* row = b_.CreateLoad(b_.getPtrTy(), row_slot, "selrow");
+    llvm::Value* found = b_.CreateICmpNE(row, llvm::ConstantPointerNull::get(b_.getPtrTy()));
+    if (s.strict) emitter_->RaiseIf(b_.CreateNot(found), "P0002", "query returned no rows");
+    SetFound(found);
+    llvm::BasicBlock* have_row = NewBlock("sel.row");
+    llvm::BasicBlock* no_row = NewBlock("sel.norow");
+    llvm::BasicBlock* done = NewBlock("sel.done");
+    b_.CreateCondBr(found, have_row, no_row);
+
+    b_.SetInsertPoint(no_row);
+    for (int slot : s.into) {
+      const planner::Variable& v = ir_.variables.at(static_cast<size_t>(slot));
+      Assign(slot, emitter_->NullOf(v.type.id), v.type);
+    }
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(have_row);
+    const Schema& schema = db_->schema(s.table->id);
+    llvm::Value* outer_row = emitter_->row();
+    const Schema* outer_schema = emitter_->schema();
+    emitter_->set_row(row);
+    emitter_->set_schema(&schema);
+    const size_t columns = s.select->columns.size();
+    for (size_t i = 0; i < s.into.size(); ++i) {
+      const int slot = s.into[i];
+      const planner::Variable& v = ir_.variables.at(static_cast<size_t>(slot));
+      if (i >= columns) {
+        Assign(slot, emitter_->NullOf(v.type.id), v.type);
+        continue;
+      }
+      const planner::Expr& out = *s.select->outputs[i];
+      if (out.kind == planner::ExprKind::kSlot && out.slot.space == planner::SlotSpace::kColumn && out.type == v.type &&
+          !v.not_null && IsStringType(v.type.id)) {
+        // A string column into a variable of its type: copied straight into the variable.
+        emitter_->ReadStringColumnInto(row, out.slot.index, emitter_->Variable(slot));
+        continue;
+      }
+      Assign(slot, emitter_->Emit(out), s.select->columns[i].type);
+    }
+    emitter_->set_row(outer_row);
+    emitter_->set_schema(outer_schema);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
   const planner::ProcedureIr& ir_;
+  const Database* db_;
   llvm::IRBuilder<> b_;
   llvm::Function* fn_;
   llvm::BasicBlock* error_exit_;
@@ -419,7 +503,7 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   for (const char* name : {"caracal_body", "caracal_init"}) {
     auto* fn = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, name, *module);
     fn->getArg(0)->setName("state");
-    BlockCompiler compiler(ir, fn, *code->constants_, &temps);
+    BlockCompiler compiler(ir, db, fn, *code->constants_, &temps);
     compiler.CompileFunction(std::string_view(name) == "caracal_body" ? ir.body : ir.init);
   }
   std::vector<std::string> entry_points = {"caracal_body", "caracal_init"};

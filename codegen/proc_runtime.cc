@@ -83,9 +83,19 @@ int32_t caracal_rt_stmt_key(EvalState* state, const caracal::planner::Stmt* stmt
                             int32_t widths) {
   return caracal::codegen::Guard(state, [&] {
     if (n < 0) return caracal::codegen::Hooks(state).RunStatementWithKey(*stmt, nullptr) ? 2 : 1;
-    caracal::Key key;
-    for (int32_t i = 0; i < n; ++i) key.AppendInt(parts[i], caracal::codegen::UnpackKeyWidth(widths, i));
+    caracal::Key key = caracal::codegen::KeyFromParts(parts, n, widths);
     return caracal::codegen::Hooks(state).RunStatementWithKey(*stmt, &key) ? 2 : 1;
+  });
+}
+
+int32_t caracal_rt_read_row(EvalState* state, const caracal::planner::Stmt* stmt, const int64_t* parts, int32_t n,
+                            int32_t widths, const caracal::RowValue** row) {
+  return caracal::codegen::Guard(state, [&] {
+    *row = nullptr;
+    if (n < 0) return 1;
+    caracal::Key key = caracal::codegen::KeyFromParts(parts, n, widths);
+    *row = caracal::codegen::Hooks(state).ReadRow(*stmt, key);
+    return 1;
   });
 }
 

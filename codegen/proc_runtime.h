@@ -31,6 +31,11 @@ int32_t caracal_rt_stmt(caracal::codegen::EvalState* state, const caracal::plann
 // n < 0 when the key is NULL or out of range (no row).
 int32_t caracal_rt_stmt_key(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,
                             const int64_t* parts, int32_t n, int32_t widths);
+// The row a point SELECT INTO reads (codegen/point_key.h), for the compiled statement to
+// copy its outputs from: *row is the row at the transaction's position, or null when
+// there is none (or n < 0, as for caracal_rt_stmt_key). 0 on error.
+int32_t caracal_rt_read_row(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,
+                            const int64_t* parts, int32_t n, int32_t widths, const caracal::RowValue** row);
 int32_t caracal_rt_publish(caracal::codegen::EvalState* state);
 // RAISE `stmt` with its arguments evaluated into args[0..n). 0 for EXCEPTION (or error).
 int32_t caracal_rt_raise_stmt(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,

@@ -26,6 +26,9 @@ class StatementHooks {
   // key, or null when the key is NULL or out of its column's range (no row). The default
   // ignores it: the statement computes the same key itself.
   virtual bool RunStatementWithKey(const planner::Stmt& s, const Key* key) { return RunStatement(s); }
+  // The row a point SELECT INTO reads at the transaction's position (null: none), for
+  // compiled code that copies the outputs itself. Only body statements.
+  virtual const RowValue* ReadRow(const planner::Stmt& s, const Key& key) = 0;
   // RAISE NOTICE/WARNING/INFO (already formatted; the level prefix applied).
   virtual void Notice(std::string message) = 0;
   // The analysis' publish point (kPublish).

@@ -590,9 +590,16 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
   }
   auto e = MakeNode(ExprKind::kFunc, m->result, loc);
   e->func = m->func;
-  for (size_t i = 0; i < args.size(); ++i)
+  for (size_t i = 0; i < args.size(); ++i) {
+    // concat() prints each argument with its type's output function: a char(n) keeps its
+    // padding (a cast to text would strip it).
+    if (m->func == Func::kConcat && args[i]->type.id == TypeId::kBpchar) {
+      e->args.push_back(std::move(args[i]));
+      continue;
+    }
     e->args.push_back(Coerce(std::move(args[i]), m->params[i],
                              m->func == Func::kConcat ? CastContext::kAssignment : CastContext::kImplicit));
+  }
   // abs/round/... keep the argument's own type where the signature says so.
   return e;
 }

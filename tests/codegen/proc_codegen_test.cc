@@ -26,6 +26,10 @@ class RecordingHooks : public StatementHooks {
     delegated.push_back(s.id);
     return s.id == return_on;
   }
+  const RowValue* ReadRow(const Stmt& s, const Key&) override {
+    delegated.push_back(s.id);
+    return nullptr;
+  }
   void Notice(std::string message) override { notices.push_back(std::move(message)); }
   void Publish() override { ++published; }
   void Return(const Datum& value) override { returned.push_back(value); }

@@ -206,6 +206,45 @@ TEST_F(CallTest, PrecomputedKeysFindTheSameRows) {
   EXPECT_EQ(Q("SELECT x, y, v FROM grid ORDER BY x"), "1|2|12\n2147483647|-32768|22");
 }
 
+// Point SELECT INTO is compiled (codegen reads the row and assigns each output itself);
+// it must assign exactly as the statement runner does: casts to the variables' types,
+// NULL columns, expressions over the row, extra INTO targets, STRICT, FOUND, NOT NULL.
+TEST_F(CallTest, CompiledSelectIntoAssignsAsTheRunner) {
+  Q("CREATE TABLE wide (k integer PRIMARY KEY, s smallint, n numeric(8,2), c char(5), vc varchar(10), t text, "
+    "b boolean, d double precision, ts timestamp)");
+  Q("INSERT INTO wide VALUES (1, 7, 123.45, 'ab', 'xy', 'text', true, 2.5, '2024-01-02 03:04:05'), "
+    "(2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)");
+  for (const char* jit : {"on", "off"}) {
+    SCOPED_TRACE(jit);
+    Q(std::string("SET caracal.jit = ") + jit);
+    Q(R"(CREATE OR REPLACE FUNCTION wide_get(p_k integer) RETURNS text LANGUAGE plpgsql AS $$
+         DECLARE v_s bigint; v_n numeric(6,1); v_c char(5); v_ct text; v_vc varchar(10); v_t text;
+                 v_b boolean; v_d double precision; v_ts timestamp; v_e numeric; v_x integer := 99;
+                 v_found boolean;
+         BEGIN
+           SELECT s, n, c, c, vc, t, b, d, ts, n * 2 + p_k INTO v_s, v_n, v_c, v_ct, v_vc, v_t, v_b, v_d, v_ts, v_e
+             FROM wide WHERE k = p_k;
+           v_found := FOUND;
+           SELECT s INTO v_x, v_t FROM wide WHERE k = p_k + 100;
+           RETURN concat(v_found, ',', FOUND, ',', v_s, ',', v_n, ',[', v_c, '],[', v_ct, '],', v_vc, ',', v_t, ',',
+                         v_b, ',', v_d, ',', v_ts, ',', v_e, ',', coalesce(v_x, -1));
+         END $$)");
+    EXPECT_EQ(Q("SELECT wide_get(1)"), "t,f,7,123.5,[ab   ],[ab],xy,,t,2.5,2024-01-02 03:04:05,247.90,-1");
+    EXPECT_EQ(Q("SELECT wide_get(2)"), "t,f,,,[],[],,,,,,,-1");
+    EXPECT_EQ(Q("SELECT wide_get(3)"), "f,f,,,[],[],,,,,,,-1");
+    Q(R"(CREATE OR REPLACE FUNCTION wide_strict(p_k integer) RETURNS numeric LANGUAGE plpgsql AS $$
+         DECLARE v_n numeric(8,2) NOT NULL := 0;
+         BEGIN
+           SELECT n INTO STRICT v_n FROM wide WHERE k = p_k;
+           RETURN v_n;
+         END $$)");
+    EXPECT_EQ(Q("SELECT wide_strict(1)"), "123.45");
+    EXPECT_EQ(Err("SELECT wide_strict(3)"), "P0002: query returned no rows");
+    EXPECT_EQ(Err("SELECT wide_strict(2)"),
+              "22004: null value cannot be assigned to variable \"v_n\" declared NOT NULL");
+  }
+}
+
 // DDL right after CREATE FUNCTION: the background -O2 compilation of the function reads
 // the table's catalog entry, so DROP TABLE must not free it under the compiler.
 TEST_F(CallTest, DropTableRightAfterCreateFunction) {
