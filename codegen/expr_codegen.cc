@@ -870,10 +870,8 @@ CgValue ExprEmitter::EmitSubscript(const Expr& e) {
   llvm::BasicBlock* fetch = NewBlock("sub.fetch");
   b_.CreateCondBr(i.is_null, done, fetch);
   b_.SetInsertPoint(fetch);
-  // Out of range gives NULL (the runtime writes a NULL Datum).
-  llvm::Value* out = NewTemp();
-  CallRuntime("caracal_rt_subscript", {a.value, i.value, out});
-  Set(result, Load(out, e.type.id));
+  // The element in place; out of range gives a NULL Datum.
+  Set(result, Load(CallRuntime("caracal_rt_subscript", {a.value, i.value}), e.type.id));
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
   return Get(result);

@@ -50,9 +50,7 @@ int32_t caracal_rt_raise(EvalState* state, const char* sqlstate, const char* mes
   return 0;
 }
 
-void caracal_rt_copy(Datum* dst, const Datum* src) {
-  if (dst != src) *dst = *src;
-}
+void caracal_rt_copy(Datum* dst, const Datum* src) { planner::CopyDatum(*dst, *src); }
 
 void caracal_rt_set_null(Datum* dst) { *dst = Datum(); }
 
@@ -93,10 +91,12 @@ int32_t caracal_rt_make_array(EvalState* state, const Datum* args, int32_t n, Da
   return Guard(state, [&] { *out = Datum::Array(std::vector<Datum>(args, args + n)); });
 }
 
-// array[index] (1-based) of a non-null array; NULL when out of range.
-void caracal_rt_subscript(const Datum* array, int64_t index, Datum* out) {
-  if (index < 1 || index > static_cast<int64_t>(array->array->size())) *out = Datum();
-  else *out = (*array->array)[static_cast<size_t>(index - 1)];
+// array[index] (1-based) of a non-null array, in place (no copy: the array cannot change
+// while an expression is evaluated); a NULL Datum when out of range.
+const Datum* caracal_rt_subscript(const Datum* array, int64_t index) {
+  static const Datum kNull;
+  if (index < 1 || index > static_cast<int64_t>(array->array->size())) return &kNull;
+  return &(*array->array)[static_cast<size_t>(index - 1)];
 }
 
 // Binary arithmetic on two non-null boxed values (numeric; the interpreter's Arithmetic).
@@ -146,8 +146,8 @@ int64_t caracal_rt_ascii(const Datum* in, int32_t strip_blanks) {
 // A string column of a row (the null case is handled by the caller).
 void caracal_rt_read_string(const RowValue* row, int32_t col, Datum* out) {
   out->kind = Datum::Kind::kString;
-  std::string_view v = row->GetString(col);
-  out->s.assign(v.data(), v.size());
+  planner::AssignString(out->s, row->GetString(col));
+  if (out->array) out->array.reset();
 }
 
 }  // extern "C"
@@ -162,7 +162,7 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_cast", "ippiiiiiiip", reinterpret_cast<void*>(&caracal_rt_cast)},
       {"caracal_rt_func", "ipiiiipip", reinterpret_cast<void*>(&caracal_rt_func)},
       {"caracal_rt_make_array", "ippip", reinterpret_cast<void*>(&caracal_rt_make_array)},
-      {"caracal_rt_subscript", "vplp", reinterpret_cast<void*>(&caracal_rt_subscript)},
+      {"caracal_rt_subscript", "ppl", reinterpret_cast<void*>(&caracal_rt_subscript)},
       {"caracal_rt_arith", "ipippiiip", reinterpret_cast<void*>(&caracal_rt_arith)},
       {"caracal_rt_num_neg", "vpp", reinterpret_cast<void*>(&caracal_rt_num_neg)},
       {"caracal_rt_compare", "ippi", reinterpret_cast<void*>(&caracal_rt_compare)},

@@ -453,12 +453,35 @@ Datum DatumFromRow(const RowValue& row, int col, const Column& c) {
   return Datum::Null();
 }
 
+void AssignString(std::string& dst, std::string_view v) {
+  if (v.size() > dst.capacity()) {
+    dst.assign(v.data(), v.size());
+    return;
+  }
+  // resize + memcpy is cheaper than assign(), which allows for overlap.
+  dst.resize(v.size());
+  if (!v.empty()) std::memcpy(dst.data(), v.data(), v.size());
+}
+
+void CopyDatum(Datum& dst, const Datum& src) {
+  if (&dst == &src) return;
+  switch (src.kind) {
+    case Datum::Kind::kNull: dst.kind = Datum::Kind::kNull; return;
+    case Datum::Kind::kString:
+      dst.kind = Datum::Kind::kString;
+      AssignString(dst.s, src.s);
+      if (dst.array) dst.array.reset();
+      return;
+    default: dst = src; return;
+  }
+}
+
 void DatumFromRowInto(const RowValue& row, int col, const Column& c, Datum& out) {
   if (!row.IsNull(col) &&
       (c.type == ColumnType::kChar || c.type == ColumnType::kVarchar || c.type == ColumnType::kText)) {
     out.kind = Datum::Kind::kString;
-    out.s.assign(row.GetString(col));
-    out.array.reset();
+    AssignString(out.s, row.GetString(col));
+    if (out.array) out.array.reset();
     return;
   }
   out = DatumFromRow(row, col, c);
