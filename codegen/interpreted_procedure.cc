@@ -31,6 +31,7 @@ InterpretedProcedure::InterpretedProcedure(std::shared_ptr<const planner::Proced
                                            const planner::Catalog& catalog)
     : ir_(std::move(ir)),
       catalog_(catalog),
+      frames_(*ir_),
       needs_epoch_head_(HasDependentStatement(*ir_)),
       log_identity_(ProcedureLogIdentity(*ir_)) {}
 
@@ -56,10 +57,11 @@ void InterpretedProcedure::Sequence(SequenceContext& ctx, TxnInput& input) const
 }
 
 void InterpretedProcedure::Declare(DeclareContext& ctx) const {
-  Frame frame = DeclareFrame(*ir_, ctx);
+  Frame frame = frames_.DeclareFrame(ctx);
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   try {
     runner.RunInit();
+    frames_.KeepForExecute(ctx, frame);
   } catch (const planner::SqlError&) {
     // The body fails at the same point (the init program evaluates a slice of it, in
     // order, on the same values): Execute reports the error with its SQLSTATE.
@@ -67,7 +69,7 @@ void InterpretedProcedure::Declare(DeclareContext& ctx) const {
 }
 
 void InterpretedProcedure::Execute(ExecContext& ctx) const {
-  Frame frame = ExecuteFrame(*ir_, ctx);
+  Frame frame = frames_.ExecuteFrame(ctx);
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   try {
     runner.Run();

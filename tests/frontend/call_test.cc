@@ -245,6 +245,30 @@ TEST_F(CallTest, CompiledSelectIntoAssignsAsTheRunner) {
   }
 }
 
+// Declare hands its frame to Execute. An init program that reassigns a parameter (here
+// to compute the key) must not leak its value into Execute, which starts again from the
+// arguments; locals start NULL again whatever the init program left in them.
+TEST_F(CallTest, ExecuteStartsFromTheArgumentsWhateverTheInitProgramAssigned) {
+  Q("INSERT INTO kv VALUES (2, 20, 'two'), (4, 40, 'four'), (8, 80, 'eight')");
+  for (const char* jit : {"on", "off"}) {
+    SCOPED_TRACE(jit);
+    Q(std::string("SET caracal.jit = ") + jit);
+    Q(R"(CREATE OR REPLACE FUNCTION bump_double(p_k integer) RETURNS text LANGUAGE plpgsql AS $$
+         DECLARE v_seen text; v_k integer;
+         BEGIN
+           v_seen := concat(v_k, '/', p_k);
+           p_k := p_k * 2;
+           v_k := p_k;
+           UPDATE kv SET v = v + 1 WHERE k = p_k;
+           RETURN concat(v_seen, '/', p_k, '/', FOUND);
+         END $$)");
+    EXPECT_EQ(Q("SELECT bump_double(1)"), "/1/2/t");
+    EXPECT_EQ(Q("SELECT bump_double(2)"), "/2/4/t");
+    EXPECT_EQ(Q("SELECT bump_double(3)"), "/3/6/f");
+  }
+  EXPECT_EQ(Q("SELECT k, v FROM kv WHERE k IN (2, 4, 8) ORDER BY k"), "2|22\n4|42\n8|80");
+}
+
 // DDL right after CREATE FUNCTION: the background -O2 compilation of the function reads
 // the table's catalog entry, so DROP TABLE must not free it under the compiler.
 TEST_F(CallTest, DropTableRightAfterCreateFunction) {
