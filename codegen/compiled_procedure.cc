@@ -54,7 +54,7 @@ void CompiledProcedure::Reoptimize(Jit& jit, const CompileOptions& options) {
 }
 
 void CompiledProcedure::Declare(DeclareContext& ctx) const {
-  Frame frame = interpreted_.frames().DeclareFrame(ctx);
+  Frame frame = DeclareFrame(*ir_, ctx);
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   const ProcedureCode& code = *active_.load(std::memory_order_acquire);
   CompiledExprs exprs(code);
@@ -62,14 +62,13 @@ void CompiledProcedure::Declare(DeclareContext& ctx) const {
   RunnerHooks hooks(runner, *ir_, nullptr);
   try {
     code.RunInit(frame.vars, hooks);
-    interpreted_.frames().KeepForExecute(ctx, frame);
   } catch (const SqlError&) {
     // As InterpretedProcedure::Declare: Execute reports the error.
   }
 }
 
 void CompiledProcedure::Execute(ExecContext& ctx) const {
-  Frame frame = interpreted_.frames().ExecuteFrame(ctx);
+  Frame frame = ExecuteFrame(*ir_, ctx);
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   const ProcedureCode& code = *active_.load(std::memory_order_acquire);
   CompiledExprs exprs(code);

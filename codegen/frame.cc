@@ -2,7 +2,6 @@
 
 #include "planner/cast.h"
 #include "planner/expr_eval.h"
-#include "planner/ir_visit.h"
 #include "planner/sql_error.h"
 
 namespace caracal::codegen {
@@ -11,30 +10,10 @@ using planner::Datum;
 
 namespace {
 
-// What Declare leaves for Execute: the converted parameters, or the whole frame.
-struct DeclaredFrame {
-  std::vector<Datum> vars;
-  bool whole = false;
+// The parameters converted from the input, which Declare leaves for Execute.
+struct DeclaredParameters {
+  std::vector<Datum> values;
 };
-
-// Whether the init program may assign a parameter (then Execute needs the parameters as
-// converted, not as the init program left them).
-bool InitWritesParameters(const planner::ProcedureIr& ir) {
-  auto parameter = [&](int slot) { return slot >= 0 && slot < ir.parameter_count; };
-  bool writes = false;
-  planner::ForEachStmt(ir.init, [&](const planner::Stmt& s) {
-    writes |= parameter(s.target);
-    for (int slot : s.into) writes |= parameter(slot);
-    if (s.kind != planner::StmtKind::kReconRead) return;
-    const planner::Stmt* read = nullptr;
-    for (const planner::Stmt* t : ir.table_statements)
-      if (t->id == s.target_stmt) read = t;
-    if (read == nullptr) writes = true;
-    else
-      for (int slot : read->into) writes |= parameter(slot);
-  });
-  return writes;
-}
 
 std::vector<Datum> ConvertParameters(const planner::ProcedureIr& ir, const TxnInput& input) {
   std::vector<Datum> values(static_cast<size_t>(ir.parameter_count));
@@ -61,28 +40,16 @@ Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input) {
   return FrameOf(ir, input, ConvertParameters(ir, input));
 }
 
-FramePassing::FramePassing(const planner::ProcedureIr& ir) : ir_(ir), init_writes_parameters_(InitWritesParameters(ir)) {}
-
-Frame FramePassing::DeclareFrame(DeclareContext& ctx) const {
-  std::vector<Datum> parameters = ConvertParameters(ir_, ctx.input());
-  if (init_writes_parameters_) ctx.attempt_state() = DeclaredFrame{parameters, false};
-  else ctx.attempt_state().reset();
-  return FrameOf(ir_, ctx.input(), std::move(parameters));
+Frame DeclareFrame(const planner::ProcedureIr& ir, DeclareContext& ctx) {
+  std::vector<Datum> parameters = ConvertParameters(ir, ctx.input());
+  ctx.attempt_state() = DeclaredParameters{parameters};
+  return FrameOf(ir, ctx.input(), std::move(parameters));
 }
 
-void FramePassing::KeepForExecute(DeclareContext& ctx, Frame& frame) const {
-  if (!init_writes_parameters_) ctx.attempt_state() = DeclaredFrame{std::move(frame.vars), true};
-}
-
-Frame FramePassing::ExecuteFrame(ExecContext& ctx) const {
-  auto* declared = std::any_cast<DeclaredFrame>(&ctx.attempt_state());
-  if (declared == nullptr) return MakeFrame(ir_, ctx.input());
-  std::vector<Datum> vars = std::move(declared->vars);
-  const bool whole = declared->whole;
-  ctx.attempt_state().reset();  // taken: a second Execute of this attempt converts again
-  if (whole)
-    for (size_t i = static_cast<size_t>(ir_.parameter_count); i < vars.size(); ++i) vars[i].kind = Datum::Kind::kNull;
-  return FrameOf(ir_, ctx.input(), std::move(vars));
+Frame ExecuteFrame(const planner::ProcedureIr& ir, ExecContext& ctx) {
+  if (auto* declared = std::any_cast<DeclaredParameters>(&ctx.attempt_state()))
+    return FrameOf(ir, ctx.input(), std::move(declared->values));
+  return MakeFrame(ir, ctx.input());
 }
 
 void InitializeLocals(const planner::ProcedureIr& ir, Frame& frame) {

@@ -24,25 +24,11 @@ struct Frame {
 // NULL. DECLARE defaults are not evaluated here (see InitializeLocals).
 Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input);
 
-// Passes a frame from Declare to Execute through the attempt state, so the arguments are
-// converted once per attempt. When the init program assigns no parameter, Declare's whole
-// frame is kept and Execute only resets the locals to NULL (their string buffers stay,
-// so reading rows into them does not allocate); otherwise Declare keeps a copy of the
-// converted parameters (arrays are shared, not copied). Execute converts the arguments
-// itself when Declare left nothing (EXPLAIN CALL, replay, an init program that failed).
-class FramePassing {
- public:
-  explicit FramePassing(const planner::ProcedureIr& ir);
-
-  Frame DeclareFrame(DeclareContext& ctx) const;
-  // After the init program ran to its end on `frame`.
-  void KeepForExecute(DeclareContext& ctx, Frame& frame) const;
-  Frame ExecuteFrame(ExecContext& ctx) const;
-
- private:
-  const planner::ProcedureIr& ir_;
-  bool init_writes_parameters_;
-};
+// MakeFrame, converting the arguments once per attempt: Declare leaves a copy of the
+// converted parameters in the attempt state (arrays are shared, not copied) and Execute
+// takes them from there, or converts them itself when there are none.
+Frame DeclareFrame(const planner::ProcedureIr& ir, DeclareContext& ctx);
+Frame ExecuteFrame(const planner::ProcedureIr& ir, ExecContext& ctx);
 
 // Evaluates the DECLARE defaults of the locals, in declaration order, and enforces
 // NOT NULL declarations (22004, as PL/pgSQL).

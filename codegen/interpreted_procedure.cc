@@ -31,7 +31,6 @@ InterpretedProcedure::InterpretedProcedure(std::shared_ptr<const planner::Proced
                                            const planner::Catalog& catalog)
     : ir_(std::move(ir)),
       catalog_(catalog),
-      frames_(*ir_),
       needs_epoch_head_(HasDependentStatement(*ir_)),
       log_identity_(ProcedureLogIdentity(*ir_)) {}
 
@@ -57,11 +56,10 @@ void InterpretedProcedure::Sequence(SequenceContext& ctx, TxnInput& input) const
 }
 
 void InterpretedProcedure::Declare(DeclareContext& ctx) const {
-  Frame frame = frames_.DeclareFrame(ctx);
+  Frame frame = DeclareFrame(*ir_, ctx);
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   try {
     runner.RunInit();
-    frames_.KeepForExecute(ctx, frame);
   } catch (const planner::SqlError&) {
     // The body fails at the same point (the init program evaluates a slice of it, in
     // order, on the same values): Execute reports the error with its SQLSTATE.
@@ -69,7 +67,7 @@ void InterpretedProcedure::Declare(DeclareContext& ctx) const {
 }
 
 void InterpretedProcedure::Execute(ExecContext& ctx) const {
-  Frame frame = frames_.ExecuteFrame(ctx);
+  Frame frame = ExecuteFrame(*ir_, ctx);
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   try {
     runner.Run();

@@ -13,7 +13,6 @@
 #include <memory>
 #include <string>
 
-#include "codegen/frame.h"
 #include "engine/procedure.h"
 #include "planner/catalog.h"
 #include "planner/procedure_ir.h"
@@ -34,12 +33,10 @@ class InterpretedProcedure final : public Procedure {
   std::string_view log_identity() const override { return log_identity_; }
 
   const planner::ProcedureIr& ir() const { return *ir_; }
-  const FramePassing& frames() const { return frames_; }
 
  private:
   std::shared_ptr<const planner::ProcedureIr> ir_;
   const planner::Catalog& catalog_;
-  FramePassing frames_;
   bool needs_epoch_head_ = false;
   std::string log_identity_;
 };
