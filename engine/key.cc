@@ -35,16 +35,14 @@ void Key::Assign(const uint8_t* p, size_t n) {
   std::memcpy(Grow(n), p, n);
 }
 
-uint8_t* Key::Grow(size_t extra) {
-  size_t need = size_ + extra;
-  if (need > capacity_) {
-    size_t cap = std::max<size_t>(need, capacity_ * 2);
-    auto bigger = std::make_unique<uint8_t[]>(cap);
-    std::memcpy(bigger.get(), data(), size_);
-    heap_ = std::move(bigger);
-    capacity_ = static_cast<uint32_t>(cap);
-  }
-  uint8_t* out = (heap_ ? heap_.get() : inline_) + size_;
+uint8_t* Key::GrowHeap(size_t extra) {
+  const size_t need = size_ + extra;
+  size_t cap = std::max<size_t>(need, capacity_ * 2);
+  auto bigger = std::make_unique<uint8_t[]>(cap);
+  std::memcpy(bigger.get(), data(), size_);
+  heap_ = std::move(bigger);
+  capacity_ = static_cast<uint32_t>(cap);
+  uint8_t* out = heap_.get() + size_;
   size_ = static_cast<uint32_t>(need);
   return out;
 }

@@ -64,7 +64,15 @@ class Key {
 
  private:
   void Assign(const uint8_t* p, size_t n);
-  uint8_t* Grow(size_t extra);
+  // Room for `extra` more bytes at the end (size grows by `extra`); their address.
+  uint8_t* Grow(size_t extra) {
+    const size_t need = size_ + extra;
+    if (need > capacity_) return GrowHeap(extra);
+    uint8_t* out = (heap_ ? heap_.get() : inline_) + size_;
+    size_ = static_cast<uint32_t>(need);
+    return out;
+  }
+  uint8_t* GrowHeap(size_t extra);
 
   uint32_t size_ = 0;
   uint32_t capacity_ = kInlineCapacity;

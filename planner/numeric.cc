@@ -1,6 +1,7 @@
 #include "planner/numeric.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -65,11 +66,28 @@ void WeightAndFirstDigit(const Numeric& n, int& weight, int& first) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::array<int128, 39> kPowersOf10 = [] {
+  std::array<int128, 39> p{};
+  p[0] = 1;
+  for (size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 10;
+  return p;
+}();
+
+// Decimal digits of |v| (0 for 0).
+int DigitCount(int128 v) {
+  int128 a = Abs(v);
+  int d = 0;
+  while (d < 39 && a >= kPowersOf10[static_cast<size_t>(d)]) ++d;
+  return d;
+}
+
+}  // namespace
+
 int128 Pow10(int n) {
   if (n < 0 || n > 38) Overflow();
-  int128 p = 1;
-  for (int i = 0; i < n; ++i) p *= 10;
-  return p;
+  return kPowersOf10[static_cast<size_t>(n)];
 }
 
 std::string Int128ToString(int128 v) {
@@ -174,13 +192,9 @@ std::optional<int64_t> Numeric::ToInt64() const {
 double Numeric::ToDouble() const { return std::strtod(ToString().c_str(), nullptr); }
 
 int Numeric::IntegerDigits() const {
-  int128 v = Abs(mantissa_) / Pow10(scale_);
-  int d = 0;
-  while (v > 0) {
-    v /= 10;
-    ++d;
-  }
-  return d;
+  if (scale_ < 0 || scale_ > kMaxScale) Overflow();  // as Pow10(scale_) would
+  // floor(|m| / 10^scale) has digits(|m|) - scale digits, or none.
+  return std::max(0, DigitCount(mantissa_) - scale_);
 }
 
 std::string Numeric::ToString() const {

@@ -6,6 +6,8 @@
 
 #include "tests/frontend/session_fixture.h"
 #include "planner/datum.h"
+#include "planner/numeric.h"
+#include "planner/sql_error.h"
 
 namespace caracal::frontend::testing {
 namespace {
@@ -94,6 +96,23 @@ TEST(CharLengthTest, CountsCodePointsAtEveryAlignment) {
       ASSERT_EQ(CharLength(part), expected) << start << ".." << end;
     }
   }
+}
+
+// IntegerDigits counts digits against a table of powers of ten: check it against the
+// definition (digits of floor(|m| / 10^scale)) around every power of ten, at every scale.
+TEST(NumericDigitsTest, IntegerDigitsMatchesTheDefinition) {
+  for (int k = 0; k <= 38; ++k) {
+    int128 p = Pow10(k);
+    for (int128 m : {p - 1, p, p + 1, -(p - 1), -p}) {
+      for (int scale = 0; scale <= Numeric::kMaxScale; ++scale) {
+        int128 v = (m < 0 ? -m : m) / Pow10(scale);
+        int expected = 0;
+        for (; v > 0; v /= 10) ++expected;
+        ASSERT_EQ(Numeric(m, scale).IntegerDigits(), expected) << Int128ToString(m) << " scale " << scale;
+      }
+    }
+  }
+  EXPECT_THROW(Numeric(5, -1).IntegerDigits(), SqlError);
 }
 
 }  // namespace
