@@ -75,6 +75,23 @@ int32_t caracal_rt_cast(EvalState* state, const Datum* in, int32_t from_id, int3
     return 1;  // Guard's convention: 1 ok, 0 error
   }
   return Guard(state, [&] {
+    // Integer or numeric to numeric: CastDatum's arithmetic without its temporaries (an
+    // out-of-range value takes the general path, which raises CastDatum's error).
+    const bool integer = in->kind == Datum::Kind::kInt && planner::SqlType::Of(from_type).is_integer();
+    if (to_type == planner::TypeId::kNumeric &&
+        (integer || (in->kind == Datum::Kind::kNumeric && from_type == planner::TypeId::kNumeric))) {
+      planner::Numeric n = integer ? planner::Numeric::FromInt(in->i) : in->n;
+      bool fits = true;
+      if (to_p >= 0) {
+        n = n.Rescale(to_s);
+        fits = n.IntegerDigits() <= to_p - to_s;
+      }
+      if (fits) {
+        out->kind = Datum::Kind::kNumeric;
+        out->n = n;
+        return;
+      }
+    }
     *out = planner::CastDatum(*in, TypeOf(from_id, from_p, from_s), TypeOf(to_id, to_p, to_s), explicit_cast != 0);
   });
 }

@@ -180,6 +180,8 @@ TEST_F(Differential, HandPickedEdgeCases) {
       "(1 = 1) = (2 = 2)", "b < false", "greatest(1.5::float8, 'NaN'::float8)", "ia[1]", "ia[2]", "ia[4]",
       "ia[i4n]", "ia[0]", "array_length(ia, 1)", "cardinality(ia)", "ARRAY[i4, i4n] = ARRAY[100000, null]",
       "ARRAY[t, tn]", "ia::text", "(ARRAY[1.5, n52])[2]", "nextval('s')", "chr(0)", "format('%s %', t)",
+      "i4::numeric(4,1)", "i4::numeric(8,2)", "i2::numeric", "i8::numeric(3)", "n52::numeric(3,1)",
+      "n52::numeric(10,4)", "n103::numeric(2,2)", "i4n::numeric(4,1)", "-n52::numeric(4,0)",
   };
   // Constant-only errors ('abc'::int) are raised by the binder's folding: not compiled.
   int bound = 0;
