@@ -119,7 +119,18 @@ const Datum* caracal_rt_subscript(const Datum* array, int64_t index) {
 // Binary arithmetic on two non-null boxed values (numeric; the interpreter's Arithmetic).
 int32_t caracal_rt_arith(EvalState* state, int32_t op, const Datum* a, const Datum* b, int32_t rid, int32_t rp,
                          int32_t rs, Datum* out) {
-  return Guard(state, [&] { *out = planner::Arithmetic(static_cast<planner::Op>(op), *a, *b, TypeOf(rid, rp, rs)); });
+  return Guard(state, [&] {
+    const planner::SqlType type = TypeOf(rid, rp, rs);
+    if (type.id == planner::TypeId::kNumeric && a->kind == Datum::Kind::kNumeric && b->kind == Datum::Kind::kNumeric) {
+      // Numeric results go straight into the out Datum (no temporary Datum to move).
+      if (std::optional<planner::Numeric> n = planner::NumericArithmetic(static_cast<planner::Op>(op), a->n, b->n)) {
+        out->kind = Datum::Kind::kNumeric;
+        out->n = *n;
+        return;
+      }
+    }
+    *out = planner::Arithmetic(static_cast<planner::Op>(op), *a, *b, type);
+  });
 }
 
 void caracal_rt_num_neg(const Datum* a, Datum* out) { *out = Datum::Num(-a->n); }

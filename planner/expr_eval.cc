@@ -58,16 +58,6 @@ Datum FloatArithmetic(Op op, double a, double b, TypeId type) {
   return Datum::Float(r);
 }
 
-Datum NumericArithmetic(Op op, const Numeric& a, const Numeric& b) {
-  switch (op) {
-    case Op::kAdd: return Datum::Num(a + b);
-    case Op::kSub: return Datum::Num(a - b);
-    case Op::kMul: return Datum::Num(a * b);
-    case Op::kDiv: return Datum::Num(a / b);
-    case Op::kMod: return Datum::Num(a % b);
-    default: return Datum::Null();
-  }
-}
 
 bool CompareResult(Op op, int c) {
   switch (op) {
@@ -142,10 +132,22 @@ bool LikeMatch(std::string_view text, std::string_view pattern, bool case_insens
   return Like(t, p);
 }
 
+std::optional<Numeric> NumericArithmetic(Op op, const Numeric& a, const Numeric& b) {
+  switch (op) {
+    case Op::kAdd: return a + b;
+    case Op::kSub: return a - b;
+    case Op::kMul: return a * b;
+    case Op::kDiv: return a / b;
+    case Op::kMod: return a % b;
+    default: return std::nullopt;
+  }
+}
+
 Datum Arithmetic(Op op, const Datum& a, const Datum& b, const SqlType& type) {
   if (type.is_integer()) return IntArithmetic(op, a.i, b.i, type.id);
   if (type.is_float()) return FloatArithmetic(op, a.f, b.f, type.id);
-  return NumericArithmetic(op, a.n, b.n);
+  std::optional<Numeric> n = NumericArithmetic(op, a.n, b.n);
+  return n ? Datum::Num(*n) : Datum::Null();
 }
 
 int CompareForType(const Datum& a, const Datum& b, const SqlType& type) {

@@ -2,6 +2,7 @@
 // It is the reference semantics codegen/ must reproduce.
 #pragma once
 
+#include <optional>
 #include <span>
 
 #include "engine/row_value.h"
@@ -40,6 +41,9 @@ bool EvalCondition(const Expr& e, const EvalContext& ctx);
 // Binary arithmetic on two non-null datums of the operand family of `type` (the result
 // type): integer overflow, division by zero and float overflow raise SqlError.
 Datum Arithmetic(Op op, const Datum& a, const Datum& b, const SqlType& type);
+// a op b for numerics (+ - * / %; nullopt for another operator). Throws SqlError on
+// overflow and division by zero.
+std::optional<Numeric> NumericArithmetic(Op op, const Numeric& a, const Numeric& b);
 // SQL comparison of two non-null datums of one family (bpchar: trailing blanks ignored).
 int CompareForType(const Datum& a, const Datum& b, const SqlType& type);
 // LIKE with PostgreSQL's default escape character '\'.
