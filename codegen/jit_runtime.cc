@@ -108,6 +108,11 @@ int32_t caracal_rt_make_array(EvalState* state, const Datum* args, int32_t n, Da
   return Guard(state, [&] { *out = Datum::Array(std::vector<Datum>(args, args + n)); });
 }
 
+// The number of elements of a non-null array.
+int64_t caracal_rt_array_length(const Datum* array) {
+  return array->array ? static_cast<int64_t>(array->array->size()) : 0;
+}
+
 // array[index] (1-based) of a non-null array, in place (no copy: the array cannot change
 // while an expression is evaluated); a NULL Datum when out of range.
 const Datum* caracal_rt_subscript(const Datum* array, int64_t index) {
@@ -190,6 +195,7 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_cast", "ippiiiiiiip", reinterpret_cast<void*>(&caracal_rt_cast)},
       {"caracal_rt_func", "ipiiiipip", reinterpret_cast<void*>(&caracal_rt_func)},
       {"caracal_rt_make_array", "ippip", reinterpret_cast<void*>(&caracal_rt_make_array)},
+      {"caracal_rt_array_length", "lp", reinterpret_cast<void*>(&caracal_rt_array_length)},
       {"caracal_rt_subscript", "ppl", reinterpret_cast<void*>(&caracal_rt_subscript)},
       {"caracal_rt_arith", "ipippiiip", reinterpret_cast<void*>(&caracal_rt_arith)},
       {"caracal_rt_num_neg", "vpp", reinterpret_cast<void*>(&caracal_rt_num_neg)},

@@ -117,6 +117,7 @@ class BlockCompiler {
       case StmtKind::kAssign: Assign(s.target, emitter_->Emit(*s.value), s.value->type); return;
       case StmtKind::kIf: CompileIf(s); return;
       case StmtKind::kForRange: CompileForRange(s); return;
+      case StmtKind::kForEach: CompileForEach(s); return;
       case StmtKind::kWhile: CompileWhile(s); return;
       case StmtKind::kExit:
       case StmtKind::kContinue: CompileExitContinue(s); return;
@@ -188,6 +189,45 @@ class BlockCompiler {
     b_.SetInsertPoint(next_bb);
     llvm::Value* cur = b_.CreateLoad(b_.getInt64Ty(), counter);
     b_.CreateStore(s.reverse ? b_.CreateSub(cur, step) : b_.CreateAdd(cur, step), counter);
+    b_.CreateBr(cond_bb);
+    b_.SetInsertPoint(exit_bb);
+    SetFound(b_.CreateLoad(b_.getInt1Ty(), iterated));
+  }
+
+  // As the runner's kForEach: each element, cast to the loop variable's type, then the
+  // body; FOUND says whether it iterated.
+  void CompileForEach(const Stmt& s) {
+    CgValue array = emitter_->Emit(*s.value);
+    if (array.repr != Repr::kBoxed || !s.value->type.is_array()) Internal("FOREACH over a non-array");
+    emitter_->RaiseIf(array.is_null, "22004", "FOREACH expression must not be null");
+    // A copy shares the elements, so they live on if the body reassigns the array.
+    llvm::Value* held = emitter_->NewTemp();
+    emitter_->CallRuntime("caracal_rt_copy", {held, array.value});
+    llvm::Value* count = emitter_->CallRuntime("caracal_rt_array_length", {held});
+    llvm::IRBuilder<> entry_builder(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+    llvm::Value* counter = entry_builder.CreateAlloca(b_.getInt64Ty(), nullptr, "foreach.i");
+    llvm::Value* iterated = entry_builder.CreateAlloca(b_.getInt1Ty(), nullptr, "foreach.iterated");
+    b_.CreateStore(b_.getInt64(1), counter);
+    b_.CreateStore(b_.getFalse(), iterated);
+    llvm::BasicBlock* cond_bb = NewBlock("foreach.cond");
+    llvm::BasicBlock* body_bb = NewBlock("foreach.body");
+    llvm::BasicBlock* next_bb = NewBlock("foreach.next");
+    llvm::BasicBlock* exit_bb = NewBlock("foreach.exit");
+    b_.CreateBr(cond_bb);
+    b_.SetInsertPoint(cond_bb);
+    llvm::Value* i = b_.CreateLoad(b_.getInt64Ty(), counter);
+    b_.CreateCondBr(b_.CreateICmpSLE(i, count), body_bb, exit_bb);
+    b_.SetInsertPoint(body_bb);
+    b_.CreateStore(b_.getTrue(), iterated);
+    const SqlType element_type = s.value->type.Element();
+    llvm::Value* element = emitter_->CallRuntime("caracal_rt_subscript", {held, i});
+    Assign(s.target, emitter_->Load(element, element_type.id), element_type);
+    loops_.push_back({&s.label, exit_bb, next_bb});
+    CompileBlock(s.body);
+    loops_.pop_back();
+    b_.CreateBr(next_bb);
+    b_.SetInsertPoint(next_bb);
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), counter), b_.getInt64(1)), counter);
     b_.CreateBr(cond_bb);
     b_.SetInsertPoint(exit_bb);
     SetFound(b_.CreateLoad(b_.getInt1Ty(), iterated));

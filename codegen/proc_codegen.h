@@ -4,8 +4,10 @@
 // Each function runs on a frame of Datums (the interpreter's Frame::vars) and first
 // evaluates the DECLARE defaults (as the interpreter's InitializeLocals), then its
 // statements. Compiled natively: kAssign (with the interpreter's cast-on-assign and NOT
-// NULL check), kIf, kForRange, kWhile, kExit/kContinue (labels resolved at compile time),
-// kRaise, kReturn, kPublish, kNull. Everything else goes to StatementHooks::RunStatement.
+// NULL check), kIf, kForRange, kForEach, kWhile, kExit/kContinue (labels resolved at
+// compile time), kRaise, kReturn, kPublish, kNull, and a point SELECT INTO with an integer
+// key (the hooks only read the row: StatementHooks::ReadRow). Everything else goes to
+// StatementHooks::RunStatement / RunStatementWithKey.
 // Semantics are the interpreter's (codegen/body_runner.cc), errors included.
 #pragma once
 

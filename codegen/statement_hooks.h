@@ -1,10 +1,11 @@
 // StatementHooks: what compiled procedure code needs from the environment it runs in.
 //
-// The JIT compiles a procedure's control flow, assignments, conditions, FOR/WHILE loops,
-// EXIT/CONTINUE, RAISE and RETURN natively; every other statement (table statements,
-// FOREACH, RETURN NEXT/QUERY, and the init program's kDeclare/kReconRead) is handed to
-// RunStatement on the same frame - in the product, the reference interpreter's statement
-// runner (codegen/body_runner.h), so the two share one implementation of table access.
+// The JIT compiles a procedure's control flow, assignments, conditions, FOR/FOREACH/WHILE
+// loops, EXIT/CONTINUE, RAISE, RETURN and point SELECT INTO natively; every other
+// statement (table writes, other reads, RETURN NEXT/QUERY, and the init program's
+// kDeclare/kReconRead) is handed to RunStatement on the same frame - in the product, the
+// reference interpreter's statement runner (codegen/body_runner.h), so the two share one
+// implementation of table access.
 #pragma once
 
 #include <string>

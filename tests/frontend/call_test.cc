@@ -269,6 +269,41 @@ TEST_F(CallTest, ExecuteStartsFromTheArgumentsWhateverTheInitProgramAssigned) {
   EXPECT_EQ(Q("SELECT k, v FROM kv WHERE k IN (2, 4, 8) ORDER BY k"), "2|22\n4|42\n8|80");
 }
 
+// FOREACH is compiled: elements cast to the loop variable, NULL elements, labelled
+// EXIT/CONTINUE of the outer loop, the array reassigned inside its own loop, FOUND, and
+// the NULL-array error. Expected values are PostgreSQL 15's.
+TEST_F(CallTest, ForeachLoopsAsPostgresDoes) {
+  for (const char* jit : {"on", "off"}) {
+    SCOPED_TRACE(jit);
+    Q(std::string("SET caracal.jit = ") + jit);
+    Q(R"(CREATE OR REPLACE FUNCTION fe(p_a numeric[], p_t text[]) RETURNS text LANGUAGE plpgsql AS $$
+         DECLARE v_i integer; v_t text; v_out text := ''; v_found boolean;
+         BEGIN
+           <<outer>>
+           FOREACH v_i IN ARRAY p_a LOOP
+             v_out := v_out || coalesce(v_i::text, 'null') || ':';
+             p_a := ARRAY[100, 200];
+             FOREACH v_t IN ARRAY p_t LOOP
+               CONTINUE WHEN v_t = 'skip';
+               EXIT outer WHEN v_t = 'stop';
+               CONTINUE outer WHEN v_t = 'next';
+               v_out := v_out || coalesce(v_t, 'null') || ',';
+             END LOOP;
+             v_out := v_out || ';';
+           END LOOP;
+           v_found := FOUND;
+           RETURN v_out || '|' || CASE WHEN v_found THEN 'true' ELSE 'false' END || '|' || array_length(p_a, 1);
+         END $$)");
+    EXPECT_EQ(Q("SELECT fe(ARRAY[1.4, 2.6, NULL], ARRAY['a', 'skip', NULL, 'b'])"),
+              "1:a,null,b,;3:a,null,b,;null:a,null,b,;|true|2");
+    EXPECT_EQ(Q("SELECT fe(ARRAY[1.4, 2.6], ARRAY['a', 'next', 'b'])"), "1:a,3:a,|true|2");
+    EXPECT_EQ(Q("SELECT fe(ARRAY[5], ARRAY['a', 'stop', 'b'])"), "5:a,|true|2");
+    EXPECT_EQ(Q("SELECT fe('{}', ARRAY['a'])"), "");
+    EXPECT_EQ(Q("SELECT fe(ARRAY[7], '{}')"), "7:;|true|2");
+    EXPECT_EQ(Err("SELECT fe(NULL, ARRAY['a'])"), "22004: FOREACH expression must not be null");
+  }
+}
+
 // DDL right after CREATE FUNCTION: the background -O2 compilation of the function reads
 // the table's catalog entry, so DROP TABLE must not free it under the compiler.
 TEST_F(CallTest, DropTableRightAfterCreateFunction) {
