@@ -68,6 +68,10 @@ TEST_F(ArrayTest, ArrayAgg) {
   EXPECT_EQ(Q("select array_agg(b), array_agg(DISTINCT b ORDER BY b), array_agg(b ORDER BY b DESC) from t"),
             "{3,1,3,NULL}|{1,3,NULL}|{NULL,3,3,1}");
   EXPECT_EQ(Q("select array_agg(a), coalesce(array_agg(DISTINCT a ORDER BY a), '{}') from t where a > 10"), "|{}");
+  // Without NULLs, integers take the int64 sort.
+  EXPECT_EQ(Q("select array_agg(DISTINCT b ORDER BY b DESC), array_agg(a ORDER BY a DESC), "
+              "array_agg(DISTINCT -b ORDER BY -b) from t where b is not null"),
+            "{3,1}|{3,2,1}|{-3,-1}");
   std::remove(path.c_str());
 }
 
