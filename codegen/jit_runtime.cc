@@ -178,9 +178,7 @@ int64_t caracal_rt_ascii(const Datum* in, int32_t strip_blanks) {
 
 // A string column of a row (the null case is handled by the caller).
 void caracal_rt_read_string(const RowValue* row, int32_t col, Datum* out) {
-  out->kind = Datum::Kind::kString;
-  planner::AssignString(out->s, row->GetString(col));
-  if (out->array) out->array.reset();
+  planner::SetStringDatum(*out, row->GetString(col));
 }
 
 }  // extern "C"

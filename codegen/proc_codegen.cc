@@ -25,8 +25,6 @@ using planner::TypeId;
 
 namespace {
 
-bool IsStringType(TypeId type) { return type == TypeId::kBpchar || type == TypeId::kVarchar || type == TypeId::kText; }
-
 [[noreturn]] void Internal(const std::string& what) {
   throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: " + what);
 }
@@ -424,7 +422,7 @@ class BlockCompiler {
       }
       const planner::Expr& out = *s.select->outputs[i];
       if (out.kind == planner::ExprKind::kSlot && out.slot.space == planner::SlotSpace::kColumn && out.type == v.type &&
-          !v.not_null && IsStringType(v.type.id)) {
+          !v.not_null && v.type.is_string()) {
         // A string column into a variable of its type: copied straight into the variable.
         emitter_->ReadStringColumnInto(row, out.slot.index, emitter_->Variable(slot));
         continue;

@@ -453,6 +453,9 @@ Datum DatumFromRow(const RowValue& row, int col, const Column& c) {
   return Datum::Null();
 }
 
+namespace {
+
+// dst = v, reusing dst's buffer (no allocation when it is large enough).
 void AssignString(std::string& dst, std::string_view v) {
   if (v.size() > dst.capacity()) {
     dst.assign(v.data(), v.size());
@@ -463,15 +466,19 @@ void AssignString(std::string& dst, std::string_view v) {
   if (!v.empty()) std::memcpy(dst.data(), v.data(), v.size());
 }
 
+}  // namespace
+
+void SetStringDatum(Datum& d, std::string_view v) {
+  d.kind = Datum::Kind::kString;
+  AssignString(d.s, v);
+  if (d.array) d.array.reset();
+}
+
 void CopyDatum(Datum& dst, const Datum& src) {
   if (&dst == &src) return;
   switch (src.kind) {
     case Datum::Kind::kNull: dst.kind = Datum::Kind::kNull; return;
-    case Datum::Kind::kString:
-      dst.kind = Datum::Kind::kString;
-      AssignString(dst.s, src.s);
-      if (dst.array) dst.array.reset();
-      return;
+    case Datum::Kind::kString: SetStringDatum(dst, src.s); return;
     default: dst = src; return;
   }
 }
@@ -479,9 +486,7 @@ void CopyDatum(Datum& dst, const Datum& src) {
 void DatumFromRowInto(const RowValue& row, int col, const Column& c, Datum& out) {
   if (!row.IsNull(col) &&
       (c.type == ColumnType::kChar || c.type == ColumnType::kVarchar || c.type == ColumnType::kText)) {
-    out.kind = Datum::Kind::kString;
-    AssignString(out.s, row.GetString(col));
-    if (out.array) out.array.reset();
+    SetStringDatum(out, row.GetString(col));
     return;
   }
   out = DatumFromRow(row, col, c);

@@ -61,8 +61,8 @@ std::string TimestampToText(int64_t micros);
 Datum DatumFromText(std::string_view text, const SqlType& type);
 
 // Row column <-> Datum.
-// dst = v, reusing dst's buffer (no allocation when it is large enough).
-void AssignString(std::string& dst, std::string_view v);
+// d = Datum::String(v), reusing d's buffer.
+void SetStringDatum(Datum& d, std::string_view v);
 // dst = src, reusing dst's string buffer; the fast path of compiled code's stores.
 void CopyDatum(Datum& dst, const Datum& src);
 
