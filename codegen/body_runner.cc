@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "codegen/compiled_exprs.h"
 #include "codegen/engine_row_sources.h"
 #include "codegen/proc_runtime.h"
 #include "codegen/table_access.h"
@@ -65,6 +66,27 @@ void BodyRunner::Finish() {
       ir_.returns == planner::ProcedureIr::Returns::kScalar)
     throw SqlError("2F005", "control reached end of function without RETURN");
 }
+
+void BodyRunner::set_compiled(const CompiledExprs* compiled) {
+  compiled_ = compiled;
+  accelerator_ = compiled;
+}
+
+namespace {
+
+// An INSERT's or UPDATE's filter and new values (CompiledExprs::NewValues), compiled or not.
+bool NewValues(const Stmt& s, const EvalContext& ctx, const CompiledExprs* compiled, std::vector<Datum>& values) {
+  if (compiled != nullptr) return compiled->NewValues(s, ctx, values);
+  if (s.filter && !planner::EvalCondition(*s.filter, ctx)) return false;
+  values.clear();
+  if (s.kind == StmtKind::kInsert)
+    for (const auto& e : s.row_values) values.push_back(planner::Eval(*e, ctx));
+  else
+    for (const auto& [col, e] : s.assignments) values.push_back(planner::Eval(*e, ctx));
+  return true;
+}
+
+}  // namespace
 
 planner::EvalContext BodyRunner::FrameContext() const {
   EvalContext ctx;
@@ -307,9 +329,8 @@ void BodyRunner::RunInsert(const Stmt& s) {
   const planner::TableInfo& table = *s.table;
   Table& engine_table = exec_->table(table.id);
   const Schema& schema = engine_table.schema();
-  std::vector<Datum> values;
-  values.reserve(s.row_values.size());
-  for (const auto& e : s.row_values) values.push_back(Eval(*e));
+  std::vector<Datum>& values = new_values_;
+  NewValues(s, FrameContext(), compiled_, values);
   Key key = PrimaryKeyOf(table, values);
   RowValuePtr row = BuildRow(table, schema, values);
   const RowValue* written = row.get();
@@ -375,17 +396,14 @@ namespace {
 // clause rejects the row. Only the assigned columns are rebuilt (the binder refuses
 // assignments to key columns). `variables` are the frame values the statement reads.
 RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old, std::span<const Datum> variables,
-                       const planner::ExprAccelerator* accelerator) {
+                       const CompiledExprs* compiled, std::vector<Datum>& assigned) {
   EvalContext ctx;
   ctx.variables = variables;
-  ctx.accelerator = accelerator;
+  ctx.accelerator = compiled;
   ctx.row = &old;
   ctx.schema = &schema;
-  if (s.filter && !planner::EvalCondition(*s.filter, ctx)) return nullptr;
   // Every new value is computed from the old row before any is set.
-  std::vector<Datum> assigned;
-  assigned.reserve(s.assignments.size());
-  for (const auto& [col, e] : s.assignments) assigned.push_back(planner::Eval(*e, ctx));
+  if (!NewValues(s, ctx, compiled, assigned)) return nullptr;
   auto check_not_null = [&](const planner::CatalogColumn& c) {
     if (c.not_null)
       throw SqlError(planner::sqlstate::kNotNullViolation,
@@ -438,16 +456,21 @@ void BodyRunner::RunUpdate(const Stmt& s) {
     if (!published_) {
       // Before the publish point the engine runs the callback inline, on our frame.
       callback = [&s, &schema, this](const RowValue& old) {
-        return UpdatedRow(s, schema, old, frame_.vars, accelerator_);
+        return UpdatedRow(s, schema, old, frame_.vars, compiled_, new_values_);
       };
     } else {
-      // It may run later on another core: it owns copies of the values it reads.
+      // It may run later on another core: it owns copies of the values it reads, and
+      // temps of its own for the compiled code.
       auto variables = std::make_shared<std::vector<Datum>>(frame_.vars.size());
       ForEachOwnExpr(s, [&](const planner::Expr& e) {
         for (int v : planner::VariablesOf(&e)) (*variables)[v] = frame_.vars[v];
       });
-      callback = [&s, &schema, variables](const RowValue& old) {
-        return UpdatedRow(s, schema, old, *variables, nullptr);
+      const ProcedureCode* code = compiled_ != nullptr ? &compiled_->code() : nullptr;
+      callback = [&s, &schema, variables, code](const RowValue& old) {
+        std::vector<Datum> assigned;
+        if (code == nullptr) return UpdatedRow(s, schema, old, *variables, nullptr, assigned);
+        CompiledExprs compiled(*code);
+        return UpdatedRow(s, schema, old, *variables, &compiled, assigned);
       };
     }
     RowUpdateFuture future = exec_->ApplyRowUpdate(table.id, *key, std::move(callback), s.access->weight);
@@ -461,7 +484,7 @@ void BodyRunner::RunUpdate(const Stmt& s) {
   auto update_row = [&](const Key& key) -> bool {
     const RowValue* old = exec_->Read(table.id, key);
     if (old == nullptr) return false;
-    RowValuePtr updated = UpdatedRow(s, schema, *old, frame_.vars, accelerator_);
+    RowValuePtr updated = UpdatedRow(s, schema, *old, frame_.vars, compiled_, new_values_);
     if (!updated) return false;
     exec_->Update(table.id, key, std::move(updated));
     ++rows_processed_;

@@ -18,6 +18,8 @@
 
 namespace caracal::codegen {
 
+class CompiledExprs;
+
 // How a statement list ended.
 enum class Flow : uint8_t { kNext, kExit, kContinue, kReturn };
 
@@ -52,9 +54,9 @@ class BodyRunner {
   void Finish();
 
   // Compiled code for the statements' expressions (may be null: all interpreted). It
-  // must outlive the runner's work, except for split ApplyRowUpdate pieces, which never
-  // use it.
-  void set_accelerator(const planner::ExprAccelerator* accelerator) { accelerator_ = accelerator; }
+  // must outlive the runner's work; ApplyRowUpdate pieces that run later use its
+  // ProcedureCode, which lives as long as the procedure, with temps of their own.
+  void set_compiled(const CompiledExprs* compiled);
 
   // Runs one statement on the frame (for compiled code: codegen/compiled_procedure.cc).
   Flow RunStatement(const planner::Stmt& s) { return RunStmt(s); }
@@ -115,6 +117,8 @@ class BodyRunner {
   int64_t rows_processed_ = 0;
   std::function<void(const planner::Stmt&)> declare_observer_;
   const planner::ExprAccelerator* accelerator_ = nullptr;
+  const CompiledExprs* compiled_ = nullptr;  // the same object as accelerator_, or null
+  std::vector<planner::Datum> new_values_;     // scratch for RunInsert / UpdatedRow
   // An EvalContext over the frame (and the accelerator).
   planner::EvalContext FrameContext() const;  // rows inserted, updated or deleted (a DML statement's tag)
   std::string pending_label_;  // the label of the EXIT/CONTINUE being propagated

@@ -18,7 +18,18 @@ class CompiledExprs final : public planner::ExprAccelerator {
 
   bool Eval(const planner::Expr& e, const planner::EvalContext& ctx, planner::Datum& out) const override;
 
+  // INSERT or UPDATE `s` over ctx's row and frame: its filter, then its new values
+  // (assignments in order, or the VALUES row) into `values` (resized to fit). False when
+  // the filter rejects the row (values then unset). One EvalState for all of them;
+  // values without compiled code are interpreted. Throws what planner::Eval throws.
+  bool NewValues(const planner::Stmt& s, const planner::EvalContext& ctx, std::vector<planner::Datum>& values) const;
+
+  const ProcedureCode& code() const { return code_; }
+
  private:
+  EvalState StateFor(const planner::EvalContext& ctx) const;
+  void Run(int32_t which, EvalState& state, planner::Datum& out) const;
+
   const ProcedureCode& code_;
   mutable std::vector<planner::Datum> temps_;
 };

@@ -58,7 +58,7 @@ void CompiledProcedure::Declare(DeclareContext& ctx) const {
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   const ProcedureCode& code = *active_.load(std::memory_order_acquire);
   CompiledExprs exprs(code);
-  runner.set_accelerator(&exprs);
+  runner.set_compiled(&exprs);
   RunnerHooks hooks(runner, *ir_, nullptr);
   try {
     code.RunInit(frame.vars, hooks);
@@ -72,7 +72,7 @@ void CompiledProcedure::Execute(ExecContext& ctx) const {
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   const ProcedureCode& code = *active_.load(std::memory_order_acquire);
   CompiledExprs exprs(code);
-  runner.set_accelerator(&exprs);
+  runner.set_compiled(&exprs);
   RunnerHooks hooks(runner, *ir_, &ctx);
   try {
     code.RunBody(frame.vars, hooks);

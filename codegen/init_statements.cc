@@ -21,9 +21,9 @@ using planner::Stmt;
 namespace {
 
 const Stmt& BodyStatement(const planner::ProcedureIr& ir, int id) {
-  for (const Stmt* s : ir.table_statements)
-    if (s->id == id) return *s;
-  throw planner::SqlError("XX000", fmt::format("internal error: no table statement {} in {}", id, ir.name));
+  if (id < 1 || id > static_cast<int>(ir.table_statements.size()))
+    throw planner::SqlError("XX000", fmt::format("internal error: no table statement {} in {}", id, ir.name));
+  return *ir.table_statements[static_cast<size_t>(id - 1)];
 }
 
 // The key of `columns` from per-column expressions (nullptr: unknown); nullopt when a

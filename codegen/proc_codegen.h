@@ -61,6 +61,19 @@ class ProcedureCode {
   int expr_temps() const { return expr_temps_; }
   size_t compiled_exprs() const { return exprs_.size(); }
 
+  // An UPDATE's or INSERT's new values (assignments in order, or the VALUES row) and its
+  // filter, each as its case (-1: not compiled), so a row costs one lookup, not one per
+  // value.
+  struct StatementCases {
+    int32_t filter = -1;
+    std::vector<int32_t> values;
+  };
+  // nullptr if `s` is not a compiled INSERT or UPDATE.
+  const StatementCases* CasesOf(const planner::Stmt& s) const {
+    auto it = statement_cases_.find(&s);
+    return it == statement_cases_.end() ? nullptr : &it->second;
+  }
+
  private:
   using Fn = int32_t (*)(EvalState*);
   BlockEnd Run(Fn fn, std::vector<planner::Datum>& frame, StatementHooks& hooks) const;
@@ -73,6 +86,7 @@ class ProcedureCode {
   // Each compiled expression's case in caracal_exprs(state, out, case).
   using ExprsFn = int32_t (*)(EvalState*, planner::Datum*, int32_t);
   std::unordered_map<const planner::Expr*, int32_t> exprs_;
+  std::unordered_map<const planner::Stmt*, StatementCases> statement_cases_;
   ExprsFn exprs_fn_ = nullptr;
   int expr_temps_ = 0;
 };

@@ -500,7 +500,7 @@ Value DatumToValue(const Datum& d, const SqlType& type) {
     case Datum::Kind::kFloat: return Value::Double(d.f);
     case Datum::Kind::kNumeric: {
       int scale = type.scale >= 0 ? type.scale : d.n.scale();
-      Numeric r = d.n.Rescale(scale);
+      const Numeric r = d.n.Rescale(scale);
       if (r.mantissa() > INT64_MAX || r.mantissa() < INT64_MIN || scale > 18)
         throw SqlError(sqlstate::kNumericOutOfRange, "numeric field overflow")
             .WithDetail("Stored numeric values hold at most 18 digits.");

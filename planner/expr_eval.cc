@@ -314,7 +314,8 @@ Datum EvalNode(const Expr& e, const EvalContext& ctx) {
 }  // namespace
 
 Datum Eval(const Expr& e, const EvalContext& ctx) {
-  if (ctx.accelerator != nullptr) {
+  // A constant or a lone slot is as quick to read as to call compiled code for.
+  if (ctx.accelerator != nullptr && e.kind != ExprKind::kConst && e.kind != ExprKind::kSlot) {
     Datum out;
     if (ctx.accelerator->Eval(e, ctx, out)) return out;
   }

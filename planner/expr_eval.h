@@ -15,7 +15,8 @@ namespace caracal::planner {
 struct EvalContext;
 
 // Compiled code for some expressions (codegen/ registers a procedure's): Eval asks it
-// first and interprets only what it does not have. Same values, same errors.
+// first and interprets only what it does not have. Same values, same errors. Constants
+// and lone slots are never asked for.
 class ExprAccelerator {
  public:
   virtual ~ExprAccelerator() = default;

@@ -160,6 +160,7 @@ std::optional<Numeric> Numeric::Parse(std::string_view text) {
 }
 
 Numeric Numeric::Rescale(int scale) const {
+  if (scale == scale_) return *this;  // the common case: a value already at its column's scale
   if (scale >= scale_) return Numeric(MulChecked(mantissa_, Pow10(scale - scale_)), scale);
   return Numeric(DivRound(mantissa_, Pow10(scale_ - scale)), scale);
 }

@@ -203,7 +203,8 @@ struct ProcedureIr {
   Block body;
   std::vector<SequenceCall> sequence_calls;  // analysis
   Block init;                                // analysis: the init program
-  // Body statements that touch tables, by statement id (pointers into `body`).
+  // Body statements that touch tables (pointers into `body`): statement id k is
+  // table_statements[k - 1].
   std::vector<const Stmt*> table_statements;
 
   // name(type, type, ...) of the IN / INOUT parameters, as \df prints it.
