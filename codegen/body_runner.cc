@@ -311,15 +311,22 @@ void BodyRunner::Returning(const Stmt& s, const Schema& schema, const RowValue& 
   EvalContext ctx = FrameContext();
   ctx.row = &row;
   ctx.schema = &schema;
-  std::vector<std::pair<Datum, planner::SqlType>> values;
-  for (const auto& e : s.returning) values.emplace_back(planner::Eval(*e, ctx), e->type);
-  for (size_t i = 0; i < s.into.size() && i < values.size(); ++i) Assign(s.into[i], values[i].first, values[i].second);
+  std::vector<Datum>& values = returned_;
+  if (compiled_ != nullptr) {
+    compiled_->Returning(s, ctx, values);
+  } else {
+    values.clear();
+    for (const auto& e : s.returning) values.push_back(planner::Eval(*e, ctx));
+  }
+  for (size_t i = 0; i < s.into.size() && i < values.size(); ++i)
+    Assign(s.into[i], s.emit_returning ? values[i] : std::move(values[i]), s.returning[i]->type);
   if (s.emit_returning) {
     std::vector<Datum> out;
     for (size_t c = 0; c < values.size(); ++c) {
       const planner::SqlType& to = ir_.result_columns.at(c).type;
-      Datum& v = values[c].first;
-      out.push_back(!v.is_null() && !(values[c].second == to) ? planner::CastDatum(v, values[c].second, to, false) : v);
+      const planner::SqlType& from = s.returning[c]->type;
+      Datum& v = values[c];
+      out.push_back(!v.is_null() && !(from == to) ? planner::CastDatum(v, from, to, false) : v);
     }
     EmitRow(out);
   }
@@ -337,11 +344,10 @@ void BodyRunner::RunInsert(const Stmt& s) {
   if (exec_->Insert(table.id, key, std::move(row))) {
     ++rows_processed_;
     SetFound(true);
-    if (!s.returning.empty()) Returning(s, schema, *exec_->Read(table.id, key));
+    Returning(s, schema, *written);
     return;
   }
   if (s.on_conflict == planner::OnConflict::kNone) ThrowDuplicateKey(table, values);
-  (void)written;
   if (s.on_conflict == planner::OnConflict::kDoNothing) {
     SetFound(false);
     return;
@@ -486,9 +492,11 @@ void BodyRunner::RunUpdate(const Stmt& s) {
     if (old == nullptr) return false;
     RowValuePtr updated = UpdatedRow(s, schema, *old, frame_.vars, compiled_, new_values_);
     if (!updated) return false;
+    // The engine keeps the value it is given until the transaction ends.
+    const RowValue& written = *updated;
     exec_->Update(table.id, key, std::move(updated));
     ++rows_processed_;
-    if (!s.returning.empty()) Returning(s, schema, *exec_->Read(table.id, key));
+    Returning(s, schema, written);
     return true;
   };
   int64_t before = rows_processed_;

@@ -119,6 +119,7 @@ class BodyRunner {
   const planner::ExprAccelerator* accelerator_ = nullptr;
   const CompiledExprs* compiled_ = nullptr;  // the same object as accelerator_, or null
   std::vector<planner::Datum> new_values_;     // scratch for RunInsert / UpdatedRow
+  std::vector<planner::Datum> returned_;       // scratch for Returning
   // An EvalContext over the frame (and the accelerator).
   planner::EvalContext FrameContext() const;  // rows inserted, updated or deleted (a DML statement's tag)
   std::string pending_label_;  // the label of the EXIT/CONTINUE being propagated

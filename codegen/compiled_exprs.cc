@@ -31,34 +31,50 @@ bool CompiledExprs::Eval(const planner::Expr& e, const planner::EvalContext& ctx
   return true;
 }
 
+void CompiledExprs::EvalList(const ProcedureCode::CaseList& list, EvalState& state,
+                             const planner::EvalContext& interpreted, std::vector<planner::Datum>& out) const {
+  out.clear();  // compiled code writes into a Datum as it finds it: start from NULLs
+  out.resize(list.exprs.size());
+  for (size_t i = 0; i < list.exprs.size(); ++i) {
+    if (list.cases[i] >= 0)
+      Run(list.cases[i], state, out[i]);
+    else
+      out[i] = planner::Eval(*list.exprs[i], interpreted);
+  }
+}
+
+namespace {
+
+// ctx without the accelerator: what has no case is interpreted whole (asking again would
+// only miss again).
+planner::EvalContext Interpreted(const planner::EvalContext& ctx) {
+  planner::EvalContext interpreted = ctx;
+  interpreted.accelerator = nullptr;
+  return interpreted;
+}
+
+}  // namespace
+
 bool CompiledExprs::NewValues(const planner::Stmt& s, const planner::EvalContext& ctx,
                               std::vector<planner::Datum>& values) const {
   const ProcedureCode::StatementCases* cases = code_.CasesOf(s);
-  const size_t n = s.kind == planner::StmtKind::kInsert ? s.row_values.size() : s.assignments.size();
-  auto value_expr = [&](size_t i) -> const planner::Expr& {
-    return s.kind == planner::StmtKind::kInsert ? *s.row_values[i] : *s.assignments[i].second;
-  };
-  // What has no case is interpreted whole (asking us again would only miss again).
-  planner::EvalContext interpreted = ctx;
-  interpreted.accelerator = nullptr;
+  if (cases == nullptr) throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: write statement without its cases");
+  const planner::EvalContext interpreted = Interpreted(ctx);
   EvalState state = StateFor(ctx);
-  if (s.filter) {
-    planner::Datum keep;
-    if (cases != nullptr && cases->filter >= 0)
-      Run(cases->filter, state, keep);
-    else
-      keep = planner::Eval(*s.filter, interpreted);
-    if (keep.is_null() || !keep.as_bool()) return false;
+  if (!cases->filter.exprs.empty()) {
+    EvalList(cases->filter, state, interpreted, values);
+    if (values[0].is_null() || !values[0].as_bool()) return false;
   }
-  values.clear();  // compiled code writes into a Datum as it finds it: start from NULLs
-  values.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    if (cases != nullptr && cases->values[i] >= 0)
-      Run(cases->values[i], state, values[i]);
-    else
-      values[i] = planner::Eval(value_expr(i), interpreted);
-  }
+  EvalList(cases->values, state, interpreted, values);
   return true;
+}
+
+void CompiledExprs::Returning(const planner::Stmt& s, const planner::EvalContext& ctx,
+                              std::vector<planner::Datum>& values) const {
+  const ProcedureCode::StatementCases* cases = code_.CasesOf(s);
+  if (cases == nullptr) throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: write statement without its cases");
+  EvalState state = StateFor(ctx);
+  EvalList(cases->returning, state, Interpreted(ctx), values);
 }
 
 }  // namespace caracal::codegen

@@ -24,11 +24,19 @@ class CompiledExprs final : public planner::ExprAccelerator {
   // values without compiled code are interpreted. Throws what planner::Eval throws.
   bool NewValues(const planner::Stmt& s, const planner::EvalContext& ctx, std::vector<planner::Datum>& values) const;
 
+  // DELETE, UPDATE or INSERT `s`'s RETURNING expressions over ctx (the written row) into
+  // `values`.
+  void Returning(const planner::Stmt& s, const planner::EvalContext& ctx, std::vector<planner::Datum>& values) const;
+
   const ProcedureCode& code() const { return code_; }
 
  private:
   EvalState StateFor(const planner::EvalContext& ctx) const;
   void Run(int32_t which, EvalState& state, planner::Datum& out) const;
+  // Each expression of `list` into `out` (resized to fit), with `state` for the compiled
+  // ones and `interpreted` for the rest.
+  void EvalList(const ProcedureCode::CaseList& list, EvalState& state, const planner::EvalContext& interpreted,
+                std::vector<planner::Datum>& out) const;
 
   const ProcedureCode& code_;
   mutable std::vector<planner::Datum> temps_;

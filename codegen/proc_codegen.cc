@@ -561,18 +561,23 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   code->body_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_body"));
   code->init_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_init"));
   code->temps_ = temps;
-  if (!code->exprs_.empty()) {
+  if (!code->exprs_.empty())
     code->exprs_fn_ = reinterpret_cast<ExprsFn>(code->module_->Lookup(ExprSwitchEmitter::kName));
-    for (const planner::Stmt* s : ir.table_statements) {
-      if (s->kind != planner::StmtKind::kInsert && s->kind != planner::StmtKind::kUpdate) continue;
-      StatementCases cases;
-      if (s->filter) cases.filter = code->FindExpr(s->filter.get());
-      if (s->kind == planner::StmtKind::kInsert)
-        for (const auto& e : s->row_values) cases.values.push_back(code->FindExpr(e.get()));
-      else
-        for (const auto& a : s->assignments) cases.values.push_back(code->FindExpr(a.second.get()));
-      code->statement_cases_.emplace(s, std::move(cases));
-    }
+  for (const planner::Stmt* s : ir.table_statements) {
+    if (s->kind != planner::StmtKind::kInsert && s->kind != planner::StmtKind::kUpdate &&
+        s->kind != planner::StmtKind::kDelete)
+      continue;
+    StatementCases cases;
+    auto add = [&](CaseList& list, const planner::Expr* e) {
+      list.exprs.push_back(e);
+      list.cases.push_back(code->FindExpr(e));
+    };
+    if (s->filter) add(cases.filter, s->filter.get());
+    for (const auto& e : s->row_values) add(cases.values, e.get());
+    if (s->kind == planner::StmtKind::kUpdate)
+      for (const auto& a : s->assignments) add(cases.values, a.second.get());
+    for (const auto& e : s->returning) add(cases.returning, e.get());
+    code->statement_cases_.emplace(s, std::move(cases));
   }
   code->expr_temps_ = expr_temps;
   return code;

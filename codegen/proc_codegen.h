@@ -61,14 +61,19 @@ class ProcedureCode {
   int expr_temps() const { return expr_temps_; }
   size_t compiled_exprs() const { return exprs_.size(); }
 
-  // An UPDATE's or INSERT's new values (assignments in order, or the VALUES row) and its
-  // filter, each as its case (-1: not compiled), so a row costs one lookup, not one per
-  // value.
-  struct StatementCases {
-    int32_t filter = -1;
-    std::vector<int32_t> values;
+  // A write statement's expressions, each with its case (-1: not compiled), so a row
+  // costs one lookup, not one per expression.
+  struct CaseList {
+    std::vector<const planner::Expr*> exprs;
+    std::vector<int32_t> cases;
   };
-  // nullptr if `s` is not a compiled INSERT or UPDATE.
+  struct StatementCases {
+    CaseList filter;     // the residual WHERE, if any
+    CaseList values;     // UPDATE assignments in order, or the INSERT VALUES row
+    CaseList returning;  // RETURNING
+  };
+  // nullptr if `s` is not an INSERT, UPDATE or DELETE of a procedure with compiled
+  // expressions.
   const StatementCases* CasesOf(const planner::Stmt& s) const {
     auto it = statement_cases_.find(&s);
     return it == statement_cases_.end() ? nullptr : &it->second;

@@ -160,7 +160,9 @@ class ExecContext {
   virtual const std::vector<Key>& RangeRows(int range_id) = 0;
 
   // Writes a declared row. Insert returns false (writing nothing) if the row exists:
-  // a duplicate key. Update/Delete return false if the row does not exist.
+  // a duplicate key. Update/Delete return false if the row does not exist. A value
+  // written stays valid (and is what Read returns, until replaced) until the transaction
+  // ends.
   virtual bool Insert(TableId table, const Key& key, RowValuePtr value) = 0;
   virtual void Upsert(TableId table, const Key& key, RowValuePtr value) = 0;
   virtual bool Update(TableId table, const Key& key, RowValuePtr value) = 0;

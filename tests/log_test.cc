@@ -491,7 +491,9 @@ TEST(ReplayCommit, ResultsWaitForTheLogUnlessSynchronousCommitIsOff) {
       engine.Drain();
     }
     EXPECT_EQ(done.load(), 50);
-    if (sync) EXPECT_GE(durable_at_result.load(), log.last_lsn()) << "a result went out before its epoch was durable";
+    if (sync) {
+      EXPECT_GE(durable_at_result.load(), log.last_lsn()) << "a result went out before its epoch was durable";
+    }
   }
 }
 
