@@ -219,13 +219,13 @@ Flow BodyRunner::RunStatementWithKey(const Stmt& s, const Key* key) {
 }
 
 std::optional<Key> BodyRunner::WhereKeyOf(const Stmt& s) {
-  if (preset_key_.set) return preset_key_.key ? std::optional<Key>(*preset_key_.key) : std::nullopt;
+  if (preset_key_.set) return PresetKeyValue();
   EvalContext ctx = FrameContext();
   return PointKey(*s.table, s.where_key, ctx);
 }
 
 std::optional<Key> BodyRunner::ReadKeyOf(const Stmt& s) {
-  if (preset_key_.set) return preset_key_.key ? std::optional<Key>(*preset_key_.key) : std::nullopt;
+  if (preset_key_.set) return PresetKeyValue();
   EvalContext ctx = FrameContext();
   planner::KeyRange range = planner::ResolveAccessPath(s.select->access, *s.table, ctx);
   if (!range.point || range.empty) return std::nullopt;

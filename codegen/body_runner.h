@@ -129,6 +129,7 @@ class BodyRunner {
     const Key* key = nullptr;  // null: no row
   };
   PresetKey preset_key_;
+  std::optional<Key> PresetKeyValue() const { return preset_key_.key ? std::optional<Key>(*preset_key_.key) : std::nullopt; }
   // Rows this attempt declared as inserts: a program that may insert a key twice (two
   // branches, a loop over repeated values) declares it once; the second INSERT then
   // fails at execution with the duplicate-key error, as in PostgreSQL.

@@ -36,10 +36,15 @@ void CompiledExprs::EvalList(const ProcedureCode::CaseList& list, EvalState& sta
   out.clear();  // compiled code writes into a Datum as it finds it: start from NULLs
   out.resize(list.exprs.size());
   for (size_t i = 0; i < list.exprs.size(); ++i) {
+    const planner::Expr& e = *list.exprs[i];
     if (list.cases[i] >= 0)
       Run(list.cases[i], state, out[i]);
+    else if (e.kind == planner::ExprKind::kConst)  // the usual uncompiled values: copied as Eval would
+      planner::CopyDatum(out[i], e.value);
+    else if (e.kind == planner::ExprKind::kSlot && e.slot.space == planner::SlotSpace::kVariable)
+      planner::CopyDatum(out[i], interpreted.variables[static_cast<size_t>(e.slot.index)]);
     else
-      out[i] = planner::Eval(*list.exprs[i], interpreted);
+      out[i] = planner::Eval(e, interpreted);
   }
 }
 

@@ -21,9 +21,8 @@ using planner::Stmt;
 namespace {
 
 const Stmt& BodyStatement(const planner::ProcedureIr& ir, int id) {
-  if (id < 1 || id > static_cast<int>(ir.table_statements.size()))
-    throw planner::SqlError("XX000", fmt::format("internal error: no table statement {} in {}", id, ir.name));
-  return *ir.table_statements[static_cast<size_t>(id - 1)];
+  if (const Stmt* s = ir.TableStatement(id)) return *s;
+  throw planner::SqlError("XX000", fmt::format("internal error: no table statement {} in {}", id, ir.name));
 }
 
 // The key of `columns` from per-column expressions (nullptr: unknown); nullopt when a
@@ -82,7 +81,7 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
     }
     case AccessInfo::Access::kInsert:
     case AccessInfo::Access::kUpsert: {
-      std::optional<Key> key = KeyFrom(table, table.primary_key, fixed_values(), ctx);
+      std::optional<Key> key = preset_key_.set ? PresetKeyValue() : KeyFrom(table, table.primary_key, fixed_values(), ctx);
       if (!key) return;
       if (access.access == AccessInfo::Access::kInsert &&
           !declared_inserts_.emplace(table.id, std::string(key->view())).second)

@@ -19,12 +19,6 @@ std::optional<ColumnType> IntegerWidth(planner::TypeId type) {
   }
 }
 
-const Stmt* BodyStatement(const planner::ProcedureIr& ir, int id) {
-  for (const Stmt* s : ir.table_statements)
-    if (s->id == id) return s;
-  return nullptr;
-}
-
 // The primary-key expressions of a point read path, or nothing.
 std::optional<std::vector<const Expr*>> SelectKey(const Stmt& s) {
   if (!s.select || s.table == nullptr) return std::nullopt;
@@ -43,6 +37,14 @@ std::optional<std::vector<const Expr*>> WhereKey(const Stmt& s) {
   return parts;
 }
 
+// The VALUES of an INSERT's primary-key columns.
+std::optional<std::vector<const Expr*>> InsertKey(const Stmt& s) {
+  if (s.table == nullptr || s.row_values.size() != s.table->columns.size()) return std::nullopt;
+  std::vector<const Expr*> parts;
+  for (int c : s.table->primary_key) parts.push_back(s.row_values[static_cast<size_t>(c)].get());
+  return parts;
+}
+
 // The key expressions the runner would evaluate for `s` (a body statement), as `init`
 // (kDeclare: its declaration; kReconRead: its read) or as the body runs it.
 std::optional<std::vector<const Expr*>> KeyExprs(const Stmt& s, StmtKind init) {
@@ -51,6 +53,8 @@ std::optional<std::vector<const Expr*>> KeyExprs(const Stmt& s, StmtKind init) {
     if (!s.access) return std::nullopt;
     switch (s.access->access) {
       case AccessInfo::Access::kReadPrefetch: return s.select ? SelectKey(s) : WhereKey(s);
+      case AccessInfo::Access::kInsert:
+      case AccessInfo::Access::kUpsert: return InsertKey(s);
       case AccessInfo::Access::kUpdate:
       case AccessInfo::Access::kDelete: return WhereKey(s);
       default: return std::nullopt;
@@ -70,7 +74,7 @@ std::optional<PointKeyPlan> PlanPointKey(const planner::ProcedureIr& ir, const S
   const Stmt* target = &s;
   StmtKind init = StmtKind::kNull;
   if (s.kind == StmtKind::kDeclare || s.kind == StmtKind::kReconRead) {
-    target = BodyStatement(ir, s.target_stmt);
+    target = ir.TableStatement(s.target_stmt);
     init = s.kind;
     if (target == nullptr) return std::nullopt;
   }

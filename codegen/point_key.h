@@ -2,7 +2,8 @@
 // key column is an integer and every key expression an integer: compiled code computes
 // the key parts inline (no Datums, no interpreter) and hands them to the statement runner
 // (caracal_rt_stmt_key). Covers the body's point SELECT INTO, point UPDATE and DELETE, and
-// the init program's kDeclare / kReconRead of such statements.
+// the init program's kDeclare / kReconRead of such statements and kDeclare of an INSERT
+// (its primary-key VALUES).
 #pragma once
 
 #include <optional>

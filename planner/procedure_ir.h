@@ -209,6 +209,11 @@ struct ProcedureIr {
 
   // name(type, type, ...) of the IN / INOUT parameters, as \df prints it.
   std::string Signature() const;
+  // The table statement with id `id` (an init statement's target_stmt), nullptr if none.
+  const Stmt* TableStatement(int id) const {
+    if (id < 1 || id > static_cast<int>(table_statements.size())) return nullptr;
+    return table_statements[static_cast<size_t>(id - 1)];
+  }
 };
 
 }  // namespace caracal::planner
