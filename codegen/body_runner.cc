@@ -416,16 +416,25 @@ RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old,
                      fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null constraint", c.name,
                                  s.table->name));
   };
-  bool fixed_width = true;
-  for (const auto& [col, e] : s.assignments) fixed_width &= !IsStringType(schema.column(col).type);
-  if (fixed_width) {
-    // Only integer, numeric, float, boolean or timestamp columns change: copy the row's
-    // blob and rewrite their slots.
+  // A string column whose new value has its old value's size in bytes (char(n) columns,
+  // mostly) keeps the row's layout, so it can be patched like a fixed-width one.
+  auto same_size_string = [&](size_t i) {
+    const int col = s.assignments[i].first;
+    return assigned[i].kind == Datum::Kind::kString && !old.IsNull(col) &&
+           old.GetString(col).size() == assigned[i].s.size();
+  };
+  bool patchable = true;
+  for (size_t i = 0; i < s.assignments.size(); ++i)
+    patchable &= !IsStringType(schema.column(s.assignments[i].first).type) || same_size_string(i);
+  if (patchable) {
+    // Copy the row's blob and rewrite the changed slots (and same-size strings' bytes).
     RowPatch patch(old);
     for (size_t i = 0; i < s.assignments.size(); ++i) {
       int col = s.assignments[i].first;
       const planner::CatalogColumn& c = s.table->columns[col];
-      if (assigned[i].is_null()) {
+      if (IsStringType(schema.column(col).type)) {
+        patch.SetSameSizeString(col, assigned[i].s);
+      } else if (assigned[i].is_null()) {
         check_not_null(c);
         patch.SetNull(col);
       } else {

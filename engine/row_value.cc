@@ -169,6 +169,13 @@ RowPatch::RowPatch(const RowValue& base) {
   row_.reset(static_cast<RowValue*>(raw));
 }
 
+RowPatch& RowPatch::SetSameSizeString(int col, std::string_view v) {
+  if (row_->IsNull(col) || row_->GetString(col).size() != v.size())
+    throw std::logic_error("RowPatch::SetSameSizeString: the base value is null or of another size");
+  std::memcpy(reinterpret_cast<char*>(row_.get()) + Slot(col).str.offset, v.data(), v.size());
+  return *this;
+}
+
 RowPatch& RowPatch::SetNull(int col) {
   bitmap()[col >> 3] |= static_cast<uint8_t>(1u << (col & 7));
   Slot(col).i = 0;

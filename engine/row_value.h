@@ -108,8 +108,9 @@ class RowBuilder {
   std::deque<std::string> owned_;
 };
 
-// A copy of a row with some fixed-width columns (everything but strings) changed: the
-// blob is copied and their slots rewritten, without re-encoding the rest of the row. The
+// A copy of a row with some fixed-width columns (everything but strings) or same-size
+// strings changed: the blob is copied and their slots or bytes rewritten, without
+// re-encoding the rest of the row. The
 // result is byte for byte what RowBuilder(schema, base) with the same calls builds (a
 // null column's slot is zero), so the state hash cannot tell them apart.
 class RowPatch {
@@ -120,6 +121,10 @@ class RowPatch {
   RowPatch& SetDouble(int col, double v);
   // As RowBuilder::Set, for a column that is not a string (std::logic_error otherwise).
   RowPatch& Set(const Schema& schema, int col, const Value& v);
+  // Overwrites a string column whose base value is not null and has exactly v.size()
+  // bytes (std::logic_error otherwise): the layout is unchanged, so the row is still what
+  // RowBuilder would build. `v` must already be what RowBuilder stores (char(n) padded).
+  RowPatch& SetSameSizeString(int col, std::string_view v);
   RowValuePtr Build() { return std::move(row_); }
 
  private:

@@ -79,6 +79,28 @@ TEST(RowValueTest, PatchBuildsTheSameBytesAsTheBuilder) {
   EXPECT_THROW(patch.Set(s, 2, Value::String("x")), EngineError) << "kind mismatch";
 }
 
+// A string of the same size is overwritten in place: still the builder's bytes, whichever
+// of the two strings changes, alone or with a fixed-width column.
+TEST(RowValueTest, PatchOfASameSizeStringBuildsTheSameBytesAsTheBuilder) {
+  Schema s = MixedSchema();
+  std::vector<Value> v = {Value::Int(1), Value::String("a name"), Value::Numeric(5, 2), Value::Null(),
+                          Value::String("zz"), Value::Double(0.5)};
+  RowValuePtr base = MakeRow(s, v);
+  for (int col : {1, 4}) {
+    const std::string replacement(base->GetString(col).size(), 'q');
+    RowValuePtr built = RowBuilder(s, *base).SetString(col, replacement).Set(2, Value::Int(3)).Build();
+    RowValuePtr patched = RowPatch(*base).SetSameSizeString(col, replacement).Set(s, 2, Value::Int(3)).Build();
+    EXPECT_EQ(patched->bytes(), built->bytes()) << "column " << col;
+    EXPECT_EQ(patched->GetString(col), replacement);
+  }
+  EXPECT_EQ(base->GetString(1), "a name") << "the base row is not changed";
+  RowPatch patch(*base);
+  EXPECT_THROW(patch.SetSameSizeString(1, "longer than before"), std::logic_error);
+  RowValuePtr null_string = RowBuilder(s, *base).SetNull(4).Build();
+  RowPatch from_null(*null_string);
+  EXPECT_THROW(from_null.SetSameSizeString(4, ""), std::logic_error) << "a NULL has no bytes to overwrite";
+}
+
 TEST(RowValueTest, NotNullAndTypeErrors) {
   Schema s = MixedSchema();
   std::vector<Value> null_id = {Value::Null(), Value::Null(), Value::Null(), Value::Null(), Value::Null(), Value::Null()};
