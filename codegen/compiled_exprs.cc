@@ -12,6 +12,7 @@ EvalState CompiledExprs::StateFor(const planner::EvalContext& ctx) const {
   state.aggregates = ctx.aggregates.data();
   state.row = ctx.row;
   state.excluded = ctx.excluded;
+  if (temps_.empty()) temps_.resize(static_cast<size_t>(code_.expr_temps()));
   state.temps = temps_.data();
   return state;
 }

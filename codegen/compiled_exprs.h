@@ -14,7 +14,7 @@ namespace caracal::codegen {
 
 class CompiledExprs final : public planner::ExprAccelerator {
  public:
-  explicit CompiledExprs(const ProcedureCode& code) : code_(code), temps_(static_cast<size_t>(code.expr_temps())) {}
+  explicit CompiledExprs(const ProcedureCode& code) : code_(code) {}
 
   bool Eval(const planner::Expr& e, const planner::EvalContext& ctx, planner::Datum& out) const override;
 
@@ -39,6 +39,7 @@ class CompiledExprs final : public planner::ExprAccelerator {
                 std::vector<planner::Datum>& out) const;
 
   const ProcedureCode& code_;
+  // Allocated on first use: many transactions never evaluate a statement expression.
   mutable std::vector<planner::Datum> temps_;
 };
 

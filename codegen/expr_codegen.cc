@@ -432,6 +432,9 @@ CgValue ExprEmitter::Cast(const CgValue& v, const SqlType& from, const SqlType& 
     if (from.id == TypeId::kBool && to.is_integer()) return {tr, v.is_null, b_.CreateZExt(v.value, b_.getInt64Ty())};
     if (from.is_integer() && to.id == TypeId::kBool) return {tr, v.is_null, b_.CreateICmpNE(v.value, b_.getInt64(0))};
   }
+  if (to.id == TypeId::kNumeric && inline_numeric_) {
+    if (std::optional<CgValue> fast = NumericCastFastPath(v, from, to, explicit_cast)) return *fast;
+  }
   // Everything else through CastDatum itself (null in, null out: no call).
   llvm::Value* in = Box(v, from.id);
   llvm::Value* out = NewTemp();
@@ -450,6 +453,82 @@ CgValue ExprEmitter::Cast(const CgValue& v, const SqlType& from, const SqlType& 
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
   return Load(out, to.id);
+}
+
+ExprEmitter::NumericParts ExprEmitter::LoadNumeric(llvm::Value* datum) {
+  NumericParts n;
+  n.is_numeric = b_.CreateICmpEQ(b_.CreateLoad(b_.getInt8Ty(), FieldPtr(datum, Layout::DatumKind())),
+                                 b_.getInt8(static_cast<uint8_t>(Datum::Kind::kNumeric)));
+  n.mantissa = b_.CreateLoad(b_.getInt128Ty(), FieldPtr(datum, Layout::DatumNumeric() + Layout::NumericMantissa()));
+  n.scale = b_.CreateLoad(b_.getInt32Ty(), FieldPtr(datum, Layout::DatumNumeric() + Layout::NumericScale()));
+  return n;
+}
+
+void ExprEmitter::StoreNumeric(llvm::Value* datum, llvm::Value* mantissa, llvm::Value* scale) {
+  b_.CreateStore(b_.getInt8(static_cast<uint8_t>(Datum::Kind::kNumeric)), FieldPtr(datum, Layout::DatumKind()));
+  b_.CreateStore(mantissa, FieldPtr(datum, Layout::DatumNumeric() + Layout::NumericMantissa()));
+  b_.CreateStore(scale, FieldPtr(datum, Layout::DatumNumeric() + Layout::NumericScale()));
+}
+
+llvm::Value* ExprEmitter::Int128Constant(planner::int128 v) {
+  const auto bits = static_cast<unsigned __int128>(v);
+  const uint64_t words[2] = {static_cast<uint64_t>(bits), static_cast<uint64_t>(bits >> 64)};
+  return llvm::ConstantInt::get(b_.getInt128Ty(), llvm::APInt(128, words));
+}
+
+std::optional<CgValue> ExprEmitter::NumericCastFastPath(const CgValue& v, const SqlType& from, const SqlType& to,
+                                                         bool explicit_cast) {
+  // caracal_rt_cast's own fast path, inline: an integer to numeric, or a numeric already
+  // at the target scale, that fits numeric(p,s). The rest (rounding, overflow errors)
+  // still calls it. Only scales and precisions whose bounds fit an int128.
+  const bool integer = from.is_integer() && v.repr == Repr::kInt;
+  const bool numeric = from.id == TypeId::kNumeric && v.repr == Repr::kBoxed;
+  if (!integer && !numeric) return std::nullopt;
+  if (numeric && to.precision < 0) return std::nullopt;
+  if (to.precision > planner::Numeric::kMaxScale ||
+      (to.precision >= 0 && (to.scale < 0 || to.scale > 18 || to.scale > to.precision)))
+    return std::nullopt;
+  llvm::Value* out = NewTemp();
+  llvm::BasicBlock* null_bb = NewBlock("numcast.null");
+  llvm::BasicBlock* try_bb = NewBlock("numcast.try");
+  llvm::BasicBlock* store_bb = NewBlock("numcast.fast");
+  llvm::BasicBlock* call_bb = NewBlock("numcast.call");
+  llvm::BasicBlock* done = NewBlock("numcast.done");
+  b_.CreateCondBr(v.is_null, null_bb, try_bb);
+  b_.SetInsertPoint(null_bb);
+  b_.CreateStore(b_.getInt8(0), FieldPtr(out, Layout::DatumKind()));
+  b_.CreateBr(done);
+  b_.SetInsertPoint(try_bb);
+  llvm::Value* mantissa = nullptr;
+  llvm::Value* fits = nullptr;
+  if (integer) {
+    // |v| < 2^63 and scale <= 18: v * 10^scale cannot overflow an int128.
+    mantissa = b_.CreateSExt(v.value, b_.getInt128Ty());
+    if (to.precision >= 0) mantissa = b_.CreateMul(mantissa, Int128Constant(planner::Pow10(to.scale)));
+    fits = b_.getTrue();
+  } else {
+    NumericParts n = LoadNumeric(v.value);
+    mantissa = n.mantissa;
+    fits = b_.CreateAnd(n.is_numeric, b_.CreateICmpEQ(n.scale, b_.getInt32(to.scale)));
+  }
+  if (to.precision >= 0) {
+    // At scale s, at most p - s integer digits means |mantissa| < 10^p.
+    llvm::Value* bound = Int128Constant(planner::Pow10(to.precision));
+    fits = b_.CreateAnd(fits, b_.CreateAnd(b_.CreateICmpSLT(mantissa, bound),
+                                           b_.CreateICmpSGT(mantissa, b_.CreateNeg(bound))));
+  }
+  b_.CreateCondBr(fits, store_bb, call_bb);
+  b_.SetInsertPoint(store_bb);
+  StoreNumeric(out, mantissa, b_.getInt32(to.precision >= 0 ? to.scale : 0));
+  b_.CreateBr(done);
+  b_.SetInsertPoint(call_bb);
+  CheckOk(CallRuntime("caracal_rt_cast",
+                      {state_, Box(v, from.id), b_.getInt32(TypeCode(from)), b_.getInt32(from.precision),
+                       b_.getInt32(from.scale), b_.getInt32(TypeCode(to)), b_.getInt32(to.precision),
+                       b_.getInt32(to.scale), b_.getInt32(explicit_cast ? 1 : 0), out}));
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  return CgValue{Repr::kBoxed, v.is_null, out};
 }
 
 CgValue ExprEmitter::EmitIntArith(Op op, const CgValue& a, const CgValue& b, TypeId type) {
@@ -562,9 +641,29 @@ CgValue ExprEmitter::EmitArith(const Expr& e) {
   b_.CreateStore(b_.getInt8(0), FieldPtr(out, Layout::DatumKind()));
   b_.CreateBr(done);
   b_.SetInsertPoint(call_bb);
-  CheckOk(CallRuntime("caracal_rt_arith", {state_, b_.getInt32(static_cast<int>(e.op)), Box(a, e.args[0]->type.id),
-                                           Box(b, e.args[1]->type.id), b_.getInt32(TypeCode(e.type)),
-                                           b_.getInt32(e.type.precision), b_.getInt32(e.type.scale), out}));
+  llvm::Value* boxed_a = Box(a, e.args[0]->type.id);
+  llvm::Value* boxed_b = Box(b, e.args[1]->type.id);
+  if (inline_numeric_ && (e.op == Op::kAdd || e.op == Op::kSub) && e.type.precision < 0) {
+    // Operands of one scale add without aligning: the mantissas' sum, unless it
+    // overflows (then the runtime raises its error). Anything else calls the runtime.
+    NumericParts x = LoadNumeric(boxed_a), y = LoadNumeric(boxed_b);
+    llvm::Value* pair = b_.CreateBinaryIntrinsic(
+        e.op == Op::kAdd ? llvm::Intrinsic::sadd_with_overflow : llvm::Intrinsic::ssub_with_overflow, x.mantissa,
+        y.mantissa);
+    llvm::Value* fast = b_.CreateAnd(b_.CreateAnd(x.is_numeric, y.is_numeric),
+                                     b_.CreateAnd(b_.CreateICmpEQ(x.scale, y.scale),
+                                                  b_.CreateNot(b_.CreateExtractValue(pair, 1))));
+    llvm::BasicBlock* store_bb = NewBlock("num.fast");
+    llvm::BasicBlock* slow_bb = NewBlock("num.slow");
+    b_.CreateCondBr(fast, store_bb, slow_bb);
+    b_.SetInsertPoint(store_bb);
+    StoreNumeric(out, b_.CreateExtractValue(pair, 0), x.scale);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(slow_bb);
+  }
+  CheckOk(CallRuntime("caracal_rt_arith", {state_, b_.getInt32(static_cast<int>(e.op)), boxed_a, boxed_b,
+                                           b_.getInt32(TypeCode(e.type)), b_.getInt32(e.type.precision),
+                                           b_.getInt32(e.type.scale), out}));
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
   return {Repr::kBoxed, any_null, out};
@@ -915,6 +1014,7 @@ CompiledExpr CompileExpr(Jit& jit, const Expr& e, const Schema* schema, const Co
   int temps = 0;
   ExprEmitter emitter(b, fn->getArg(0), error_exit, *out.constants_, &temps);
   emitter.set_schema(schema);
+  emitter.set_inline_numeric(jit.opt_level() != OptLevel::kO0);
   CgValue v = emitter.Emit(e);
   emitter.Store(v, e.type.id, fn->getArg(1));
   b.CreateRet(b.getInt32(1));

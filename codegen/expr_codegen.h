@@ -23,6 +23,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <llvm/IR/IRBuilder.h>
@@ -57,6 +58,11 @@ class ExprEmitter {
   ExprEmitter(llvm::IRBuilder<>& builder, llvm::Value* state, llvm::BasicBlock* error_exit, ConstantPool& constants,
               int* temp_count);
 
+  // Whether numeric arithmetic and casts get inline fast paths (i128 code) before their
+  // runtime calls: worth it in the -O2 tier; the first tier keeps its IR small, since
+  // CREATE FUNCTION waits for it. Off by default.
+  void set_inline_numeric(bool on) { inline_numeric_ = on; }
+
   CgValue Emit(const planner::Expr& e);
   // A condition as WHERE/IF sees it: true iff the value is non-null and true.
   llvm::Value* EmitCondition(const planner::Expr& e);
@@ -69,6 +75,19 @@ class ExprEmitter {
 
   // Branches to the error exit when `ok` (i32 returned by a runtime function) is 0.
   void CheckOk(llvm::Value* ok);
+  // A boxed Datum's numeric fields (meaningful when is_numeric), and the store of a
+  // numeric into one.
+  struct NumericParts {
+    llvm::Value* is_numeric;
+    llvm::Value* mantissa;  // i128
+    llvm::Value* scale;     // i32
+  };
+  NumericParts LoadNumeric(llvm::Value* datum);
+  void StoreNumeric(llvm::Value* datum, llvm::Value* mantissa, llvm::Value* scale);
+  llvm::Value* Int128Constant(planner::int128 v);
+  // A cast to numeric without a runtime call where the value allows (else the call).
+  std::optional<CgValue> NumericCastFastPath(const CgValue& v, const planner::SqlType& from,
+                                             const planner::SqlType& to, bool explicit_cast);
   // Raises SqlError(sqlstate, message) when `cond` (i1) holds.
   void RaiseIf(llvm::Value* cond, const char* sqlstate, const std::string& message);
 
@@ -152,6 +171,7 @@ class ExprEmitter {
   llvm::Value* state_;
   llvm::BasicBlock* error_exit_;
   ConstantPool& constants_;
+  bool inline_numeric_ = false;
   int* temp_count_;
   llvm::Value* variables_ = nullptr;
   llvm::Value* group_keys_ = nullptr;

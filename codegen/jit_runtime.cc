@@ -85,7 +85,7 @@ int32_t caracal_rt_cast(EvalState* state, const Datum* in, int32_t from_id, int3
       if (to_p >= 0) {
         n = n.Rescale(to_s);
         // At scale to_s, at most to_p - to_s integer digits means |mantissa| < 10^to_p.
-        fits = to_p <= planner::Numeric::kMaxScale && n.mantissa() < planner::Pow10(to_p) &&
+        fits = to_p <= planner::Numeric::kMaxScale && to_s <= to_p && n.mantissa() < planner::Pow10(to_p) &&
                n.mantissa() > -planner::Pow10(to_p);
       }
       if (fits) {

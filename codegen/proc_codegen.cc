@@ -39,7 +39,7 @@ class BlockCompiler {
   // `db` (may be null: then every table statement goes to the runner) gives the schemas
   // of the rows compiled statements read.
   BlockCompiler(const planner::ProcedureIr& ir, const Database* db, llvm::Function* fn, ConstantPool& constants,
-                int* temps)
+                int* temps, bool inline_numeric)
       : ir_(ir), db_(db), b_(fn->getContext()), fn_(fn) {
     auto* entry = llvm::BasicBlock::Create(fn->getContext(), "entry", fn);
     error_exit_ = llvm::BasicBlock::Create(fn->getContext(), "error", fn);
@@ -47,6 +47,7 @@ class BlockCompiler {
     b_.CreateRet(b_.getInt32(0));
     b_.SetInsertPoint(entry);
     emitter_ = std::make_unique<ExprEmitter>(b_, fn->getArg(0), error_exit_, constants, temps);
+    emitter_->set_inline_numeric(inline_numeric);
   }
 
   void CompileFunction(const Block& block) {
@@ -472,8 +473,9 @@ std::vector<std::pair<const planner::Expr*, const Schema*>> StatementExprs(const
 // compile time of procedures with many statements.
 class ExprSwitchEmitter {
  public:
-  ExprSwitchEmitter(llvm::Module& module, ConstantPool& constants, int* temps)
-      : context_(module.getContext()), b_(context_), constants_(constants), temps_(temps) {
+  ExprSwitchEmitter(llvm::Module& module, ConstantPool& constants, int* temps, bool inline_numeric)
+      : context_(module.getContext()), b_(context_), constants_(constants), temps_(temps),
+        inline_numeric_(inline_numeric) {
     auto* fn_type = llvm::FunctionType::get(b_.getInt32Ty(), {b_.getPtrTy(), b_.getPtrTy(), b_.getInt32Ty()}, false);
     fn_ = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, kName, module);
     auto* entry = llvm::BasicBlock::Create(context_, "entry", fn_);
@@ -494,6 +496,7 @@ class ExprSwitchEmitter {
     try {
       ExprEmitter emitter(b_, fn_->getArg(0), error_exit_, constants_, temps_);
       emitter.set_schema(schema);
+      emitter.set_inline_numeric(inline_numeric_);
       CgValue v = emitter.Emit(e);
       emitter.Store(v, e.type.id, fn_->getArg(1));
       b_.CreateRet(b_.getInt32(1));
@@ -522,6 +525,7 @@ class ExprSwitchEmitter {
   llvm::IRBuilder<> b_;
   ConstantPool& constants_;
   int* temps_;
+  bool inline_numeric_;
   llvm::Function* fn_ = nullptr;
   llvm::BasicBlock* error_exit_ = nullptr;
   llvm::SwitchInst* switch_ = nullptr;
@@ -536,19 +540,20 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   std::unique_ptr<llvm::Module> module = jit.NewModule(*context, "proc." + ir.name);
   auto* fn_type = llvm::FunctionType::get(llvm::Type::getInt32Ty(*context), {llvm::PointerType::get(*context, 0)}, false);
   auto code = std::unique_ptr<ProcedureCode>(new ProcedureCode());
+  const bool inline_numeric = jit.opt_level() != OptLevel::kO0;
   code->constants_ = std::make_unique<ConstantPool>();
   int temps = 0;
   for (const char* name : {"caracal_body", "caracal_init"}) {
     auto* fn = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, name, *module);
     fn->getArg(0)->setName("state");
-    BlockCompiler compiler(ir, db, fn, *code->constants_, &temps);
+    BlockCompiler compiler(ir, db, fn, *code->constants_, &temps, inline_numeric);
     compiler.CompileFunction(std::string_view(name) == "caracal_body" ? ir.body : ir.init);
   }
   std::vector<std::string> entry_points = {"caracal_body", "caracal_init"};
   // Statement expressions use their own temps (the accelerator's buffer, not the body's).
   int expr_temps = 0;
   if (db != nullptr) {
-    ExprSwitchEmitter exprs(*module, *code->constants_, &expr_temps);
+    ExprSwitchEmitter exprs(*module, *code->constants_, &expr_temps, inline_numeric);
     for (const auto& [e, schema] : StatementExprs(ir, *db)) {
       // A constant or a lone variable or column is as quick to interpret as to call.
       if (e->ContainsAggregate() || e->kind == planner::ExprKind::kConst || e->kind == planner::ExprKind::kSlot) continue;
