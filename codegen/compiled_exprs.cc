@@ -59,28 +59,33 @@ planner::EvalContext Interpreted(const planner::EvalContext& ctx) {
   return interpreted;
 }
 
+const ProcedureCode::StatementCases& CasesOf(const ProcedureCode& code, const planner::Stmt& s) {
+  const ProcedureCode::StatementCases* cases = code.CasesOf(s);
+  if (cases == nullptr)
+    throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: write statement without its cases");
+  return *cases;
+}
+
 }  // namespace
 
 bool CompiledExprs::NewValues(const planner::Stmt& s, const planner::EvalContext& ctx,
                               std::vector<planner::Datum>& values) const {
-  const ProcedureCode::StatementCases* cases = code_.CasesOf(s);
-  if (cases == nullptr) throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: write statement without its cases");
+  const ProcedureCode::StatementCases& cases = CasesOf(code_, s);
   const planner::EvalContext interpreted = Interpreted(ctx);
   EvalState state = StateFor(ctx);
-  if (!cases->filter.exprs.empty()) {
-    EvalList(cases->filter, state, interpreted, values);
+  if (!cases.filter.exprs.empty()) {
+    EvalList(cases.filter, state, interpreted, values);
     if (values[0].is_null() || !values[0].as_bool()) return false;
   }
-  EvalList(cases->values, state, interpreted, values);
+  EvalList(cases.values, state, interpreted, values);
   return true;
 }
 
 void CompiledExprs::Returning(const planner::Stmt& s, const planner::EvalContext& ctx,
                               std::vector<planner::Datum>& values) const {
-  const ProcedureCode::StatementCases* cases = code_.CasesOf(s);
-  if (cases == nullptr) throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: write statement without its cases");
+  const ProcedureCode::StatementCases& cases = CasesOf(code_, s);
   EvalState state = StateFor(ctx);
-  EvalList(cases->returning, state, Interpreted(ctx), values);
+  EvalList(cases.returning, state, Interpreted(ctx), values);
 }
 
 }  // namespace caracal::codegen
