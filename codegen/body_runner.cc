@@ -438,7 +438,7 @@ RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old,
         check_not_null(c);
         patch.SetNull(col);
       } else {
-        patch.Set(schema, col, planner::DatumToValue(assigned[i], c.type));
+        planner::PatchRowColumn(patch, schema, col, assigned[i], c.type);
       }
     }
     return patch.Build();
@@ -451,7 +451,7 @@ RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old,
       check_not_null(c);
       b.SetNull(col);
     } else {
-      b.Set(col, planner::DatumToValue(assigned[i], c.type));
+      planner::SetRowColumn(b, col, schema.column(col), assigned[i], c.type);
     }
   }
   return b.Build();

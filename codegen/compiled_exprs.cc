@@ -12,8 +12,12 @@ EvalState CompiledExprs::StateFor(const planner::EvalContext& ctx) const {
   state.aggregates = ctx.aggregates.data();
   state.row = ctx.row;
   state.excluded = ctx.excluded;
-  if (temps_.empty()) temps_.resize(static_cast<size_t>(code_.expr_temps()));
-  state.temps = temps_.data();
+  if (!temps_ready_) {
+    temps_->resize(static_cast<size_t>(code_.expr_temps()));
+    for (planner::Datum& t : *temps_) planner::ResetDatum(t);
+    temps_ready_ = true;
+  }
+  state.temps = temps_->data();
   return state;
 }
 
@@ -34,7 +38,10 @@ bool CompiledExprs::Eval(const planner::Expr& e, const planner::EvalContext& ctx
 
 void CompiledExprs::EvalList(const ProcedureCode::CaseList& list, EvalState& state,
                              const planner::EvalContext& interpreted, std::vector<planner::Datum>& out) const {
-  out.clear();  // compiled code writes into a Datum as it finds it: start from NULLs
+  // Compiled code writes into a Datum as it finds it: start from NULLs, but keep the
+  // strings' buffers of the last statement's values.
+  if (out.size() > list.exprs.size()) out.resize(list.exprs.size());
+  for (planner::Datum& d : out) planner::ResetDatum(d);
   out.resize(list.exprs.size());
   for (size_t i = 0; i < list.exprs.size(); ++i) {
     const planner::Expr& e = *list.exprs[i];

@@ -106,7 +106,7 @@ RowValuePtr BuildRow(const TableInfo& table, const Schema& schema, std::span<con
       b.SetNull(static_cast<int>(c));
       continue;
     }
-    b.Set(static_cast<int>(c), planner::DatumToValue(row[c], col.type));
+    planner::SetRowColumn(b, static_cast<int>(c), schema.column(static_cast<int>(c)), row[c], col.type);
   }
   return b.Build();
 }

@@ -71,8 +71,8 @@ RowBuilder& RowBuilder::SetDouble(int col, double v) {
 }
 
 RowBuilder& RowBuilder::SetString(int col, std::string_view v) {
-  owned_.emplace_back(v);
-  return SetStringRef(col, owned_.back());
+  owned_.emplace_front(v);
+  return SetStringRef(col, owned_.front());
 }
 
 RowBuilder& RowBuilder::SetStringRef(int col, std::string_view v) {

@@ -11,7 +11,7 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <deque>
+#include <forward_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -105,7 +105,8 @@ class RowBuilder {
   };
   const Schema& schema_;
   std::vector<Cell> cells_;
-  std::deque<std::string> owned_;
+  // Stable addresses, and (unlike a deque) no allocation while empty.
+  std::forward_list<std::string> owned_;
 };
 
 // A copy of a row with some fixed-width columns (everything but strings) or same-size

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "planner/cast.h"
 #include "planner/sql_error.h"
@@ -474,6 +475,15 @@ void SetStringDatum(Datum& d, std::string_view v) {
   if (d.array) d.array.reset();
 }
 
+void ResetDatum(Datum& d) {
+  d.kind = Datum::Kind::kNull;
+  d.i = 0;
+  d.f = 0;
+  d.n = Numeric();
+  d.s.clear();
+  if (d.array) d.array.reset();
+}
+
 void CopyDatum(Datum& dst, const Datum& src) {
   if (&dst == &src) return;
   switch (src.kind) {
@@ -516,6 +526,64 @@ Value DatumToValue(const Datum& d, const SqlType& type) {
     }
   }
   return Value::Null();
+}
+
+namespace {
+
+// The slot bits DatumToValue and RowBuilder::Set together would give non-null `d` in
+// fixed-width column `c`, for the common pairs where no Value is needed; nullopt for
+// the rest (which take the Value path, so conversions and errors stay in one place).
+std::optional<int64_t> DirectSlotBits(const Datum& d, const SqlType& type, const Column& c) {
+  switch (c.type) {
+    case ColumnType::kSmallInt:
+    case ColumnType::kInteger:
+    case ColumnType::kBigInt:
+      if (d.kind == Datum::Kind::kInt) return d.i;
+      return std::nullopt;
+    case ColumnType::kTimestamp:
+      if (d.kind == Datum::Kind::kTimestamp) return d.i;
+      return std::nullopt;
+    case ColumnType::kBoolean:
+      if (d.kind == Datum::Kind::kBool) return d.i != 0 ? 1 : 0;
+      return std::nullopt;
+    case ColumnType::kDouble:
+      if (d.kind == Datum::Kind::kFloat) return std::bit_cast<int64_t>(d.f);
+      return std::nullopt;
+    case ColumnType::kReal:
+      if (d.kind == Datum::Kind::kFloat) return std::bit_cast<int64_t>(static_cast<double>(static_cast<float>(d.f)));
+      return std::nullopt;
+    case ColumnType::kNumeric: {
+      if (d.kind != Datum::Kind::kNumeric || type.scale != c.scale || c.scale < 0 || c.scale > 18) return std::nullopt;
+      const Numeric r = d.n.Rescale(c.scale);
+      if (r.mantissa() > INT64_MAX || r.mantissa() < INT64_MIN) return std::nullopt;  // the Value path raises
+      return static_cast<int64_t>(r.mantissa());
+    }
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+void SetRowColumn(RowBuilder& b, int col, const Column& c, const Datum& d, const SqlType& type) {
+  if (d.kind == Datum::Kind::kString &&
+      (c.type == ColumnType::kVarchar || c.type == ColumnType::kText ||
+       (c.type == ColumnType::kChar && static_cast<int>(d.s.size()) >= c.precision))) {
+    b.SetStringRef(col, d.s);
+    return;
+  }
+  if (std::optional<int64_t> bits = DirectSlotBits(d, type, c)) {
+    b.SetInt(col, *bits);
+    return;
+  }
+  b.Set(col, DatumToValue(d, type));
+}
+
+void PatchRowColumn(RowPatch& p, const Schema& schema, int col, const Datum& d, const SqlType& type) {
+  if (std::optional<int64_t> bits = DirectSlotBits(d, type, schema.column(col))) {
+    p.SetInt(col, *bits);
+    return;
+  }
+  p.Set(schema, col, DatumToValue(d, type));
 }
 
 Datum DatumFromValue(const Value& v, const SqlType& type) {

@@ -63,6 +63,8 @@ Datum DatumFromText(std::string_view text, const SqlType& type);
 // Row column <-> Datum.
 // d = Datum::String(v), reusing d's buffer.
 void SetStringDatum(Datum& d, std::string_view v);
+// d = Datum::Null(), keeping d's string buffer for the next value.
+void ResetDatum(Datum& d);
 // dst = src, reusing dst's string buffer; the fast path of compiled code's stores.
 void CopyDatum(Datum& dst, const Datum& src);
 
@@ -73,6 +75,12 @@ void DatumFromRowInto(const RowValue& row, int col, const Column& column, Datum&
 // To an engine Value for storing into a column of `type` (the value already coerced).
 // Arrays become Value::Array of their elements.
 Value DatumToValue(const Datum& d, const SqlType& type);
+// Column `col` of a row being built or patched := non-null `d` (a value of `type`,
+// already coerced to the column), exactly as Set(col, DatumToValue(d, type)) would,
+// but without a Value in between for the common kinds. A string is referenced, not
+// copied: `d` must outlive b.Build(). Patching is for fixed-width columns only.
+void SetRowColumn(RowBuilder& b, int col, const Column& column, const Datum& d, const SqlType& type);
+void PatchRowColumn(RowPatch& p, const Schema& schema, int col, const Datum& d, const SqlType& type);
 // An engine Value (a procedure argument, a row value) as a Datum of `type`: the value
 // must already be of the type's family (Value::Array for arrays); modifiers are applied
 // as an assignment would. Throws SqlError if the kinds do not match.
