@@ -14,7 +14,12 @@ namespace caracal::codegen {
 
 class CompiledExprs final : public planner::ExprAccelerator {
  public:
-  explicit CompiledExprs(const ProcedureCode& code) : code_(code) {}
+  explicit CompiledExprs(const ProcedureCode& code) : code_(code), temps_(&own_temps_) {}
+  // With `temps` as the scratch temps: a buffer the caller reuses from run to run (its
+  // Datums are reset to NULL before first use, keeping their strings' capacity).
+  CompiledExprs(const ProcedureCode& code, std::vector<planner::Datum>& temps) : code_(code), temps_(&temps) {}
+  CompiledExprs(const CompiledExprs&) = delete;
+  CompiledExprs& operator=(const CompiledExprs&) = delete;
 
   bool Eval(const planner::Expr& e, const planner::EvalContext& ctx, planner::Datum& out) const override;
 
@@ -39,8 +44,10 @@ class CompiledExprs final : public planner::ExprAccelerator {
                 std::vector<planner::Datum>& out) const;
 
   const ProcedureCode& code_;
-  // Allocated on first use: many transactions never evaluate a statement expression.
-  mutable std::vector<planner::Datum> temps_;
+  // Set up on first use: many transactions never evaluate a statement expression.
+  mutable std::vector<planner::Datum> own_temps_;
+  std::vector<planner::Datum>* temps_;
+  mutable bool temps_ready_ = false;
 };
 
 }  // namespace caracal::codegen

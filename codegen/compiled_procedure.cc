@@ -54,10 +54,11 @@ void CompiledProcedure::Reoptimize(Jit& jit, const CompileOptions& options) {
 }
 
 void CompiledProcedure::Declare(DeclareContext& ctx) const {
-  Frame frame = DeclareFrame(*ir_, ctx);
+  BorrowedBuffers buffers(ctx.worker_scratch(), this);
+  Frame& frame = buffers.Hold(DeclareFrame(*ir_, ctx, buffers.TakeVars()));
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   const ProcedureCode& code = *active_.load(std::memory_order_acquire);
-  CompiledExprs exprs(code);
+  CompiledExprs exprs(code, buffers.temps());
   runner.set_compiled(&exprs);
   RunnerHooks hooks(runner, *ir_, nullptr);
   try {
@@ -68,10 +69,11 @@ void CompiledProcedure::Declare(DeclareContext& ctx) const {
 }
 
 void CompiledProcedure::Execute(ExecContext& ctx) const {
-  Frame frame = ExecuteFrame(*ir_, ctx);
+  BorrowedBuffers buffers(ctx.worker_scratch(), this);
+  Frame& frame = buffers.Hold(ExecuteFrame(*ir_, ctx, buffers.TakeVars()));
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   const ProcedureCode& code = *active_.load(std::memory_order_acquire);
-  CompiledExprs exprs(code);
+  CompiledExprs exprs(code, buffers.temps());
   runner.set_compiled(&exprs);
   RunnerHooks hooks(runner, *ir_, &ctx);
   try {

@@ -74,6 +74,7 @@ class RecordingDeclareContext final : public DeclareContext {
   }
   std::vector<Value>& scratch() override { return scratch_; }
   std::any& attempt_state() override { return attempt_state_; }
+  WorkerScratch& worker_scratch() override { return worker_scratch_; }
 
  private:
   const planner::TableInfo* TableOf(TableId id) const {
@@ -148,6 +149,7 @@ class RecordingDeclareContext final : public DeclareContext {
   const planner::Stmt* statement_ = nullptr;
   std::vector<Value> scratch_;
   std::any attempt_state_;
+  WorkerScratch worker_scratch_;
   int ranges_ = 0;
   ResultSet rows_;
 };

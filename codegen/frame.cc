@@ -1,5 +1,8 @@
 #include "codegen/frame.h"
 
+#include <algorithm>
+#include <memory>
+
 #include "planner/cast.h"
 #include "planner/expr_eval.h"
 #include "planner/sql_error.h"
@@ -22,9 +25,17 @@ std::vector<Datum> ConvertParameters(const planner::ProcedureIr& ir, const TxnIn
   return values;
 }
 
-Frame FrameOf(const planner::ProcedureIr& ir, const TxnInput& input, std::vector<Datum> parameters) {
+Frame FrameOf(const planner::ProcedureIr& ir, const TxnInput& input, std::vector<Datum> parameters,
+              std::vector<Datum> buffer) {
   Frame frame;
-  frame.vars = std::move(parameters);
+  if (buffer.empty()) {
+    frame.vars = std::move(parameters);
+  } else {
+    frame.vars = std::move(buffer);
+    frame.vars.resize(std::max(frame.vars.size(), parameters.size()));
+    for (Datum& d : frame.vars) planner::ResetDatum(d);
+    for (size_t i = 0; i < parameters.size(); ++i) frame.vars[i] = std::move(parameters[i]);
+  }
   frame.vars.resize(ir.variables.size());
   for (size_t i = 0; i < ir.sequence_calls.size() && i < input.sequence_values.size(); ++i)
     frame.vars[ir.sequence_calls[i].variable] = Datum::Int(input.sequence_values[i]);
@@ -37,19 +48,36 @@ Frame FrameOf(const planner::ProcedureIr& ir, const TxnInput& input, std::vector
 }  // namespace
 
 Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input) {
-  return FrameOf(ir, input, ConvertParameters(ir, input));
+  return FrameOf(ir, input, ConvertParameters(ir, input), {});
 }
 
-Frame DeclareFrame(const planner::ProcedureIr& ir, DeclareContext& ctx) {
+Frame DeclareFrame(const planner::ProcedureIr& ir, DeclareContext& ctx, std::vector<Datum> buffer) {
   std::vector<Datum> parameters = ConvertParameters(ir, ctx.input());
   ctx.attempt_state() = DeclaredParameters{parameters};
-  return FrameOf(ir, ctx.input(), std::move(parameters));
+  return FrameOf(ir, ctx.input(), std::move(parameters), std::move(buffer));
 }
 
-Frame ExecuteFrame(const planner::ProcedureIr& ir, ExecContext& ctx) {
+Frame ExecuteFrame(const planner::ProcedureIr& ir, ExecContext& ctx, std::vector<Datum> buffer) {
   if (auto* declared = std::any_cast<DeclaredParameters>(&ctx.attempt_state()))
-    return FrameOf(ir, ctx.input(), std::move(declared->values));
-  return MakeFrame(ir, ctx.input());
+    return FrameOf(ir, ctx.input(), std::move(declared->values), std::move(buffer));
+  return FrameOf(ir, ctx.input(), ConvertParameters(ir, ctx.input()), std::move(buffer));
+}
+
+BorrowedBuffers::BorrowedBuffers(WorkerScratch& scratch, const void* owner) {
+  std::any& slot = scratch.For(owner);
+  if (!slot.has_value()) slot = std::make_shared<RunBuffers>();
+  // Shared, not held by value, so that what a run borrows has a stable address.
+  auto* held = std::any_cast<std::shared_ptr<RunBuffers>>(&slot);
+  if (held == nullptr || *held == nullptr) return;  // another owner's object: run unbuffered
+  home_ = held->get();
+  buffers_ = std::move(*home_);
+  *home_ = RunBuffers();
+}
+
+BorrowedBuffers::~BorrowedBuffers() {
+  if (home_ == nullptr) return;
+  buffers_.vars = std::move(frame_.vars);
+  *home_ = std::move(buffers_);
 }
 
 void InitializeLocals(const planner::ProcedureIr& ir, Frame& frame) {

@@ -27,8 +27,44 @@ Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input);
 // MakeFrame, converting the arguments once per attempt: Declare leaves a copy of the
 // converted parameters in the attempt state (arrays are shared, not copied) and Execute
 // takes them from there, or converts them itself when there are none.
-Frame DeclareFrame(const planner::ProcedureIr& ir, DeclareContext& ctx);
-Frame ExecuteFrame(const planner::ProcedureIr& ir, ExecContext& ctx);
+// `buffer`, when given, becomes the frame's variables (reset to NULL, keeping their
+// strings' capacity): see RunBuffers.
+Frame DeclareFrame(const planner::ProcedureIr& ir, DeclareContext& ctx, std::vector<planner::Datum> buffer = {});
+Frame ExecuteFrame(const planner::ProcedureIr& ir, ExecContext& ctx, std::vector<planner::Datum> buffer = {});
+
+// What one procedure's runs on one worker reuse (kept in the worker's WorkerScratch):
+// the frame's variables and the compiled code's temps. With them a transaction does not
+// allocate its frame, and a string variable keeps its buffer from run to run.
+struct RunBuffers {
+  std::vector<planner::Datum> vars;
+  std::vector<planner::Datum> temps;
+};
+
+// Lends `owner`'s RunBuffers on this worker to one run, and holds the run's frame, until
+// it is destroyed; then the frame's variables and the temps go back. A run that starts
+// while another holds them (which a worker never does, but nothing breaks if one did)
+// gets empty buffers of its own.
+class BorrowedBuffers {
+ public:
+  BorrowedBuffers(WorkerScratch& scratch, const void* owner);
+  ~BorrowedBuffers();
+  BorrowedBuffers(const BorrowedBuffers&) = delete;
+  BorrowedBuffers& operator=(const BorrowedBuffers&) = delete;
+
+  // The variables buffer, to build the frame from (see DeclareFrame).
+  std::vector<planner::Datum> TakeVars() { return std::move(buffers_.vars); }
+  std::vector<planner::Datum>& temps() { return buffers_.temps; }
+  // Keeps the run's frame here (its variables are returned with the buffers).
+  Frame& Hold(Frame frame) {
+    frame_ = std::move(frame);
+    return frame_;
+  }
+
+ private:
+  RunBuffers* home_ = nullptr;  // null: the buffers were taken, these are fresh
+  RunBuffers buffers_;
+  Frame frame_;
+};
 
 // Evaluates the DECLARE defaults of the locals, in declaration order, and enforces
 // NOT NULL declarations (22004, as PL/pgSQL).

@@ -114,6 +114,7 @@ class DeclareContextImpl final : public DeclareContext {
 
   std::vector<Value>& scratch() override { return txn_.scratch; }
   std::any& attempt_state() override { return txn_.attempt_state; }
+  WorkerScratch& worker_scratch() override { return worker_.scratch(); }
 
  private:
   Database& db_;
@@ -124,7 +125,7 @@ class DeclareContextImpl final : public DeclareContext {
 
 class ExecContextImpl final : public ExecContext {
  public:
-  ExecContextImpl(Database& db, EpochTxn& txn) : db_(db), txn_(txn) {}
+  ExecContextImpl(Database& db, EpochTxn& txn, WorkerScratch& scratch) : db_(db), txn_(txn), worker_scratch_(scratch) {}
 
   const TxnInput& input() const override { return txn_.request.input; }
   Table& table(TableId id) override { return db_.table(id); }
@@ -255,6 +256,7 @@ class ExecContextImpl final : public ExecContext {
 
   const std::vector<Value>& scratch() const override { return txn_.scratch; }
   std::any& attempt_state() override { return txn_.attempt_state; }
+  WorkerScratch& worker_scratch() override { return worker_scratch_; }
   void Notice(std::string message) override { txn_.result.notices.push_back(std::move(message)); }
   void Emit(std::vector<Value> row) override { txn_.result.rows.push_back(std::move(row)); }
   void SetRowCount(int64_t rows) override { txn_.result.row_count = rows; }
@@ -332,6 +334,7 @@ class ExecContextImpl final : public ExecContext {
 
   Database& db_;
   EpochTxn& txn_;
+  WorkerScratch& worker_scratch_;
 };
 
 }  // namespace
@@ -454,7 +457,7 @@ void EpochWorker::AppendStep(EpochTxn& txn) {
 
 void EpochWorker::ExecuteStep(EpochTxn& txn) {
   if (txn.state == EpochTxn::State::kRunning) {
-    ExecContextImpl ctx(db_, txn);
+    ExecContextImpl ctx(db_, txn, scratch_);
     txn.Guard([&] { txn.request.procedure->Execute(ctx); });
     if (txn.state == EpochTxn::State::kRunning) ctx.Publish();
   }

@@ -76,6 +76,8 @@ class EpochWorker {
   uint64_t freed_versions() const { return freed_versions_; }
   uint64_t batch_appended() const { return batch_appended_; }
   LockWaitHistogram& lock_waits() { return lock_waits_; }
+  // What procedures keep on this worker between transactions.
+  WorkerScratch& scratch() { return scratch_; }
 
  private:
   void InsertStep(EpochTxn& txn);
@@ -105,6 +107,7 @@ class EpochWorker {
   uint64_t freed_versions_ = 0;
   uint64_t batch_appended_ = 0;
   LockWaitHistogram lock_waits_;
+  WorkerScratch scratch_;
 };
 
 // The newest settled version of `row` before `sid`, waiting while it is pending; nullptr

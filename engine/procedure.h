@@ -28,6 +28,7 @@
 #include "engine/key.h"
 #include "engine/row_value.h"
 #include "engine/value.h"
+#include "engine/worker_scratch.h"
 
 namespace caracal {
 
@@ -106,6 +107,8 @@ class DeclareContext {
   // attempt. Unlike scratch() it never reaches the log: Execute must not depend on it
   // being set (EXPLAIN CALL and replay start from an empty one too).
   virtual std::any& attempt_state() = 0;
+  // This worker's scratch, shared by the Declare and Execute calls it runs.
+  virtual WorkerScratch& worker_scratch() = 0;
 };
 
 // Where a split ApplyRowUpdate piece reports back to its transaction.
@@ -190,6 +193,8 @@ class ExecContext {
   // move out of the latter: it runs once per attempt).
   virtual const std::vector<Value>& scratch() const = 0;
   virtual std::any& attempt_state() = 0;
+  // This worker's scratch (see DeclareContext::worker_scratch).
+  virtual WorkerScratch& worker_scratch() = 0;
 
   virtual void Notice(std::string message) = 0;
   // Appends one row to the transaction's result.

@@ -162,6 +162,7 @@ class RefDeclareContext final : public DeclareContext {
 
   std::vector<Value>& scratch() override { return txn_.scratch; }
   std::any& attempt_state() override { return txn_.attempt_state; }
+  WorkerScratch& worker_scratch() override { return ex_.scratch_; }
 
  private:
   ReferenceExecutor& ex_;
@@ -285,6 +286,7 @@ class RefExecContext final : public ExecContext {
   }
   const std::vector<Value>& scratch() const override { return txn_.scratch; }
   std::any& attempt_state() override { return txn_.attempt_state; }
+  WorkerScratch& worker_scratch() override { return ex_.scratch_; }
   void Notice(std::string message) override { txn_.result.notices.push_back(std::move(message)); }
   void Emit(std::vector<Value> row) override { txn_.result.rows.push_back(std::move(row)); }
   void SetRowCount(int64_t rows) override { txn_.result.row_count = rows; }

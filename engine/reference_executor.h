@@ -12,6 +12,7 @@
 
 #include "engine/executor.h"
 #include "engine/store.h"
+#include "engine/worker_scratch.h"
 
 namespace caracal {
 
@@ -56,6 +57,7 @@ class ReferenceExecutor : public Store, public Executor {
   std::vector<std::unique_ptr<RefTable>> tables_;
   Sequences sequences_;
   std::mutex load_mutex_;
+  WorkerScratch scratch_;  // transactions run one at a time: one worker's scratch
   uint64_t aborts_ = 0;
   uint64_t next_sequence_ = 1;
 };

@@ -104,6 +104,27 @@ TEST_F(CompiledVsInterpreted, ProcedureWithPublishAndStrings) {
   EXPECT_EQ(r[1], "aborted 22001: value too long for type character varying(12)");
 }
 
+// A worker keeps a procedure's frame and temps from one transaction to the next
+// (RunBuffers): every run must still start from NULL locals, whatever the last one left.
+TEST_F(CompiledVsInterpreted, ReusedFramesStartFromNull) {
+  IrBuilder b;
+  [[maybe_unused]] int p = b.Var("p", SqlType::Of(TypeId::kBool), VariableKind::kParameter);
+  int v = b.Var("v", SqlType::Of(TypeId::kText), VariableKind::kLocal);
+  int n = b.Var("n", SqlType::Numeric(8, 2), VariableKind::kLocal);
+  b.ir().returns = ProcedureIr::Returns::kScalar;
+  b.ir().result_columns.push_back({"f", SqlType::Of(TypeId::kText)});
+  b.ir().body = Blk(b.If("p", Blk(b.Assign(v, "repeat('long value ', 4)"), b.Assign(n, "12.5"))),
+                    b.Return("coalesce(v, 'v null') || ' ' || coalesce(n::text, 'n null')"));
+  CompiledProcedure compiled(jit_, b.Take(), catalog_);
+  ReferenceExecutor ex;  // one executor: one worker scratch for every call
+  std::vector<TxnResult> results(4);
+  for (size_t i = 0; i < results.size(); ++i) caracal::testing::SubmitTo(ex, compiled, {Value::Bool(i % 2 == 0)}, &results[i]);
+  ex.Drain();
+  for (size_t i = 0; i < results.size(); ++i)
+    EXPECT_EQ(Describe(results[i]), i % 2 == 0 ? "committed | row long value long value long value long value  12.50"
+                                               : "committed | row v null n null");
+}
+
 TEST(MakeProcedure, CompilesOrFallsBack) {
   Jit jit(OptLevel::kO1);
   Database db;
