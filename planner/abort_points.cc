@@ -74,6 +74,7 @@ bool MayRaise(const Expr& e) {
         case Func::kCardinality:
         case Func::kArrayUpper:
         case Func::kArrayLower:
+        case Func::kBoolOut:
         case Func::kSign:
         case Func::kFloor:
         case Func::kCeil:

@@ -80,6 +80,9 @@ Datum CastDatum(const Datum& v, const SqlType& from, const SqlType& to, bool exp
       if (from.id == TypeId::kBpchar && to.id != TypeId::kBpchar) text = StripTrailingBlanks(text);
       out.kind = Datum::Kind::kString;
       out.s.assign(text);
+    } else if (v.kind == Datum::Kind::kBool) {
+      // boolean's cast to text is booltext ('true'/'false'), not its output ('t'/'f').
+      out = Datum::String(v.as_bool() ? "true" : "false");
     } else {
       out = Datum::String(DatumToText(v, from));
     }

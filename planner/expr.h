@@ -77,6 +77,8 @@ enum class Func : uint8_t {
   kCardinality,  // cardinality(anyarray) -> integer
   kArrayUpper,   // array_upper(anyarray, integer) -> integer
   kArrayLower,   // array_lower(anyarray, integer) -> integer
+  kBoolOut,      // boolout(boolean) -> text: 't'/'f', the output function, which concat()
+                 // and format() print with (a cast to text gives 'true'/'false')
 };
 
 // kArrayAgg: array_agg(x) (with `distinct` and ordering by x itself: see Expr::distinct).

@@ -52,6 +52,16 @@ Op CompareOp(std::string_view name) {
 
 ExprPtr CastTo(ExprPtr e, const SqlType& t) { return Coerce(std::move(e), t, CastContext::kImplicit); }
 
+// `e` as text the way its type's output function prints it, for concat() and format():
+// the same as the cast to text except for booleans ('t'/'f', not 'true'/'false').
+ExprPtr OutputText(ExprPtr e, CastContext context) {
+  if (e->type.id != TypeId::kBool) return Coerce(std::move(e), SqlType::Of(TypeId::kText), context);
+  auto out = MakeNode(ExprKind::kFunc, SqlType::Of(TypeId::kText), e->location);
+  out->func = Func::kBoolOut;
+  out->args.push_back(std::move(e));
+  return out;
+}
+
 // Operand type for comparing `a` and `b`, or nullopt if they are not comparable.
 std::optional<SqlType> ComparisonType(const SqlType& a, const SqlType& b) {
   if (a.is_unknown() && b.is_unknown()) return SqlType::Of(TypeId::kText);
@@ -530,7 +540,7 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
     for (size_t i = 0; i < a.size(); ++i) {
       // String arguments keep their own text (char(n) its padding, as its output function).
       if (a[i]->type.is_string()) e->args.push_back(std::move(a[i]));
-      else e->args.push_back(Coerce(std::move(a[i]), SqlType::Of(TypeId::kText), CastContext::kAssignment));
+      else e->args.push_back(OutputText(std::move(a[i]), CastContext::kAssignment));
     }
     return e;
   }
@@ -595,6 +605,10 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
     // padding (a cast to text would strip it).
     if (m->func == Func::kConcat && args[i]->type.id == TypeId::kBpchar) {
       e->args.push_back(std::move(args[i]));
+      continue;
+    }
+    if (m->func == Func::kConcat && args[i]->type.id == TypeId::kBool) {
+      e->args.push_back(OutputText(std::move(args[i]), CastContext::kAssignment));
       continue;
     }
     e->args.push_back(Coerce(std::move(args[i]), m->params[i],

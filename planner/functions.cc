@@ -72,6 +72,7 @@ std::string_view FunctionName(Func func) {
     case Func::kCardinality: return "cardinality";
     case Func::kArrayUpper: return "array_upper";
     case Func::kArrayLower: return "array_lower";
+    case Func::kBoolOut: return "boolout";
     default: break;
   }
   for (const Signature& s : Signatures())
@@ -393,6 +394,7 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
       return Datum::String(Utf8(static_cast<uint32_t>(a[0].i)));
     }
     case Func::kFormat: return Format(a);
+    case Func::kBoolOut: return Datum::String(a[0].as_bool() ? "t" : "f");
     case Func::kCardinality: return Datum::Int(static_cast<int64_t>(a[0].array->size()));
     case Func::kArrayLength:
     case Func::kArrayUpper:

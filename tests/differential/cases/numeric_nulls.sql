@@ -32,7 +32,9 @@ BEGIN
   SELECT amount, label, flag INTO v_row_amount, v_label, v_flag FROM ledger WHERE id = p_id;
   RETURN format('%s: %s %s %s', p_id, COALESCE(v_row_amount::text, '<null>'), upper(COALESCE(v_label, '?')),
                 CASE WHEN v_flag THEN 'big' WHEN NOT v_flag THEN 'small' ELSE 'unknown' END)
-         || ' ' || length(COALESCE(v_label, '')) || ' ' || (COALESCE(v_row_amount, 0) / 3)::numeric(10,3);
+         || ' ' || length(COALESCE(v_label, '')) || ' ' || (COALESCE(v_row_amount, 0) / 3)::numeric(10,3)
+         -- a boolean prints as t/f (concat, format) but casts to true/false (::text, ||)
+         || ' ' || concat(v_flag, '/', format('%s', v_flag), '/', v_flag::text) || COALESCE(' ' || v_flag, '');
 END $$;
 
 INSERT INTO ledger (id, amount, label) VALUES (1, 10.00, 'a'), (2, NULL, NULL), (3, 99.99, 'ccc'),
