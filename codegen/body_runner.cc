@@ -107,7 +107,8 @@ bool BodyRunner::Condition(const planner::Expr& e) const {
 
 void BodyRunner::Assign(int slot, Datum value, const planner::SqlType& from) {
   const planner::Variable& v = ir_.variables[slot];
-  if (!value.is_null() && !(from == v.type)) value = planner::CastDatum(value, from, v.type, false);
+  if (!value.is_null() && !(from == v.type) && !planner::CastKeepsValue(value, from, v.type))
+    value = planner::CastDatum(value, from, v.type, false);
   if (value.is_null() && v.not_null)
     throw SqlError("22004", fmt::format("null value cannot be assigned to variable \"{}\" declared NOT NULL", v.name));
   frame_.var(slot) = std::move(value);

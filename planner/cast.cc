@@ -61,6 +61,20 @@ CastContext CastContextFor(const SqlType& from, const SqlType& to) {
   return CastContext::kNone;
 }
 
+bool CastKeepsValue(const Datum& v, const SqlType& from, const SqlType& to) {
+  if (v.kind != Datum::Kind::kString || !from.is_string()) return false;
+  switch (to.id) {
+    case TypeId::kText:  // text and varchar keep their bytes (a char(n) loses its blanks)
+      return from.id != TypeId::kBpchar;
+    case TypeId::kVarchar:
+      return from.id != TypeId::kBpchar &&
+             (to.precision < 0 || v.s.size() <= static_cast<size_t>(to.precision));  // bytes >= characters
+    case TypeId::kBpchar:  // exactly n ASCII characters: nothing to pad or cut
+      return to.precision >= 0 && v.s.size() == static_cast<size_t>(to.precision) && IsAscii(v.s);
+    default: return false;
+  }
+}
+
 Datum CastDatum(const Datum& v, const SqlType& from, const SqlType& to, bool explicit_cast) {
   if (v.is_null()) return v;
   if (from.is_array() && to.is_array() && v.kind == Datum::Kind::kArray) {

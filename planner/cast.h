@@ -18,6 +18,10 @@ CastContext CastContextFor(const SqlType& from, const SqlType& to);
 // modifiers. Throws SqlError on out-of-range values or bad text input.
 Datum CastDatum(const Datum& value, const SqlType& from, const SqlType& to, bool explicit_cast);
 
+// Whether CastDatum(value, from, to, ...) would return `value` unchanged, by a check
+// much cheaper than the cast (false when in doubt): a string that already fits `to`.
+bool CastKeepsValue(const Datum& value, const SqlType& from, const SqlType& to);
+
 // Integer range checks by static type: "integer out of range" and friends.
 int64_t CheckIntRange(__int128 v, TypeId type);
 

@@ -8,6 +8,7 @@
 
 #include "engine/errors.h"
 #include "engine/row_value.h"
+#include "planner/cast.h"
 #include "planner/datum.h"
 #include "planner/sql_error.h"
 
@@ -119,6 +120,33 @@ TEST(DatumRowTest, PatchRowColumnPatchesWhatTheValuePathPatches) {
     });
     EXPECT_EQ(direct, via_value) << direct.error << " / " << via_value.error;
   }
+}
+
+// CastKeepsValue lets an assignment skip the cast: it must never say so when the cast
+// would change the value (pad, cut, strip blanks) or raise.
+TEST(DatumRowTest, CastKeepsValueOnlyWhenTheCastDoes) {
+  const std::vector<SqlType> types = {SqlType::Of(TypeId::kText),       SqlType{TypeId::kVarchar, -1, -1},
+                                      SqlType{TypeId::kVarchar, 3, -1}, SqlType{TypeId::kVarchar, 4, -1},
+                                      SqlType{TypeId::kBpchar, 4, -1},  SqlType{TypeId::kBpchar, 5, -1},
+                                      SqlType{TypeId::kBpchar, -1, -1}};
+  const std::vector<std::string> values = {"", "ab", "abcd", "ab  ", "abcde", "h\xc3\xa9!", "\xc3\xa9\xc3\xa9"};
+  int kept = 0;
+  for (const SqlType& from : types)
+    for (const SqlType& to : types)
+      for (const std::string& text : values) {
+        const Datum v = Datum::String(text);
+        if (!CastKeepsValue(v, from, to)) continue;
+        ++kept;
+        SCOPED_TRACE(testing::Message() << from.Name() << " -> " << to.Name() << " '" << text << "'");
+        Datum cast;
+        ASSERT_NO_THROW(cast = CastDatum(v, from, to, false));
+        EXPECT_EQ(cast.kind, Datum::Kind::kString);
+        EXPECT_EQ(cast.s, text);
+      }
+  EXPECT_GT(kept, 40);  // the fast path is taken, not just never wrong
+  EXPECT_FALSE(CastKeepsValue(Datum::String("ab  "), SqlType{TypeId::kBpchar, 4, -1}, SqlType::Of(TypeId::kText)));
+  EXPECT_FALSE(CastKeepsValue(Datum::String("ab"), SqlType::Of(TypeId::kText), SqlType{TypeId::kBpchar, 4, -1}));
+  EXPECT_FALSE(CastKeepsValue(Datum::Int(1), SqlType::Of(TypeId::kInt4), SqlType::Of(TypeId::kInt8)));
 }
 
 }  // namespace
