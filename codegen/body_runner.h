@@ -6,7 +6,6 @@
 
 #include <functional>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -130,10 +129,6 @@ class BodyRunner {
   };
   PresetKey preset_key_;
   std::optional<Key> PresetKeyValue() const { return preset_key_.key ? std::optional<Key>(*preset_key_.key) : std::nullopt; }
-  // Rows this attempt declared as inserts: a program that may insert a key twice (two
-  // branches, a loop over repeated values) declares it once; the second INSERT then
-  // fails at execution with the duplicate-key error, as in PostgreSQL.
-  std::set<std::pair<TableId, std::string>> declared_inserts_;
 };
 
 }  // namespace caracal::codegen

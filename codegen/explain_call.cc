@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "codegen/body_runner.h"
 #include "codegen/frame.h"
 #include "codegen/interpreted_procedure.h"
@@ -35,6 +37,11 @@ class RecordingDeclareContext final : public DeclareContext {
   void DeclareWrite(TableId table, const Key& key, WriteKind kind) override {
     static constexpr const char* kNames[] = {"insert", "upsert", "update", "delete"};
     Add(table, kNames[static_cast<int>(kind)], PrimaryKeyText(table, key), "");
+  }
+  bool DeclareInsertOnce(TableId table, const Key& key) override {
+    if (!inserts_.emplace(table, std::string(key.view())).second) return false;
+    DeclareWrite(table, key, WriteKind::kInsert);
+    return true;
   }
   int DeclareRange(TableId table, const Key& lo, const Key& hi, RangeKind kind) override {
     Add(table, kind == RangeKind::kUpdate ? "range_update" : "range_delete", RangeText(table, lo, hi), "");
@@ -150,6 +157,7 @@ class RecordingDeclareContext final : public DeclareContext {
   std::vector<Value> scratch_;
   std::any attempt_state_;
   WorkerScratch worker_scratch_;
+  std::set<std::pair<TableId, std::string>> inserts_;  // declared by DeclareInsertOnce
   int ranges_ = 0;
   ResultSet rows_;
 };

@@ -83,11 +83,14 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
     case AccessInfo::Access::kUpsert: {
       std::optional<Key> key = preset_key_.set ? PresetKeyValue() : KeyFrom(table, table.primary_key, fixed_values(), ctx);
       if (!key) return;
-      if (access.access == AccessInfo::Access::kInsert &&
-          !declared_inserts_.emplace(table.id, std::string(key->view())).second)
-        return;
-      declare_->DeclareWrite(table.id, *key,
-                             access.access == AccessInfo::Access::kInsert ? WriteKind::kInsert : WriteKind::kUpsert);
+      // A program that may insert a key twice (two branches, a loop over repeated values)
+      // declares it once; the second INSERT then fails at execution with the
+      // duplicate-key error, as in PostgreSQL.
+      if (access.access == AccessInfo::Access::kInsert) {
+        if (!declare_->DeclareInsertOnce(table.id, *key)) return;
+      } else {
+        declare_->DeclareWrite(table.id, *key, WriteKind::kUpsert);
+      }
       declare_index_entries(*key);
       return;
     }

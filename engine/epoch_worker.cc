@@ -44,7 +44,20 @@ class DeclareContextImpl final : public DeclareContext {
   void DeclareWrite(TableId table_id, const Key& key, WriteKind kind) override {
     Table& t = db_.table(table_id);
     uint64_t hash = key.Hash();
+    DeclareWriteAt(t, key, hash, txn_.Find(&t, key, hash), kind);
+  }
+
+  bool DeclareInsertOnce(TableId table_id, const Key& key) override {
+    Table& t = db_.table(table_id);
+    uint64_t hash = key.Hash();
     CacheEntry* e = txn_.Find(&t, key, hash);
+    if (e != nullptr && e->declared_write && e->kind == WriteKind::kInsert) return false;
+    DeclareWriteAt(t, key, hash, e, WriteKind::kInsert);
+    return true;
+  }
+
+  // DeclareWrite, given the transaction's cache entry for the row (null if none).
+  void DeclareWriteAt(Table& t, const Key& key, uint64_t hash, CacheEntry* e, WriteKind kind) {
     const bool creates = kind == WriteKind::kInsert || kind == WriteKind::kUpsert;
     if (e != nullptr && e->declared_write) {
       if (kind == WriteKind::kInsert && e->kind == WriteKind::kInsert)

@@ -75,6 +75,10 @@ class DeclareContext {
   // Declares a point write of `key`. Declaring the same row twice merges the two
   // (one version per row and transaction), except two inserts, which is an error.
   virtual void DeclareWrite(TableId table, const Key& key, WriteKind kind) = 0;
+  // As DeclareWrite(table, key, WriteKind::kInsert), except that an insert of `key` this
+  // attempt already declared is not an error: nothing changes and it returns false. For
+  // SQL, whose second INSERT of one key fails as a duplicate when it runs.
+  virtual bool DeclareInsertOnce(TableId table, const Key& key) = 0;
   // Declares a write of every row with lo <= key < hi (hi empty: unbounded) that exists at
   // the transaction's serial position. Returns a range id for Execute's RangeRows(): the
   // ranges of one attempt are numbered 0, 1, 2, ... in declaration order.

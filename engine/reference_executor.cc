@@ -114,6 +114,13 @@ class RefDeclareContext final : public DeclareContext {
     if (kind == WriteKind::kInsert || kind == WriteKind::kUpsert) it->second = kind;
   }
 
+  bool DeclareInsertOnce(TableId table, const Key& key) override {
+    auto it = txn_.declared.find(std::pair{table, key});
+    if (it != txn_.declared.end() && it->second == WriteKind::kInsert) return false;
+    DeclareWrite(table, key, WriteKind::kInsert);
+    return true;
+  }
+
   int DeclareRange(TableId table, const Key& lo, const Key& hi, RangeKind kind) override {
     std::vector<Key>& rows = txn_.ranges.emplace_back();
     txn_.range_bounds.push_back({table, lo, hi});
