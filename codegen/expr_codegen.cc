@@ -191,9 +191,10 @@ CgValue ExprEmitter::Load(llvm::Value* src, TypeId type) {
 }
 
 void ExprEmitter::Store(const CgValue& v, TypeId type, llvm::Value* dst) {
-  if (v.repr == Repr::kBoxed && type == TypeId::kNumeric) {
+  if (v.repr == Repr::kBoxed && type == TypeId::kNumeric && inline_numeric_) {
     // A numeric (or NULL) is its kind and 20 bytes: copied inline. Anything else in the
-    // Datum (which a numeric never has) still goes through the runtime's copy.
+    // Datum (which a numeric never has) still goes through the runtime's copy. Only in
+    // the -O2 tier: the IR costs the first tier's compile time more than it saves.
     llvm::Value* kind = b_.CreateLoad(b_.getInt8Ty(), FieldPtr(v.value, Layout::DatumKind()));
     llvm::Value* plain = b_.CreateOr(b_.CreateICmpEQ(kind, b_.getInt8(static_cast<uint8_t>(Datum::Kind::kNumeric))),
                                      b_.CreateICmpEQ(kind, b_.getInt8(static_cast<uint8_t>(Datum::Kind::kNull))));
