@@ -192,22 +192,16 @@ CgValue ExprEmitter::Load(llvm::Value* src, TypeId type) {
 
 void ExprEmitter::Store(const CgValue& v, TypeId type, llvm::Value* dst) {
   if (v.repr == Repr::kBoxed && type == TypeId::kNumeric && inline_numeric_) {
-    // A numeric (or NULL) is its kind and 20 bytes: copied inline. Anything else in the
-    // Datum (which a numeric never has) still goes through the runtime's copy. Only in
+    // A numeric is its kind and 20 bytes: copied inline. NULL, and anything else in the
+    // Datum (which a numeric never has), still go through the runtime's copy. Only in
     // the -O2 tier: the IR costs the first tier's compile time more than it saves.
-    llvm::Value* kind = b_.CreateLoad(b_.getInt8Ty(), FieldPtr(v.value, Layout::DatumKind()));
-    llvm::Value* plain = b_.CreateOr(b_.CreateICmpEQ(kind, b_.getInt8(static_cast<uint8_t>(Datum::Kind::kNumeric))),
-                                     b_.CreateICmpEQ(kind, b_.getInt8(static_cast<uint8_t>(Datum::Kind::kNull))));
+    NumericParts n = LoadNumeric(v.value);
     llvm::BasicBlock* inline_copy = NewBlock("num_copy");
     llvm::BasicBlock* runtime_copy = NewBlock("datum_copy");
     llvm::BasicBlock* done = NewBlock("copied");
-    b_.CreateCondBr(plain, inline_copy, runtime_copy);
+    b_.CreateCondBr(n.is_numeric, inline_copy, runtime_copy);
     b_.SetInsertPoint(inline_copy);
-    b_.CreateStore(kind, FieldPtr(dst, Layout::DatumKind()));
-    const size_t mantissa = Layout::DatumNumeric() + Layout::NumericMantissa();
-    const size_t scale = Layout::DatumNumeric() + Layout::NumericScale();
-    b_.CreateStore(b_.CreateLoad(b_.getInt128Ty(), FieldPtr(v.value, mantissa)), FieldPtr(dst, mantissa));
-    b_.CreateStore(b_.CreateLoad(b_.getInt32Ty(), FieldPtr(v.value, scale)), FieldPtr(dst, scale));
+    StoreNumeric(dst, n.mantissa, n.scale);
     b_.CreateBr(done);
     b_.SetInsertPoint(runtime_copy);
     CallRuntime("caracal_rt_copy", {dst, v.value});

@@ -28,14 +28,10 @@ std::vector<Datum> ConvertParameters(const planner::ProcedureIr& ir, const TxnIn
 Frame FrameOf(const planner::ProcedureIr& ir, const TxnInput& input, std::vector<Datum> parameters,
               std::vector<Datum> buffer) {
   Frame frame;
-  if (buffer.empty()) {
-    frame.vars = std::move(parameters);
-  } else {
-    frame.vars = std::move(buffer);
-    frame.vars.resize(std::max(frame.vars.size(), parameters.size()));
-    for (Datum& d : frame.vars) planner::ResetDatum(d);
-    for (size_t i = 0; i < parameters.size(); ++i) frame.vars[i] = std::move(parameters[i]);
-  }
+  frame.vars = std::move(buffer);
+  frame.vars.resize(std::max(ir.variables.size(), parameters.size()));
+  for (Datum& d : frame.vars) planner::ResetDatum(d);
+  for (size_t i = 0; i < parameters.size(); ++i) frame.vars[i] = std::move(parameters[i]);
   frame.vars.resize(ir.variables.size());
   for (size_t i = 0; i < ir.sequence_calls.size() && i < input.sequence_values.size(); ++i)
     frame.vars[ir.sequence_calls[i].variable] = Datum::Int(input.sequence_values[i]);

@@ -53,9 +53,11 @@ Op CompareOp(std::string_view name) {
 ExprPtr CastTo(ExprPtr e, const SqlType& t) { return Coerce(std::move(e), t, CastContext::kImplicit); }
 
 // `e` as text the way its type's output function prints it, for concat() and format():
-// the same as the cast to text except for booleans ('t'/'f', not 'true'/'false').
-ExprPtr OutputText(ExprPtr e, CastContext context) {
-  if (e->type.id != TypeId::kBool) return Coerce(std::move(e), SqlType::Of(TypeId::kText), context);
+// the same as the assignment cast to text except for char(n), which keeps its padding,
+// and booleans ('t'/'f', not 'true'/'false').
+ExprPtr OutputText(ExprPtr e) {
+  if (e->type.id == TypeId::kBpchar) return e;
+  if (e->type.id != TypeId::kBool) return Coerce(std::move(e), SqlType::Of(TypeId::kText), CastContext::kAssignment);
   auto out = MakeNode(ExprKind::kFunc, SqlType::Of(TypeId::kText), e->location);
   out->func = Func::kBoolOut;
   out->args.push_back(std::move(e));
@@ -540,7 +542,7 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
     for (size_t i = 0; i < a.size(); ++i) {
       // String arguments keep their own text (char(n) its padding, as its output function).
       if (a[i]->type.is_string()) e->args.push_back(std::move(a[i]));
-      else e->args.push_back(OutputText(std::move(a[i]), CastContext::kAssignment));
+      else e->args.push_back(OutputText(std::move(a[i])));
     }
     return e;
   }
@@ -601,18 +603,12 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
   auto e = MakeNode(ExprKind::kFunc, m->result, loc);
   e->func = m->func;
   for (size_t i = 0; i < args.size(); ++i) {
-    // concat() prints each argument with its type's output function: a char(n) keeps its
-    // padding (a cast to text would strip it).
-    if (m->func == Func::kConcat && args[i]->type.id == TypeId::kBpchar) {
-      e->args.push_back(std::move(args[i]));
+    // concat() prints each argument with its type's output function.
+    if (m->func == Func::kConcat) {
+      e->args.push_back(OutputText(std::move(args[i])));
       continue;
     }
-    if (m->func == Func::kConcat && args[i]->type.id == TypeId::kBool) {
-      e->args.push_back(OutputText(std::move(args[i]), CastContext::kAssignment));
-      continue;
-    }
-    e->args.push_back(Coerce(std::move(args[i]), m->params[i],
-                             m->func == Func::kConcat ? CastContext::kAssignment : CastContext::kImplicit));
+    e->args.push_back(Coerce(std::move(args[i]), m->params[i], CastContext::kImplicit));
   }
   // abs/round/... keep the argument's own type where the signature says so.
   return e;
