@@ -179,6 +179,8 @@ def completion(t):
     t.wait_for(PROMPT)
     t.line("create table warehouse (w_id int primary key, w_name text, w_tax numeric(4,4));")
     t.wait_for("CREATE TABLE")
+    # The new prompt first: keys typed before libedit redraws the line land before it.
+    t.wait_for(PROMPT)
     # Keywords keep the case of what was typed (COMP_KEYWORD_CASE preserve-upper).
     t.type("sel")
     t.keys("Tab")
