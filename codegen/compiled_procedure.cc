@@ -55,11 +55,12 @@ void CompiledProcedure::Reoptimize(Jit& jit, const CompileOptions& options) {
 
 void CompiledProcedure::Declare(DeclareContext& ctx) const {
   BorrowedBuffers buffers(ctx.worker_scratch(), this);
-  Frame& frame = buffers.Hold(DeclareFrame(*ir_, ctx, buffers.TakeVars()));
+  Frame& frame = buffers.Hold(MakeFrame(*ir_, ctx.input(), buffers.TakeVars()));
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   const ProcedureCode& code = *active_.load(std::memory_order_acquire);
   CompiledExprs exprs(code, buffers.temps());
   runner.set_compiled(&exprs);
+  runner.set_statement_values(&buffers.statement_values());
   RunnerHooks hooks(runner, *ir_, nullptr);
   try {
     code.RunInit(frame.vars, hooks);
@@ -70,11 +71,12 @@ void CompiledProcedure::Declare(DeclareContext& ctx) const {
 
 void CompiledProcedure::Execute(ExecContext& ctx) const {
   BorrowedBuffers buffers(ctx.worker_scratch(), this);
-  Frame& frame = buffers.Hold(ExecuteFrame(*ir_, ctx, buffers.TakeVars()));
+  Frame& frame = buffers.Hold(MakeFrame(*ir_, ctx.input(), buffers.TakeVars()));
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   const ProcedureCode& code = *active_.load(std::memory_order_acquire);
   CompiledExprs exprs(code, buffers.temps());
   runner.set_compiled(&exprs);
+  runner.set_statement_values(&buffers.statement_values());
   RunnerHooks hooks(runner, *ir_, &ctx);
   try {
     code.RunBody(frame.vars, hooks);

@@ -11,52 +11,21 @@ namespace caracal::codegen {
 
 using planner::Datum;
 
-namespace {
-
-// The parameters converted from the input, which Declare leaves for Execute.
-struct DeclaredParameters {
-  std::vector<Datum> values;
-};
-
-std::vector<Datum> ConvertParameters(const planner::ProcedureIr& ir, const TxnInput& input) {
-  std::vector<Datum> values(static_cast<size_t>(ir.parameter_count));
-  for (int i = 0; i < ir.parameter_count && i < static_cast<int>(input.args.size()); ++i)
-    values[i] = planner::DatumFromValue(input.args[i], ir.variables[i].type);
-  return values;
-}
-
-Frame FrameOf(const planner::ProcedureIr& ir, const TxnInput& input, std::vector<Datum> parameters,
-              std::vector<Datum> buffer) {
+Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vector<Datum> buffer) {
   Frame frame;
   frame.vars = std::move(buffer);
-  frame.vars.resize(std::max(ir.variables.size(), parameters.size()));
-  for (Datum& d : frame.vars) planner::ResetDatum(d);
-  for (size_t i = 0; i < parameters.size(); ++i) frame.vars[i] = std::move(parameters[i]);
   frame.vars.resize(ir.variables.size());
+  const size_t parameters = std::min({static_cast<size_t>(ir.parameter_count), input.args.size(), frame.vars.size()});
+  // Everything else first: a local may still share a parameter's array from the last run,
+  // and the parameter rewrites that array in place only once it is its only holder.
+  for (size_t i = parameters; i < frame.vars.size(); ++i) planner::ResetDatum(frame.vars[i]);
+  for (size_t i = 0; i < parameters; ++i) planner::AssignFromValue(frame.vars[i], input.args[i], ir.variables[i].type);
   for (size_t i = 0; i < ir.sequence_calls.size() && i < input.sequence_values.size(); ++i)
     frame.vars[ir.sequence_calls[i].variable] = Datum::Int(input.sequence_values[i]);
   // now(), when used, follows the sequence values (InterpretedProcedure::Sequence).
   if (ir.now_variable >= 0 && input.sequence_values.size() > ir.sequence_calls.size())
     frame.vars[ir.now_variable] = Datum::Timestamp(input.sequence_values[ir.sequence_calls.size()]);
   return frame;
-}
-
-}  // namespace
-
-Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input) {
-  return FrameOf(ir, input, ConvertParameters(ir, input), {});
-}
-
-Frame DeclareFrame(const planner::ProcedureIr& ir, DeclareContext& ctx, std::vector<Datum> buffer) {
-  std::vector<Datum> parameters = ConvertParameters(ir, ctx.input());
-  ctx.attempt_state() = DeclaredParameters{parameters};
-  return FrameOf(ir, ctx.input(), std::move(parameters), std::move(buffer));
-}
-
-Frame ExecuteFrame(const planner::ProcedureIr& ir, ExecContext& ctx, std::vector<Datum> buffer) {
-  if (auto* declared = std::any_cast<DeclaredParameters>(&ctx.attempt_state()))
-    return FrameOf(ir, ctx.input(), std::move(declared->values), std::move(buffer));
-  return FrameOf(ir, ctx.input(), ConvertParameters(ir, ctx.input()), std::move(buffer));
 }
 
 BorrowedBuffers::BorrowedBuffers(WorkerScratch& scratch, const void* owner) {

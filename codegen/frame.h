@@ -22,15 +22,11 @@ struct Frame {
 // A frame for `ir` from a transaction's input: parameters from the arguments (cast to the
 // parameter types), sequence slots from the values drawn at sequencing, everything else
 // NULL. DECLARE defaults are not evaluated here (see InitializeLocals).
-Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input);
-
-// MakeFrame, converting the arguments once per attempt: Declare leaves a copy of the
-// converted parameters in the attempt state (arrays are shared, not copied) and Execute
-// takes them from there, or converts them itself when there are none.
-// `buffer`, when given, becomes the frame's variables (reset to NULL, keeping their
-// strings' capacity): see RunBuffers.
-Frame DeclareFrame(const planner::ProcedureIr& ir, DeclareContext& ctx, std::vector<planner::Datum> buffer = {});
-Frame ExecuteFrame(const planner::ProcedureIr& ir, ExecContext& ctx, std::vector<planner::Datum> buffer = {});
+// `buffer`, when given, becomes the frame's variables (reset, keeping their strings'
+// capacity and the parameters' arrays): see RunBuffers. Declare and Execute each build
+// their own frame: converting the arguments again is cheaper than keeping them from
+// Declare to Execute, which would allocate for every transaction of an epoch at once.
+Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vector<planner::Datum> buffer = {});
 
 // What one procedure's runs on one worker reuse (kept in the worker's WorkerScratch):
 // the frame's variables and the compiled code's temps. With them a transaction does not
@@ -38,6 +34,8 @@ Frame ExecuteFrame(const planner::ProcedureIr& ir, ExecContext& ctx, std::vector
 struct RunBuffers {
   std::vector<planner::Datum> vars;
   std::vector<planner::Datum> temps;
+  // An INSERT's or UPDATE's new values, by statement id (BodyRunner::set_statement_values).
+  std::vector<std::vector<planner::Datum>> statement_values;
 };
 
 // Lends `owner`'s RunBuffers on this worker to one run, and holds the run's frame, until
@@ -51,9 +49,10 @@ class BorrowedBuffers {
   BorrowedBuffers(const BorrowedBuffers&) = delete;
   BorrowedBuffers& operator=(const BorrowedBuffers&) = delete;
 
-  // The variables buffer, to build the frame from (see DeclareFrame).
+  // The variables buffer, to build the frame from (see MakeFrame).
   std::vector<planner::Datum> TakeVars() { return std::move(buffers_.vars); }
   std::vector<planner::Datum>& temps() { return buffers_.temps; }
+  std::vector<std::vector<planner::Datum>>& statement_values() { return buffers_.statement_values; }
   // Keeps the run's frame here (its variables are returned with the buffers).
   Frame& Hold(Frame frame) {
     frame_ = std::move(frame);

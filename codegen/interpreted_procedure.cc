@@ -56,7 +56,7 @@ void InterpretedProcedure::Sequence(SequenceContext& ctx, TxnInput& input) const
 }
 
 void InterpretedProcedure::Declare(DeclareContext& ctx) const {
-  Frame frame = DeclareFrame(*ir_, ctx);
+  Frame frame = MakeFrame(*ir_, ctx.input());
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   try {
     runner.RunInit();
@@ -67,7 +67,7 @@ void InterpretedProcedure::Declare(DeclareContext& ctx) const {
 }
 
 void InterpretedProcedure::Execute(ExecContext& ctx) const {
-  Frame frame = ExecuteFrame(*ir_, ctx);
+  Frame frame = MakeFrame(*ir_, ctx.input());
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   try {
     runner.Run();

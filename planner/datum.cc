@@ -586,6 +586,31 @@ void PatchRowColumn(RowPatch& p, const Schema& schema, int col, const Datum& d, 
   p.Set(schema, col, DatumToValue(d, type));
 }
 
+namespace {
+
+// The elements of an array argument, into `elements` (whose old contents are overwritten).
+void FillArrayElements(std::vector<Datum>& elements, const std::vector<Value>& values, const SqlType& element) {
+  elements.resize(values.size());
+  for (size_t k = 0; k < values.size(); ++k) {
+    const Value& e = values[k];
+    Datum& out = elements[k];
+    // Integers and booleans (key and flag arrays) are set in place; the rest converts.
+    if (e.kind() == Value::Kind::kInt && element.is_integer()) {
+      if (out.kind != Datum::Kind::kNull && out.kind != Datum::Kind::kInt) ResetDatum(out);
+      out.kind = Datum::Kind::kInt;
+      out.i = CheckIntRange(e.as_int(), element.id);
+    } else if (e.kind() == Value::Kind::kBool && element.id == TypeId::kBool) {
+      if (out.kind != Datum::Kind::kNull && out.kind != Datum::Kind::kBool) ResetDatum(out);
+      out.kind = Datum::Kind::kBool;
+      out.i = e.as_bool();
+    } else {
+      out = DatumFromValue(e, element);
+    }
+  }
+}
+
+}  // namespace
+
 Datum DatumFromValue(const Value& v, const SqlType& type) {
   auto mismatch = [&]() -> SqlError {
     return SqlError(sqlstate::kDatatypeMismatch, fmt::format("a value of this kind cannot be a {}", type.Name()));
@@ -623,23 +648,8 @@ Datum DatumFromValue(const Value& v, const SqlType& type) {
       return Datum::Timestamp(v.as_timestamp());
     case TypeId::kArray: {
       if (v.kind() != Value::Kind::kArray) throw mismatch();
-      const SqlType element = type.Element();
-      const std::vector<Value>& values = v.as_array();
-      auto elements = std::make_shared<std::vector<Datum>>(values.size());
-      for (size_t k = 0; k < values.size(); ++k) {
-        const Value& e = values[k];
-        Datum& out = (*elements)[k];
-        // Integers and booleans (key and flag arrays) are set in place; the rest converts.
-        if (e.kind() == Value::Kind::kInt && element.is_integer()) {
-          out.kind = Datum::Kind::kInt;
-          out.i = CheckIntRange(e.as_int(), element.id);
-        } else if (e.kind() == Value::Kind::kBool && element.id == TypeId::kBool) {
-          out.kind = Datum::Kind::kBool;
-          out.i = e.as_bool();
-        } else {
-          out = DatumFromValue(e, element);
-        }
-      }
+      auto elements = std::make_shared<std::vector<Datum>>();
+      FillArrayElements(*elements, v.as_array(), type.Element());
       d.kind = Datum::Kind::kArray;
       d.array = std::move(elements);
       return d;
@@ -647,6 +657,17 @@ Datum DatumFromValue(const Value& v, const SqlType& type) {
     case TypeId::kUnknown: return Datum::String(v.ToText());
   }
   throw mismatch();
+}
+
+void AssignFromValue(Datum& out, const Value& v, const SqlType& type) {
+  if (type.id == TypeId::kArray && v.kind() == Value::Kind::kArray && out.kind == Datum::Kind::kArray &&
+      out.array.use_count() == 1) {
+    // Nothing else holds these elements, and every array is created as a non-const vector
+    // (Datum::Array, DatumFromValue), so they may be rewritten in place.
+    FillArrayElements(const_cast<std::vector<Datum>&>(*out.array), v.as_array(), type.Element());
+    return;
+  }
+  out = DatumFromValue(v, type);
 }
 
 int CompareDatums(const Datum& a, const Datum& b) {

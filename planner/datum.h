@@ -40,7 +40,8 @@ struct Datum {
   static Datum Array(std::vector<Datum> elements) {
     Datum d;
     d.kind = Kind::kArray;
-    d.array = std::make_shared<const std::vector<Datum>>(std::move(elements));
+    // A non-const vector behind a pointer to const: see AssignFromValue.
+    d.array = std::make_shared<std::vector<Datum>>(std::move(elements));
     return d;
   }
 
@@ -85,6 +86,10 @@ void PatchRowColumn(RowPatch& p, const Schema& schema, int col, const Datum& d, 
 // must already be of the type's family (Value::Array for arrays); modifiers are applied
 // as an assignment would. Throws SqlError if the kinds do not match.
 Datum DatumFromValue(const Value& v, const SqlType& type);
+// DatumFromValue into `out`, rewriting an array `out` holds in place when no other Datum
+// shares it, so that a frame converting the same procedure's arguments run after run
+// does not allocate. Same results and errors as DatumFromValue.
+void AssignFromValue(Datum& out, const Value& v, const SqlType& type);
 
 // Three-way comparison of two non-null datums of the same kind (strings bytewise, as
 // the C collation; bpchar callers strip trailing blanks first). Arrays compare element

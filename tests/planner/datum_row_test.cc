@@ -149,5 +149,53 @@ TEST(DatumRowTest, CastKeepsValueOnlyWhenTheCastDoes) {
   EXPECT_FALSE(CastKeepsValue(Datum::Int(1), SqlType::Of(TypeId::kInt4), SqlType::Of(TypeId::kInt8)));
 }
 
+// Elements as text, e.g. "i1,n,b0": what a frame would read through a subscript.
+std::string Elements(const Datum& d) {
+  std::string out;
+  for (const Datum& e : *d.array) {
+    if (!out.empty()) out += ',';
+    out += e.kind == Datum::Kind::kInt ? "i" + std::to_string(e.i)
+           : e.kind == Datum::Kind::kBool ? "b" + std::to_string(e.i)
+           : e.kind == Datum::Kind::kNull ? std::string("n")
+                                          : "s" + e.s;
+  }
+  return out;
+}
+
+TEST(DatumRowTest, AssignFromValueRewritesOnlyAnArrayNothingElseHolds) {
+  const SqlType int_array = SqlType::ArrayOf(SqlType::Of(TypeId::kInt4));
+  Datum frame_slot = DatumFromValue(Value::Array({Value::Int(1), Value::Int(2), Value::Int(3)}), int_array);
+  const void* storage = frame_slot.array.get();
+
+  // Held by this slot only: rewritten in place, shorter, with a NULL.
+  AssignFromValue(frame_slot, Value::Array({Value::Int(9), Value::Null()}), int_array);
+  EXPECT_EQ(frame_slot.array.get(), storage);
+  EXPECT_EQ(Elements(frame_slot), "i9,n");
+
+  // Shared with another Datum (a local that copied the parameter): the copy keeps its values.
+  Datum copy = frame_slot;
+  AssignFromValue(frame_slot, Value::Array({Value::Int(4), Value::Int(5), Value::Int(6)}), int_array);
+  EXPECT_NE(frame_slot.array.get(), storage);
+  EXPECT_EQ(Elements(frame_slot), "i4,i5,i6");
+  EXPECT_EQ(Elements(copy), "i9,n");
+
+  // Elements of another kind (text, then a NULL) become the new kind in place.
+  const SqlType text_array = SqlType::ArrayOf(SqlType::Of(TypeId::kText));
+  Datum strings = DatumFromValue(Value::Array({Value::String("a long string, longer than SSO"), Value::Null()}), text_array);
+  AssignFromValue(strings, Value::Array({Value::Int(1), Value::Int(2)}), int_array);
+  EXPECT_EQ(Elements(strings), "i1,i2");
+  EXPECT_TRUE(strings.array->at(0).s.empty());
+  const SqlType bool_array = SqlType::ArrayOf(SqlType::Of(TypeId::kBool));
+  AssignFromValue(strings, Value::Array({Value::Bool(true), Value::Bool(false), Value::Null()}), bool_array);
+  EXPECT_EQ(Elements(strings), "b1,b0,n");
+
+  // The same errors as DatumFromValue, and a non-array argument replaces the array.
+  EXPECT_THROW(AssignFromValue(frame_slot, Value::Array({Value::Int(int64_t{1} << 40)}), int_array), SqlError);
+  EXPECT_THROW(DatumFromValue(Value::Array({Value::Int(int64_t{1} << 40)}), int_array), SqlError);
+  AssignFromValue(frame_slot, Value::Int(7), SqlType::Of(TypeId::kInt4));
+  EXPECT_EQ(frame_slot.kind, Datum::Kind::kInt);
+  EXPECT_EQ(frame_slot.i, 7);
+}
+
 }  // namespace
 }  // namespace caracal::planner
