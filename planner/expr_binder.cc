@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "planner/catalog.h"
+#include "planner/constant_folding.h"
 #include "planner/functions.h"
 #include "planner/pg_nodes.h"
 #include "planner/sql_error.h"
@@ -178,6 +179,12 @@ ExprPtr MakeOperator(std::string_view name, ExprPtr l, ExprPtr r, int location) 
 }
 
 ExprPtr ExprBinder::Bind(const PgQuery__Node* node) {
+  ExprPtr e = BindNode(node);
+  if (fold_constants_) FoldConstantNode(*e);
+  return e;
+}
+
+ExprPtr ExprBinder::BindNode(const PgQuery__Node* node) {
   if (!node) throw SqlError(sqlstate::kInternalError, "missing expression");
   int location = NodeLocation(node);
   switch (node->node_case) {

@@ -50,6 +50,10 @@ class ExprBinder {
     clause_ = std::move(clause);
   }
 
+  // Constant subexpressions are folded (constant_folding.h) unless this is turned off,
+  // which only tests of the compiled code do, so that constant operands still reach it.
+  void FoldConstants(bool fold) { fold_constants_ = fold; }
+
   ExprPtr Bind(const PgQuery__Node* node);
   // A condition (WHERE, HAVING, CASE WHEN): must be boolean ("argument of WHERE must be
   // type boolean, not type integer").
@@ -58,6 +62,8 @@ class ExprBinder {
   ExprPtr BindAssignment(const PgQuery__Node* node, const SqlType& type, std::string_view column);
 
  private:
+  // Bind without folding the result (Bind folds it: see constant_folding.h).
+  ExprPtr BindNode(const PgQuery__Node* node);
   ExprPtr BindConst(const PgQuery__Node* node);
   ExprPtr BindColumnRef(const PgQuery__Node* node);
   ExprPtr BindAExpr(const PgQuery__Node* node);
@@ -78,6 +84,7 @@ class ExprBinder {
   const Catalog* catalog_;
   bool allow_aggregates_ = false;
   bool in_aggregate_ = false;
+  bool fold_constants_ = true;
   std::string clause_;
 };
 

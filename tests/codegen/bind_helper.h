@@ -40,11 +40,13 @@ class TestScope : public planner::NameScope {
 };
 
 // Binds the single target of `SELECT <expr>`. Throws SqlError / frontend::SyntaxError.
+// Constant subexpressions are not folded, so that `1 + 2` still tests compiled addition.
 inline planner::ExprPtr BindExpr(const std::string& expr, const planner::NameScope& scope) {
   frontend::ParseTree tree = frontend::ParseTree::Parse("SELECT " + expr);
   const PgQuery__Node* stmt = tree.statements().at(0).node;
   const PgQuery__SelectStmt* select = stmt->select_stmt;
   planner::ExprBinder binder(&scope);
+  binder.FoldConstants(false);
   return binder.Bind(select->target_list[0]->res_target->val);
 }
 

@@ -133,5 +133,30 @@ TEST_F(BinderTest, BlocksAndLoopVariablesAreScoped) {
             "42P01: missing FROM-clause entry for table \"g\"");
 }
 
+TEST_F(BinderTest, ConstantSubexpressionsAreFoldedOnceButErrorsWaitForTheCall) {
+  Q(R"(CREATE FUNCTION f(p integer) RETURNS text LANGUAGE plpgsql AS $$
+       DECLARE x text; y integer;
+       BEGIN
+         x := repeat('ab', 2) || upper('c');
+         y := p + 2 * 3;
+         IF p = 0 THEN y := 1 / 0; END IF;
+         RETURN x || y;
+       END $$)");
+  std::vector<const planner::Expr*> assigned;
+  ForEachStmt(Ir("f").body, [&](const planner::Stmt& s) {
+    if (s.kind == StmtKind::kAssign) assigned.push_back(s.value.get());
+  });
+  ASSERT_EQ(assigned.size(), 3u);
+  EXPECT_EQ(assigned[0]->kind, planner::ExprKind::kConst);
+  EXPECT_EQ(assigned[0]->value.s, "ababC");
+  ASSERT_EQ(assigned[1]->kind, planner::ExprKind::kArith);  // p + 6: p is a parameter
+  ASSERT_EQ(assigned[1]->args.size(), 2u);
+  EXPECT_EQ(assigned[1]->args[1]->kind, planner::ExprKind::kConst);
+  EXPECT_EQ(assigned[1]->args[1]->value.i, 6);
+  EXPECT_EQ(assigned[2]->kind, planner::ExprKind::kArith);  // 1 / 0 raises, so it is left for the call
+  EXPECT_EQ(Q("SELECT f(1)"), "ababC7");
+  EXPECT_EQ(Err("SELECT f(0)"), "22012: division by zero");
+}
+
 }  // namespace
 }  // namespace caracal::frontend::testing
