@@ -168,7 +168,8 @@ int32_t caracal_rt_like(const Datum* text, const Datum* pattern, int32_t case_in
 // blanks), without building the text.
 int64_t caracal_rt_ascii(const Datum* in, int32_t strip_blanks) {
   std::string_view s = in->s;
-  if (strip_blanks) s = planner::StripTrailingBlanks(s);
+  // Stripping trailing blanks only matters when the first character is one.
+  if (strip_blanks && (s.empty() || s[0] == ' ')) s = planner::StripTrailingBlanks(s);
   if (s.empty()) return 0;
   auto b = static_cast<unsigned char>(s[0]);
   if (b < 0x80) return b;

@@ -191,6 +191,8 @@ TEST_F(Differential, HandPickedEdgeCases) {
       "-99999999999999999999999999999999999999::numeric - 99999999999999999999999999999999999999::numeric",
       "i8::numeric(10,0)", "i8::numeric(11,1)", "(-i8)::numeric(10,0)", "(-i8)::numeric(9,0)",
       "i8::numeric(38,18)", "i8::numeric(38,20)", "(n52 + n52)::numeric(4,2)", "(n52 + n52)::numeric(3,2)",
+      // ascii() of a char(n) ignores its padding only when the value is all blanks.
+      "ascii(c5)", "ascii('   '::char(3))", "ascii(' a'::char(3))", "ascii(''::char(2))", "ascii(' '::text)",
   };
   // Constant-only errors ('abc'::int) are raised by the binder's folding: not compiled.
   int bound = 0;
