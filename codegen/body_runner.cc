@@ -67,6 +67,12 @@ void BodyRunner::Finish() {
     throw SqlError("2F005", "control reached end of function without RETURN");
 }
 
+std::vector<Datum>& BodyRunner::NewValuesBuffer(const Stmt& s) {
+  if (statement_values_ == nullptr || s.id < 0) return new_values_;
+  if (static_cast<size_t>(s.id) >= statement_values_->size()) statement_values_->resize(static_cast<size_t>(s.id) + 1);
+  return (*statement_values_)[static_cast<size_t>(s.id)];
+}
+
 void BodyRunner::set_compiled(const CompiledExprs* compiled) {
   compiled_ = compiled;
   accelerator_ = compiled;
@@ -337,7 +343,7 @@ void BodyRunner::RunInsert(const Stmt& s) {
   const planner::TableInfo& table = *s.table;
   Table& engine_table = exec_->table(table.id);
   const Schema& schema = engine_table.schema();
-  std::vector<Datum>& values = new_values_;
+  std::vector<Datum>& values = NewValuesBuffer(s);
   NewValues(s, FrameContext(), compiled_, values);
   Key key = PrimaryKeyOf(table, values);
   RowValuePtr row = BuildRow(table, schema, values);
@@ -472,7 +478,7 @@ void BodyRunner::RunUpdate(const Stmt& s) {
     if (!published_) {
       // Before the publish point the engine runs the callback inline, on our frame.
       callback = [&s, &schema, this](const RowValue& old) {
-        return UpdatedRow(s, schema, old, frame_.vars, compiled_, new_values_);
+        return UpdatedRow(s, schema, old, frame_.vars, compiled_, NewValuesBuffer(s));
       };
     } else {
       // It may run later on another core: it owns copies of the values it reads, and
@@ -500,7 +506,7 @@ void BodyRunner::RunUpdate(const Stmt& s) {
   auto update_row = [&](const Key& key) -> bool {
     const RowValue* old = exec_->Read(table.id, key);
     if (old == nullptr) return false;
-    RowValuePtr updated = UpdatedRow(s, schema, *old, frame_.vars, compiled_, new_values_);
+    RowValuePtr updated = UpdatedRow(s, schema, *old, frame_.vars, compiled_, NewValuesBuffer(s));
     if (!updated) return false;
     // The engine keeps the value it is given until the transaction ends.
     const RowValue& written = *updated;

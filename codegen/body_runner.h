@@ -56,6 +56,9 @@ class BodyRunner {
   // must outlive the runner's work; ApplyRowUpdate pieces that run later use its
   // ProcedureCode, which lives as long as the procedure, with temps of their own.
   void set_compiled(const CompiledExprs* compiled);
+  // Where INSERT and UPDATE statements keep their new values, one vector per statement id,
+  // reused from run to run (RunBuffers); without it, one vector serves every statement.
+  void set_statement_values(std::vector<std::vector<planner::Datum>>* values) { statement_values_ = values; }
 
   // Runs one statement on the frame (for compiled code: codegen/compiled_procedure.cc).
   Flow RunStatement(const planner::Stmt& s) { return RunStmt(s); }
@@ -118,6 +121,9 @@ class BodyRunner {
   const planner::ExprAccelerator* accelerator_ = nullptr;
   const CompiledExprs* compiled_ = nullptr;  // the same object as accelerator_, or null
   std::vector<planner::Datum> new_values_;     // scratch for RunInsert / UpdatedRow
+  std::vector<std::vector<planner::Datum>>* statement_values_ = nullptr;
+  // The vector statement `s` computes its new values into.
+  std::vector<planner::Datum>& NewValuesBuffer(const planner::Stmt& s);
   std::vector<planner::Datum> returned_;       // scratch for Returning
   // An EvalContext over the frame (and the accelerator).
   planner::EvalContext FrameContext() const;  // rows inserted, updated or deleted (a DML statement's tag)

@@ -43,17 +43,20 @@ void CompiledExprs::EvalList(const ProcedureCode::CaseList& list, EvalState& sta
   if (out.size() > list.exprs.size()) out.resize(list.exprs.size());
   for (planner::Datum& d : out) planner::ResetDatum(d);
   out.resize(list.exprs.size());
-  for (size_t i = 0; i < list.exprs.size(); ++i) {
-    const planner::Expr& e = *list.exprs[i];
-    if (list.cases[i] >= 0)
-      Run(list.cases[i], state, out[i]);
-    else if (e.kind == planner::ExprKind::kConst)  // the usual uncompiled values: copied as Eval would
-      planner::CopyDatum(out[i], e.value);
-    else if (e.kind == planner::ExprKind::kSlot && e.slot.space == planner::SlotSpace::kVariable)
-      planner::CopyDatum(out[i], interpreted.variables[static_cast<size_t>(e.slot.index)]);
-    else
-      out[i] = planner::Eval(e, interpreted);
-  }
+  for (size_t i = 0; i < list.exprs.size(); ++i) EvalOne(list, i, state, interpreted, out[i]);
+}
+
+void CompiledExprs::EvalOne(const ProcedureCode::CaseList& list, size_t i, EvalState& state,
+                            const planner::EvalContext& interpreted, planner::Datum& out) const {
+  const planner::Expr& e = *list.exprs[i];
+  if (list.cases[i] >= 0)
+    Run(list.cases[i], state, out);
+  else if (e.kind == planner::ExprKind::kConst)  // the usual uncompiled values: copied as Eval would
+    planner::CopyDatum(out, e.value);
+  else if (e.kind == planner::ExprKind::kSlot && e.slot.space == planner::SlotSpace::kVariable)
+    planner::CopyDatum(out, interpreted.variables[static_cast<size_t>(e.slot.index)]);
+  else
+    out = planner::Eval(e, interpreted);
 }
 
 namespace {
@@ -81,8 +84,9 @@ bool CompiledExprs::NewValues(const planner::Stmt& s, const planner::EvalContext
   const planner::EvalContext interpreted = Interpreted(ctx);
   EvalState state = StateFor(ctx);
   if (!cases.filter.exprs.empty()) {
-    EvalList(cases.filter, state, interpreted, values);
-    if (values[0].is_null() || !values[0].as_bool()) return false;
+    planner::ResetDatum(filter_result_);
+    EvalOne(cases.filter, 0, state, interpreted, filter_result_);
+    if (filter_result_.is_null() || !filter_result_.as_bool()) return false;
   }
   EvalList(cases.values, state, interpreted, values);
   return true;

@@ -24,7 +24,8 @@ class CompiledExprs final : public planner::ExprAccelerator {
   bool Eval(const planner::Expr& e, const planner::EvalContext& ctx, planner::Datum& out) const override;
 
   // INSERT or UPDATE `s` over ctx's row and frame: its filter, then its new values
-  // (assignments in order, or the VALUES row) into `values` (resized to fit). False when
+  // (assignments in order, or the VALUES row) into `values` (resized to fit; give each
+  // statement a vector of its own to keep their buffers from call to call). False when
   // the filter rejects the row (values then unset). One EvalState for all of them;
   // values without compiled code are interpreted. Throws what planner::Eval throws.
   bool NewValues(const planner::Stmt& s, const planner::EvalContext& ctx, std::vector<planner::Datum>& values) const;
@@ -42,12 +43,18 @@ class CompiledExprs final : public planner::ExprAccelerator {
   // ones and `interpreted` for the rest.
   void EvalList(const ProcedureCode::CaseList& list, EvalState& state, const planner::EvalContext& interpreted,
                 std::vector<planner::Datum>& out) const;
+  // The i-th expression of `list` into `out`, which is NULL.
+  void EvalOne(const ProcedureCode::CaseList& list, size_t i, EvalState& state,
+               const planner::EvalContext& interpreted, planner::Datum& out) const;
 
   const ProcedureCode& code_;
   // Set up on first use: many transactions never evaluate a statement expression.
   mutable std::vector<planner::Datum> own_temps_;
   std::vector<planner::Datum>* temps_;
   mutable bool temps_ready_ = false;
+  // A filter's result: apart from the values, so that a statement's values keep their
+  // size (and their strings' buffers) from row to row.
+  mutable planner::Datum filter_result_;
 };
 
 }  // namespace caracal::codegen
