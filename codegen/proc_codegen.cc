@@ -459,6 +459,7 @@ std::vector<std::pair<const planner::Expr*, const Schema*>> StatementExprs(const
     if (s->select) {
       const planner::AccessPath& path = s->select->access;
       for (const planner::Expr* e : path.prefix) out.emplace_back(e, schema);
+      if (s->select->residual) out.emplace_back(s->select->residual.get(), schema);
       if (path.lower) out.emplace_back(path.lower->value, schema);
       if (path.upper) out.emplace_back(path.upper->value, schema);
     }

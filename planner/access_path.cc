@@ -1,5 +1,7 @@
 #include "planner/access_path.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace caracal::planner {
@@ -10,6 +12,7 @@ struct Predicate {
   int column;
   Op op;
   const Expr* value;
+  const Expr* conjunct;  // the comparison itself
 };
 
 void Conjuncts(const Expr* e, std::vector<const Expr*>& out) {
@@ -38,8 +41,8 @@ std::optional<Predicate> AsPredicate(const Expr* e) {
   if (e->kind != ExprKind::kCompare || e->op == Op::kNe) return std::nullopt;
   const Expr& l = *e->args[0];
   const Expr& r = *e->args[1];
-  if (IsBareColumn(l) && IsRowIndependent(r)) return Predicate{l.slot.index, e->op, &r};
-  if (IsBareColumn(r) && IsRowIndependent(l)) return Predicate{r.slot.index, Flip(e->op), &l};
+  if (IsBareColumn(l) && IsRowIndependent(r)) return Predicate{l.slot.index, e->op, &r, e};
+  if (IsBareColumn(r) && IsRowIndependent(l)) return Predicate{r.slot.index, Flip(e->op), &l, e};
   return std::nullopt;
 }
 
@@ -48,6 +51,24 @@ std::optional<Predicate> AsPredicate(const Expr* e) {
 bool Encodable(const CatalogColumn& c, Op op) {
   if (c.type.id == TypeId::kBpchar) return op == Op::kEq;
   return true;
+}
+
+// Whether a key range over `c` decides a comparison exactly: the encoding orders values
+// as the comparison does and equal values encode alike. Not floats, where -0 = 0 and the
+// comparison's NaN ordering is PostgreSQL's.
+bool DecidesExactly(const CatalogColumn& c) {
+  switch (c.type.id) {
+    case TypeId::kInt2:
+    case TypeId::kInt4:
+    case TypeId::kInt8:
+    case TypeId::kNumeric:
+    case TypeId::kBool:
+    case TypeId::kTimestamp:
+    case TypeId::kBpchar:
+    case TypeId::kVarchar:
+    case TypeId::kText: return true;
+    default: return false;
+  }
 }
 
 }  // namespace
@@ -134,12 +155,21 @@ AccessPath PathOver(const std::vector<Predicate>& preds, const TableInfo& table,
       if (p.column == col_index && p.op == Op::kEq) eq = &p;
     if (eq) {
       path.prefix.push_back(eq->value);
+      if (DecidesExactly(col)) path.decided.push_back(eq->conjunct);
       continue;
     }
     for (const Predicate& p : preds) {
       if (p.column != col_index || !Encodable(col, p.op)) continue;
-      if ((p.op == Op::kGt || p.op == Op::kGe) && !path.lower) path.lower = KeyBound{p.value, p.op == Op::kGe};
-      if ((p.op == Op::kLt || p.op == Op::kLe) && !path.upper) path.upper = KeyBound{p.value, p.op == Op::kLe};
+      bool used = false;
+      if ((p.op == Op::kGt || p.op == Op::kGe) && !path.lower) {
+        path.lower = KeyBound{p.value, p.op == Op::kGe};
+        used = true;
+      }
+      if ((p.op == Op::kLt || p.op == Op::kLe) && !path.upper) {
+        path.upper = KeyBound{p.value, p.op == Op::kLe};
+        used = true;
+      }
+      if (used && DecidesExactly(col)) path.decided.push_back(p.conjunct);
     }
     break;
   }
@@ -172,6 +202,7 @@ AccessPath ChooseAccessPath(const Expr* where, const TableInfo& table, const Cat
     if (Score(candidate) <= Score(path)) continue;
     candidate.kind = AccessPath::Kind::kIndexScan;
     candidate.index = index->engine_index;
+    candidate.decided.clear();
     path = std::move(candidate);
   }
   return path;
@@ -193,12 +224,15 @@ KeyRange ResolveAccessPath(const AccessPath& path, const TableInfo& table, const
   }
   if (path.kind == AccessPath::Kind::kPointRead && usable == columns.size()) {
     range.point = true;
+    range.exact = true;
     range.lo = std::move(prefix);
     return range;
   }
   range.lo = prefix;
   range.hi = prefix.empty() ? Key() : prefix.PrefixSuccessor();
-  if (usable < path.prefix.size() || usable >= columns.size()) return range;  // no bound column left
+  if (usable < path.prefix.size()) return range;  // a widened prefix: not exact
+  range.exact = true;
+  if (usable >= columns.size()) return range;  // no bound column left
   const CatalogColumn& next = table.columns[columns[usable]];
   if (path.lower) {
     Datum v = Eval(*path.lower->value, ctx);
@@ -208,6 +242,7 @@ KeyRange ResolveAccessPath(const AccessPath& path, const TableInfo& table, const
     }
     Key k = prefix;
     if (AppendKeyValue(k, v, next)) range.lo = path.lower->inclusive ? k : k.PrefixSuccessor();
+    else range.exact = false;
   }
   if (path.upper) {
     Datum v = Eval(*path.upper->value, ctx);
@@ -217,8 +252,25 @@ KeyRange ResolveAccessPath(const AccessPath& path, const TableInfo& table, const
     }
     Key k = prefix;
     if (AppendKeyValue(k, v, next)) range.hi = path.upper->inclusive ? k.PrefixSuccessor() : k;
+    else range.exact = false;
   }
   return range;
+}
+
+ExprPtr ResidualWhere(const Expr& where, const AccessPath& path) {
+  std::vector<const Expr*> conjuncts;
+  Conjuncts(&where, conjuncts);
+  std::vector<ExprPtr> left;
+  for (const Expr* c : conjuncts)
+    if (std::find(path.decided.begin(), path.decided.end(), c) == path.decided.end()) left.push_back(c->Clone());
+  if (left.empty()) return nullptr;
+  if (left.size() == 1) return std::move(left[0]);
+  auto e = std::make_unique<Expr>();
+  e->kind = ExprKind::kAnd;
+  e->type = where.type;
+  e->location = where.location;
+  e->args = std::move(left);
+  return e;
 }
 
 }  // namespace caracal::planner

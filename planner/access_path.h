@@ -31,6 +31,11 @@ struct AccessPath {
   std::vector<int> key_columns;     // the key's columns: the primary key's or the index's
   std::vector<const Expr*> prefix;  // equality values for key_columns 0..n-1
   std::optional<KeyBound> lower, upper;  // on key column prefix.size()
+  // The WHERE conjuncts a primary-key path decides by itself when its key range resolves
+  // exactly (KeyRange::exact): every row in the range satisfies them and no row outside
+  // does, so they need not be evaluated per row. Empty for index scans, whose entries are
+  // re-checked against the row.
+  std::vector<const Expr*> decided;
 
   std::string Describe() const;  // "point read", "range scan (prefix 1, lower bound)", "full scan"
 };
@@ -47,8 +52,15 @@ AccessPath ChooseAccessPath(const Expr* where, const TableInfo& table, const Cat
 struct KeyRange {
   bool point = false;  // kPointRead only (an index key need not be unique)
   bool empty = false;  // a bound is NULL: no row can qualify
+  // Every value of the path was encoded as it is (none was widened away): the range holds
+  // exactly the rows satisfying AccessPath::decided.
+  bool exact = false;
   Key lo, hi;          // point: lo is the key; range: [lo, hi), empty hi = unbounded
 };
 KeyRange ResolveAccessPath(const AccessPath& path, const TableInfo& table, const EvalContext& ctx);
+
+// The conjuncts of `where` other than `path.decided`, copied and ANDed: what a row of an
+// exact range still has to satisfy. Null when nothing is left.
+ExprPtr ResidualWhere(const Expr& where, const AccessPath& path);
 
 }  // namespace caracal::planner

@@ -46,6 +46,13 @@ bool Expr::References(SlotSpace space) const {
   return false;
 }
 
+bool Expr::Contains(ExprKind k) const {
+  if (kind == k) return true;
+  for (const auto& a : args)
+    if (a->Contains(k)) return true;
+  return false;
+}
+
 bool Expr::ContainsAggregate() const {
   if (kind == ExprKind::kAggRef) return true;
   for (const auto& a : args)

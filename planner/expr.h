@@ -111,6 +111,7 @@ struct Expr {
   // Whether any slot of `space` occurs in the tree.
   bool References(SlotSpace space) const;
   bool ContainsAggregate() const;
+  bool Contains(ExprKind k) const;  // this node or any below it is of kind `k`
   // A readable rendering of the IR, for tests and EXPLAIN.
   std::string DebugString() const;
 };

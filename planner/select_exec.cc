@@ -62,9 +62,11 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
       g.accumulators.emplace_back(a.func, a.arg ? a.arg->type : SqlType::Of(TypeId::kInt8), a.type, a.distinct, a.sort);
     return g;
   };
+  // The per-row filter: the whole WHERE, or what an exact key range leaves of it.
+  const Expr* filter = plan.where.get();
   // Processes one input row; returns false to stop the scan.
   auto visit = [&](const EvalContext& ctx) -> bool {
-    if (plan.where && !EvalCondition(*plan.where, ctx)) return true;
+    if (filter && !EvalCondition(*filter, ctx)) return true;
     if (plan.grouped) {
       std::vector<Datum> key;
       for (const auto& g : plan.group_by) key.push_back(Eval(*g, ctx));
@@ -88,6 +90,7 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
     EvalContext ctx = vars_only;
     ctx.schema = &source.schema(plan.table->id);
     KeyRange range = ResolveAccessPath(plan.access, *plan.table, vars_only);
+    if (range.exact && plan.has_residual) filter = plan.residual.get();
     if (!range.empty) {
       if (range.point) {
         if (const RowValue* row = source.Read(plan.table->id, range.lo)) {

@@ -274,6 +274,11 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, cons
   // snapshot an ad-hoc SELECT reads has no index scans yet.
   if (plan.table && !IsSystemView(*plan.table))
     plan.access = ChooseAccessPath(plan.where.get(), *plan.table, outer != nullptr ? &catalog : nullptr);
+  // Not with nextval(): the analysis hoists the calls it finds in `where`, not in a copy.
+  if (plan.where && !plan.access.decided.empty() && !plan.where->Contains(ExprKind::kNextval)) {
+    plan.residual = ResidualWhere(*plan.where, plan.access);
+    plan.has_residual = true;
+  }
   return plan;
 }
 

@@ -42,6 +42,10 @@ struct SelectPlan {
   std::string table_ref;             // alias or table name, for messages
   ExprPtr where;
   AccessPath access;
+  // With has_residual: what of `where` a row must still satisfy when the access path's
+  // range is exact (KeyRange::exact); null: nothing. Without it, `where` is checked whole.
+  ExprPtr residual;
+  bool has_residual = false;
 
   bool grouped = false;
   std::vector<ExprPtr> group_by;          // over kColumn slots
