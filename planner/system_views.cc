@@ -27,6 +27,8 @@ TableInfo MakeWriteSetsView() {
     t.columns.push_back(std::move(c));
   };
   column("procedure", text, true);
+  // The parameter types, as in the signature: overloads share a name, not a row.
+  column("arguments", text, true);
   column("statement", integer, true);
   column("line", integer, false);
   column("table_name", text, false);
@@ -36,7 +38,7 @@ TableInfo MakeWriteSetsView() {
   column("apply_row_update", SqlType::Of(TypeId::kBool), true);
   column("weight", integer, true);
   column("note", text, false);
-  t.primary_key = {0, 1};
+  t.primary_key = {0, 1, 2};
   return t;
 }
 
@@ -118,7 +120,10 @@ ResultSet ExecuteSystemViewSelect(const SelectPlan& plan, const Catalog& catalog
   for (const auto& ir : catalog.Procedures()) {
     for (const WriteSetRow& r : AnalysisRows(*ir)) {
       if (!r.statement || r.access == "read") continue;
+      const std::string signature = ir->Signature();
+      const std::string arguments = signature.substr(ir->name.size() + 1, signature.size() - ir->name.size() - 2);
       std::vector<Value> values = {Value::String(ir->name),
+                                   Value::String(arguments),
                                    Value::Int(*r.statement),
                                    r.line > 0 ? Value::Int(r.line) : Value::Null(),
                                    Value::String(r.table),
@@ -130,7 +135,8 @@ ResultSet ExecuteSystemViewSelect(const SelectPlan& plan, const Catalog& catalog
                                    r.note.empty() ? Value::Null() : Value::String(r.note)};
       Key key;
       AppendKeyValue(key, Datum::String(ir->name), view.columns[0]);
-      AppendKeyValue(key, Datum::Int(*r.statement), view.columns[1]);
+      AppendKeyValue(key, Datum::String(arguments), view.columns[1]);
+      AppendKeyValue(key, Datum::Int(*r.statement), view.columns[2]);
       source.Add(std::move(key), std::move(values));
     }
   }
