@@ -33,16 +33,15 @@ BorrowedBuffers::BorrowedBuffers(WorkerScratch& scratch, const void* owner) {
   if (!slot.has_value()) slot = std::make_shared<RunBuffers>();
   // Shared, not held by value, so that what a run borrows has a stable address.
   auto* held = std::any_cast<std::shared_ptr<RunBuffers>>(&slot);
-  if (held == nullptr || *held == nullptr) return;  // another owner's object: run unbuffered
-  home_ = held->get();
-  buffers_ = std::move(*home_);
-  *home_ = RunBuffers();
+  if (held == nullptr || *held == nullptr || (*held)->in_use) return;  // run on buffers of its own
+  buffers_ = held->get();
+  buffers_->in_use = true;
 }
 
 BorrowedBuffers::~BorrowedBuffers() {
-  if (home_ == nullptr) return;
-  buffers_.vars = std::move(frame_.vars);
-  *home_ = std::move(buffers_);
+  if (buffers_ == &own_) return;
+  buffers_->vars = std::move(frame_.vars);
+  buffers_->in_use = false;
 }
 
 void InitializeLocals(const planner::ProcedureIr& ir, Frame& frame) {

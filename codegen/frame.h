@@ -36,10 +36,11 @@ struct RunBuffers {
   std::vector<planner::Datum> temps;
   // An INSERT's or UPDATE's new values, by statement id (BodyRunner::set_statement_values).
   std::vector<std::vector<planner::Datum>> statement_values;
+  bool in_use = false;  // lent to a run (BorrowedBuffers)
 };
 
 // Lends `owner`'s RunBuffers on this worker to one run, and holds the run's frame, until
-// it is destroyed; then the frame's variables and the temps go back. A run that starts
+// it is destroyed (the frame's variables go back; the rest is used in place). A run that starts
 // while another holds them (which a worker never does, but nothing breaks if one did)
 // gets empty buffers of its own.
 class BorrowedBuffers {
@@ -50,9 +51,9 @@ class BorrowedBuffers {
   BorrowedBuffers& operator=(const BorrowedBuffers&) = delete;
 
   // The variables buffer, to build the frame from (see MakeFrame).
-  std::vector<planner::Datum> TakeVars() { return std::move(buffers_.vars); }
-  std::vector<planner::Datum>& temps() { return buffers_.temps; }
-  std::vector<std::vector<planner::Datum>>& statement_values() { return buffers_.statement_values; }
+  std::vector<planner::Datum> TakeVars() { return std::move(buffers_->vars); }
+  std::vector<planner::Datum>& temps() { return buffers_->temps; }
+  std::vector<std::vector<planner::Datum>>& statement_values() { return buffers_->statement_values; }
   // Keeps the run's frame here (its variables are returned with the buffers).
   Frame& Hold(Frame frame) {
     frame_ = std::move(frame);
@@ -60,8 +61,8 @@ class BorrowedBuffers {
   }
 
  private:
-  RunBuffers* home_ = nullptr;  // null: the buffers were taken, these are fresh
-  RunBuffers buffers_;
+  RunBuffers own_;                // when the worker's are in use (or not ours)
+  RunBuffers* buffers_ = &own_;   // the worker's, lent in place, or own_
   Frame frame_;
 };
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "codegen/compiled_procedure.h"
+#include "codegen/frame.h"
 #include "codegen/interpreted_procedure.h"
 #include "engine/database.h"
 #include "engine/reference_executor.h"
@@ -143,6 +144,38 @@ TEST(MakeProcedure, CompilesOrFallsBack) {
   auto q = MakeProcedure(nullptr, off.Take(), catalog, {}, &ms, &why);
   EXPECT_NE(dynamic_cast<InterpretedProcedure*>(q.get()), nullptr);
   EXPECT_EQ(why, "the JIT is off");
+}
+
+TEST(BorrowedBuffersTest, AWorkerLendsItsBuffersToOneRunAtATime) {
+  WorkerScratch scratch;
+  int owner = 0;
+  const planner::Datum* first_temps = nullptr;
+  {
+    BorrowedBuffers outer(scratch, &owner);
+    outer.temps().resize(3);
+    first_temps = outer.temps().data();
+    std::vector<planner::Datum> vars = outer.TakeVars();
+    vars.resize(5);
+    Frame frame;
+    frame.vars = std::move(vars);
+    outer.Hold(std::move(frame));
+    {
+      // A second run while the first holds them: buffers of its own, not the first's.
+      BorrowedBuffers inner(scratch, &owner);
+      EXPECT_TRUE(inner.temps().empty());
+      EXPECT_TRUE(inner.TakeVars().empty());
+      inner.temps().resize(7);
+    }
+    EXPECT_EQ(outer.temps().size(), 3u);
+    EXPECT_EQ(outer.temps().data(), first_temps);
+  }
+  // The next run gets the same temps back, and the frame's variables of the first.
+  BorrowedBuffers next(scratch, &owner);
+  EXPECT_EQ(next.temps().data(), first_temps);
+  EXPECT_EQ(next.TakeVars().size(), 5u);
+  // Another owner's run has buffers apart.
+  BorrowedBuffers other(scratch, &first_temps);
+  EXPECT_TRUE(other.temps().empty());
 }
 
 }  // namespace
