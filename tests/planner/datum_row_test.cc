@@ -169,7 +169,9 @@ TEST(DatumRowTest, AssignFromValueRewritesOnlyAnArrayNothingElseHolds) {
 
   // Held by this slot only: rewritten in place, shorter, with a NULL.
   AssignFromValue(frame_slot, Value::Array({Value::Int(9), Value::Null()}), int_array);
+#if !defined(__SANITIZE_THREAD__)  // which always allocates (see AssignFromValue)
   EXPECT_EQ(frame_slot.array.get(), storage);
+#endif
   EXPECT_EQ(Elements(frame_slot), "i9,n");
 
   // Shared with another Datum (a local that copied the parameter): the copy keeps its values.
