@@ -4,10 +4,12 @@
 
 namespace caracal::planner {
 
-std::string ProcedureIr::Signature() const {
-  std::string text = name + "(";
+std::string ProcedureIr::Signature() const { return name + "(" + ArgumentTypes() + ")"; }
+
+std::string ProcedureIr::ArgumentTypes() const {
+  std::string text;
   for (int i = 0; i < parameter_count; ++i) text += (i ? ", " : "") + variables[i].type.Name();
-  return text + ")";
+  return text;
 }
 
 }  // namespace caracal::planner

@@ -209,6 +209,8 @@ struct ProcedureIr {
 
   // name(type, type, ...) of the IN / INOUT parameters, as \df prints it.
   std::string Signature() const;
+  // The parameter types of the signature, without the name or parentheses: "integer, text".
+  std::string ArgumentTypes() const;
   // The table statement with id `id` (an init statement's target_stmt), nullptr if none.
   const Stmt* TableStatement(int id) const {
     if (id < 1 || id > static_cast<int>(table_statements.size())) return nullptr;

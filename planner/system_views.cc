@@ -118,10 +118,9 @@ ResultSet ExecuteSystemViewSelect(const SelectPlan& plan, const Catalog& catalog
     return RowsToResultSet(plan, rows);
   }
   for (const auto& ir : catalog.Procedures()) {
+    const std::string arguments = ir->ArgumentTypes();
     for (const WriteSetRow& r : AnalysisRows(*ir)) {
       if (!r.statement || r.access == "read") continue;
-      const std::string signature = ir->Signature();
-      const std::string arguments = signature.substr(ir->name.size() + 1, signature.size() - ir->name.size() - 2);
       std::vector<Value> values = {Value::String(ir->name),
                                    Value::String(arguments),
                                    Value::Int(*r.statement),
