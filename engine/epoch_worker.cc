@@ -241,7 +241,8 @@ class ExecContextImpl final : public ExecContext {
     const RowValue* old = Current(e);
     if (old == nullptr) return RowUpdateFuture(false);
     RowValuePtr updated = callback(*old);
-    if (updated) SetValue(e, std::move(updated), false);
+    if (!updated) return RowUpdateFuture(false);
+    SetValue(e, std::move(updated), false);
     return RowUpdateFuture(true);
   }
 
@@ -578,9 +579,11 @@ void EpochWorker::RunPiece(Piece& piece) {
   uintptr_t value = version::kIgnore;  // unchanged (or absent): readers skip to the previous
   bool applied = false;
   if (const RowValue* old = VisibleBefore(*e.row, sid)) {
-    applied = true;
     try {
-      if (RowValuePtr updated = piece.callback(*old)) value = reinterpret_cast<uintptr_t>(updated.release());
+      if (RowValuePtr updated = piece.callback(*old)) {
+        value = reinterpret_cast<uintptr_t>(updated.release());
+        applied = true;
+      }
     } catch (const std::exception&) {
       applied = false;  // the transaction has published: the update is lost, not the epoch
     }

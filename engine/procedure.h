@@ -127,7 +127,9 @@ class RowUpdateFuture {
   RowUpdateFuture() = default;
   explicit RowUpdateFuture(bool applied) : applied_(applied) {}
   explicit RowUpdateFuture(const PieceState* piece) : piece_(piece) {}
-  // Whether the row existed and was updated. For a split update, waits for its piece,
+  // Whether the row existed and was updated (the callback returned a new value: a
+  // callback that leaves the row unchanged updated nothing, as an UPDATE whose WHERE
+  // rejects the row). For a split update, waits for its piece,
   // which runs on another core at this transaction's serial position.
   bool Wait() const {
     if (piece_ == nullptr) return applied_;

@@ -267,7 +267,8 @@ class RefExecContext final : public ExecContext {
     const RowValue* old = Read(table, key);
     if (old == nullptr) return RowUpdateFuture(false);
     RowValuePtr updated = callback(*old);
-    if (updated) Put(table, key, std::move(updated));
+    if (!updated) return RowUpdateFuture(false);
+    Put(table, key, std::move(updated));
     return RowUpdateFuture(true);
   }
 

@@ -218,6 +218,37 @@ TEST(EngineSemanticsTest, DuplicateInsertIsReportedAndAborts) {
   });
 }
 
+// ApplyRowUpdate reports whether it updated the row: not for a missing row, and not when
+// the callback leaves the row as it is (an UPDATE whose WHERE rejects the row: 0 rows).
+TEST(EngineSemanticsTest, ApplyRowUpdateReportsOnlyARowItChanged) {
+  ForEachExecutor([](Store& store, Executor& ex, const std::string& what) {
+    TableId t = CreateKv(store);
+    store.LoadRow(t, KvRow(store, t, 1, 10));
+    LambdaProcedure add_if_even(
+        "add_if_even", [t](DeclareContext& c) { c.DeclareWrite(t, K(c.input().args[0].as_int()), WriteKind::kUpdate); },
+        [t](ExecContext& c) {
+          RowUpdateFuture f = c.ApplyRowUpdate(
+              t, K(c.input().args[0].as_int()),
+              [s = &c.table(t).schema()](const RowValue& old) -> RowValuePtr {
+                if (old.GetInt(1) % 2 != 0) return nullptr;
+                return RowBuilder(*s, old).SetInt(1, old.GetInt(1) + 5).Build();
+              },
+              1);
+          c.Emit({Value::Bool(f.Wait())});
+        });
+    TxnResult r[3];
+    SubmitTo(ex, add_if_even, {Value::Int(1)}, &r[0]);  // 10: even, becomes 15
+    SubmitTo(ex, add_if_even, {Value::Int(1)}, &r[1]);  // 15: left as it is
+    SubmitTo(ex, add_if_even, {Value::Int(2)}, &r[2]);  // no such row
+    ex.Drain();
+    for (const TxnResult& x : r) ASSERT_EQ(x.rows.size(), 1u) << what;
+    EXPECT_TRUE(r[0].rows[0][0].as_bool()) << what;
+    EXPECT_FALSE(r[1].rows[0][0].as_bool()) << what;
+    EXPECT_FALSE(r[2].rows[0][0].as_bool()) << what;
+    EXPECT_EQ(CommittedV(store, t, 1), 15) << what;
+  });
+}
+
 // A chain of read-modify-writes on one row across many transactions and epochs:
 // every increment lands exactly once, in serial order.
 TEST(EngineSemanticsTest, ReadModifyWriteChainAcrossEpochs) {
