@@ -1,11 +1,14 @@
 #include "codegen/body_runner.h"
 
+#include "codegen/row_writes.h"
+
 #include <fmt/format.h>
 
 #include "codegen/compiled_exprs.h"
 #include "codegen/engine_row_sources.h"
 #include "codegen/proc_runtime.h"
 #include "codegen/table_access.h"
+#include "codegen/row_writes.h"
 #include "engine/table.h"
 #include "planner/cast.h"
 #include "planner/expr_eval.h"
@@ -343,6 +346,7 @@ void BodyRunner::RunInsert(const Stmt& s) {
   const planner::TableInfo& table = *s.table;
   Table& engine_table = exec_->table(table.id);
   const Schema& schema = engine_table.schema();
+  if (compiled_ != nullptr && InsertCompiledRow(s, schema)) return;
   std::vector<Datum>& values = NewValuesBuffer(s);
   NewValues(s, FrameContext(), compiled_, values);
   Key key = PrimaryKeyOf(table, values);
@@ -382,6 +386,24 @@ void BodyRunner::RunInsert(const Stmt& s) {
   if (!s.returning.empty()) Returning(s, schema, *exec_->Read(table.id, key));
 }
 
+bool BodyRunner::InsertCompiledRow(const Stmt& s, const Schema& schema) {
+  RowValuePtr row;
+  if (compiled_->BuildRow(s, FrameContext(), schema, row) != kRowWritten) return false;
+  const Key key = IntegerPrimaryKeyOf(*s.table, *row);
+  const RowValue* written = row.get();
+  if (exec_->Insert(s.table->id, key, std::move(row))) {
+    ++rows_processed_;
+    SetFound(true);
+    Returning(s, schema, *written);
+    return true;
+  }
+  if (s.on_conflict == planner::OnConflict::kDoNothing) {
+    SetFound(false);
+    return true;
+  }
+  return false;
+}
+
 const std::vector<Key>& BodyRunner::RangeKeys(const Stmt& s) {
   EvalContext ctx = FrameContext();
   static const std::vector<Key> kNone;
@@ -415,6 +437,16 @@ RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old,
   ctx.accelerator = compiled;
   ctx.row = &old;
   ctx.schema = &schema;
+  if (compiled != nullptr) {
+    // Values stored straight into a copy of the blob; the general path below for what
+    // the patch cannot write.
+    RowPatch patch(old);
+    switch (compiled->Patch(s, ctx, patch.mutable_row())) {
+      case kRowWritten: return patch.Build();
+      case kRowRejected: return nullptr;
+      default: break;
+    }
+  }
   // Every new value is computed from the old row before any is set.
   if (!NewValues(s, ctx, compiled, assigned)) return nullptr;
   auto check_not_null = [&](const planner::CatalogColumn& c) {

@@ -83,6 +83,10 @@ class BodyRunner {
   void SelectInto(const planner::Stmt& s, planner::RowSource& source);
   void RunReturnQuery(const planner::Stmt& s);
   void RunInsert(const planner::Stmt& s);
+  // INSERT `s` through its compiled row (row_writes.h): true when that settled it
+  // (inserted, or skipped by DO NOTHING); false when the general path must run it (a
+  // fallback, or a duplicate key, whose error the general path words).
+  bool InsertCompiledRow(const planner::Stmt& s, const Schema& schema);
   void RunUpdate(const planner::Stmt& s);
   void RunDelete(const planner::Stmt& s);
   // INTO STRICT on a write's RETURNING: exactly one row (P0002 / P0003 otherwise).

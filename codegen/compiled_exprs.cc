@@ -1,5 +1,6 @@
 #include "codegen/compiled_exprs.h"
 
+#include "codegen/row_writes.h"
 #include "planner/sql_error.h"
 
 namespace caracal::codegen {
@@ -90,6 +91,31 @@ bool CompiledExprs::NewValues(const planner::Stmt& s, const planner::EvalContext
   }
   EvalList(cases.values, state, interpreted, values);
   return true;
+}
+
+int32_t CompiledExprs::RunRowWrite(const planner::Stmt& s, const planner::EvalContext& ctx, void* out) const {
+  const ProcedureCode::StatementCases& cases = CasesOf(code_, s);
+  if (cases.row_write < 0) return kRowFallback;
+  EvalState state = StateFor(ctx);
+  const int32_t result = code_.RunExpr(cases.row_write, &state, static_cast<planner::Datum*>(out));
+  if (result == 0) {
+    state.RethrowIfError();
+    throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: compiled row write failed without an error");
+  }
+  return result;
+}
+
+int32_t CompiledExprs::Patch(const planner::Stmt& s, const planner::EvalContext& ctx, RowValue* copy) const {
+  return RunRowWrite(s, ctx, copy);
+}
+
+int32_t CompiledExprs::BuildRow(const planner::Stmt& s, const planner::EvalContext& ctx, const Schema& schema,
+                                RowValuePtr& row) const {
+  BuiltRow built;
+  built.schema = &schema;
+  const int32_t result = RunRowWrite(s, ctx, &built);
+  row.reset(built.row);
+  return result;
 }
 
 void CompiledExprs::Returning(const planner::Stmt& s, const planner::EvalContext& ctx,

@@ -42,6 +42,20 @@ struct EvalState {
   }
 };
 
+// A column of the row a compiled INSERT builds (row_writes.h), as generated code fills it
+// for caracal_rt_build_row.
+struct BuildCell {
+  int64_t bits;                  // a fixed-width column's slot
+  const planner::Datum* string;  // a string column's value (kind kString); else nullptr
+  int64_t is_null;
+};
+// What a compiled INSERT's case writes to: the caller sets `schema` (the table's); the
+// runtime sets `row`, which the caller then owns.
+struct BuiltRow {
+  const Schema* schema = nullptr;
+  RowValue* row = nullptr;
+};
+
 // Byte offsets generated code uses. offsetof on these types is supported by GCC and
 // Clang (they are not standard-layout because of std::string members); the static
 // asserts in layout.cc check the assumptions the code generator makes.
@@ -64,6 +78,10 @@ struct Layout {
 
   // RowValue: uint16 column count at +4; null bitmap at +8 (bytes rounded to 8-byte
   // words: ((n + 63) / 64) * 8); then one 8-byte slot per column.
+  static size_t BuildCellSize();
+  static size_t BuildCellString();
+  static size_t BuildCellNull();
+
   static size_t RowHeader();
   static size_t RowNumColumns();
 };

@@ -101,6 +101,8 @@ class ExprEmitter {
   // modifiers, so a numeric column's scale comes from here). Required for numeric columns.
   void set_schema(const Schema* schema) { schema_ = schema; }
   const Schema* schema() const { return schema_; }
+  // A row column's null flag and the address of its 8-byte slot.
+  std::pair<llvm::Value*, llvm::Value*> RowColumn(llvm::Value* row, int col);
   // Copies string column `col` of `row` into the Datum at `dst` (NULL if it is null),
   // with no temp in between.
   void ReadStringColumnInto(llvm::Value* row, int col, llvm::Value* dst);
@@ -124,8 +126,6 @@ class ExprEmitter {
   CgValue EmitConstDatum(const planner::Datum& d, const planner::SqlType& type);
   CgValue EmitSlot(const planner::Expr& e);
   CgValue EmitRowColumn(llvm::Value* row, int col, const planner::SqlType& type);
-  // A row column's null flag and the address of its 8-byte slot.
-  std::pair<llvm::Value*, llvm::Value*> RowColumn(llvm::Value* row, int col);
   CgValue EmitCast(const planner::Expr& e);
   CgValue EmitArith(const planner::Expr& e);
   CgValue EmitIntArith(planner::Op op, const CgValue& a, const CgValue& b, planner::TypeId type);

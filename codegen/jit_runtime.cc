@@ -4,12 +4,15 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
 
+#include <new>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "codegen/eval_state.h"
 #include "codegen/proc_runtime.h"
+#include "codegen/row_writes.h"
 #include "planner/cast.h"
 #include "planner/expr_eval.h"
 #include "planner/functions.h"
@@ -184,6 +187,55 @@ void caracal_rt_read_string(const RowValue* row, int32_t col, Datum* out) {
   planner::SetStringDatum(*out, row->GetString(col));
 }
 
+// Overwrites string column `col` of `row` (a compiled UPDATE's private copy) with
+// `value` when the old value is not null and has its byte size, as
+// RowPatch::SetSameSizeString: 1; else 0 (nothing written).
+int32_t caracal_rt_patch_string(RowValue* row, int32_t col, const Datum* value) {
+  if (row->IsNull(col)) return 0;
+  const std::string_view old = row->GetString(col);
+  if (old.size() != value->s.size()) return 0;
+  // The copy is the caller's, not yet published: writable.
+  std::memcpy(const_cast<char*>(old.data()), value->s.data(), old.size());
+  return 1;
+}
+
+// The row of a compiled INSERT (row_writes.h) from its cells, one per column of
+// out->schema, encoded as RowBuilder would: kRowWritten with the row in out->row;
+// kRowFallback (nothing built) for a char(n) value shorter than n, which the general
+// path pads; 0 on an error.
+int32_t caracal_rt_build_row(EvalState* state, const BuildCell* cells, BuiltRow* out) {
+  int32_t result = kRowWritten;
+  const int32_t ok = Guard(state, [&] {
+    const Schema& schema = *out->schema;
+    const auto n = static_cast<size_t>(schema.num_columns());
+    // Most tables fit on the stack; only the cells in use are constructed.
+    constexpr size_t kStackColumns = 32;
+    alignas(RowCell) unsigned char stack[kStackColumns * sizeof(RowCell)];
+    std::vector<RowCell> heap;
+    if (n > kStackColumns) heap.resize(n);
+    RowCell* row = n > kStackColumns ? heap.data() : reinterpret_cast<RowCell*>(stack);
+    for (size_t i = 0; i < n; ++i) {
+      RowCell& cell = *new (&row[i]) RowCell;
+      cell.null = cells[i].is_null != 0;
+      if (cell.null) continue;
+      // Generated code sets `string` exactly for string columns.
+      if (cells[i].string == nullptr) {
+        cell.bits = cells[i].bits;
+        continue;
+      }
+      cell.is_string = true;
+      cell.str = cells[i].string->s;
+      const Column& c = schema.column(static_cast<int>(i));
+      if (c.type == ColumnType::kChar && static_cast<int64_t>(cell.str.size()) < c.precision) {
+        result = kRowFallback;
+        return;
+      }
+    }
+    out->row = EncodeRow(std::span<const RowCell>(row, n)).release();
+  });
+  return ok == 0 ? 0 : result;
+}
+
 }  // extern "C"
 
 namespace {
@@ -205,6 +257,8 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_like", "ippi", reinterpret_cast<void*>(&caracal_rt_like)},
       {"caracal_rt_read_string", "vpip", reinterpret_cast<void*>(&caracal_rt_read_string)},
       {"caracal_rt_ascii", "lpi", reinterpret_cast<void*>(&caracal_rt_ascii)},
+      {"caracal_rt_patch_string", "ipip", reinterpret_cast<void*>(&caracal_rt_patch_string)},
+      {"caracal_rt_build_row", "ippp", reinterpret_cast<void*>(&caracal_rt_build_row)},
       // Procedures (proc_runtime.h).
       {"caracal_rt_stmt", "ipp", reinterpret_cast<void*>(&caracal_rt_stmt)},
       {"caracal_rt_stmt_key", "ipppii", reinterpret_cast<void*>(&caracal_rt_stmt_key)},

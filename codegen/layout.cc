@@ -43,6 +43,11 @@ size_t Layout::DatumNumeric() { return offsetof(Datum, n); }
 size_t Layout::NumericMantissa() { return kNumericLayoutOk ? 0 : throw std::logic_error("Numeric layout"); }
 size_t Layout::NumericScale() { return 16; }
 
+static_assert(offsetof(BuildCell, bits) == 0);
+size_t Layout::BuildCellSize() { return sizeof(BuildCell); }
+size_t Layout::BuildCellString() { return offsetof(BuildCell, string); }
+size_t Layout::BuildCellNull() { return offsetof(BuildCell, is_null); }
+
 size_t Layout::RowHeader() { return sizeof(RowValue); }
 size_t Layout::RowNumColumns() { return 4; }
 

@@ -2,6 +2,7 @@
 
 #include "codegen/jit_runtime.h"
 #include "codegen/point_key.h"
+#include "codegen/row_writes.h"
 
 #include <fmt/format.h>
 
@@ -490,6 +491,36 @@ class ExprSwitchEmitter {
   // Adds `e` as the next case; its index, or -1 (and nothing left in the function) if the
   // expression compiler does not handle it.
   int Add(const planner::Expr& e, const Schema* schema) {
+    return AddCase(schema, [&](ExprEmitter& emitter) {
+      CgValue v = emitter.Emit(e);
+      emitter.Store(v, e.type.id, fn_->getArg(1));
+      b_.CreateRet(b_.getInt32(1));
+    });
+  }
+
+  // Adds the compiled row write of UPDATE or INSERT `s` (row_writes.h; `out` is the row
+  // copy, or the BuiltRow) as the next case: its index, or -1.
+  int AddRowWrite(const planner::Stmt& s, const Schema& schema) {
+    if (UpdatePatchable(s, schema))
+      return AddCase(&schema, [&](ExprEmitter& emitter) { EmitUpdatePatch(emitter, s, schema, fn_->getArg(1)); });
+    if (InsertBuildable(s, schema))
+      return AddCase(&schema, [&](ExprEmitter& emitter) { EmitInsertRow(emitter, s, schema, fn_->getArg(1)); });
+    return -1;
+  }
+
+  int cases() const { return cases_; }
+  // Removes the function when no expression was added.
+  void DropIfEmpty() {
+    if (cases_ == 0) fn_->eraseFromParent();
+  }
+
+  static constexpr const char* kName = "caracal_exprs";
+
+ private:
+  // Emits a case with `emit` (which ends every path with a return); its index, or -1 if
+  // the expression compiler refused part of it (the case's blocks are removed).
+  template <typename EmitFn>
+  int AddCase(const Schema* schema, EmitFn emit) {
     const int index = cases_;
     const size_t blocks_before = fn_->size();
     auto* block = llvm::BasicBlock::Create(context_, "x" + std::to_string(index), fn_);
@@ -498,9 +529,7 @@ class ExprSwitchEmitter {
       ExprEmitter emitter(b_, fn_->getArg(0), error_exit_, constants_, temps_);
       emitter.set_schema(schema);
       emitter.set_inline_numeric(inline_numeric_);
-      CgValue v = emitter.Emit(e);
-      emitter.Store(v, e.type.id, fn_->getArg(1));
-      b_.CreateRet(b_.getInt32(1));
+      emit(emitter);
     } catch (const planner::SqlError&) {
       std::vector<llvm::BasicBlock*> added;
       for (auto it = std::next(fn_->begin(), static_cast<long>(blocks_before)); it != fn_->end(); ++it) added.push_back(&*it);
@@ -513,15 +542,6 @@ class ExprSwitchEmitter {
     return index;
   }
 
-  int cases() const { return cases_; }
-  // Removes the function when no expression was added.
-  void DropIfEmpty() {
-    if (cases_ == 0) fn_->eraseFromParent();
-  }
-
-  static constexpr const char* kName = "caracal_exprs";
-
- private:
   llvm::LLVMContext& context_;
   llvm::IRBuilder<> b_;
   ConstantPool& constants_;
@@ -553,6 +573,7 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   std::vector<std::string> entry_points = {"caracal_body", "caracal_init"};
   // Statement expressions use their own temps (the accelerator's buffer, not the body's).
   int expr_temps = 0;
+  std::unordered_map<const planner::Stmt*, int32_t> row_writes;
   if (db != nullptr) {
     ExprSwitchEmitter exprs(*module, *code->constants_, &expr_temps, inline_numeric);
     for (const auto& [e, schema] : StatementExprs(ir, *db)) {
@@ -560,6 +581,8 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
       if (e->ContainsAggregate() || e->kind == planner::ExprKind::kConst || e->kind == planner::ExprKind::kSlot) continue;
       if (int index = exprs.Add(*e, schema); index >= 0) code->exprs_[e] = index;
     }
+    for (const planner::Stmt* s : ir.table_statements)
+      if (int index = exprs.AddRowWrite(*s, db->schema(s->table->id)); index >= 0) row_writes[s] = index;
     exprs.DropIfEmpty();
     if (exprs.cases() > 0) entry_points.push_back(ExprSwitchEmitter::kName);
   }
@@ -567,7 +590,7 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   code->body_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_body"));
   code->init_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_init"));
   code->temps_ = temps;
-  if (!code->exprs_.empty())
+  if (!code->exprs_.empty() || !row_writes.empty())
     code->exprs_fn_ = reinterpret_cast<ExprsFn>(code->module_->Lookup(ExprSwitchEmitter::kName));
   for (const planner::Stmt* s : ir.table_statements) {
     if (s->kind != planner::StmtKind::kInsert && s->kind != planner::StmtKind::kUpdate &&
@@ -583,6 +606,7 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
     if (s->kind == planner::StmtKind::kUpdate)
       for (const auto& a : s->assignments) add(cases.values, a.second.get());
     for (const auto& e : s->returning) add(cases.returning, e.get());
+    if (auto it = row_writes.find(s); it != row_writes.end()) cases.row_write = it->second;
     code->statement_cases_.emplace(s, std::move(cases));
   }
   code->expr_temps_ = expr_temps;

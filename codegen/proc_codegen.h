@@ -71,6 +71,9 @@ class ProcedureCode {
     CaseList filter;     // the residual WHERE, if any
     CaseList values;     // UPDATE assignments in order, or the INSERT VALUES row
     CaseList returning;  // RETURNING
+    // The compiled row write (row_writes.h): an UPDATE's patch of a copy of the row, or
+    // an INSERT's row build; -1 if none.
+    int32_t row_write = -1;
   };
   // nullptr if `s` is not an INSERT, UPDATE or DELETE of a procedure with compiled
   // expressions.

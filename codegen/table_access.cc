@@ -10,6 +10,7 @@ namespace caracal::codegen {
 using planner::Datum;
 using planner::SqlError;
 using planner::TableInfo;
+using planner::TypeId;
 
 namespace {
 
@@ -41,6 +42,17 @@ Key PrimaryKeyOf(const TableInfo& table, std::span<const Datum> row) {
       throw SqlError(planner::sqlstate::kNumericOutOfRange,
                      fmt::format("value {} of key column \"{}\" cannot be stored", planner::DatumToText(row[c], col.type),
                                  col.name));
+  }
+  return key;
+}
+
+Key IntegerPrimaryKeyOf(const TableInfo& table, const RowValue& row) {
+  Key key;
+  for (int c : table.primary_key) {
+    const TypeId id = table.columns[static_cast<size_t>(c)].type.id;
+    key.AppendInt(row.GetInt(c), id == TypeId::kInt2   ? ColumnType::kSmallInt
+                                 : id == TypeId::kInt4 ? ColumnType::kInteger
+                                                       : ColumnType::kBigInt);
   }
   return key;
 }

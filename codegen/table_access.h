@@ -20,6 +20,8 @@ namespace caracal::codegen {
 // The primary key of `row` (one Datum per table column, schema order). Throws SqlError
 // if a key column is NULL (23502) or its value has no exact key encoding.
 Key PrimaryKeyOf(const planner::TableInfo& table, std::span<const planner::Datum> row);
+// The same key read back from a built row of `table`, whose key columns are all integers.
+Key IntegerPrimaryKeyOf(const planner::TableInfo& table, const RowValue& row);
 
 // The key fixed by a point KeyAccess; nullopt when a key value is NULL (no row matches).
 std::optional<Key> PointKey(const planner::TableInfo& table, const planner::KeyAccess& access,

@@ -43,7 +43,7 @@ RowBuilder::RowBuilder(const Schema& schema) : schema_(schema), cells_(schema.nu
 
 RowBuilder::RowBuilder(const Schema& schema, const RowValue& base) : RowBuilder(schema) {
   for (int i = 0; i < schema.num_columns(); ++i) {
-    Cell& cell = cells_[i];
+    RowCell& cell = cells_[i];
     cell.null = base.IsNull(i);
     if (cell.null) continue;
     if (cell.is_string)
@@ -194,12 +194,12 @@ RowPatch& RowPatch::SetDouble(int col, double v) {
   return *this;
 }
 
-RowValuePtr RowBuilder::Build() const {
-  const int n = static_cast<int>(cells_.size());
+RowValuePtr EncodeRow(std::span<const RowCell> cells) {
+  const int n = static_cast<int>(cells.size());
   const size_t bitmap = ((static_cast<size_t>(n) + 63) / 64) * 8;
   const size_t fixed = 8 + bitmap + 8 * static_cast<size_t>(n);
   size_t total = fixed;
-  for (const Cell& c : cells_)
+  for (const RowCell& c : cells)
     if (!c.null && c.is_string) total += c.str.size();
   auto* raw = static_cast<uint8_t*>(std::malloc(total));
   if (raw == nullptr) throw std::bad_alloc();
@@ -212,7 +212,7 @@ RowValuePtr RowBuilder::Build() const {
   uint8_t* slots = raw + 8 + bitmap;
   size_t var = fixed;
   for (int i = 0; i < n; ++i) {
-    const Cell& c = cells_[i];
+    const RowCell& c = cells[i];
     if (c.null) {
       bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
       continue;

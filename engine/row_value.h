@@ -77,6 +77,17 @@ class RowValue {
 
 using RowValuePtr = std::unique_ptr<RowValue, RowValue::Deleter>;
 
+// One column of a row being encoded: a fixed-width column's slot bits, or a string.
+struct RowCell {
+  bool null = true;
+  bool is_string = false;
+  int64_t bits = 0;
+  std::string_view str;
+};
+// The row of `cells` (one per column, in order): what RowBuilder::Build returns for the
+// same cells. Strings are copied in column order after the slots.
+RowValuePtr EncodeRow(std::span<const RowCell> cells);
+
 // Builds a RowValue: column by column, or as a copy of an earlier version with some
 // columns changed. String views passed in must stay valid until Build().
 class RowBuilder {
@@ -94,17 +105,11 @@ class RowBuilder {
   // char(n) blank-padded). Throws EngineError on a kind mismatch or NOT NULL violation.
   RowBuilder& Set(int col, const Value& v);
 
-  RowValuePtr Build() const;
+  RowValuePtr Build() const { return EncodeRow(cells_); }
 
  private:
-  struct Cell {
-    bool null = true;
-    bool is_string = false;
-    int64_t bits = 0;
-    std::string_view str;
-  };
   const Schema& schema_;
-  std::vector<Cell> cells_;
+  std::vector<RowCell> cells_;
   // Stable addresses, and (unlike a deque) no allocation while empty.
   std::forward_list<std::string> owned_;
 };
@@ -127,6 +132,9 @@ class RowPatch {
   // RowBuilder would build. `v` must already be what RowBuilder stores (char(n) padded).
   RowPatch& SetSameSizeString(int col, std::string_view v);
   RowValuePtr Build() { return std::move(row_); }
+  // The copy itself, for generated code that rewrites slots, null bits and same-size
+  // strings exactly as the setters above do (codegen/update_patch.h).
+  RowValue* mutable_row() { return row_.get(); }
 
  private:
   uint8_t* bitmap() { return reinterpret_cast<uint8_t*>(row_.get()) + sizeof(RowValue); }

@@ -1,0 +1,184 @@
+#include "codegen/row_writes.h"
+
+#include <vector>
+
+#include "codegen/eval_state.h"
+#include "planner/sql_error.h"
+
+namespace caracal::codegen {
+
+using planner::SqlType;
+using planner::TypeId;
+
+namespace {
+
+// What the patch stores into a column's slot.
+enum class SlotKind { kInt, kBool, kReal, kDouble, kNumeric, kString, kNone };
+
+// `any_string`: a string of any string column (an INSERT encodes strings whole); else
+// char(n) only (an UPDATE patches a string that keeps its size).
+SlotKind SlotKindOf(const Column& c, const planner::CatalogColumn& catalog, const SqlType& value, bool any_string) {
+  if (IsIntegerType(c.type)) return value.is_integer() ? SlotKind::kInt : SlotKind::kNone;
+  switch (c.type) {
+    case ColumnType::kTimestamp: return value.id == TypeId::kTimestamp ? SlotKind::kInt : SlotKind::kNone;
+    case ColumnType::kBoolean: return value.id == TypeId::kBool ? SlotKind::kBool : SlotKind::kNone;
+    case ColumnType::kReal: return value.is_float() ? SlotKind::kReal : SlotKind::kNone;
+    case ColumnType::kDouble: return value.is_float() ? SlotKind::kDouble : SlotKind::kNone;
+    case ColumnType::kNumeric:
+      // As planner::PatchRowColumn's direct path: the slot is the mantissa at the
+      // column's scale.
+      return value.id == TypeId::kNumeric && c.scale >= 0 && c.scale <= 18 && catalog.type.scale == c.scale
+                 ? SlotKind::kNumeric
+                 : SlotKind::kNone;
+    // char(n) values keep their size (n blank-padded characters) unless multibyte
+    // characters come or go; a varchar or text value's size usually changes, and then
+    // the patch would only be wasted work before the general path.
+    case ColumnType::kChar: return value.is_string() ? SlotKind::kString : SlotKind::kNone;
+    case ColumnType::kVarchar:
+    case ColumnType::kText: return any_string && value.is_string() ? SlotKind::kString : SlotKind::kNone;
+    default: return SlotKind::kNone;
+  }
+}
+
+// The slot bits of fixed-width value `v` (zero if it is NULL); `require(ok)` leaves for
+// the general path unless `ok` (a numeric the slot cannot take as it is).
+template <typename Require>
+llvm::Value* FixedSlotBits(ExprEmitter& emitter, SlotKind kind, const Column& c, const CgValue& v, Require require) {
+  llvm::IRBuilder<>& b = emitter.builder();
+  llvm::Value* bits = nullptr;
+  switch (kind) {
+    case SlotKind::kInt: bits = v.value; break;
+    case SlotKind::kBool: bits = b.CreateZExt(v.value, b.getInt64Ty()); break;
+    case SlotKind::kReal:
+      bits = b.CreateBitCast(b.CreateFPExt(b.CreateFPTrunc(v.value, b.getFloatTy()), b.getDoubleTy()), b.getInt64Ty());
+      break;
+    case SlotKind::kDouble: bits = b.CreateBitCast(v.value, b.getInt64Ty()); break;
+    case SlotKind::kNumeric: {
+      ExprEmitter::NumericParts n = emitter.LoadNumeric(v.value);
+      llvm::Value* narrow = b.CreateTrunc(n.mantissa, b.getInt64Ty());
+      llvm::Value* fits = b.CreateICmpEQ(b.CreateSExt(narrow, b.getInt128Ty()), n.mantissa);
+      llvm::Value* direct = b.CreateAnd(b.CreateAnd(n.is_numeric, b.CreateICmpEQ(n.scale, b.getInt32(c.scale))), fits);
+      require(b.CreateOr(v.is_null, direct));
+      bits = narrow;
+      break;
+    }
+    default:
+      throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: slot bits of a string column");
+  }
+  // A null column's slot is zero, as RowPatch::SetNull and EncodeRow leave it.
+  return b.CreateSelect(v.is_null, b.getInt64(0), bits);
+}
+
+// A block of the function under `b` that returns `result`.
+llvm::BasicBlock* Returning(llvm::IRBuilder<>& b, const char* name, int32_t result) {
+  auto* block = llvm::BasicBlock::Create(b.getContext(), name, b.GetInsertBlock()->getParent());
+  llvm::IRBuilder<> rb(block);
+  rb.CreateRet(rb.getInt32(result));
+  return block;
+}
+
+// `require(ok)` for the function under `b`: continues when `ok`, else goes to `fallback`.
+auto Requirer(llvm::IRBuilder<>& b, llvm::BasicBlock* fallback) {
+  return [&b, fallback](llvm::Value* ok) {
+    auto* next = llvm::BasicBlock::Create(b.getContext(), "row.ok", b.GetInsertBlock()->getParent());
+    b.CreateCondBr(ok, next, fallback);
+    b.SetInsertPoint(next);
+  };
+}
+
+}  // namespace
+
+bool UpdatePatchable(const planner::Stmt& s, const Schema& schema) {
+  if (s.kind != planner::StmtKind::kUpdate || s.assignments.empty()) return false;
+  for (const auto& [col, e] : s.assignments)
+    if (SlotKindOf(schema.column(col), s.table->columns[static_cast<size_t>(col)], e->type, false) == SlotKind::kNone)
+      return false;
+  return true;
+}
+
+void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const Schema& schema, llvm::Value* new_row) {
+  llvm::IRBuilder<>& b = emitter.builder();
+  auto require = Requirer(b, Returning(b, "patch.fallback", kRowFallback));
+
+  if (s.filter) {
+    llvm::Value* pass = emitter.EmitCondition(*s.filter);
+    auto* next = llvm::BasicBlock::Create(b.getContext(), "patch.values", b.GetInsertBlock()->getParent());
+    b.CreateCondBr(pass, next, Returning(b, "patch.rejected", kRowRejected));
+    b.SetInsertPoint(next);
+  }
+  // Every new value is computed from the old row before any slot of the copy changes.
+  std::vector<CgValue> values;
+  for (const auto& [col, e] : s.assignments) values.push_back(emitter.Emit(*e));
+
+  for (size_t i = 0; i < values.size(); ++i) {
+    const int col = s.assignments[i].first;
+    const Column& c = schema.column(col);
+    const planner::CatalogColumn& catalog = s.table->columns[static_cast<size_t>(col)];
+    const CgValue& v = values[i];
+    const SlotKind kind = SlotKindOf(c, catalog, s.assignments[i].second->type, false);
+    if (kind == SlotKind::kString) {
+      // NULL, or another size than the old value's: the layout changes (RowBuilder).
+      require(b.CreateNot(v.is_null));
+      llvm::Value* patched = emitter.CallRuntime("caracal_rt_patch_string", {new_row, b.getInt32(col), v.value});
+      require(b.CreateICmpNE(patched, b.getInt32(0)));
+      continue;
+    }
+    // A NOT NULL violation is raised by the general path, with its message.
+    if (catalog.not_null) require(b.CreateNot(v.is_null));
+    llvm::Value* bits = FixedSlotBits(emitter, kind, c, v, require);
+    b.CreateStore(bits, emitter.RowColumn(new_row, col).second);
+    llvm::Value* null_byte_ptr = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), new_row, Layout::RowHeader() + col / 8);
+    llvm::Value* byte = b.CreateLoad(b.getInt8Ty(), null_byte_ptr);
+    const auto mask = static_cast<uint8_t>(1u << (col & 7));
+    llvm::Value* set = b.CreateOr(byte, b.getInt8(mask));
+    llvm::Value* cleared = b.CreateAnd(byte, b.getInt8(static_cast<uint8_t>(~mask)));
+    b.CreateStore(b.CreateSelect(v.is_null, set, cleared), null_byte_ptr);
+  }
+  b.CreateRet(b.getInt32(kRowWritten));
+}
+
+bool InsertBuildable(const planner::Stmt& s, const Schema& schema) {
+  if (s.kind != planner::StmtKind::kInsert || s.select || s.on_conflict == planner::OnConflict::kDoUpdate ||
+      static_cast<int>(s.row_values.size()) != schema.num_columns())
+    return false;
+  for (int c : s.table->primary_key)
+    if (!s.table->columns[static_cast<size_t>(c)].type.is_integer()) return false;
+  for (size_t c = 0; c < s.row_values.size(); ++c)
+    if (!s.row_values[c] ||
+        SlotKindOf(schema.column(static_cast<int>(c)), s.table->columns[c], s.row_values[c]->type, true) == SlotKind::kNone)
+      return false;
+  return true;
+}
+
+void EmitInsertRow(ExprEmitter& emitter, const planner::Stmt& s, const Schema& schema, llvm::Value* out) {
+  llvm::IRBuilder<>& b = emitter.builder();
+  auto require = Requirer(b, Returning(b, "insert.fallback", kRowFallback));
+  // In column order, as the general path evaluates them.
+  std::vector<CgValue> values;
+  for (const auto& e : s.row_values) values.push_back(emitter.Emit(*e));
+  const size_t n = values.size();
+  llvm::Value* cells = emitter.EntryAlloca(llvm::ArrayType::get(b.getInt8Ty(), n * Layout::BuildCellSize()));
+  std::vector<bool> in_key(n, false);
+  for (int c : s.table->primary_key) in_key[static_cast<size_t>(c)] = true;
+  for (size_t i = 0; i < n; ++i) {
+    const Column& c = schema.column(static_cast<int>(i));
+    const planner::CatalogColumn& catalog = s.table->columns[i];
+    const CgValue& v = values[i];
+    // NOT NULL and key violations are raised by the general path, with their messages.
+    if (catalog.not_null || in_key[i]) require(b.CreateNot(v.is_null));
+    llvm::Value* cell = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), cells, i * Layout::BuildCellSize());
+    const SlotKind kind = SlotKindOf(c, catalog, s.row_values[i]->type, true);
+    llvm::Value* string = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), cell, Layout::BuildCellString());
+    if (kind == SlotKind::kString) {
+      b.CreateStore(v.value, string);
+    } else {
+      b.CreateStore(FixedSlotBits(emitter, kind, c, v, require), cell);
+      b.CreateStore(llvm::ConstantPointerNull::get(b.getPtrTy()), string);
+    }
+    b.CreateStore(b.CreateZExt(v.is_null, b.getInt64Ty()),
+                  b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), cell, Layout::BuildCellNull()));
+  }
+  b.CreateRet(emitter.CallRuntime("caracal_rt_build_row", {emitter.state(), cells, out}));
+}
+
+}  // namespace caracal::codegen
