@@ -343,6 +343,9 @@ bool Shell::PrintStatement(const StatementResult& r, const std::string& query, c
       LogError(fmt::format("could not print result table: {}", std::strerror(error ? error : EPIPE)));
       return false;
     }
+    // As psql: INSERT, UPDATE and DELETE ... RETURNING print their tag after the rows.
+    const bool returning = r.tag.starts_with("INSERT") || r.tag.starts_with("UPDATE") || r.tag.starts_with("DELETE");
+    if (returning && !variables_.quiet()) out << r.tag << '\n';
   } else if (!variables_.quiet() && !r.tag.empty()) {
     out << r.tag << '\n';
   }

@@ -4,8 +4,7 @@
 -- whose byte size changes, a duplicate key, ON CONFLICT DO NOTHING; an UPDATE whose
 -- WHERE rejects its row counts 0 rows. Not a "--! psql" case: PostgreSQL 15 prints the
 -- same except for what we do not print yet (DETAIL "Failing row contains (...)" of a
--- NOT NULL violation, CONTEXT lines of errors inside functions, and the "INSERT 0 1"
--- tag after INSERT ... RETURNING rows).
+-- NOT NULL violation, and CONTEXT lines of errors inside functions).
 create table rw (id integer primary key, i smallint, b bigint not null default 0, f boolean, r real,
                  d double precision, n numeric(9,3), t timestamp, c char(4), v varchar(6), x text);
 insert into rw values (1, 1, 10, true, 1.5, 2.25, 3.125, '2024-01-02 03:04:05', 'ab', 'vv', 'xx');
