@@ -63,7 +63,7 @@ void CompiledProcedure::Declare(DeclareContext& ctx) const {
   runner.set_statement_values(&buffers.statement_values());
   RunnerHooks hooks(runner, *ir_, nullptr);
   try {
-    code.RunInit(frame.vars, hooks);
+    code.RunInit(frame.vars, hooks, &buffers.body_temps());
   } catch (const SqlError&) {
     // As InterpretedProcedure::Declare: Execute reports the error.
   }
@@ -79,7 +79,7 @@ void CompiledProcedure::Execute(ExecContext& ctx) const {
   runner.set_statement_values(&buffers.statement_values());
   RunnerHooks hooks(runner, *ir_, &ctx);
   try {
-    code.RunBody(frame.vars, hooks);
+    code.RunBody(frame.vars, hooks, &buffers.body_temps());
     runner.Finish();
   } catch (const SqlError& e) {
     if (runner.published()) throw;  // as InterpretedProcedure: the engine reports it

@@ -33,7 +33,8 @@ Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vect
 // allocate its frame, and a string variable keeps its buffer from run to run.
 struct RunBuffers {
   std::vector<planner::Datum> vars;
-  std::vector<planner::Datum> temps;
+  std::vector<planner::Datum> temps;       // the statement expressions' (CompiledExprs)
+  std::vector<planner::Datum> body_temps;  // caracal_body's and caracal_init's
   // An INSERT's or UPDATE's new values, by statement id (BodyRunner::set_statement_values).
   std::vector<std::vector<planner::Datum>> statement_values;
   bool in_use = false;  // lent to a run (BorrowedBuffers)
@@ -53,6 +54,7 @@ class BorrowedBuffers {
   // The variables buffer, to build the frame from (see MakeFrame).
   std::vector<planner::Datum> TakeVars() { return std::move(buffers_->vars); }
   std::vector<planner::Datum>& temps() { return buffers_->temps; }
+  std::vector<planner::Datum>& body_temps() { return buffers_->body_temps; }
   std::vector<std::vector<planner::Datum>>& statement_values() { return buffers_->statement_values; }
   // Keeps the run's frame here (its variables are returned with the buffers).
   Frame& Hold(Frame frame) {

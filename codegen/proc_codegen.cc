@@ -613,11 +613,18 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   return code;
 }
 
-BlockEnd ProcedureCode::Run(Fn fn, std::vector<Datum>& frame, StatementHooks& hooks) const {
+BlockEnd ProcedureCode::Run(Fn fn, std::vector<Datum>& frame, StatementHooks& hooks, std::vector<Datum>* temps) const {
   EvalState state;
   state.variables = frame.data();
-  std::vector<Datum> temps(static_cast<size_t>(temps_));
-  state.temps = temps.data();
+  std::vector<Datum> own;
+  if (temps == nullptr) {
+    own.resize(static_cast<size_t>(temps_));
+  } else {
+    // Generated code writes a temp as it finds it: NULL, possibly with a string buffer.
+    temps->resize(static_cast<size_t>(temps_));
+    for (Datum& t : *temps) planner::ResetDatum(t);
+  }
+  state.temps = temps == nullptr ? own.data() : temps->data();
   state.user = &hooks;
   int32_t r = fn(&state);
   if (r == 0) {
@@ -627,7 +634,11 @@ BlockEnd ProcedureCode::Run(Fn fn, std::vector<Datum>& frame, StatementHooks& ho
   return static_cast<BlockEnd>(r);
 }
 
-BlockEnd ProcedureCode::RunBody(std::vector<Datum>& frame, StatementHooks& hooks) const { return Run(body_, frame, hooks); }
-BlockEnd ProcedureCode::RunInit(std::vector<Datum>& frame, StatementHooks& hooks) const { return Run(init_, frame, hooks); }
+BlockEnd ProcedureCode::RunBody(std::vector<Datum>& frame, StatementHooks& hooks, std::vector<Datum>* temps) const {
+  return Run(body_, frame, hooks, temps);
+}
+BlockEnd ProcedureCode::RunInit(std::vector<Datum>& frame, StatementHooks& hooks, std::vector<Datum>* temps) const {
+  return Run(init_, frame, hooks, temps);
+}
 
 }  // namespace caracal::codegen

@@ -43,8 +43,13 @@ class ProcedureCode {
 
   // Run the body / the init program on `frame` (ir.variables.size() Datums). Throw what
   // the procedure raises (SqlError), as the interpreter does.
-  BlockEnd RunBody(std::vector<planner::Datum>& frame, StatementHooks& hooks) const;
-  BlockEnd RunInit(std::vector<planner::Datum>& frame, StatementHooks& hooks) const;
+  // `temps`, when given, is a buffer the caller keeps from run to run for the function's
+  // scratch temps (reset to NULL here, keeping their strings' capacity); without it a run
+  // allocates its own.
+  BlockEnd RunBody(std::vector<planner::Datum>& frame, StatementHooks& hooks,
+                   std::vector<planner::Datum>* temps = nullptr) const;
+  BlockEnd RunInit(std::vector<planner::Datum>& frame, StatementHooks& hooks,
+                   std::vector<planner::Datum>* temps = nullptr) const;
 
   double compile_ms() const { return module_->compile_ms(); }
   double optimize_ms() const { return module_->optimize_ms(); }
@@ -84,7 +89,8 @@ class ProcedureCode {
 
  private:
   using Fn = int32_t (*)(EvalState*);
-  BlockEnd Run(Fn fn, std::vector<planner::Datum>& frame, StatementHooks& hooks) const;
+  BlockEnd Run(Fn fn, std::vector<planner::Datum>& frame, StatementHooks& hooks,
+               std::vector<planner::Datum>* temps) const;
 
   std::unique_ptr<ConstantPool> constants_;
   std::unique_ptr<CompiledModule> module_;
