@@ -9,6 +9,7 @@
 #include "planner/ir_visit.h"
 
 #include <fmt/format.h>
+#include <unordered_set>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -576,13 +577,24 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   std::unordered_map<const planner::Stmt*, int32_t> row_writes;
   if (db != nullptr) {
     ExprSwitchEmitter exprs(*module, *code->constants_, &expr_temps, inline_numeric);
+    // A statement with a compiled row write runs its filter and values there; only its
+    // general path (rare: see row_writes.h) needs them alone, and interprets them, which
+    // keeps their code out of the module (CREATE FUNCTION waits for it).
+    std::unordered_set<const planner::Expr*> in_row_writes;
+    for (const planner::Stmt* s : ir.table_statements) {
+      const int index = exprs.AddRowWrite(*s, db->schema(s->table->id));
+      if (index < 0) continue;
+      row_writes[s] = index;
+      if (s->filter) in_row_writes.insert(s->filter.get());
+      for (const auto& e : s->row_values) in_row_writes.insert(e.get());
+      for (const auto& a : s->assignments) in_row_writes.insert(a.second.get());
+    }
     for (const auto& [e, schema] : StatementExprs(ir, *db)) {
       // A constant or a lone variable or column is as quick to interpret as to call.
       if (e->ContainsAggregate() || e->kind == planner::ExprKind::kConst || e->kind == planner::ExprKind::kSlot) continue;
+      if (in_row_writes.contains(e)) continue;
       if (int index = exprs.Add(*e, schema); index >= 0) code->exprs_[e] = index;
     }
-    for (const planner::Stmt* s : ir.table_statements)
-      if (int index = exprs.AddRowWrite(*s, db->schema(s->table->id)); index >= 0) row_writes[s] = index;
     exprs.DropIfEmpty();
     if (exprs.cases() > 0) entry_points.push_back(ExprSwitchEmitter::kName);
   }
