@@ -1,7 +1,5 @@
 #include "codegen/body_runner.h"
 
-#include "codegen/row_writes.h"
-
 #include <fmt/format.h>
 
 #include "codegen/compiled_exprs.h"
