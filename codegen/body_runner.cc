@@ -319,6 +319,7 @@ void BodyRunner::Returning(const Stmt& s, const Schema& schema, const RowValue& 
   EvalContext ctx = FrameContext();
   ctx.row = &row;
   ctx.schema = &schema;
+  if (compiled_ != nullptr && compiled_->ReturningInto(s, ctx)) return;
   std::vector<Datum>& values = returned_;
   if (compiled_ != nullptr) {
     compiled_->Returning(s, ctx, values);
@@ -359,6 +360,7 @@ void BodyRunner::RunInsert(const Stmt& s) {
   if (s.on_conflict == planner::OnConflict::kNone) ThrowDuplicateKey(table, values);
   if (s.on_conflict == planner::OnConflict::kDoNothing) {
     SetFound(false);
+    ReturnedNoRow(s);
     return;
   }
   // DO UPDATE: the existing row, with EXCLUDED naming the row proposed for insertion.
@@ -370,6 +372,7 @@ void BodyRunner::RunInsert(const Stmt& s) {
   ctx.excluded = proposed.get();
   if (s.conflict_filter && !planner::EvalCondition(*s.conflict_filter, ctx)) {
     SetFound(false);
+    ReturnedNoRow(s);
     return;
   }
   std::vector<Datum> updated = RowDatums(schema, *old);
@@ -397,6 +400,7 @@ bool BodyRunner::InsertCompiledRow(const Stmt& s, const Schema& schema) {
   }
   if (s.on_conflict == planner::OnConflict::kDoNothing) {
     SetFound(false);
+    ReturnedNoRow(s);
     return true;
   }
   return false;
@@ -548,6 +552,11 @@ void BodyRunner::RunUpdate(const Stmt& s) {
   int64_t before = rows_processed_;
   SetFound(ForEachAddressedRow(s, update_row));
   CheckStrict(s, rows_processed_ - before);
+  if (rows_processed_ == before) ReturnedNoRow(s);
+}
+
+void BodyRunner::ReturnedNoRow(const Stmt& s) {
+  for (size_t i = 0; i < s.into.size() && i < s.returning.size(); ++i) Assign(s.into[i], Datum(), s.returning[i]->type);
 }
 
 void BodyRunner::CheckStrict(const Stmt& s, int64_t rows) {
@@ -574,6 +583,7 @@ void BodyRunner::RunDelete(const Stmt& s) {
   int64_t before = rows_processed_;
   SetFound(ForEachAddressedRow(s, delete_row));
   CheckStrict(s, rows_processed_ - before);
+  if (rows_processed_ == before) ReturnedNoRow(s);
 }
 
 void BodyRunner::RunRaise(const Stmt& s) {

@@ -91,6 +91,9 @@ class BodyRunner {
   void RunDelete(const planner::Stmt& s);
   // INTO STRICT on a write's RETURNING: exactly one row (P0002 / P0003 otherwise).
   void CheckStrict(const planner::Stmt& s, int64_t rows);
+  // RETURNING ... INTO of a statement that wrote no row: PL/pgSQL sets the targets to
+  // NULL (NOT NULL variables raise).
+  void ReturnedNoRow(const planner::Stmt& s);
   void RunRaise(const planner::Stmt& s);
   void RunReturn(const planner::Stmt& s);
   void RunReturnNext(const planner::Stmt& s);

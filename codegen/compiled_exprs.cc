@@ -118,6 +118,18 @@ int32_t CompiledExprs::BuildRow(const planner::Stmt& s, const planner::EvalConte
   return result;
 }
 
+bool CompiledExprs::ReturningInto(const planner::Stmt& s, const planner::EvalContext& ctx) const {
+  const ProcedureCode::StatementCases& cases = CasesOf(code_, s);
+  if (cases.returning_into < 0) return false;
+  // This case writes the frame (ctx.variables is the runner's own frame).
+  EvalState state = StateFor(ctx);
+  if (code_.RunExpr(cases.returning_into, &state, nullptr) == 0) {
+    state.RethrowIfError();
+    throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: compiled RETURNING failed without an error");
+  }
+  return true;
+}
+
 void CompiledExprs::Returning(const planner::Stmt& s, const planner::EvalContext& ctx,
                               std::vector<planner::Datum>& values) const {
   const ProcedureCode::StatementCases& cases = CasesOf(code_, s);

@@ -39,6 +39,12 @@ class CompiledExprs final : public planner::ExprAccelerator {
   int32_t BuildRow(const planner::Stmt& s, const planner::EvalContext& ctx, const Schema& schema,
                    RowValuePtr& row) const;
 
+  // Write statement `s`'s RETURNING ... INTO over ctx (the written row and the frame,
+  // whose INTO variables it assigns), when compiled whole: true; false when `s` has no
+  // such case (then Returning and the runner's assignments do it). Throws what the
+  // expressions or assignments raise.
+  bool ReturningInto(const planner::Stmt& s, const planner::EvalContext& ctx) const;
+
   // DELETE, UPDATE or INSERT `s`'s RETURNING expressions over ctx (the written row) into
   // `values`.
   void Returning(const planner::Stmt& s, const planner::EvalContext& ctx, std::vector<planner::Datum>& values) const;

@@ -9,6 +9,7 @@
 #include "planner/ir_visit.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <unordered_set>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
@@ -33,6 +34,25 @@ namespace {
 
 llvm::Value* PtrConstant(llvm::IRBuilder<>& b, const void* p) {
   return b.CreateIntToPtr(b.getInt64(reinterpret_cast<uintptr_t>(p)), b.getPtrTy());
+}
+
+// PL/pgSQL's error for NULL into a variable declared NOT NULL.
+void EmitNotNullCheck(ExprEmitter& emitter, const CgValue& value, const planner::Variable& v) {
+  emitter.RaiseIf(value.is_null, "22004",
+                  fmt::format("null value cannot be assigned to variable \"{}\" declared NOT NULL", v.name));
+}
+
+// As the interpreter's Assign: `value` (of static type `from`) cast to variable `slot`'s
+// type when they differ, its NOT NULL enforced, stored into the frame.
+void EmitAssign(ExprEmitter& emitter, const planner::ProcedureIr& ir, int slot, CgValue value, const SqlType& from) {
+  const planner::Variable& v = ir.variables.at(static_cast<size_t>(slot));
+  SqlType stored = from;
+  if (!(from == v.type)) {
+    value = emitter.Cast(value, from, v.type, false);
+    stored = v.type;
+  }
+  if (v.not_null) EmitNotNullCheck(emitter, value, v);
+  emitter.Store(value, stored.id, emitter.Variable(slot));
 }
 
 // Emits one function for one statement list of a procedure.
@@ -81,27 +101,13 @@ class BlockCompiler {
       const planner::Variable& v = ir_.variables[i];
       if (v.kind != planner::VariableKind::kLocal || !v.default_value) continue;
       CgValue value = emitter_->Emit(*v.default_value);
-      if (v.not_null) NotNullCheck(value, v);
+      if (v.not_null) EmitNotNullCheck(*emitter_, value, v);
       emitter_->Store(value, v.default_value->type.id, emitter_->Variable(static_cast<int>(i)));
     }
   }
 
-  void NotNullCheck(const CgValue& value, const planner::Variable& v) {
-    emitter_->RaiseIf(value.is_null, "22004",
-                      fmt::format("null value cannot be assigned to variable \"{}\" declared NOT NULL", v.name));
-  }
 
-  // As the interpreter's Assign: cast when the static types differ, NOT NULL, store.
-  void Assign(int slot, CgValue value, const SqlType& from) {
-    const planner::Variable& v = ir_.variables.at(static_cast<size_t>(slot));
-    SqlType stored = from;
-    if (!(from == v.type)) {
-      value = emitter_->Cast(value, from, v.type, false);
-      stored = v.type;
-    }
-    if (v.not_null) NotNullCheck(value, v);
-    emitter_->Store(value, stored.id, emitter_->Variable(slot));
-  }
+  void Assign(int slot, CgValue value, const SqlType& from) { EmitAssign(*emitter_, ir_, slot, value, from); }
 
   void SetFound(llvm::Value* found) {
     if (ir_.found_variable < 0) return;
@@ -509,6 +515,28 @@ class ExprSwitchEmitter {
     return -1;
   }
 
+  // Adds the RETURNING ... INTO of write statement `s` as the next case: every RETURNING
+  // expression over the written row (EvalState::row), then each INTO variable assigned
+  // in order, as BodyRunner::Returning does. -1 when `s` has none, or when a RETURNING
+  // expression reads one of the INTO variables (the general path evaluates them all
+  // before it assigns any, which this case would too, but a lone variable is returned
+  // by reference).
+  int AddReturningInto(const planner::Stmt& s, const Schema& schema, const planner::ProcedureIr& ir) {
+    if (s.into.empty() || s.emit_returning || s.returning.empty()) return -1;
+    for (const auto& e : s.returning) {
+      if (e->ContainsAggregate()) return -1;
+      for (int v : planner::VariablesOf(e.get()))
+        if (std::find(s.into.begin(), s.into.end(), v) != s.into.end()) return -1;
+    }
+    return AddCase(&schema, [&](ExprEmitter& emitter) {
+      std::vector<CgValue> values;
+      for (const auto& e : s.returning) values.push_back(emitter.Emit(*e));
+      for (size_t i = 0; i < s.into.size() && i < values.size(); ++i)
+        EmitAssign(emitter, ir, s.into[i], values[i], s.returning[i]->type);
+      b_.CreateRet(b_.getInt32(1));
+    });
+  }
+
   int cases() const { return cases_; }
   // Removes the function when no expression was added.
   void DropIfEmpty() {
@@ -575,6 +603,7 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   // Statement expressions use their own temps (the accelerator's buffer, not the body's).
   int expr_temps = 0;
   std::unordered_map<const planner::Stmt*, int32_t> row_writes;
+  std::unordered_map<const planner::Stmt*, int32_t> returning_into;
   if (db != nullptr) {
     ExprSwitchEmitter exprs(*module, *code->constants_, &expr_temps, inline_numeric);
     // A statement with a compiled row write runs its filter and values there; only its
@@ -589,6 +618,13 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
       for (const auto& e : s->row_values) in_row_writes.insert(e.get());
       for (const auto& a : s->assignments) in_row_writes.insert(a.second.get());
     }
+    // Likewise a RETURNING ... INTO compiled whole: it has no general path.
+    for (const planner::Stmt* s : ir.table_statements) {
+      const int index = exprs.AddReturningInto(*s, db->schema(s->table->id), ir);
+      if (index < 0) continue;
+      returning_into[s] = index;
+      for (const auto& e : s->returning) in_row_writes.insert(e.get());
+    }
     for (const auto& [e, schema] : StatementExprs(ir, *db)) {
       // A constant or a lone variable or column is as quick to interpret as to call.
       if (e->ContainsAggregate() || e->kind == planner::ExprKind::kConst || e->kind == planner::ExprKind::kSlot) continue;
@@ -602,7 +638,7 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   code->body_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_body"));
   code->init_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_init"));
   code->temps_ = temps;
-  if (!code->exprs_.empty() || !row_writes.empty())
+  if (!code->exprs_.empty() || !row_writes.empty() || !returning_into.empty())
     code->exprs_fn_ = reinterpret_cast<ExprsFn>(code->module_->Lookup(ExprSwitchEmitter::kName));
   for (const planner::Stmt* s : ir.table_statements) {
     if (s->kind != planner::StmtKind::kInsert && s->kind != planner::StmtKind::kUpdate &&
@@ -619,6 +655,7 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
       for (const auto& a : s->assignments) add(cases.values, a.second.get());
     for (const auto& e : s->returning) add(cases.returning, e.get());
     if (auto it = row_writes.find(s); it != row_writes.end()) cases.row_write = it->second;
+    if (auto it = returning_into.find(s); it != returning_into.end()) cases.returning_into = it->second;
     code->statement_cases_.emplace(s, std::move(cases));
   }
   code->expr_temps_ = expr_temps;

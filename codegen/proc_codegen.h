@@ -79,6 +79,9 @@ class ProcedureCode {
     // The compiled row write (row_writes.h): an UPDATE's patch of a copy of the row, or
     // an INSERT's row build; -1 if none.
     int32_t row_write = -1;
+    // RETURNING ... INTO compiled whole: the case that evaluates the RETURNING list over
+    // the written row and assigns the INTO variables; -1 if none.
+    int32_t returning_into = -1;
   };
   // nullptr if `s` is not an INSERT, UPDATE or DELETE of a procedure with compiled
   // expressions.

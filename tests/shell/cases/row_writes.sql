@@ -65,3 +65,33 @@ update rw set b = b + 1 where id = 1 and f is not null;
 update rw set b = b + 1 where id = 2 and f is not null;
 update rw set c = 'é', t = t where id in (1, 4);
 select id, i, b, f, r, d, n, t, c, v, x from rw order by id;
+-- RETURNING ... INTO, compiled whole: casts to the variables' types, NOT NULL
+-- variables (which also raise when no row was written: the targets are set to NULL), an
+-- INTO variable the RETURNING list also reads (all are evaluated before any is
+-- assigned), and INSERT and DELETE ... RETURNING.
+create function ret(p_id integer) returns text language plpgsql as $$
+declare v_a integer; v_b text; v_c numeric(5,1); v_nn bigint not null := 0;
+begin
+  update rw set b = b + 7, n = 2.25 where id = p_id returning n, c || '|', n * 3, i into v_a, v_b, v_c, v_nn;
+  return format('%s %s %s %s %s', v_a, v_b, v_c, v_nn, found);
+end $$;
+create function ret_self(p_id integer) returns text language plpgsql as $$
+declare v_a bigint := 100; v_b bigint := 1;
+begin
+  update rw set b = b + 1 where id = p_id returning b + v_a, v_a into v_a, v_b;
+  return v_a || ' ' || v_b;
+end $$;
+create function ret_ins_del(p_id integer) returns text language plpgsql as $$
+declare k integer; t text; d integer;
+begin
+  insert into rw (id, c, x) values (p_id, 'i', 'ins') returning id * 10, x || c into k, t;
+  delete from rw where id = p_id returning id into d;
+  return k || ' ' || t || ' ' || d;
+end $$;
+select ret(1);
+select ret(5);
+select ret(9);
+select ret_self(1);
+select ret_ins_del(7);
+select ret_ins_del(1);
+select id, b, n from rw where id in (1, 5) order by id;
