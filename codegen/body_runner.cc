@@ -442,9 +442,9 @@ RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old,
   if (compiled != nullptr) {
     // Values stored straight into a copy of the blob; the general path below for what
     // the patch cannot write.
-    RowPatch patch(old);
-    switch (compiled->Patch(s, ctx, patch.mutable_row())) {
-      case kRowWritten: return patch.Build();
+    RowValuePtr patched;
+    switch (compiled->Patch(s, ctx, patched)) {
+      case kRowWritten: return patched;
       case kRowRejected: return nullptr;
       default: break;
     }

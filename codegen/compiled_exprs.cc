@@ -93,11 +93,9 @@ bool CompiledExprs::NewValues(const planner::Stmt& s, const planner::EvalContext
   return true;
 }
 
-int32_t CompiledExprs::RunRowWrite(const planner::Stmt& s, const planner::EvalContext& ctx, void* out) const {
-  const ProcedureCode::StatementCases& cases = CasesOf(code_, s);
-  if (cases.row_write < 0) return kRowFallback;
+int32_t CompiledExprs::RunRowWrite(int32_t which, const planner::EvalContext& ctx, void* out) const {
   EvalState state = StateFor(ctx);
-  const int32_t result = code_.RunExpr(cases.row_write, &state, static_cast<planner::Datum*>(out));
+  const int32_t result = code_.RunExpr(which, &state, static_cast<planner::Datum*>(out));
   if (result == 0) {
     state.RethrowIfError();
     throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: compiled row write failed without an error");
@@ -105,15 +103,22 @@ int32_t CompiledExprs::RunRowWrite(const planner::Stmt& s, const planner::EvalCo
   return result;
 }
 
-int32_t CompiledExprs::Patch(const planner::Stmt& s, const planner::EvalContext& ctx, RowValue* copy) const {
-  return RunRowWrite(s, ctx, copy);
+int32_t CompiledExprs::Patch(const planner::Stmt& s, const planner::EvalContext& ctx, RowValuePtr& row) const {
+  const int32_t which = CasesOf(code_, s).row_write;
+  if (which < 0) return kRowFallback;
+  RowPatch patch(*ctx.row);
+  const int32_t result = RunRowWrite(which, ctx, patch.mutable_row());
+  if (result == kRowWritten) row = patch.Build();
+  return result;
 }
 
 int32_t CompiledExprs::BuildRow(const planner::Stmt& s, const planner::EvalContext& ctx, const Schema& schema,
                                 RowValuePtr& row) const {
+  const int32_t which = CasesOf(code_, s).row_write;
+  if (which < 0) return kRowFallback;
   BuiltRow built;
   built.schema = &schema;
-  const int32_t result = RunRowWrite(s, ctx, &built);
+  const int32_t result = RunRowWrite(which, ctx, &built);
   row.reset(built.row);
   return result;
 }

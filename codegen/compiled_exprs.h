@@ -30,10 +30,10 @@ class CompiledExprs final : public planner::ExprAccelerator {
   // values without compiled code are interpreted. Throws what planner::Eval throws.
   bool NewValues(const planner::Stmt& s, const planner::EvalContext& ctx, std::vector<planner::Datum>& values) const;
 
-  // UPDATE `s`'s compiled patch (row_writes.h) over ctx, whose row is the old row, into
-  // `copy`, a RowPatch copy of it: a RowWrite (kRowFallback when `s` has no patch).
-  // Throws what the statement's expressions raise.
-  int32_t Patch(const planner::Stmt& s, const planner::EvalContext& ctx, RowValue* copy) const;
+  // UPDATE `s`'s compiled patch (row_writes.h) over ctx, whose row is the old row: a
+  // RowWrite, with the new row in `row` when kRowWritten (kRowFallback, and no copy
+  // made, when `s` has no patch). Throws what the statement's expressions raise.
+  int32_t Patch(const planner::Stmt& s, const planner::EvalContext& ctx, RowValuePtr& row) const;
   // INSERT `s`'s compiled row (row_writes.h) over ctx's frame into `row`: a RowWrite
   // (kRowFallback when `s` has no compiled row).
   int32_t BuildRow(const planner::Stmt& s, const planner::EvalContext& ctx, const Schema& schema,
@@ -53,8 +53,8 @@ class CompiledExprs final : public planner::ExprAccelerator {
 
  private:
   EvalState StateFor(const planner::EvalContext& ctx) const;
-  // Runs `s`'s compiled row write case with `out` as its output.
-  int32_t RunRowWrite(const planner::Stmt& s, const planner::EvalContext& ctx, void* out) const;
+  // Runs compiled row write case `which` with `out` as its output.
+  int32_t RunRowWrite(int32_t which, const planner::EvalContext& ctx, void* out) const;
   void Run(int32_t which, EvalState& state, planner::Datum& out) const;
   // Each expression of `list` into `out` (resized to fit), with `state` for the compiled
   // ones and `interpreted` for the rest.

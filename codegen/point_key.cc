@@ -8,8 +8,6 @@ using planner::KeyAccess;
 using planner::Stmt;
 using planner::StmtKind;
 
-namespace {
-
 std::optional<ColumnType> IntegerWidth(planner::TypeId type) {
   switch (type) {
     case planner::TypeId::kInt2: return ColumnType::kSmallInt;
@@ -18,6 +16,8 @@ std::optional<ColumnType> IntegerWidth(planner::TypeId type) {
     default: return std::nullopt;
   }
 }
+
+namespace {
 
 // The primary-key expressions of a point read path, or nothing.
 std::optional<std::vector<const Expr*>> SelectKey(const Stmt& s) {

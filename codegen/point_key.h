@@ -25,6 +25,9 @@ struct PointKeyPlan {
 // (then it runs as before: the runner evaluates its key).
 std::optional<PointKeyPlan> PlanPointKey(const planner::ProcedureIr& ir, const planner::Stmt& s);
 
+// The key width of an integer SQL type (how Key::AppendInt encodes it); nullopt for others.
+std::optional<ColumnType> IntegerWidth(planner::TypeId type);
+
 // Key widths travel to the runtime as 2 bits per column (at most 16 columns).
 constexpr int kMaxPointKeyParts = 16;
 ColumnType UnpackKeyWidth(int32_t packed, int index);

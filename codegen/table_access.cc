@@ -1,5 +1,7 @@
 #include "codegen/table_access.h"
 
+#include "codegen/point_key.h"
+
 #include <fmt/format.h>
 
 #include "planner/access_path.h"
@@ -10,7 +12,6 @@ namespace caracal::codegen {
 using planner::Datum;
 using planner::SqlError;
 using planner::TableInfo;
-using planner::TypeId;
 
 namespace {
 
@@ -48,12 +49,8 @@ Key PrimaryKeyOf(const TableInfo& table, std::span<const Datum> row) {
 
 Key IntegerPrimaryKeyOf(const TableInfo& table, const RowValue& row) {
   Key key;
-  for (int c : table.primary_key) {
-    const TypeId id = table.columns[static_cast<size_t>(c)].type.id;
-    key.AppendInt(row.GetInt(c), id == TypeId::kInt2   ? ColumnType::kSmallInt
-                                 : id == TypeId::kInt4 ? ColumnType::kInteger
-                                                       : ColumnType::kBigInt);
-  }
+  for (int c : table.primary_key)
+    key.AppendInt(row.GetInt(c), IntegerWidth(table.columns[static_cast<size_t>(c)].type.id).value());
   return key;
 }
 
