@@ -945,6 +945,20 @@ CgValue ExprEmitter::EmitFunc(const Expr& e) {
       return {Repr::kInt, v.is_null, CallRuntime("caracal_rt_ascii", {v.value, b_.getInt32(strip ? 1 : 0)})};
     }
   }
+  if ((e.func == planner::Func::kArrayLength || e.func == planner::Func::kArrayUpper ||
+       e.func == planner::Func::kArrayLower) &&
+      e.args.size() == 2 && ReprOf(e.args[0]->type.id) == Repr::kBoxed && ReprOf(e.args[1]->type.id) == Repr::kInt) {
+    // Inline, with the array read in place: boxing it into a temp would share its
+    // elements until the temp is overwritten. NULL for a NULL argument, a dimension
+    // other than 1 or an empty array (the interpreter's rule).
+    CgValue array = Emit(*e.args[0]);
+    CgValue dimension = Emit(*e.args[1]);
+    llvm::Value* n = CallRuntime("caracal_rt_array_length", {array.value});  // 0 for a NULL Datum
+    llvm::Value* is_null = b_.CreateOr(b_.CreateOr(array.is_null, dimension.is_null),
+                                       b_.CreateOr(b_.CreateICmpNE(dimension.value, b_.getInt64(1)),
+                                                   b_.CreateICmpEQ(n, b_.getInt64(0))));
+    return {Repr::kInt, is_null, e.func == planner::Func::kArrayLower ? b_.getInt64(1) : n};
+  }
   // Arguments are all evaluated first (as Eval does), then boxed side by side.
   std::vector<CgValue> args;
   for (const auto& arg : e.args) args.push_back(Emit(*arg));

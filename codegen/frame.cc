@@ -38,8 +38,23 @@ BorrowedBuffers::BorrowedBuffers(WorkerScratch& scratch, const void* owner) {
   buffers_->in_use = true;
 }
 
+namespace {
+
+// Drops the arrays that scratch Datums still share: a temp that boxed an array argument
+// (array_length(p, 1), FOREACH's held copy) would otherwise keep the parameter's elements
+// alive until the next run, whose MakeFrame could then not rewrite them in place and
+// would allocate a new array for every transaction.
+void ReleaseArrays(std::vector<Datum>& datums) {
+  for (Datum& d : datums)
+    if (d.kind == Datum::Kind::kArray) planner::ResetDatum(d);
+}
+
+}  // namespace
+
 BorrowedBuffers::~BorrowedBuffers() {
   if (buffers_ == &own_) return;
+  ReleaseArrays(buffers_->temps);
+  ReleaseArrays(buffers_->body_temps);
   buffers_->vars = std::move(frame_.vars);
   buffers_->in_use = false;
 }

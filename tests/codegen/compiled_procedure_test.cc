@@ -178,5 +178,31 @@ TEST(BorrowedBuffersTest, AWorkerLendsItsBuffersToOneRunAtATime) {
   EXPECT_TRUE(other.temps().empty());
 }
 
+// A temp that boxed an array argument must not keep sharing it once the run is over:
+// the next run's MakeFrame rewrites a parameter's array in place only when the frame is
+// its only holder, and otherwise allocates a new one for every transaction.
+TEST(BorrowedBuffersTest, ReturnedBuffersShareNoArrayWithTheFrame) {
+  WorkerScratch scratch;
+  int owner = 0;
+  {
+    BorrowedBuffers run(scratch, &owner);
+    Frame frame;
+    frame.vars = run.TakeVars();
+    frame.vars.push_back(planner::Datum::Array({planner::Datum::Int(1), planner::Datum::Int(2)}));
+    run.temps().push_back(frame.vars[0]);       // array_length(p, 1)'s boxed argument
+    run.body_temps().push_back(frame.vars[0]);  // FOREACH's held copy
+    run.body_temps().push_back(planner::Datum::String("kept"));
+    run.Hold(std::move(frame));
+  }
+  BorrowedBuffers next(scratch, &owner);
+  std::vector<planner::Datum> vars = next.TakeVars();
+  ASSERT_EQ(vars.size(), 1u);
+  ASSERT_EQ(vars[0].kind, planner::Datum::Kind::kArray);
+  EXPECT_EQ(vars[0].array.use_count(), 1);
+  EXPECT_TRUE(next.temps()[0].is_null());
+  EXPECT_TRUE(next.body_temps()[0].is_null());
+  EXPECT_EQ(next.body_temps()[1].s, "kept");  // only arrays are dropped
+}
+
 }  // namespace
 }  // namespace caracal::codegen::testing

@@ -193,6 +193,11 @@ TEST_F(Differential, HandPickedEdgeCases) {
       "i8::numeric(38,18)", "i8::numeric(38,20)", "(n52 + n52)::numeric(4,2)", "(n52 + n52)::numeric(3,2)",
       // ascii() of a char(n) ignores its padding only when the value is all blanks.
       "ascii(c5)", "ascii('   '::char(3))", "ascii(' a'::char(3))", "ascii(''::char(2))", "ascii(' '::text)",
+      // array_length and its kin are inline: NULL for a NULL array or dimension, a
+      // dimension other than 1, or an empty array.
+      "array_length(ia, 2)", "array_length(ia, i4n)", "array_upper(ia, 1)", "array_lower(ia, 1)",
+      "array_lower(ia, 0)", "array_length(null::int[], 1)", "array_length(ARRAY[i4], 1)",
+      "array_length((ARRAY[ia[1]])[2:1], 1)", "array_upper(ARRAY[tn, t], 1)",
   };
   // Constant-only errors ('abc'::int) are raised by the binder's folding: not compiled.
   int bound = 0;
