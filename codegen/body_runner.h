@@ -65,6 +65,11 @@ class BodyRunner {
   // The same with the statement's primary key already computed (codegen/point_key.h):
   // `key` null means no row.
   Flow RunStatementWithKey(const planner::Stmt& s, const Key* key);
+  // An init kDeclare of body statement `body` whose access is a point (prefetch, insert,
+  // upsert, update, delete) with its key already computed by compiled code: declares
+  // what RunStatementWithKey on the kDeclare would, without evaluating anything the
+  // key does not need.
+  void DeclareWithKey(const planner::Stmt& body, const Key& key);
   // The row point SELECT INTO `s` reads (compiled code assigns its outputs), with FOUND
   // and the outputs left to the caller. Body statements only.
   const RowValue* ReadRow(const planner::Stmt& s, const Key& key);
@@ -98,6 +103,8 @@ class BodyRunner {
   void RunReturn(const planner::Stmt& s);
   void RunReturnNext(const planner::Stmt& s);
   void RunDeclare(const planner::Stmt& s);
+  // The point access of body statement `s` to the row with `key` (RunDeclare's point cases).
+  void DeclarePoint(const planner::Stmt& s, const Key& key);
   void RunReconRead(const planner::Stmt& s);
 
   planner::Datum Eval(const planner::Expr& e) const;

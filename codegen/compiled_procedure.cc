@@ -23,6 +23,10 @@ class RunnerHooks final : public StatementHooks {
   bool RunStatementWithKey(const Stmt& s, const Key* key) override {
     return runner_.RunStatementWithKey(s, key) == Flow::kReturn;
   }
+  void DeclareWithKey(const Stmt& init, const Stmt& body, const Key* key) override {
+    (void)init;
+    if (key != nullptr) runner_.DeclareWithKey(body, *key);
+  }
   const RowValue* ReadRow(const Stmt& s, const Key& key) override { return runner_.ReadRow(s, key); }
   void Notice(std::string message) override {
     if (exec_ != nullptr) exec_->Notice(std::move(message));

@@ -40,6 +40,14 @@ std::optional<Key> KeyFrom(const planner::TableInfo& table, const std::vector<in
   return key;
 }
 
+// Expressions that give each column's new value, where statement `s` fixes it.
+std::vector<const planner::Expr*> FixedValues(const Stmt& s) {
+  std::vector<const planner::Expr*> values(s.table->columns.size(), nullptr);
+  for (size_t c = 0; c < s.row_values.size(); ++c) values[c] = s.row_values[c].get();
+  for (const auto& [col, e] : s.assignments) values[col] = e.get();
+  return values;
+}
+
 }  // namespace
 
 void BodyRunner::RunDeclare(const Stmt& init_stmt) {
@@ -47,69 +55,26 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
   if (declare_observer_) declare_observer_(s);
   const planner::TableInfo& table = *s.table;
   const AccessInfo& access = *s.access;
-  EvalContext ctx = FrameContext();
-  // Expressions that give each column's new value, where the statement fixes it (only
-  // writes need them: built on first use).
-  std::vector<const planner::Expr*> new_values;
-  auto fixed_values = [&]() -> const std::vector<const planner::Expr*>& {
-    if (new_values.empty()) {
-      new_values.assign(table.columns.size(), nullptr);
-      for (size_t c = 0; c < s.row_values.size(); ++c) new_values[c] = s.row_values[c].get();
-      for (const auto& [col, e] : s.assignments) new_values[col] = e.get();
-    }
-    return new_values;
-  };
-
-  auto declare_index_entries = [&](const Key& primary_key) {
-    for (size_t i = 0; i < table.indexes.size(); ++i) {
-      const planner::IndexInfo* index = catalog_.FindIndex(table.indexes[i]);
-      if (index == nullptr) continue;
-      bool touched = s.kind == planner::StmtKind::kInsert;
-      for (const auto& [col, e] : s.assignments)
-        for (int c : index->columns) touched |= c == col;
-      if (!touched) continue;
-      if (std::optional<Key> ik = KeyFrom(table, index->columns, fixed_values(), ctx))
-        declare_->DeclareIndexEntry(table.id, index->engine_index, *ik, primary_key);
-    }
-  };
-
   switch (access.access) {
     case AccessInfo::Access::kRead: return;
     case AccessInfo::Access::kReadPrefetch: {
-      if (std::optional<Key> key = s.select ? ReadKeyOf(s) : WhereKeyOf(s)) declare_->Prefetch(table.id, *key);
+      if (std::optional<Key> key = s.select ? ReadKeyOf(s) : WhereKeyOf(s)) DeclarePoint(s, *key);
       return;
     }
     case AccessInfo::Access::kInsert:
     case AccessInfo::Access::kUpsert: {
-      std::optional<Key> key = preset_key_.set ? PresetKeyValue() : KeyFrom(table, table.primary_key, fixed_values(), ctx);
-      if (!key) return;
-      // A program that may insert a key twice (two branches, a loop over repeated values)
-      // declares it once; the second INSERT then fails at execution with the
-      // duplicate-key error, as in PostgreSQL.
-      if (access.access == AccessInfo::Access::kInsert) {
-        if (!declare_->DeclareInsertOnce(table.id, *key)) return;
-      } else {
-        declare_->DeclareWrite(table.id, *key, WriteKind::kUpsert);
-      }
-      declare_index_entries(*key);
+      if (std::optional<Key> key = preset_key_.set ? PresetKeyValue() : KeyFrom(table, table.primary_key, FixedValues(s), FrameContext()))
+        DeclarePoint(s, *key);
       return;
     }
     case AccessInfo::Access::kUpdate:
     case AccessInfo::Access::kDelete: {
-      std::optional<Key> key = WhereKeyOf(s);
-      if (!key) return;
-      if (access.access == AccessInfo::Access::kDelete) {
-        declare_->DeclareWrite(table.id, *key, WriteKind::kDelete);
-      } else if (access.apply_row_update) {
-        declare_->DeclareRowUpdate(table.id, *key, std::max(access.weight, 1));
-      } else {
-        declare_->DeclareWrite(table.id, *key, WriteKind::kUpdate);
-      }
-      if (access.access == AccessInfo::Access::kUpdate) declare_index_entries(*key);
+      if (std::optional<Key> key = WhereKeyOf(s)) DeclarePoint(s, *key);
       return;
     }
     case AccessInfo::Access::kRangeUpdate:
     case AccessInfo::Access::kRangeDelete: {
+      EvalContext ctx = FrameContext();
       std::optional<KeySpan> span = RangeSpan(table, table.primary_key, s.where_key, ctx);
       if (!span) return;
       int id = declare_->DeclareRange(table.id, span->lo, span->hi,
@@ -119,6 +84,58 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
       RecordDeclaredRange(declare_->scratch(), s.id, span->lo, span->hi);
       return;
     }
+  }
+}
+
+void BodyRunner::DeclareWithKey(const Stmt& body, const Key& key) {
+  if (declare_observer_) declare_observer_(body);
+  DeclarePoint(body, key);
+}
+
+void BodyRunner::DeclarePoint(const Stmt& s, const Key& key) {
+  const planner::TableInfo& table = *s.table;
+  const AccessInfo& access = *s.access;
+  // The secondary-index entries the statement writes, where their keys are fixed by the
+  // statement's values (only an INSERT or an UPDATE of an indexed column has any).
+  auto declare_index_entries = [&] {
+    if (table.indexes.empty()) return;
+    const std::vector<const planner::Expr*> values = FixedValues(s);
+    const EvalContext ctx = FrameContext();
+    for (size_t i = 0; i < table.indexes.size(); ++i) {
+      const planner::IndexInfo* index = catalog_.FindIndex(table.indexes[i]);
+      if (index == nullptr) continue;
+      bool touched = s.kind == planner::StmtKind::kInsert;
+      for (const auto& [col, e] : s.assignments)
+        for (int c : index->columns) touched |= c == col;
+      if (!touched) continue;
+      if (std::optional<Key> ik = KeyFrom(table, index->columns, values, ctx))
+        declare_->DeclareIndexEntry(table.id, index->engine_index, *ik, key);
+    }
+  };
+  switch (access.access) {
+    case AccessInfo::Access::kReadPrefetch: declare_->Prefetch(table.id, key); return;
+    case AccessInfo::Access::kInsert:
+      // A program that may insert a key twice (two branches, a loop over repeated values)
+      // declares it once; the second INSERT then fails at execution with the
+      // duplicate-key error, as in PostgreSQL.
+      if (!declare_->DeclareInsertOnce(table.id, key)) return;
+      declare_index_entries();
+      return;
+    case AccessInfo::Access::kUpsert:
+      declare_->DeclareWrite(table.id, key, WriteKind::kUpsert);
+      declare_index_entries();
+      return;
+    case AccessInfo::Access::kDelete: declare_->DeclareWrite(table.id, key, WriteKind::kDelete); return;
+    case AccessInfo::Access::kUpdate:
+      if (access.apply_row_update) {
+        declare_->DeclareRowUpdate(table.id, key, std::max(access.weight, 1));
+      } else {
+        declare_->DeclareWrite(table.id, key, WriteKind::kUpdate);
+      }
+      declare_index_entries();
+      return;
+    default:
+      throw planner::SqlError("XX000", fmt::format("internal error: statement {} is not a point access", s.id));
   }
 }
 

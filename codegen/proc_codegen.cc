@@ -320,7 +320,11 @@ class BlockCompiler {
       CompileSelectInto(s, *key);
       return;
     }
-    if (key) {
+    if (key && s.kind == StmtKind::kDeclare) {
+      // A point declaration goes straight to the DeclareContext (no statement dispatch).
+      const Stmt* body = ir_.TableStatement(s.target_stmt);
+      r = CallWithPointKey("caracal_rt_declare_key", s, *key, {PtrConstant(b_, body)});
+    } else if (key) {
       r = CallWithPointKey("caracal_rt_stmt_key", s, *key);
     } else {
       r = emitter_->CallRuntime("caracal_rt_stmt", {emitter_->state(), PtrConstant(b_, &s)});

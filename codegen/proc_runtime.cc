@@ -88,6 +88,19 @@ int32_t caracal_rt_stmt_key(EvalState* state, const caracal::planner::Stmt* stmt
   });
 }
 
+int32_t caracal_rt_declare_key(EvalState* state, const caracal::planner::Stmt* init, const int64_t* parts, int32_t n,
+                               int32_t widths, const caracal::planner::Stmt* body) {
+  return caracal::codegen::Guard(state, [&] {
+    if (n < 0) {
+      caracal::codegen::Hooks(state).DeclareWithKey(*init, *body, nullptr);
+      return 1;
+    }
+    caracal::Key key = caracal::codegen::KeyFromParts(parts, n, widths);
+    caracal::codegen::Hooks(state).DeclareWithKey(*init, *body, &key);
+    return 1;
+  });
+}
+
 int32_t caracal_rt_read_row(EvalState* state, const caracal::planner::Stmt* stmt, const int64_t* parts, int32_t n,
                             int32_t widths, const caracal::RowValue** row) {
   return caracal::codegen::Guard(state, [&] {

@@ -31,6 +31,10 @@ int32_t caracal_rt_stmt(caracal::codegen::EvalState* state, const caracal::plann
 // n < 0 when the key is NULL or out of range (no row).
 int32_t caracal_rt_stmt_key(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,
                             const int64_t* parts, int32_t n, int32_t widths);
+// Init kDeclare `init` of a point access (body statement `body`) with its key computed
+// as for caracal_rt_stmt_key: declares it straight through the hooks (DeclareWithKey).
+int32_t caracal_rt_declare_key(caracal::codegen::EvalState* state, const caracal::planner::Stmt* init,
+                               const int64_t* parts, int32_t n, int32_t widths, const caracal::planner::Stmt* body);
 // The row a point SELECT INTO reads (codegen/point_key.h), for the compiled statement to
 // copy its outputs from: *row is the row at the transaction's position, or null when
 // there is none (or n < 0, as for caracal_rt_stmt_key). 0 on error.

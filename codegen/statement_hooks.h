@@ -27,6 +27,13 @@ class StatementHooks {
   // key, or null when the key is NULL or out of its column's range (no row). The default
   // ignores it: the statement computes the same key itself.
   virtual bool RunStatementWithKey(const planner::Stmt& s, const Key* key) { return RunStatement(s); }
+  // An init kDeclare (`init`, standing for body statement `body`) whose point key the
+  // compiled code computed: `key` null means no row (nothing is declared). The default
+  // runs the kDeclare as RunStatementWithKey does.
+  virtual void DeclareWithKey(const planner::Stmt& init, const planner::Stmt& body, const Key* key) {
+    (void)body;
+    RunStatementWithKey(init, key);
+  }
   // The row a point SELECT INTO reads at the transaction's position (null: none), for
   // compiled code that copies the outputs itself. Only body statements.
   virtual const RowValue* ReadRow(const planner::Stmt& s, const Key& key) = 0;
