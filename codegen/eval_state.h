@@ -76,6 +76,17 @@ struct Layout {
   static size_t NumericMantissa();
   static size_t NumericScale();
 
+  // The standard library's own layouts, which generated code reads only where these
+  // say they hold (checked once, at startup, on real objects; otherwise it calls the
+  // runtime): a Datum's std::string is {char* data; size_t size; union {char local[16];
+  // size_t capacity}} with data == local for short strings (libstdc++), and its
+  // shared_ptr<const vector<Datum>> starts with the vector's address, which is
+  // {Datum* begin; Datum* end; ...}.
+  static size_t DatumString();    // offset of the std::string
+  static size_t DatumArray();     // offset of the shared_ptr
+  static bool StringLayoutKnown();
+  static bool ArrayLayoutKnown();
+
   // RowValue: uint16 column count at +4; null bitmap at +8 (bytes rounded to 8-byte
   // words: ((n + 63) / 64) * 8); then one 8-byte slot per column.
   static size_t BuildCellSize();

@@ -364,6 +364,28 @@ void ExprEmitter::ReadStringColumnInto(llvm::Value* row, int col, llvm::Value* d
   b_.CreateStore(b_.getInt8(0), FieldPtr(dst, Layout::DatumKind()));
   b_.CreateBr(done);
   b_.SetInsertPoint(read_bb);
+  if (Layout::StringLayoutKnown()) {
+    // The column's bytes straight into the variable's string buffer when they fit in
+    // its capacity (a variable keeps its buffer from run to run); the runtime otherwise.
+    llvm::Value* slot = RowColumn(row, col).second;
+    llvm::Value* offset = b_.CreateZExt(b_.CreateLoad(b_.getInt32Ty(), slot), b_.getInt64Ty());
+    llvm::Value* length = b_.CreateZExt(b_.CreateLoad(b_.getInt32Ty(), FieldPtr(slot, 4)), b_.getInt64Ty(), "strlen");
+    llvm::Value* str = FieldPtr(dst, Layout::DatumString());
+    llvm::Value* data = b_.CreateLoad(b_.getPtrTy(), str, "strdata");
+    llvm::Value* local = FieldPtr(str, 16);
+    llvm::Value* capacity = b_.CreateSelect(b_.CreateICmpEQ(data, local), b_.getInt64(15),
+                                            b_.CreateLoad(b_.getInt64Ty(), local), "strcap");
+    llvm::BasicBlock* copy_bb = NewBlock("colstr.copy");
+    llvm::BasicBlock* call_bb = NewBlock("colstr.grow");
+    b_.CreateCondBr(b_.CreateICmpULE(length, capacity), copy_bb, call_bb);
+    b_.SetInsertPoint(copy_bb);
+    CallRuntime("caracal_rt_copy_bytes", {data, b_.CreateGEP(b_.getInt8Ty(), row, offset), length});
+    b_.CreateStore(b_.getInt8(0), b_.CreateGEP(b_.getInt8Ty(), data, length));
+    b_.CreateStore(length, FieldPtr(str, 8));
+    b_.CreateStore(b_.getInt8(static_cast<uint8_t>(Datum::Kind::kString)), FieldPtr(dst, Layout::DatumKind()));
+    b_.CreateBr(done);
+    b_.SetInsertPoint(call_bb);
+  }
   CallRuntime("caracal_rt_read_string", {row, b_.getInt32(col), dst});
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
@@ -942,7 +964,30 @@ CgValue ExprEmitter::EmitFunc(const Expr& e) {
     }
     if (arg->type.is_string()) {
       CgValue v = Emit(*arg);
-      return {Repr::kInt, v.is_null, CallRuntime("caracal_rt_ascii", {v.value, b_.getInt32(strip ? 1 : 0)})};
+      if (!Layout::StringLayoutKnown())
+        return {Repr::kInt, v.is_null, CallRuntime("caracal_rt_ascii", {v.value, b_.getInt32(strip ? 1 : 0)})};
+      // An ASCII first character (not a blank, where blanks may be stripped) is the
+      // answer; the runtime decodes the rest. A NULL Datum holds a valid (ignored) string.
+      llvm::Value* str = FieldPtr(v.value, Layout::DatumString());
+      llvm::Value* size = b_.CreateLoad(b_.getInt64Ty(), FieldPtr(str, 8));
+      llvm::BasicBlock* first_bb = NewBlock("ascii.first");
+      llvm::BasicBlock* call_bb = NewBlock("ascii.call");
+      llvm::BasicBlock* done = NewBlock("ascii.done");
+      b_.CreateCondBr(b_.CreateICmpEQ(size, b_.getInt64(0)), call_bb, first_bb);
+      b_.SetInsertPoint(first_bb);
+      llvm::Value* byte = b_.CreateZExt(b_.CreateLoad(b_.getInt8Ty(), b_.CreateLoad(b_.getPtrTy(), str)), b_.getInt64Ty());
+      llvm::Value* plain = b_.CreateICmpULT(byte, b_.getInt64(0x80));
+      if (strip) plain = b_.CreateAnd(plain, b_.CreateICmpNE(byte, b_.getInt64(' ')));
+      b_.CreateCondBr(plain, done, call_bb);
+      b_.SetInsertPoint(call_bb);
+      llvm::Value* decoded = CallRuntime("caracal_rt_ascii", {v.value, b_.getInt32(strip ? 1 : 0)});
+      llvm::BasicBlock* call_end = b_.GetInsertBlock();
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      llvm::PHINode* r = b_.CreatePHI(b_.getInt64Ty(), 2, "ascii");
+      r->addIncoming(byte, first_bb);
+      r->addIncoming(decoded, call_end);
+      return {Repr::kInt, v.is_null, r};
     }
   }
   if ((e.func == planner::Func::kArrayLength || e.func == planner::Func::kArrayUpper ||
@@ -1002,7 +1047,21 @@ CgValue ExprEmitter::EmitSubscript(const Expr& e) {
   b_.CreateCondBr(i.is_null, done, fetch);
   b_.SetInsertPoint(fetch);
   // The element in place; out of range gives a NULL Datum.
-  Set(result, Load(CallRuntime("caracal_rt_subscript", {a.value, i.value}), e.type.id));
+  llvm::Value* element = nullptr;
+  if (Layout::ArrayLayoutKnown()) {
+    // Inline: the vector's begin and end, and index - 1 unsigned below the count.
+    llvm::Value* vec = b_.CreateLoad(b_.getPtrTy(), FieldPtr(a.value, Layout::DatumArray()));
+    llvm::Value* begin = b_.CreateLoad(b_.getPtrTy(), vec, "arr.begin");
+    llvm::Value* end = b_.CreateLoad(b_.getPtrTy(), FieldPtr(vec, 8), "arr.end");
+    llvm::Value* count = b_.CreateUDiv(b_.CreateSub(b_.CreatePtrToInt(end, b_.getInt64Ty()), b_.CreatePtrToInt(begin, b_.getInt64Ty())),
+                                       b_.getInt64(Layout::DatumSize()));
+    llvm::Value* index = b_.CreateSub(i.value, b_.getInt64(1));
+    llvm::Value* at = b_.CreateGEP(b_.getInt8Ty(), begin, b_.CreateMul(index, b_.getInt64(Layout::DatumSize())));
+    element = b_.CreateSelect(b_.CreateICmpULT(index, count), at, ConstantDatum(Datum::Null()), "arr.elem");
+  } else {
+    element = CallRuntime("caracal_rt_subscript", {a.value, i.value});
+  }
+  Set(result, Load(element, e.type.id));
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
   return Get(result);

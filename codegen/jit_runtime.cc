@@ -182,6 +182,9 @@ int64_t caracal_rt_ascii(const Datum* in, int32_t strip_blanks) {
   return cp;
 }
 
+// memcpy, for generated code (which links only against this table).
+void caracal_rt_copy_bytes(void* dst, const void* src, int64_t n) { std::memcpy(dst, src, static_cast<size_t>(n)); }
+
 // A string column of a row (the null case is handled by the caller).
 void caracal_rt_read_string(const RowValue* row, int32_t col, Datum* out) {
   planner::SetStringDatum(*out, row->GetString(col));
@@ -256,6 +259,7 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_concat", "ipppp", reinterpret_cast<void*>(&caracal_rt_concat)},
       {"caracal_rt_like", "ippi", reinterpret_cast<void*>(&caracal_rt_like)},
       {"caracal_rt_read_string", "vpip", reinterpret_cast<void*>(&caracal_rt_read_string)},
+      {"caracal_rt_copy_bytes", "vppl", reinterpret_cast<void*>(&caracal_rt_copy_bytes)},
       {"caracal_rt_ascii", "lpi", reinterpret_cast<void*>(&caracal_rt_ascii)},
       {"caracal_rt_patch_string", "ipip", reinterpret_cast<void*>(&caracal_rt_patch_string)},
       {"caracal_rt_build_row", "ippp", reinterpret_cast<void*>(&caracal_rt_build_row)},

@@ -23,6 +23,36 @@ bool NumericLayoutHolds() {
 }
 const bool kNumericLayoutOk = NumericLayoutHolds();
 
+// A Datum's std::string as the generated code reads it (see Layout): short and long.
+bool StringLayoutHolds() {
+  Datum d;
+  auto word = [&](size_t at) {
+    uint64_t w;
+    __builtin_memcpy(&w, reinterpret_cast<const char*>(&d) + offsetof(Datum, s) + at, sizeof w);
+    return w;
+  };
+  const auto local = reinterpret_cast<uint64_t>(reinterpret_cast<const char*>(&d) + offsetof(Datum, s) + 16);
+  d.s = "ab";
+  if (word(0) != reinterpret_cast<uint64_t>(d.s.data()) || word(0) != local || word(8) != 2 || d.s.capacity() != 15)
+    return false;
+  d.s.assign(40, 'x');
+  return word(0) == reinterpret_cast<uint64_t>(d.s.data()) && word(0) != local && word(8) == 40 &&
+         word(16) == d.s.capacity();
+}
+const bool kStringLayoutOk = StringLayoutHolds();
+
+// A Datum's array: shared_ptr's element pointer first, then the vector's begin and end.
+bool ArrayLayoutHolds() {
+  Datum d = Datum::Array({Datum::Int(1), Datum::Int(2), Datum::Int(3)});
+  uint64_t vec, begin, end;
+  __builtin_memcpy(&vec, reinterpret_cast<const char*>(&d) + offsetof(Datum, array), sizeof vec);
+  if (vec != reinterpret_cast<uint64_t>(d.array.get())) return false;
+  __builtin_memcpy(&begin, reinterpret_cast<const char*>(vec), sizeof begin);
+  __builtin_memcpy(&end, reinterpret_cast<const char*>(vec) + 8, sizeof end);
+  return begin == reinterpret_cast<uint64_t>(d.array->data()) && end - begin == 3 * sizeof(Datum);
+}
+const bool kArrayLayoutOk = ArrayLayoutHolds();
+
 // The RowValue header (size u32, num_columns u16, reserved u16) is 8 bytes.
 static_assert(sizeof(uint32_t) + 2 * sizeof(uint16_t) == 8);
 }  // namespace
@@ -42,6 +72,10 @@ size_t Layout::DatumFloat() { return offsetof(Datum, f); }
 size_t Layout::DatumNumeric() { return offsetof(Datum, n); }
 size_t Layout::NumericMantissa() { return kNumericLayoutOk ? 0 : throw std::logic_error("Numeric layout"); }
 size_t Layout::NumericScale() { return 16; }
+size_t Layout::DatumString() { return offsetof(Datum, s); }
+size_t Layout::DatumArray() { return offsetof(Datum, array); }
+bool Layout::StringLayoutKnown() { return kStringLayoutOk; }
+bool Layout::ArrayLayoutKnown() { return kArrayLayoutOk; }
 
 static_assert(offsetof(BuildCell, bits) == 0);
 size_t Layout::BuildCellSize() { return sizeof(BuildCell); }

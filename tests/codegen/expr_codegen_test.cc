@@ -198,6 +198,11 @@ TEST_F(Differential, HandPickedEdgeCases) {
       "array_length(ia, 2)", "array_length(ia, i4n)", "array_upper(ia, 1)", "array_lower(ia, 1)",
       "array_lower(ia, 0)", "array_length(null::int[], 1)", "array_length(ARRAY[i4], 1)",
       "array_length((ARRAY[ia[1]])[2:1], 1)", "array_upper(ARRAY[tn, t], 1)",
+      // Inline ascii(): an ASCII first byte in place, the runtime for the rest.
+      "ascii(t || 'é')", "ascii('é' || t)", "ascii(tn)", "ascii(substr(t, 6))", "ascii(' ' || t)",
+      "ascii((' ' || t)::char(8))", "ascii(('  ' || tn)::char(3))", "ascii(v10::char(4))",
+      // Inline subscripts: below 1, the last, past the end, far outside an int's range.
+      "ia[-1]", "ia[3]", "ia[i4]", "ia[i4m]", "ia[i8]", "ia[-i8]", "(ARRAY[t, tn])[i4n]", "(ARRAY[t, tn])[1]",
   };
   // Constant-only errors ('abc'::int) are raised by the binder's folding: not compiled.
   int bound = 0;
