@@ -510,9 +510,10 @@ void BodyRunner::RunUpdate(const Stmt& s) {
     if (!key) return SetFound(false);
     RowUpdateCallback callback;
     if (!published_) {
-      // Before the publish point the engine runs the callback inline, on our frame.
-      callback = [&s, &schema, this](const RowValue& old) {
-        return UpdatedRow(s, schema, old, frame_.vars, compiled_, NewValuesBuffer(s));
+      // Before the publish point the engine runs the callback inline, on our frame. Two
+      // pointers, so that std::function keeps it without allocating.
+      callback = [&s, this](const RowValue& old) {
+        return UpdatedRow(s, exec_->table(s.table->id).schema(), old, frame_.vars, compiled_, NewValuesBuffer(s));
       };
     } else {
       // It may run later on another core: it owns copies of the values it reads, and
@@ -550,7 +551,7 @@ void BodyRunner::RunUpdate(const Stmt& s) {
     return true;
   };
   int64_t before = rows_processed_;
-  SetFound(ForEachAddressedRow(s, update_row));
+  SetFound(ForEachAddressedRow(s, std::ref(update_row)));  // by reference: no allocation
   CheckStrict(s, rows_processed_ - before);
   if (rows_processed_ == before) ReturnedNoRow(s);
 }
@@ -581,7 +582,7 @@ void BodyRunner::RunDelete(const Stmt& s) {
     return true;
   };
   int64_t before = rows_processed_;
-  SetFound(ForEachAddressedRow(s, delete_row));
+  SetFound(ForEachAddressedRow(s, std::ref(delete_row)));
   CheckStrict(s, rows_processed_ - before);
   if (rows_processed_ == before) ReturnedNoRow(s);
 }

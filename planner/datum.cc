@@ -592,15 +592,22 @@ namespace {
 // The elements of an array argument, into `elements` (whose old contents are overwritten).
 void FillArrayElements(std::vector<Datum>& elements, const std::vector<Value>& values, const SqlType& element) {
   elements.resize(values.size());
+  // Integers and booleans (key and flag arrays) are set in place, with the element
+  // type's range known before the loop; the rest converts.
+  const bool integers = element.is_integer();
+  const bool booleans = element.id == TypeId::kBool;
+  const int64_t lo = element.id == TypeId::kInt2 ? INT16_MIN : element.id == TypeId::kInt4 ? INT32_MIN : INT64_MIN;
+  const int64_t hi = element.id == TypeId::kInt2 ? INT16_MAX : element.id == TypeId::kInt4 ? INT32_MAX : INT64_MAX;
   for (size_t k = 0; k < values.size(); ++k) {
     const Value& e = values[k];
     Datum& out = elements[k];
-    // Integers and booleans (key and flag arrays) are set in place; the rest converts.
-    if (e.kind() == Value::Kind::kInt && element.is_integer()) {
+    if (integers && e.kind() == Value::Kind::kInt) {
+      const int64_t v = e.as_int();
+      if (v < lo || v > hi) CheckIntRange(v, element.id);  // raises 22003
       if (out.kind != Datum::Kind::kNull && out.kind != Datum::Kind::kInt) ResetDatum(out);
       out.kind = Datum::Kind::kInt;
-      out.i = CheckIntRange(e.as_int(), element.id);
-    } else if (e.kind() == Value::Kind::kBool && element.id == TypeId::kBool) {
+      out.i = v;
+    } else if (booleans && e.kind() == Value::Kind::kBool) {
       if (out.kind != Datum::Kind::kNull && out.kind != Datum::Kind::kBool) ResetDatum(out);
       out.kind = Datum::Kind::kBool;
       out.i = e.as_bool();
