@@ -36,6 +36,9 @@ class Key {
 
   // Appenders, one per column type, in order-preserving form.
   void AppendInt(int64_t v, ColumnType width);  // width: kSmallInt, kInteger or kBigInt
+  // AppendInt's bytes into `out` (room for 8); their count. For callers that encode
+  // several columns before appending them at once.
+  static size_t EncodeInt(int64_t v, ColumnType width, uint8_t* out);
   void AppendDouble(double v);
   void AppendBool(bool v);
   void AppendString(std::string_view s);

@@ -3,6 +3,9 @@
 // RAISE, RETURN, FOUND, publish, and statements handed to the hooks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "codegen/point_key.h"
 #include "codegen/proc_codegen.h"
 #include "planner/sql_error.h"
 #include "tests/codegen/bind_helper.h"
@@ -230,6 +233,28 @@ TEST_F(ProcCodegen, InitProgramRunsSeparately) {
   EXPECT_EQ(frame[y].i, 14);
   EXPECT_EQ(hooks_.delegated.size(), 1u);
   EXPECT_EQ(frame[x].i, 7);
+}
+
+// The key compiled code hands the runtime must be the key the runner encodes: the same
+// bytes as Key::AppendInt, column by column, for every width and the range's edges.
+TEST(PointKeyTest, KeyFromPartsEncodesAsAppendInt) {
+  const ColumnType widths[] = {ColumnType::kSmallInt, ColumnType::kInteger, ColumnType::kBigInt};
+  const int64_t values[] = {INT16_MIN, -1, 0, 1, INT16_MAX, INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX};
+  for (int n = 1; n <= kMaxPointKeyParts; ++n) {  // past 5 parts the key spills to the heap
+    int64_t parts[kMaxPointKeyParts];
+    int32_t packed = 0;
+    Key expected;
+    for (int i = 0; i < n; ++i) {
+      const ColumnType width = widths[(i * 7 + n) % 3];
+      int64_t v = values[(i * 5 + n) % 9];
+      if (width == ColumnType::kSmallInt) v = std::clamp<int64_t>(v, INT16_MIN, INT16_MAX);
+      if (width == ColumnType::kInteger) v = std::clamp<int64_t>(v, INT32_MIN, INT32_MAX);
+      parts[i] = v;
+      packed |= (width == ColumnType::kSmallInt ? 0 : width == ColumnType::kInteger ? 1 : 2) << (2 * i);
+      expected.AppendInt(v, width);
+    }
+    EXPECT_EQ(KeyFromParts(parts, n, packed), expected) << n << " parts";
+  }
 }
 
 }  // namespace
