@@ -28,7 +28,8 @@ Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vect
   return frame;
 }
 
-BorrowedBuffers::BorrowedBuffers(WorkerScratch& scratch, const void* owner) {
+BorrowedBuffers::BorrowedBuffers(WorkerScratch& scratch, const void* owner, bool array_parameters)
+    : array_parameters_(array_parameters) {
   std::any& slot = scratch.For(owner);
   if (!slot.has_value()) slot = std::make_shared<RunBuffers>();
   // Shared, not held by value, so that what a run borrows has a stable address.
@@ -53,8 +54,10 @@ void ReleaseArrays(std::vector<Datum>& datums) {
 
 BorrowedBuffers::~BorrowedBuffers() {
   if (buffers_ == &own_) return;
-  ReleaseArrays(buffers_->temps);
-  ReleaseArrays(buffers_->body_temps);
+  if (array_parameters_) {
+    ReleaseArrays(buffers_->temps);
+    ReleaseArrays(buffers_->body_temps);
+  }
   buffers_->vars = std::move(frame_.vars);
   buffers_->in_use = false;
 }

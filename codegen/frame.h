@@ -46,7 +46,9 @@ struct RunBuffers {
 // gets empty buffers of its own.
 class BorrowedBuffers {
  public:
-  BorrowedBuffers(WorkerScratch& scratch, const void* owner);
+  // `array_parameters`: whether the procedure has array parameters, which the temps may
+  // share with the frame (they are dropped from the temps when the run ends; see frame.cc).
+  BorrowedBuffers(WorkerScratch& scratch, const void* owner, bool array_parameters = true);
   ~BorrowedBuffers();
   BorrowedBuffers(const BorrowedBuffers&) = delete;
   BorrowedBuffers& operator=(const BorrowedBuffers&) = delete;
@@ -66,6 +68,7 @@ class BorrowedBuffers {
   RunBuffers own_;                // when the worker's are in use (or not ours)
   RunBuffers* buffers_ = &own_;   // the worker's, lent in place, or own_
   Frame frame_;
+  bool array_parameters_ = true;
 };
 
 // Evaluates the DECLARE defaults of the locals, in declaration order, and enforces

@@ -49,8 +49,17 @@ Key PrimaryKeyOf(const TableInfo& table, std::span<const Datum> row) {
 
 Key IntegerPrimaryKeyOf(const TableInfo& table, const RowValue& row) {
   Key key;
+  if (table.primary_key.size() > kMaxPointKeyParts) {
+    for (int c : table.primary_key)
+      key.AppendInt(row.GetInt(c), IntegerWidth(table.columns[static_cast<size_t>(c)].type.id).value());
+    return key;
+  }
+  // Encoded side by side and appended once, as KeyFromParts.
+  uint8_t bytes[8 * kMaxPointKeyParts];
+  size_t size = 0;
   for (int c : table.primary_key)
-    key.AppendInt(row.GetInt(c), IntegerWidth(table.columns[static_cast<size_t>(c)].type.id).value());
+    size += Key::EncodeInt(row.GetInt(c), IntegerWidth(table.columns[static_cast<size_t>(c)].type.id).value(), bytes + size);
+  key.AppendBytes(bytes, size);
   return key;
 }
 
