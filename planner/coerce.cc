@@ -100,4 +100,11 @@ SqlType CommonType(std::span<const SqlType> types, std::string_view construct, i
   return result ? *result : SqlType::Of(TypeId::kText);
 }
 
+SqlType WithCommonTypmod(const SqlType& common, std::span<const SqlType> types) {
+  if (types.empty() || !types[0].has_typmod() || types[0].id != common.id) return common;
+  for (const SqlType& t : types)
+    if (!(t == types[0])) return common;
+  return types[0];
+}
+
 }  // namespace caracal::planner

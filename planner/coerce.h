@@ -21,6 +21,11 @@ ExprPtr TryCoerce(ExprPtr& e, const SqlType& to, CastContext context);
 // The common type of a list of expressions, as PostgreSQL's select_common_type
 // ("CASE types integer and text cannot be matched"). All-unknown resolves to text.
 SqlType CommonType(std::span<const SqlType> types, std::string_view construct, int location);
+// `common` (CommonType's result) with the type modifier all of `types` share, as
+// PostgreSQL's exprTypmod gives CASE, COALESCE, GREATEST and LEAST: when every input is
+// exactly common's type with one typmod (char(24) and char(24): char(24)), that typmod;
+// otherwise none (char(24) and char(10), or an untyped NULL among them).
+SqlType WithCommonTypmod(const SqlType& common, std::span<const SqlType> types);
 
 // The wider of two numeric-category types for arithmetic and comparison.
 SqlType PromoteNumeric(const SqlType& a, const SqlType& b);

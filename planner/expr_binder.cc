@@ -404,7 +404,7 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
 ExprPtr ExprBinder::BindList(std::vector<ExprPtr> items, ExprKind kind, std::string_view construct, int location) {
   std::vector<SqlType> types;
   for (const auto& it : items) types.push_back(it->type);
-  SqlType t = CommonType(types, construct, location);
+  SqlType t = WithCommonTypmod(CommonType(types, construct, location), types);
   auto e = MakeNode(kind, t, location);
   for (auto& it : items) e->args.push_back(CastTo(std::move(it), t));
   return e;
@@ -437,7 +437,7 @@ ExprPtr ExprBinder::BindCase(const PgQuery__Node* node) {
   results.push_back(c->defresult ? Bind(c->defresult) : MakeConst(Datum::Null(), SqlType::Of(TypeId::kUnknown)));
   std::vector<SqlType> types;
   for (const auto& r : results) types.push_back(r->type);
-  SqlType t = CommonType(types, "CASE", c->location);
+  SqlType t = WithCommonTypmod(CommonType(types, "CASE", c->location), types);
   auto e = MakeNode(ExprKind::kCase, t, c->location);
   for (size_t i = 0; i < conditions.size(); ++i) {
     e->args.push_back(std::move(conditions[i]));

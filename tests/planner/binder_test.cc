@@ -158,5 +158,36 @@ TEST_F(BinderTest, ConstantSubexpressionsAreFoldedOnceButErrorsWaitForTheCall) {
   EXPECT_EQ(Err("SELECT f(0)"), "22012: division by zero");
 }
 
+// CASE, COALESCE, GREATEST and LEAST keep the type modifier every input shares, as
+// PostgreSQL's exprTypmod does: assigning the result to a variable of that type is then
+// no cast at all (TPC-C's RETURNING CASE p_d_id WHEN 1 THEN s_dist_01 ... INTO a
+// char(24)); inputs that differ, or an untyped NULL, leave no modifier.
+TEST_F(BinderTest, ConditionalExpressionsKeepASharedTypeModifier) {
+  Q("CREATE TABLE w (id integer PRIMARY KEY, a char(4), b char(4), c char(6), n numeric(5,2), m numeric(5,2))");
+  Q(R"(CREATE FUNCTION f(p integer) RETURNS text LANGUAGE plpgsql AS $$
+       DECLARE x text;
+       BEGIN
+         SELECT CASE p WHEN 1 THEN a ELSE b END, CASE p WHEN 1 THEN a ELSE c END,
+                CASE p WHEN 1 THEN a END, coalesce(n, m), greatest(n, m), least(n, 1.5)
+           INTO x, x, x, x, x, x FROM w WHERE id = p;
+         RETURN x;
+       END $$)");
+  const planner::Stmt* select = nullptr;
+  ForEachStmt(Ir("f").body, [&](const planner::Stmt& s) {
+    if (s.kind == StmtKind::kSelectInto) select = &s;
+  });
+  ASSERT_NE(select, nullptr);
+  const auto& outputs = select->select->outputs;
+  ASSERT_EQ(outputs.size(), 6u);
+  EXPECT_EQ(outputs[0]->type.Name(), "character(4)");
+  EXPECT_EQ(outputs[1]->type.Name(), "character");
+  EXPECT_EQ(outputs[2]->type.Name(), "character");
+  EXPECT_EQ(outputs[3]->type.Name(), "numeric(5,2)");
+  EXPECT_EQ(outputs[4]->type.Name(), "numeric(5,2)");
+  EXPECT_EQ(outputs[5]->type.Name(), "numeric");
+  Q("INSERT INTO w VALUES (1, 'ab', 'cd', 'ef', 1.25, NULL)");
+  EXPECT_EQ(Q("SELECT f(1)"), "1.25");  // the last INTO wins: least(1.25, 1.5)
+}
+
 }  // namespace
 }  // namespace caracal::frontend::testing
