@@ -49,32 +49,13 @@ uint8_t* Key::GrowHeap(size_t extra) {
 
 void Key::AppendBytes(const void* p, size_t n) { std::memcpy(Grow(n), p, n); }
 
-size_t Key::EncodeInt(int64_t v, ColumnType width, uint8_t* out) {
-  switch (width) {
-    case ColumnType::kSmallInt: {
-      uint16_t u = static_cast<uint16_t>(static_cast<int16_t>(v)) ^ 0x8000u;
-      out[0] = u >> 8;
-      out[1] = u & 0xff;
-      return 2;
-    }
-    case ColumnType::kInteger: {
-      uint32_t u = static_cast<uint32_t>(static_cast<int32_t>(v)) ^ 0x80000000u;
-      u = __builtin_bswap32(u);
-      std::memcpy(out, &u, 4);
-      return 4;
-    }
-    default: {
-      uint64_t u = static_cast<uint64_t>(v) ^ 0x8000000000000000ull;
-      u = __builtin_bswap64(u);
-      std::memcpy(out, &u, 8);
-      return 8;
-    }
-  }
-}
-
 void Key::AppendInt(int64_t v, ColumnType width) {
-  const size_t n = width == ColumnType::kSmallInt ? 2 : width == ColumnType::kInteger ? 4 : 8;
-  EncodeInt(v, width, Grow(n));
+  // One case per width, so that EncodeInt's switch folds away in each.
+  switch (width) {
+    case ColumnType::kSmallInt: EncodeInt(v, ColumnType::kSmallInt, Grow(2)); return;
+    case ColumnType::kInteger: EncodeInt(v, ColumnType::kInteger, Grow(4)); return;
+    default: EncodeInt(v, ColumnType::kBigInt, Grow(8)); return;
+  }
 }
 
 void Key::AppendDouble(double v) {

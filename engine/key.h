@@ -38,7 +38,26 @@ class Key {
   void AppendInt(int64_t v, ColumnType width);  // width: kSmallInt, kInteger or kBigInt
   // AppendInt's bytes into `out` (room for 8); their count. For callers that encode
   // several columns before appending them at once.
-  static size_t EncodeInt(int64_t v, ColumnType width, uint8_t* out);
+  static size_t EncodeInt(int64_t v, ColumnType width, uint8_t* out) {
+    switch (width) {
+      case ColumnType::kSmallInt: {
+        const uint16_t u = static_cast<uint16_t>(static_cast<int16_t>(v)) ^ 0x8000u;
+        out[0] = static_cast<uint8_t>(u >> 8);
+        out[1] = static_cast<uint8_t>(u & 0xff);
+        return 2;
+      }
+      case ColumnType::kInteger: {
+        const uint32_t u = __builtin_bswap32(static_cast<uint32_t>(static_cast<int32_t>(v)) ^ 0x80000000u);
+        std::memcpy(out, &u, 4);
+        return 4;
+      }
+      default: {
+        const uint64_t u = __builtin_bswap64(static_cast<uint64_t>(v) ^ 0x8000000000000000ull);
+        std::memcpy(out, &u, 8);
+        return 8;
+      }
+    }
+  }
   void AppendDouble(double v);
   void AppendBool(bool v);
   void AppendString(std::string_view s);
