@@ -1,5 +1,7 @@
 #include "codegen/point_key.h"
 
+#include <algorithm>
+
 namespace caracal::codegen {
 
 using planner::AccessInfo;
@@ -87,10 +89,13 @@ std::optional<PointKeyPlan> PlanPointKey(const planner::ProcedureIr& ir, const S
     if (e == nullptr || !width || !e->type.is_integer() || e->References(planner::SlotSpace::kColumn)) return std::nullopt;
     plan.parts.push_back(e);
     plan.widths.push_back(*width);
-    plan.packed_widths |= static_cast<int32_t>(*width == ColumnType::kSmallInt ? 0 : *width == ColumnType::kInteger ? 1 : 2)
-                          << (2 * i);
+    plan.packed_widths |= PackedKeyWidth(*width) << (2 * i);
   }
   return plan;
+}
+
+int32_t PackedKeyWidth(ColumnType width) {
+  return width == ColumnType::kSmallInt ? 0 : width == ColumnType::kInteger ? 1 : 2;
 }
 
 ColumnType UnpackKeyWidth(int32_t packed, int index) {
@@ -101,14 +106,18 @@ ColumnType UnpackKeyWidth(int32_t packed, int index) {
   }
 }
 
+namespace {
+size_t KeyWidthBytes(ColumnType width) { return width == ColumnType::kSmallInt ? 2 : width == ColumnType::kInteger ? 4 : 8; }
+}  // namespace
+
 Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths) {
-  // Encoded side by side, then appended once (one capacity check, one copy).
-  uint8_t bytes[8 * kMaxPointKeyParts];
+  // The parts' room is taken at once (one capacity check), then encoded in place.
+  n = std::min(n, kMaxPointKeyParts);
   size_t size = 0;
-  for (int32_t i = 0; i < n && i < kMaxPointKeyParts; ++i)
-    size += Key::EncodeInt(parts[i], UnpackKeyWidth(packed_widths, i), bytes + size);
+  for (int32_t i = 0; i < n; ++i) size += KeyWidthBytes(UnpackKeyWidth(packed_widths, i));
   Key key;
-  key.AppendBytes(bytes, size);
+  uint8_t* out = key.AppendRoom(size);
+  for (int32_t i = 0; i < n; ++i) out += Key::EncodeInt(parts[i], UnpackKeyWidth(packed_widths, i), out);
   return key;
 }
 

@@ -31,6 +31,8 @@ std::optional<ColumnType> IntegerWidth(planner::TypeId type);
 // Key widths travel to the runtime as 2 bits per column (at most 16 columns).
 constexpr int kMaxPointKeyParts = 16;
 ColumnType UnpackKeyWidth(int32_t packed, int index);
+// One width's 2 bits (shift them by 2 * index).
+int32_t PackedKeyWidth(ColumnType width);
 // The key of parts[0..n) with their packed widths, as the runner encodes it.
 Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths);
 

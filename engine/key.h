@@ -65,6 +65,8 @@ class Key {
   void AppendValue(const Value& v, const Column& column);
   // Raw bytes (a prefix of another key, or an upper-bound sentinel).
   void AppendBytes(const void* p, size_t n);
+  // Room for `n` more bytes at the end, for the caller to fill at once (EncodeInt).
+  uint8_t* AppendRoom(size_t n) { return Grow(n); }
 
   // The smallest key greater than every key that starts with this one: for prefix ranges.
   Key PrefixSuccessor() const;
