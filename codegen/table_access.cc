@@ -48,21 +48,10 @@ Key PrimaryKeyOf(const TableInfo& table, std::span<const Datum> row) {
 }
 
 Key IntegerPrimaryKeyOf(const TableInfo& table, const RowValue& row) {
-  if (table.primary_key.size() > static_cast<size_t>(kMaxPointKeyParts)) {
-    Key key;
-    for (int c : table.primary_key)
-      key.AppendInt(row.GetInt(c), IntegerWidth(table.columns[static_cast<size_t>(c)].type.id).value());
-    return key;
-  }
-  // Read into parts and encoded as KeyFromParts encodes a compiled key.
-  int64_t parts[kMaxPointKeyParts];
-  int32_t packed = 0;
-  for (size_t i = 0; i < table.primary_key.size(); ++i) {
-    const int c = table.primary_key[i];
-    parts[i] = row.GetInt(c);
-    packed |= PackedKeyWidth(IntegerWidth(table.columns[static_cast<size_t>(c)].type.id).value()) << (2 * i);
-  }
-  return KeyFromParts(parts, static_cast<int32_t>(table.primary_key.size()), packed);
+  Key key;
+  for (int c : table.primary_key)
+    key.AppendInt(row.GetInt(c), IntegerWidth(table.columns[static_cast<size_t>(c)].type.id).value());
+  return key;
 }
 
 std::optional<Key> PointKey(const TableInfo& table, const planner::KeyAccess& access,
