@@ -2,15 +2,16 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 #include "planner/cast.h"
 #include "planner/expr_eval.h"
 
 namespace caracal::planner {
 
-void Accumulator::Add(const Datum& v) {
+void Accumulator::Add(Datum v) {
   if (func_ == AggFunc::kArrayAgg) {
-    elements_.push_back(v);
+    elements_.push_back(std::move(v));
     return;
   }
   if (v.is_null()) return;
@@ -28,11 +29,11 @@ void Accumulator::Add(const Datum& v) {
     case AggFunc::kMin:
     case AggFunc::kMax: {
       if (best_.is_null()) {
-        best_ = v;
+        best_ = std::move(v);
         return;
       }
       int c = CompareForType(v, best_, arg_type_);
-      if (func_ == AggFunc::kMin ? c < 0 : c > 0) best_ = v;
+      if (func_ == AggFunc::kMin ? c < 0 : c > 0) best_ = std::move(v);
       return;
     }
   }

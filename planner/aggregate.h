@@ -14,8 +14,8 @@ class Accumulator {
   Accumulator(AggFunc func, SqlType arg_type, SqlType result_type, bool distinct = false, int8_t sort = 0)
       : func_(func), arg_type_(arg_type), result_type_(result_type), distinct_(distinct), sort_(sort) {}
 
-  // count(*) passes a non-null placeholder.
-  void Add(const Datum& value);
+  // count(*) passes a non-null placeholder. By value: array_agg, min and max keep it.
+  void Add(Datum value);
   Datum Result() const;
 
  private:

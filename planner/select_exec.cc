@@ -62,19 +62,27 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
       g.accumulators.emplace_back(a.func, a.arg ? a.arg->type : SqlType::Of(TypeId::kInt8), a.type, a.distinct, a.sort);
     return g;
   };
+  // An aggregate query without GROUP BY has exactly one group, even over no input: made
+  // up front, so that rows do not look it up.
+  Group* single_group = nullptr;
+  if (plan.grouped && plan.group_by.empty()) single_group = &groups.emplace(std::vector<Datum>{}, new_group()).first->second;
   // The per-row filter: the whole WHERE, or what an exact key range leaves of it.
   const Expr* filter = plan.where.get();
   // Processes one input row; returns false to stop the scan.
   auto visit = [&](const EvalContext& ctx) -> bool {
     if (filter && !EvalCondition(*filter, ctx)) return true;
     if (plan.grouped) {
-      std::vector<Datum> key;
-      for (const auto& g : plan.group_by) key.push_back(Eval(*g, ctx));
-      auto it = groups.find(key);
-      if (it == groups.end()) it = groups.emplace(std::move(key), new_group()).first;
+      Group* group = single_group;
+      if (group == nullptr) {
+        std::vector<Datum> key;
+        for (const auto& g : plan.group_by) key.push_back(Eval(*g, ctx));
+        auto it = groups.find(key);
+        if (it == groups.end()) it = groups.emplace(std::move(key), new_group()).first;
+        group = &it->second;
+      }
       for (size_t i = 0; i < plan.aggregates.size(); ++i) {
         const AggregateSpec& a = plan.aggregates[i];
-        it->second.accumulators[i].Add(a.arg ? Eval(*a.arg, ctx) : Datum::Bool(true));
+        group->accumulators[i].Add(a.arg ? Eval(*a.arg, ctx) : Datum::Bool(true));
       }
       return true;
     }
@@ -112,8 +120,6 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
   }
 
   if (plan.grouped) {
-    // An aggregate query without GROUP BY yields one row even over no input.
-    if (plan.group_by.empty() && groups.empty()) groups.emplace(std::vector<Datum>{}, new_group());
     for (const auto& [key, group] : groups) {
       std::vector<Datum> aggs;
       for (const Accumulator& a : group.accumulators) aggs.push_back(a.Result());
