@@ -390,6 +390,9 @@ Datum ApplyTypmod(Datum d, const SqlType& type, bool explicit_cast) {
     return Datum::Num(r);
   }
   if ((type.id == TypeId::kBpchar || type.id == TypeId::kVarchar) && d.kind == Datum::Kind::kString) {
+    // A string has no more characters than bytes: a varchar that fits by bytes fits
+    // (c_data-sized values would otherwise be counted on every assignment).
+    if (type.id == TypeId::kVarchar && static_cast<int64_t>(d.s.size()) <= type.precision) return d;
     int64_t len = CharLength(d.s);
     if (len > type.precision) {
       // Cut at the n-th character; only blanks may be cut unless the cast is explicit.
@@ -473,15 +476,6 @@ void AssignString(std::string& dst, std::string_view v) {
 void SetStringDatum(Datum& d, std::string_view v) {
   d.kind = Datum::Kind::kString;
   AssignString(d.s, v);
-  if (d.array) d.array.reset();
-}
-
-void ResetDatum(Datum& d) {
-  d.kind = Datum::Kind::kNull;
-  d.i = 0;
-  d.f = 0;
-  d.n = Numeric();
-  d.s.clear();
   if (d.array) d.array.reset();
 }
 
@@ -589,32 +583,60 @@ void PatchRowColumn(RowPatch& p, const Schema& schema, int col, const Datum& d, 
 
 namespace {
 
+// The range of an integer type (any other type: int8's, unused).
+struct IntBounds {
+  int64_t lo, hi;
+};
+IntBounds BoundsOf(TypeId id) {
+  switch (id) {
+    case TypeId::kInt2: return {INT16_MIN, INT16_MAX};
+    case TypeId::kInt4: return {INT32_MIN, INT32_MAX};
+    default: return {INT64_MIN, INT64_MAX};
+  }
+}
+
+// Sets `out` to `v` where no conversion is needed - an integer (within `bounds`, else
+// 22003), a boolean or a timestamp of the type `id` - in place, without building and
+// moving a whole Datum. False when `v` needs the general conversion.
+bool AssignSimple(Datum& out, const Value& v, TypeId id, IntBounds bounds) {
+  Datum::Kind kind;
+  int64_t x;
+  switch (v.kind()) {
+    case Value::Kind::kInt:
+      if (id != TypeId::kInt2 && id != TypeId::kInt4 && id != TypeId::kInt8) return false;
+      x = v.as_int();
+      if (x < bounds.lo || x > bounds.hi) CheckIntRange(x, id);  // raises 22003
+      kind = Datum::Kind::kInt;
+      break;
+    case Value::Kind::kBool:
+      if (id != TypeId::kBool) return false;
+      x = v.as_bool();
+      kind = Datum::Kind::kBool;
+      break;
+    case Value::Kind::kTimestamp:
+      if (id != TypeId::kTimestamp) return false;
+      x = v.as_timestamp();
+      kind = Datum::Kind::kTimestamp;
+      break;
+    default: return false;
+  }
+  if (out.kind != Datum::Kind::kNull && out.kind != kind) ResetDatum(out);
+  out.kind = kind;
+  out.i = x;
+  return true;
+}
+
 // The elements of an array argument, into `elements` (whose old contents are overwritten).
 void FillArrayElements(std::vector<Datum>& elements, const std::vector<Value>& values, const SqlType& element) {
   elements.resize(values.size());
-  // Integers and booleans (key and flag arrays) are set in place, with the element
-  // type's range known before the loop; the rest converts.
-  const bool integers = element.is_integer();
-  const bool booleans = element.id == TypeId::kBool;
-  const int64_t lo = element.id == TypeId::kInt2 ? INT16_MIN : element.id == TypeId::kInt4 ? INT32_MIN : INT64_MIN;
-  const int64_t hi = element.id == TypeId::kInt2 ? INT16_MAX : element.id == TypeId::kInt4 ? INT32_MAX : INT64_MAX;
-  for (size_t k = 0; k < values.size(); ++k) {
-    const Value& e = values[k];
-    Datum& out = elements[k];
-    if (integers && e.kind() == Value::Kind::kInt) {
-      const int64_t v = e.as_int();
-      if (v < lo || v > hi) CheckIntRange(v, element.id);  // raises 22003
-      if (out.kind != Datum::Kind::kNull && out.kind != Datum::Kind::kInt) ResetDatum(out);
-      out.kind = Datum::Kind::kInt;
-      out.i = v;
-    } else if (booleans && e.kind() == Value::Kind::kBool) {
-      if (out.kind != Datum::Kind::kNull && out.kind != Datum::Kind::kBool) ResetDatum(out);
-      out.kind = Datum::Kind::kBool;
-      out.i = e.as_bool();
-    } else {
-      out = DatumFromValue(e, element);
-    }
-  }
+  // The element type's range is known before the loop. Through plain pointers: stores
+  // into `elements` must not make the compiler re-read `values`' bounds on every element.
+  const IntBounds bounds = BoundsOf(element.id);
+  const Value* in = values.data();
+  Datum* outs = elements.data();
+  const size_t n = values.size();
+  for (size_t k = 0; k < n; ++k)
+    if (!AssignSimple(outs[k], in[k], element.id, bounds)) outs[k] = DatumFromValue(in[k], element);
 }
 
 }  // namespace
@@ -668,6 +690,7 @@ Datum DatumFromValue(const Value& v, const SqlType& type) {
 }
 
 void AssignFromValue(Datum& out, const Value& v, const SqlType& type) {
+  if (AssignSimple(out, v, type.id, BoundsOf(type.id))) return;
   // ThreadSanitizer does not model the fence below, so there every conversion allocates.
 #if !defined(__SANITIZE_THREAD__)
   if (type.id == TypeId::kArray && v.kind() == Value::Kind::kArray && out.kind == Datum::Kind::kArray &&

@@ -64,8 +64,16 @@ Datum DatumFromText(std::string_view text, const SqlType& type);
 // Row column <-> Datum.
 // d = Datum::String(v), reusing d's buffer.
 void SetStringDatum(Datum& d, std::string_view v);
-// d = Datum::Null(), keeping d's string buffer for the next value.
-void ResetDatum(Datum& d);
+// d = Datum::Null(), keeping d's string buffer for the next value. Inline: frames and
+// temps reset every slot on every run.
+inline void ResetDatum(Datum& d) {
+  d.kind = Datum::Kind::kNull;
+  d.i = 0;
+  d.f = 0;
+  d.n = Numeric();
+  d.s.clear();
+  if (d.array) d.array.reset();
+}
 // dst = src, reusing dst's string buffer; the fast path of compiled code's stores.
 void CopyDatum(Datum& dst, const Datum& src);
 
