@@ -1,20 +1,18 @@
 #include "codegen/proc_codegen.h"
 
-#include "codegen/jit_runtime.h"
-#include "codegen/point_key.h"
-#include "codegen/row_writes.h"
-
 #include <fmt/format.h>
-
-#include "planner/ir_visit.h"
-
-#include <fmt/format.h>
-#include <algorithm>
-#include <unordered_set>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
+#include <cassert>
+#include <unordered_set>
+
+#include "codegen/jit_runtime.h"
+#include "codegen/point_key.h"
+#include "codegen/row_writes.h"
+#include "planner/ir_visit.h"
 #include "planner/sql_error.h"
 
 namespace caracal::codegen {
@@ -644,10 +642,12 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   code->temps_ = temps;
   if (!code->exprs_.empty() || !row_writes.empty() || !returning_into.empty())
     code->exprs_fn_ = reinterpret_cast<ExprsFn>(code->module_->Lookup(ExprSwitchEmitter::kName));
+  code->statement_cases_.resize(ir.table_statements.size());
   for (const planner::Stmt* s : ir.table_statements) {
     if (s->kind != planner::StmtKind::kInsert && s->kind != planner::StmtKind::kUpdate &&
         s->kind != planner::StmtKind::kDelete)
       continue;
+    assert(ir.TableStatement(s->id) == s);
     StatementCases cases;
     auto add = [&](CaseList& list, const planner::Expr* e) {
       list.exprs.push_back(e);
@@ -660,7 +660,7 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
     for (const auto& e : s->returning) add(cases.returning, e.get());
     if (auto it = row_writes.find(s); it != row_writes.end()) cases.row_write = it->second;
     if (auto it = returning_into.find(s); it != returning_into.end()) cases.returning_into = it->second;
-    code->statement_cases_.emplace(s, std::move(cases));
+    code->statement_cases_[static_cast<size_t>(s->id - 1)] = {s, std::move(cases)};
   }
   code->expr_temps_ = expr_temps;
   return code;

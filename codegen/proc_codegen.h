@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "codegen/eval_state.h"
@@ -86,8 +87,10 @@ class ProcedureCode {
   // nullptr if `s` is not an INSERT, UPDATE or DELETE of a procedure with compiled
   // expressions.
   const StatementCases* CasesOf(const planner::Stmt& s) const {
-    auto it = statement_cases_.find(&s);
-    return it == statement_cases_.end() ? nullptr : &it->second;
+    // By the statement's id (table statement k is at k - 1): looked up on every row write.
+    const auto k = static_cast<size_t>(s.id - 1);
+    if (s.id < 1 || k >= statement_cases_.size() || statement_cases_[k].first != &s) return nullptr;
+    return &statement_cases_[k].second;
   }
 
  private:
@@ -103,7 +106,8 @@ class ProcedureCode {
   // Each compiled expression's case in caracal_exprs(state, out, case).
   using ExprsFn = int32_t (*)(EvalState*, planner::Datum*, int32_t);
   std::unordered_map<const planner::Expr*, int32_t> exprs_;
-  std::unordered_map<const planner::Stmt*, StatementCases> statement_cases_;
+  // Index: table statement id - 1; the statement is null where it has no cases.
+  std::vector<std::pair<const planner::Stmt*, StatementCases>> statement_cases_;
   ExprsFn exprs_fn_ = nullptr;
   int expr_temps_ = 0;
 };
