@@ -159,6 +159,13 @@ class ExecContextImpl final : public ExecContext {
   void Scan(TableId table_id, const Key& lo, const Key& hi,
             const std::function<bool(const Key&, const RowValue&)>& visit) override {
     Table& t = db_.table(table_id);
+    if (const RangeDecl* r = RangeScannedBefore(t, lo, hi)) {
+      for (Row* row : r->candidates) {
+        const RowValue* v = ReadRow(t, row->key, *row);
+        if (v != nullptr && !visit(row->key, *v)) return;
+      }
+      return;
+    }
     t.ForEach(lo, hi, [&](const Key& k, Row& row) {
       const RowValue* v = ReadRow(t, k, row);
       return v == nullptr || visit(k, *v);
@@ -304,6 +311,25 @@ class ExecContextImpl final : public ExecContext {
       throw ApiMisuse(fmt::format("procedure {}: {} \"{}\" at key {}, which was not declared in its write set",
                                   txn_.request.procedure->name(), verb, t.name(), DescribeKey(t, key)));
     return *e;
+  }
+
+  // A declared range of exactly [lo, hi) in which this transaction creates no row: the
+  // append step already walked it, and its candidates (in key order) are every row of it
+  // that existed before us - the rest of the index's rows there are later transactions'
+  // inserts, invisible here. A scan of it reads those rows instead of searching the
+  // index again (a SELECT sum(...) before a range UPDATE of the same rows). Our own
+  // inserts are not candidates (their first version is ours), hence the condition.
+  const RangeDecl* RangeScannedBefore(const Table& t, const Key& lo, const Key& hi) const {
+    const RangeDecl* found = nullptr;
+    for (const RangeDecl& r : txn_.ranges)
+      if (r.table == &t && r.lo == lo && r.hi == hi) {
+        found = &r;
+        break;
+      }
+    if (found == nullptr) return nullptr;
+    for (const CacheEntry& e : txn_.cache)
+      if (e.creates && e.table == &t && !(e.key < lo) && (hi.empty() || e.key < hi)) return nullptr;
+    return found;
   }
 
   bool InDeclaredRange(const Table& t, const Key& key) const {
