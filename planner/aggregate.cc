@@ -11,6 +11,16 @@ namespace caracal::planner {
 
 void Accumulator::Add(Datum v) {
   if (func_ == AggFunc::kArrayAgg) {
+    if (ints_only_) {
+      if (v.kind == Datum::Kind::kInt && arg_type_.is_integer()) {
+        ints_.push_back(v.i);
+        return;
+      }
+      ints_only_ = false;
+      elements_.reserve(ints_.size() + 1);
+      for (int64_t i : ints_) elements_.push_back(Datum::Int(i));
+      ints_.clear();
+    }
     elements_.push_back(std::move(v));
     return;
   }
@@ -58,6 +68,19 @@ Datum Accumulator::Result() const {
     case AggFunc::kMax:
       return best_;
     case AggFunc::kArrayAgg: {
+      if (ints_only_) {
+        if (ints_.empty()) return Datum::Null();
+        // Integers sort as int64s (equal ones are indistinguishable, so stability is moot).
+        std::vector<int64_t> values = ints_;
+        if (sort_ > 0) std::sort(values.begin(), values.end());
+        else if (sort_ < 0) std::sort(values.begin(), values.end(), std::greater<>());
+        // (The binder gives DISTINCT an ORDER BY: equal values are adjacent.)
+        if (distinct_) values.erase(std::unique(values.begin(), values.end()), values.end());
+        std::vector<Datum> out;
+        out.reserve(values.size());
+        for (int64_t v : values) out.push_back(Datum::Int(v));
+        return Datum::Array(std::move(out));
+      }
       if (elements_.empty()) return Datum::Null();
       if (sort_ != 0 && arg_type_.is_integer() &&
           std::none_of(elements_.begin(), elements_.end(), [](const Datum& d) { return d.is_null(); })) {

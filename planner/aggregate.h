@@ -29,6 +29,11 @@ class Accumulator {
   bool distinct_;
   int8_t sort_;
   std::vector<Datum> elements_;  // array_agg (NULLs included, as PostgreSQL)
+  // array_agg of an integer type while every value so far was a non-NULL integer: the
+  // values, unboxed (stock_level aggregates hundreds of item ids per call). The first
+  // other value moves them into elements_.
+  std::vector<int64_t> ints_;
+  bool ints_only_ = true;
 };
 
 }  // namespace caracal::planner

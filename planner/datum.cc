@@ -598,7 +598,7 @@ IntBounds BoundsOf(TypeId id) {
 // Sets `out` to `v` where no conversion is needed - an integer (within `bounds`, else
 // 22003), a boolean or a timestamp of the type `id` - in place, without building and
 // moving a whole Datum. False when `v` needs the general conversion.
-bool AssignSimple(Datum& out, const Value& v, TypeId id, IntBounds bounds) {
+[[gnu::always_inline]] inline bool AssignSimple(Datum& out, const Value& v, TypeId id, IntBounds bounds) {
   Datum::Kind kind;
   int64_t x;
   switch (v.kind()) {

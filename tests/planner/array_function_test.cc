@@ -72,6 +72,12 @@ TEST_F(ArrayTest, ArrayAgg) {
   EXPECT_EQ(Q("select array_agg(DISTINCT b ORDER BY b DESC), array_agg(a ORDER BY a DESC), "
               "array_agg(DISTINCT -b ORDER BY -b) from t where b is not null"),
             "{3,1}|{3,2,1}|{-3,-1}");
+  // A NULL before the integers: unboxed integers give way to Datums mid-aggregate.
+  Q("create table u (a int primary key, b bigint)");
+  Q("insert into u values (1, NULL), (2, 5), (3, 2), (4, 5)");
+  EXPECT_EQ(Q("select array_agg(b), array_agg(b ORDER BY b), array_agg(DISTINCT b ORDER BY b DESC) from u"),
+            "{NULL,5,2,5}|{2,5,5,NULL}|{NULL,5,2}");
+  EXPECT_EQ(Q("select array_agg(b), array_agg(DISTINCT b ORDER BY b) from u where a > 1"), "{5,2,5}|{2,5}");
   std::remove(path.c_str());
 }
 
