@@ -724,7 +724,31 @@ llvm::Value* ExprEmitter::Compare3(const CgValue& a, const CgValue& b, bool bpch
       llvm::Value* with_b_nan = b_.CreateSelect(b_nan, b_.getInt32(-1), ordered);
       return b_.CreateSelect(a_nan, b_.CreateSelect(b_nan, b_.getInt32(0), b_.getInt32(1)), with_b_nan);
     }
-    case Repr::kBoxed: return CallRuntime("caracal_rt_compare", {a.value, b.value, b_.getInt32(bpchar ? 1 : 0)});
+    case Repr::kBoxed: {
+      if (!inline_numeric_) return CallRuntime("caracal_rt_compare", {a.value, b.value, b_.getInt32(bpchar ? 1 : 0)});
+      // Numerics of one scale compare by mantissa (stock_level's s_quantity < threshold,
+      // once per item); anything else calls the runtime.
+      NumericParts x = LoadNumeric(a.value), y = LoadNumeric(b.value);
+      llvm::Value* fast =
+          b_.CreateAnd(b_.CreateAnd(x.is_numeric, y.is_numeric), b_.CreateICmpEQ(x.scale, y.scale));
+      llvm::BasicBlock* fast_bb = NewBlock("cmp.num");
+      llvm::BasicBlock* slow_bb = NewBlock("cmp.call");
+      llvm::BasicBlock* done = NewBlock("cmp.done");
+      b_.CreateCondBr(fast, fast_bb, slow_bb);
+      b_.SetInsertPoint(fast_bb);
+      llvm::Value* by_mantissa =
+          three_way(b_.CreateICmpSLT(x.mantissa, y.mantissa), b_.CreateICmpSGT(x.mantissa, y.mantissa));
+      b_.CreateBr(done);
+      b_.SetInsertPoint(slow_bb);
+      llvm::Value* called = CallRuntime("caracal_rt_compare", {a.value, b.value, b_.getInt32(bpchar ? 1 : 0)});
+      slow_bb = b_.GetInsertBlock();
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      llvm::PHINode* result = b_.CreatePHI(b_.getInt32Ty(), 2);
+      result->addIncoming(by_mantissa, fast_bb);
+      result->addIncoming(called, slow_bb);
+      return result;
+    }
   }
   return b_.getInt32(0);
 }

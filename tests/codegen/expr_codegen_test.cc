@@ -203,6 +203,13 @@ TEST_F(Differential, HandPickedEdgeCases) {
       "ascii((' ' || t)::char(8))", "ascii(('  ' || tn)::char(3))", "ascii(v10::char(4))",
       // Inline subscripts: below 1, the last, past the end, far outside an int's range.
       "ia[-1]", "ia[3]", "ia[i4]", "ia[i4m]", "ia[i8]", "ia[-i8]", "(ARRAY[t, tn])[i4n]", "(ARRAY[t, tn])[1]",
+      // Inline numeric comparisons: one scale by mantissa (beyond int64 too), the runtime
+      // for scales that differ, NULLs, and text, which shares the boxed path.
+      "n52 < n52 + n52", "n52 = n52", "n52 > -n52", "n52 < n103", "n52 = 12.50", "n52 <> 12.5",
+      "n52 < nn", "nn = nn", "i4::numeric < i4n::numeric", "i4::numeric >= 100000",
+      "99999999999999999999999999999999999999::numeric > -99999999999999999999999999999999999999::numeric",
+      "12345678901234567890.5 < 12345678901234567890.4", "greatest(n52, n103, -n52)", "least(n52, 12.5)",
+      "n52 in (n103, 12.50)", "t < 'hello'", "c5 = 'ab   '", "c5 > v10",
   };
   // Constant-only errors ('abc'::int) are raised by the binder's folding: not compiled.
   int bound = 0;
