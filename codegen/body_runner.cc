@@ -2,16 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "codegen/compiled_exprs.h"
 #include "codegen/engine_row_sources.h"
 #include "codegen/proc_runtime.h"
-#include "codegen/table_access.h"
 #include "codegen/row_writes.h"
+#include "codegen/table_access.h"
 #include "engine/table.h"
+#include "planner/access_path.h"
 #include "planner/cast.h"
 #include "planner/expr_eval.h"
 #include "planner/ir_visit.h"
-#include "planner/access_path.h"
 #include "planner/select_exec.h"
 #include "planner/sql_error.h"
 
@@ -296,14 +298,18 @@ void BodyRunner::RunReturnQuery(const Stmt& s) {
   ExecRowSource source(*exec_);
   std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars, accelerator_);
   SetFound(!rows.empty());
-  for (auto& row : rows) {
-    std::vector<Datum> out;
-    for (size_t c = 0; c < ir_.result_columns.size() && c < row.size(); ++c) {
+  const size_t columns = std::min(ir_.result_columns.size(), s.select->columns.size());
+  for (const auto& row : rows) {
+    // Straight to the client's values: a cast only where the query's column type differs.
+    std::vector<Value> out;
+    out.reserve(columns);
+    for (size_t c = 0; c < columns && c < row.size(); ++c) {
       const planner::SqlType& from = s.select->columns[c].type;
       const planner::SqlType& to = ir_.result_columns[c].type;
-      out.push_back(row[c].is_null() || from == to ? std::move(row[c]) : planner::CastDatum(row[c], from, to, false));
+      out.push_back(planner::DatumToValue(
+          row[c].is_null() || from == to ? row[c] : planner::CastDatum(row[c], from, to, false), to));
     }
-    EmitRow(out);
+    exec_->Emit(std::move(out));
   }
 }
 
@@ -620,6 +626,7 @@ void BodyRunner::RunReturn(const Stmt& s) {
 
 void BodyRunner::RunReturnNext(const Stmt& s) {
   std::vector<Datum> values;
+  values.reserve(s.args.empty() ? ir_.out_variables.size() : s.args.size());
   if (!s.args.empty()) {
     for (size_t c = 0; c < s.args.size(); ++c) {
       Datum v = Eval(*s.args[c]);

@@ -87,6 +87,7 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
       return true;
     }
     std::vector<Datum> out;
+    out.reserve(plan.outputs.size());
     for (const auto& e : plan.outputs) out.push_back(Eval(*e, ctx));
     rows.push_back(std::move(out));
     return !stop_after || static_cast<int64_t>(rows.size()) < *stop_after;
@@ -128,6 +129,7 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
       ctx.aggregates = aggs;
       if (plan.having && !EvalCondition(*plan.having, ctx)) continue;
       std::vector<Datum> out;
+      out.reserve(plan.outputs.size());
       for (const auto& e : plan.outputs) out.push_back(Eval(*e, ctx));
       rows.push_back(std::move(out));
     }
