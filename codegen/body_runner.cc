@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "codegen/compiled_exprs.h"
 #include "codegen/engine_row_sources.h"
@@ -519,13 +520,30 @@ void BodyRunner::RunUpdate(const Stmt& s) {
     // A read-modify-write the engine may run as a separate piece (split-on-demand): the
     // callback owns a copy of the frame values it reads.
     std::optional<Key> key = WhereKeyOf(s);
-    if (!key) return SetFound(false);
+    if (!key) {
+      ReturnedNoRow(s);
+      CheckStrict(s, 0);
+      return SetFound(false);
+    }
+    // RETURNING ... INTO: the callback assigns the INTO variables from the new row, and
+    // the body waits for it right away, so that it may work on our frame wherever it runs.
+    const bool into = !s.into.empty();
     RowUpdateCallback callback;
-    if (!published_) {
-      // Before the publish point the engine runs the callback inline, on our frame. Two
-      // pointers, so that std::function keeps it without allocating.
-      callback = [&s, this](const RowValue& old) {
-        return UpdatedRow(s, exec_->table(s.table->id).schema(), old, frame_.vars, compiled_, NewValuesBuffer(s));
+    if (!published_ || into) {
+      // Before the publish point the engine runs the callback inline, on our frame; after
+      // it, a split piece runs it on another core while this one waits below. An error
+      // is kept for this thread to raise (a piece would drop it). Two pointers, so that
+      // std::function keeps it without allocating.
+      callback = [&s, this](const RowValue& old) -> RowValuePtr {
+        try {
+          RowValuePtr updated =
+              UpdatedRow(s, exec_->table(s.table->id).schema(), old, frame_.vars, compiled_, NewValuesBuffer(s));
+          if (updated && !s.into.empty()) Returning(s, exec_->table(s.table->id).schema(), *updated);
+          return updated;
+        } catch (const SqlError&) {
+          update_error_ = std::current_exception();
+          return nullptr;
+        }
       };
     } else {
       // It may run later on another core: it owns copies of the values it reads, and
@@ -543,10 +561,13 @@ void BodyRunner::RunUpdate(const Stmt& s) {
       };
     }
     RowUpdateFuture future = exec_->ApplyRowUpdate(table.id, *key, std::move(callback), s.access->weight);
-    if (s.access->wait_for_update) {
+    if (s.access->wait_for_update || into) {
       bool applied = future.Wait();
+      if (update_error_) std::rethrow_exception(std::exchange(update_error_, nullptr));
       if (applied) ++rows_processed_;
       SetFound(applied);
+      CheckStrict(s, applied ? 1 : 0);
+      if (!applied) ReturnedNoRow(s);
     }
     return;
   }

@@ -4,6 +4,7 @@
 // DeclareContext. One runner per attempt.
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <optional>
 #include <string>
@@ -139,6 +140,9 @@ class BodyRunner {
   // The vector statement `s` computes its new values into.
   std::vector<planner::Datum>& NewValuesBuffer(const planner::Stmt& s);
   std::vector<planner::Datum> returned_;       // scratch for Returning
+  // An error raised in an ApplyRowUpdate callback that works on our frame, raised again
+  // here once the update has been waited for.
+  std::exception_ptr update_error_;
   // An EvalContext over the frame (and the accelerator).
   planner::EvalContext FrameContext() const;  // rows inserted, updated or deleted (a DML statement's tag)
   std::string pending_label_;  // the label of the EXIT/CONTINUE being propagated

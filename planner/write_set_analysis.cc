@@ -376,7 +376,11 @@ class Classifier {
   void ApplyRowUpdateCandidate(const Stmt& s, AccessInfo& a, int loop_depth) {
     if (s.kind != StmtKind::kUpdate || a.access != Access::kUpdate || a.key_class == KeyClass::kDependent) return;
     std::string why;
-    if (!s.returning.empty()) why = "RETURNING reads the new row";
+    // RETURNING ... INTO is evaluated in the callback, on the new row, and the body waits
+    // for it (as the native Payment waits for w_name); a RETURNING whose rows go to the
+    // client (ad-hoc UPDATE) is not.
+    const bool returning_into = !s.returning.empty() && !s.into.empty() && !s.emit_returning;
+    if (!s.returning.empty() && !returning_into) why = "RETURNING reads the new row";
     for (const auto& [c, e] : s.assignments)
       if (taint_.Refs(e.get())) why = "a new value depends on a read";
     if (taint_.Refs(s.filter.get())) why = "the WHERE clause depends on a read";
@@ -390,7 +394,7 @@ class Classifier {
     a.apply_row_update = true;
     // One unit per row update, plus one per four assigned columns (the callback's work).
     a.weight = 1 + static_cast<int>(s.assignments.size() / 4);
-    a.wait_for_update = !ir_.command_tag.empty() || FoundReadAfter(s, loop_depth > 0);
+    a.wait_for_update = returning_into || !ir_.command_tag.empty() || FoundReadAfter(s, loop_depth > 0);
   }
 
   static bool ReadsVariable(const Stmt& s, int var) {

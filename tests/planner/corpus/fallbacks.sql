@@ -4,7 +4,8 @@ CREATE TABLE item (id integer PRIMARY KEY, qty integer NOT NULL, note text);
 CREATE TABLE audit (id integer PRIMARY KEY, msg text);
 INSERT INTO item VALUES (1, 10, NULL), (2, 0, NULL), (3, 5, 'x');
 
--- 16. RETURNING reads the new row: not an ApplyRowUpdate candidate
+-- 16. RETURNING ... INTO: an ApplyRowUpdate candidate all the same (the callback assigns
+--     v_left from the new row, and the body waits for it)
 CREATE FUNCTION take(p_id integer, p_n integer) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   v_left integer;
