@@ -561,9 +561,12 @@ void BodyRunner::RunUpdate(const Stmt& s) {
       };
     }
     RowUpdateFuture future = exec_->ApplyRowUpdate(table.id, *key, std::move(callback), s.access->weight);
-    if (s.access->wait_for_update || into) {
-      bool applied = future.Wait();
-      if (update_error_) std::rethrow_exception(std::exchange(update_error_, nullptr));
+    const bool wait = s.access->wait_for_update || into;
+    const bool applied = wait && future.Wait();
+    // Set by now: an inline callback has run, and a piece that works on our frame was
+    // waited for.
+    if (update_error_) std::rethrow_exception(std::exchange(update_error_, nullptr));
+    if (wait) {
       if (applied) ++rows_processed_;
       SetFound(applied);
       CheckStrict(s, applied ? 1 : 0);
