@@ -1,6 +1,7 @@
 #include "codegen/point_key.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace caracal::codegen {
 
@@ -106,15 +107,16 @@ ColumnType UnpackKeyWidth(int32_t packed, int index) {
   }
 }
 
-namespace {
-size_t KeyWidthBytes(ColumnType width) { return width == ColumnType::kSmallInt ? 2 : width == ColumnType::kInteger ? 4 : 8; }
-}  // namespace
-
 Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths) {
-  // The parts' room is taken at once (one capacity check), then encoded in place.
-  n = std::min(n, kMaxPointKeyParts);
-  size_t size = 0;
-  for (int32_t i = 0; i < n; ++i) size += KeyWidthBytes(UnpackKeyWidth(packed_widths, i));
+  // The parts' room is taken at once (one capacity check), then encoded in place. The
+  // room from the packed widths without a loop: every part takes 2 bytes, an integer
+  // (code 1, low bit) 2 more, a bigint (code 2, high bit) 6 more.
+  static_assert(kMaxPointKeyParts == 16, "two bits per part in an int32");
+  n = std::clamp(n, 0, kMaxPointKeyParts);
+  const uint32_t fields = n == 16 ? 0xFFFFFFFFu : (1u << (2 * n)) - 1;
+  const uint32_t packed = static_cast<uint32_t>(packed_widths) & fields;
+  const size_t size = 2 * static_cast<size_t>(n) + 2 * std::popcount(packed & 0x55555555u) +
+                      6 * std::popcount(packed & 0xAAAAAAAAu);
   Key key;
   uint8_t* out = key.AppendRoom(size);
   for (int32_t i = 0; i < n; ++i) out += Key::EncodeInt(parts[i], UnpackKeyWidth(packed_widths, i), out);
