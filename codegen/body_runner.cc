@@ -125,13 +125,8 @@ void BodyRunner::Assign(int slot, Datum value, const planner::SqlType& from) {
 }
 
 void BodyRunner::SetFound(bool found) {
-  if (ir_.found_variable < 0) return;
-  // In place: every table statement sets FOUND, and a whole Datum moved in costs more
-  // than the statement's bookkeeping.
-  Datum& d = frame_.var(ir_.found_variable);
-  if (d.kind != Datum::Kind::kNull && d.kind != Datum::Kind::kBool) planner::ResetDatum(d);
-  d.kind = Datum::Kind::kBool;
-  d.i = found;
+  // In place: every table statement sets FOUND.
+  if (ir_.found_variable >= 0) planner::SetScalarDatum(frame_.var(ir_.found_variable), Datum::Kind::kBool, found);
 }
 
 Flow BodyRunner::AfterIteration(const Stmt& loop, Flow f, bool& stop) {

@@ -81,21 +81,8 @@ Datum Accumulator::Result() const {
         for (int64_t v : values) out.push_back(Datum::Int(v));
         return Datum::Array(std::move(out));
       }
+      // Here some value was NULL or not an integer (integers alone stay in ints_).
       if (elements_.empty()) return Datum::Null();
-      if (sort_ != 0 && arg_type_.is_integer() &&
-          std::none_of(elements_.begin(), elements_.end(), [](const Datum& d) { return d.is_null(); })) {
-        // Integers sort as int64s (equal ones are indistinguishable, so stability is moot).
-        std::vector<int64_t> values;
-        values.reserve(elements_.size());
-        for (const Datum& d : elements_) values.push_back(d.i);
-        if (sort_ > 0) std::sort(values.begin(), values.end());
-        else std::sort(values.begin(), values.end(), std::greater<>());
-        if (distinct_) values.erase(std::unique(values.begin(), values.end()), values.end());
-        std::vector<Datum> out;
-        out.reserve(values.size());
-        for (int64_t v : values) out.push_back(Datum::Int(v));
-        return Datum::Array(std::move(out));
-      }
       std::vector<Datum> out = elements_;
       auto less = [&](const Datum& a, const Datum& b) {
         if (a.is_null() || b.is_null()) return !a.is_null() && b.is_null() ? sort_ > 0 : (a.is_null() && !b.is_null() && sort_ < 0);

@@ -620,9 +620,7 @@ IntBounds BoundsOf(TypeId id) {
       break;
     default: return false;
   }
-  if (out.kind != Datum::Kind::kNull && out.kind != kind) ResetDatum(out);
-  out.kind = kind;
-  out.i = x;
+  SetScalarDatum(out, kind, x);
   return true;
 }
 

@@ -74,6 +74,13 @@ inline void ResetDatum(Datum& d) {
   d.s.clear();
   if (d.array) d.array.reset();
 }
+// d = a Datum of `kind` (kBool, kInt or kTimestamp) holding `v`, set in place: no
+// Datum is built and moved, and d keeps its string buffer.
+inline void SetScalarDatum(Datum& d, Datum::Kind kind, int64_t v) {
+  if (d.kind != Datum::Kind::kNull && d.kind != kind) ResetDatum(d);
+  d.kind = kind;
+  d.i = v;
+}
 // dst = src, reusing dst's string buffer; the fast path of compiled code's stores.
 void CopyDatum(Datum& dst, const Datum& src);
 
