@@ -1,6 +1,7 @@
 #include "codegen/expr_codegen.h"
 
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -85,6 +86,19 @@ ExprEmitter::ExprEmitter(llvm::IRBuilder<>& builder, llvm::Value* state, llvm::B
   temps_ = load(Layout::StateTemps(), "temps");
   row_ = load(Layout::StateRow(), "row");
   excluded_ = load(Layout::StateExcluded(), "excluded");
+  state_loads_ = {variables_, group_keys_, aggregates_, temps_, row_, excluded_};
+}
+
+void ExprEmitter::DropUnusedStateLoads() {
+  for (llvm::Value* v : state_loads_) {
+    auto* load = llvm::cast<llvm::LoadInst>(v);
+    if (!load->use_empty()) continue;
+    llvm::Value* address = load->getPointerOperand();
+    load->eraseFromParent();
+    if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(address); gep != nullptr && gep->use_empty())
+      gep->eraseFromParent();
+  }
+  state_loads_.clear();
 }
 
 // ---- small helpers ----------------------------------------------------------------
@@ -191,7 +205,7 @@ CgValue ExprEmitter::Load(llvm::Value* src, TypeId type) {
 }
 
 void ExprEmitter::Store(const CgValue& v, TypeId type, llvm::Value* dst) {
-  if (v.repr == Repr::kBoxed && type == TypeId::kNumeric && inline_numeric_) {
+  if (v.repr == Repr::kBoxed && type == TypeId::kNumeric && fast_paths_) {
     // A numeric is its kind and 20 bytes: copied inline. NULL, and anything else in the
     // Datum (which a numeric never has), still go through the runtime's copy. Only in
     // the -O2 tier: the IR costs the first tier's compile time more than it saves.
@@ -345,8 +359,25 @@ CgValue ExprEmitter::EmitSlot(const Expr& e) {
 
 // Reads column `col` of a RowValue blob directly (see eval_state.h for the layout).
 std::pair<llvm::Value*, llvm::Value*> ExprEmitter::RowColumn(llvm::Value* row, int col) {
-  llvm::Value* ncols = b_.CreateZExt(b_.CreateLoad(b_.getInt16Ty(), FieldPtr(row, Layout::RowNumColumns())), b_.getInt64Ty());
-  llvm::Value* bitmap_bytes = b_.CreateShl(b_.CreateLShr(b_.CreateAdd(ncols, b_.getInt64(63)), 6), 3);
+  llvm::Value* bitmap_bytes = nullptr;
+  if (schema_ != nullptr) {
+    // Every row of a table has its schema's column count (row_value.h), so the bitmap's
+    // size is a constant.
+    bitmap_bytes = b_.getInt64((static_cast<uint64_t>(schema_->num_columns()) + 63) / 64 * 8);
+#ifndef NDEBUG
+    llvm::Value* ncols = b_.CreateLoad(b_.getInt16Ty(), FieldPtr(row, Layout::RowNumColumns()));
+    llvm::BasicBlock* bad = NewBlock("row.schema_mismatch");
+    llvm::BasicBlock* ok = NewBlock("row.schema_ok");
+    b_.CreateCondBr(b_.CreateICmpEQ(ncols, b_.getInt16(static_cast<uint16_t>(schema_->num_columns()))), ok, bad);
+    b_.SetInsertPoint(bad);
+    b_.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+    b_.CreateUnreachable();
+    b_.SetInsertPoint(ok);
+#endif
+  } else {
+    llvm::Value* ncols = b_.CreateZExt(b_.CreateLoad(b_.getInt16Ty(), FieldPtr(row, Layout::RowNumColumns())), b_.getInt64Ty());
+    bitmap_bytes = b_.CreateShl(b_.CreateLShr(b_.CreateAdd(ncols, b_.getInt64(63)), 6), 3);
+  }
   llvm::Value* null_byte = b_.CreateLoad(b_.getInt8Ty(), FieldPtr(row, Layout::RowHeader() + col / 8));
   llvm::Value* is_null = b_.CreateTrunc(b_.CreateLShr(null_byte, b_.getInt8(col & 7)), b_.getInt1Ty(), "colnull");
   llvm::Value* slot = b_.CreateGEP(b_.getInt8Ty(), row,
@@ -364,7 +395,7 @@ void ExprEmitter::ReadStringColumnInto(llvm::Value* row, int col, llvm::Value* d
   b_.CreateStore(b_.getInt8(0), FieldPtr(dst, Layout::DatumKind()));
   b_.CreateBr(done);
   b_.SetInsertPoint(read_bb);
-  if (Layout::StringLayoutKnown()) {
+  if (fast_paths_ && Layout::StringLayoutKnown()) {
     // The column's bytes straight into the variable's string buffer when they fit in
     // its capacity (a variable keeps its buffer from run to run); the runtime otherwise.
     llvm::Value* slot = RowColumn(row, col).second;
@@ -408,8 +439,7 @@ CgValue ExprEmitter::EmitRowColumn(llvm::Value* row, int col, const SqlType& typ
     // Datum::Num(Numeric(mantissa, scale)), or NULL.
     llvm::Value* kind = b_.CreateSelect(is_null, b_.getInt8(0), b_.getInt8(static_cast<uint8_t>(Datum::Kind::kNumeric)));
     b_.CreateStore(kind, FieldPtr(t, Layout::DatumKind()));
-    llvm::Value* mantissa = b_.CreateSExt(b_.CreateLoad(b_.getInt64Ty(), slot), b_.getInt128Ty());
-    b_.CreateStore(mantissa, FieldPtr(t, Layout::DatumNumeric() + Layout::NumericMantissa()));
+    StoreInt64Mantissa(t, b_.CreateLoad(b_.getInt64Ty(), slot));
     b_.CreateStore(b_.getInt32(scale), FieldPtr(t, Layout::DatumNumeric() + Layout::NumericScale()));
     return {repr, is_null, t};
   }
@@ -472,7 +502,7 @@ CgValue ExprEmitter::Cast(const CgValue& v, const SqlType& from, const SqlType& 
     if (from.id == TypeId::kBool && to.is_integer()) return {tr, v.is_null, b_.CreateZExt(v.value, b_.getInt64Ty())};
     if (from.is_integer() && to.id == TypeId::kBool) return {tr, v.is_null, b_.CreateICmpNE(v.value, b_.getInt64(0))};
   }
-  if (to.id == TypeId::kNumeric && inline_numeric_) {
+  if (to.id == TypeId::kNumeric && fast_paths_) {
     if (std::optional<CgValue> fast = NumericCastFastPath(v, from, to, explicit_cast)) return *fast;
   }
   // Everything else through CastDatum itself (null in, null out: no call).
@@ -500,6 +530,26 @@ ExprEmitter::NumericParts ExprEmitter::LoadNumeric(llvm::Value* datum) {
   n.is_numeric = b_.CreateICmpEQ(b_.CreateLoad(b_.getInt8Ty(), FieldPtr(datum, Layout::DatumKind())),
                                  b_.getInt8(static_cast<uint8_t>(Datum::Kind::kNumeric)));
   n.mantissa = b_.CreateLoad(b_.getInt128Ty(), FieldPtr(datum, Layout::DatumNumeric() + Layout::NumericMantissa()));
+  n.scale = b_.CreateLoad(b_.getInt32Ty(), FieldPtr(datum, Layout::DatumNumeric() + Layout::NumericScale()));
+  return n;
+}
+
+// The int128 mantissa as its two little-endian 64-bit words: the fast instruction
+// selector takes i64 loads, stores and comparisons, but hands i128 ones (and the rest of
+// their block) to SelectionDAG, which the first tier's compile time notices.
+void ExprEmitter::StoreInt64Mantissa(llvm::Value* datum, llvm::Value* value) {
+  llvm::Value* at = FieldPtr(datum, Layout::DatumNumeric() + Layout::NumericMantissa());
+  b_.CreateStore(value, at);
+  b_.CreateStore(b_.CreateAShr(value, 63), FieldPtr(at, 8));
+}
+
+ExprEmitter::NumericInt64 ExprEmitter::LoadNumericInt64(llvm::Value* datum) {
+  NumericInt64 n;
+  n.is_numeric = b_.CreateICmpEQ(b_.CreateLoad(b_.getInt8Ty(), FieldPtr(datum, Layout::DatumKind())),
+                                 b_.getInt8(static_cast<uint8_t>(Datum::Kind::kNumeric)));
+  llvm::Value* at = FieldPtr(datum, Layout::DatumNumeric() + Layout::NumericMantissa());
+  n.low = b_.CreateLoad(b_.getInt64Ty(), at);
+  n.fits = b_.CreateICmpEQ(b_.CreateLoad(b_.getInt64Ty(), FieldPtr(at, 8)), b_.CreateAShr(n.low, 63));
   n.scale = b_.CreateLoad(b_.getInt32Ty(), FieldPtr(datum, Layout::DatumNumeric() + Layout::NumericScale()));
   return n;
 }
@@ -683,7 +733,7 @@ CgValue ExprEmitter::EmitArith(const Expr& e) {
   b_.SetInsertPoint(call_bb);
   llvm::Value* boxed_a = Box(a, e.args[0]->type.id);
   llvm::Value* boxed_b = Box(b, e.args[1]->type.id);
-  if (inline_numeric_ && (e.op == Op::kAdd || e.op == Op::kSub) && e.type.precision < 0) {
+  if (fast_paths_ && (e.op == Op::kAdd || e.op == Op::kSub) && e.type.precision < 0) {
     // Operands of one scale add without aligning: the mantissas' sum, unless it
     // overflows (then the runtime raises its error). Anything else calls the runtime.
     NumericParts x = LoadNumeric(boxed_a), y = LoadNumeric(boxed_b);
@@ -725,7 +775,7 @@ llvm::Value* ExprEmitter::Compare3(const CgValue& a, const CgValue& b, bool bpch
       return b_.CreateSelect(a_nan, b_.CreateSelect(b_nan, b_.getInt32(0), b_.getInt32(1)), with_b_nan);
     }
     case Repr::kBoxed: {
-      if (!inline_numeric_) return CallRuntime("caracal_rt_compare", {a.value, b.value, b_.getInt32(bpchar ? 1 : 0)});
+      if (!fast_paths_) return CallRuntime("caracal_rt_compare", {a.value, b.value, b_.getInt32(bpchar ? 1 : 0)});
       // Numerics of one scale compare by mantissa (stock_level's s_quantity < threshold,
       // once per item); anything else calls the runtime.
       NumericParts x = LoadNumeric(a.value), y = LoadNumeric(b.value);
@@ -988,7 +1038,7 @@ CgValue ExprEmitter::EmitFunc(const Expr& e) {
     }
     if (arg->type.is_string()) {
       CgValue v = Emit(*arg);
-      if (!Layout::StringLayoutKnown())
+      if (!fast_paths_ || !Layout::StringLayoutKnown())
         return {Repr::kInt, v.is_null, CallRuntime("caracal_rt_ascii", {v.value, b_.getInt32(strip ? 1 : 0)})};
       // An ASCII first character (not a blank, where blanks may be stripped) is the
       // answer; the runtime decodes the rest. A NULL Datum holds a valid (ignored) string.
@@ -1072,7 +1122,7 @@ CgValue ExprEmitter::EmitSubscript(const Expr& e) {
   b_.SetInsertPoint(fetch);
   // The element in place; out of range gives a NULL Datum.
   llvm::Value* element = nullptr;
-  if (Layout::ArrayLayoutKnown()) {
+  if (fast_paths_ && Layout::ArrayLayoutKnown()) {
     // Inline: the vector's begin and end, and index - 1 unsigned below the count.
     llvm::Value* vec = b_.CreateLoad(b_.getPtrTy(), FieldPtr(a.value, Layout::DatumArray()));
     llvm::Value* begin = b_.CreateLoad(b_.getPtrTy(), vec, "arr.begin");
@@ -1129,10 +1179,11 @@ CompiledExpr CompileExpr(Jit& jit, const Expr& e, const Schema* schema, const Co
   int temps = 0;
   ExprEmitter emitter(b, fn->getArg(0), error_exit, *out.constants_, &temps);
   emitter.set_schema(schema);
-  emitter.set_inline_numeric(jit.opt_level() != OptLevel::kO0);
+  emitter.set_fast_paths(jit.opt_level() != OptLevel::kO0);
   CgValue v = emitter.Emit(e);
   emitter.Store(v, e.type.id, fn->getArg(1));
   b.CreateRet(b.getInt32(1));
+  emitter.DropUnusedStateLoads();
 
   std::vector<std::string> entry_points = {"caracal_expr"};
   out.module_ = jit.Compile(std::move(context), std::move(module), entry_points, options);

@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <llvm/IR/IRBuilder.h>
 
@@ -58,10 +59,16 @@ class ExprEmitter {
   ExprEmitter(llvm::IRBuilder<>& builder, llvm::Value* state, llvm::BasicBlock* error_exit, ConstantPool& constants,
               int* temp_count);
 
-  // Whether numeric arithmetic and casts get inline fast paths (i128 code) before their
-  // runtime calls: worth it in the -O2 tier; the first tier keeps its IR small, since
-  // CREATE FUNCTION waits for it. Off by default.
-  void set_inline_numeric(bool on) { inline_numeric_ = on; }
+  // Whether values get inline fast paths before their runtime calls: numeric arithmetic,
+  // comparisons and casts (i128 code), string column reads into variables, array
+  // subscripts, ascii(). Worth it in the -O2 tier; the first tier keeps its IR small,
+  // since CREATE FUNCTION waits for it. Off by default.
+  void set_fast_paths(bool on) { fast_paths_ = on; }
+
+  // Removes the EvalState loads the emitted code never used (the constructor loads every
+  // pointer up front, where it dominates all uses; the first tier's compile time counts
+  // every instruction). Call once, when done emitting; the emitter is not used after.
+  void DropUnusedStateLoads();
 
   CgValue Emit(const planner::Expr& e);
   // A condition as WHERE/IF sees it: true iff the value is non-null and true.
@@ -83,6 +90,18 @@ class ExprEmitter {
     llvm::Value* scale;     // i32
   };
   NumericParts LoadNumeric(llvm::Value* datum);
+  // A boxed Datum's numeric as an int64 mantissa: `low` is it when `fits` (the mantissa
+  // is within int64) and is_numeric.
+  struct NumericInt64 {
+    llvm::Value* is_numeric;
+    llvm::Value* low;   // i64: the mantissa's low word
+    llvm::Value* fits;  // i1
+    llvm::Value* scale;  // i32
+  };
+  NumericInt64 LoadNumericInt64(llvm::Value* datum);
+  // Stores int64 `value` (i64) as the numeric mantissa of the Datum at `datum` (the kind
+  // and scale are the caller's).
+  void StoreInt64Mantissa(llvm::Value* datum, llvm::Value* value);
   void StoreNumeric(llvm::Value* datum, llvm::Value* mantissa, llvm::Value* scale);
   llvm::Value* Int128Constant(planner::int128 v);
   // A cast to numeric without a runtime call where the value allows (else the call).
@@ -171,7 +190,7 @@ class ExprEmitter {
   llvm::Value* state_;
   llvm::BasicBlock* error_exit_;
   ConstantPool& constants_;
-  bool inline_numeric_ = false;
+  bool fast_paths_ = false;
   int* temp_count_;
   llvm::Value* variables_ = nullptr;
   llvm::Value* group_keys_ = nullptr;
@@ -179,6 +198,7 @@ class ExprEmitter {
   llvm::Value* temps_ = nullptr;
   llvm::Value* row_ = nullptr;
   llvm::Value* excluded_ = nullptr;
+  std::vector<llvm::Value*> state_loads_;  // the constructor's loads of the pointers above
   const Schema* schema_ = nullptr;
 };
 

@@ -1,5 +1,6 @@
 #include "codegen/jit.h"
 
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -13,7 +14,11 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <future>
 #include <stdexcept>
+#include <thread>
 
 #include "codegen/jit_runtime.h"
 #include "planner/sql_error.h"
@@ -72,7 +77,83 @@ double MillisSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(llvm::orc::JITTargetMachineBuilder& jtmb) {
+  auto tm = jtmb.createTargetMachine();
+  if (!tm) Internal("cannot create a target machine: " + ToString(tm.takeError()));
+  return std::move(*tm);
+}
+
+// A module taken through verification, the pipeline and the code generator.
+struct ModuleObject {
+  std::unique_ptr<llvm::MemoryBuffer> object;
+  std::string ir;     // the optimised IR, when asked for
+  std::string error;  // non-empty: what went wrong (nothing else is set)
+  double optimize_ms = 0;
+};
+
+// Consumes `m` (its context goes with it, on this thread).
+ModuleObject CompileToObject(ModuleInContext m, llvm::TargetMachine& tm, OptLevel level, bool dump_ir) {
+  ModuleObject out;
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(*m.module, &os)) {
+    os.flush();
+    out.error = "generated code for " + m.module->getName().str() + " does not verify: " + problems;
+    return out;
+  }
+  auto opt_start = std::chrono::steady_clock::now();
+  Optimize(*m.module, &tm, level);
+  out.optimize_ms = MillisSince(opt_start);
+  if (dump_ir) out.ir = Jit::PrintModule(*m.module);
+  llvm::orc::SimpleCompiler compiler(tm);
+  auto object = compiler(*m.module);
+  if (!object) {
+    out.error = "cannot compile " + m.module->getName().str() + ": " + ToString(object.takeError());
+    return out;
+  }
+  out.object = std::move(*object);
+  return out;
+}
+
 }  // namespace
+
+// A thread of its own with a TargetMachine of its own, compiling the modules it is given
+// one at a time.
+class Jit::Helper {
+ public:
+  explicit Helper(std::unique_ptr<llvm::TargetMachine> tm)
+      : tm_(std::move(tm)), thread_([this](std::stop_token stop) { Loop(stop); }) {}
+
+  std::future<ModuleObject> Submit(ModuleInContext m, OptLevel level, bool dump_ir) {
+    std::packaged_task<ModuleObject()> job(
+        [this, m = std::move(m), level, dump_ir]() mutable { return CompileToObject(std::move(m), *tm_, level, dump_ir); });
+    std::future<ModuleObject> result = job.get_future();
+    {
+      std::lock_guard lock(mutex_);
+      jobs_.push_back(std::move(job));
+    }
+    work_.notify_one();
+    return result;
+  }
+
+ private:
+  void Loop(std::stop_token stop) {
+    std::unique_lock lock(mutex_);
+    while (work_.wait(lock, stop, [&] { return !jobs_.empty(); })) {
+      std::packaged_task<ModuleObject()> job = std::move(jobs_.front());
+      jobs_.pop_front();
+      lock.unlock();
+      job();
+      lock.lock();
+    }
+  }
+
+  std::unique_ptr<llvm::TargetMachine> tm_;
+  std::mutex mutex_;
+  std::condition_variable_any work_;
+  std::deque<std::packaged_task<ModuleObject()>> jobs_;
+  std::jthread thread_;  // last: stopped and joined before the members it uses go
+};
 
 CompiledModule::~CompiledModule() {
   if (jit_ != nullptr && dylib_ != nullptr) jit_->Remove(dylib_);
@@ -84,14 +165,18 @@ void* CompiledModule::Lookup(std::string_view name) const {
   return it->second;
 }
 
-Jit::Jit(OptLevel level) : level_(level) {
+Jit::Jit(OptLevel level, int helper_threads) : level_(level) {
   InitializeLlvmOnce();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) Internal("cannot detect the host target: " + ToString(jtmb.takeError()));
   jtmb->setCodeGenOptLevel(CodeGenLevel(level));
-  auto tm = jtmb->createTargetMachine();
-  if (!tm) Internal("cannot create a target machine: " + ToString(tm.takeError()));
-  target_machine_ = std::move(*tm);
+  // What LLJIT sets for JITLink on x86-64, and what our own code generators must use too:
+  // without it a JIT's target machine defaults to the large code model, whose calls the
+  // fast instruction selector hands to SelectionDAG (slower to compile, bigger code).
+  jtmb->setRelocationModel(llvm::Reloc::PIC_);
+  jtmb->setCodeModel(llvm::CodeModel::Small);
+  target_machine_ = MakeTargetMachine(*jtmb);
+  for (int i = 0; i < helper_threads; ++i) helpers_.push_back(std::make_unique<Helper>(MakeTargetMachine(*jtmb)));
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
   if (!jit) Internal("cannot create the JIT: " + ToString(jit.takeError()));
   jit_ = std::move(*jit);
@@ -127,23 +212,33 @@ std::unique_ptr<CompiledModule> Jit::Compile(std::unique_ptr<llvm::LLVMContext> 
                                              std::unique_ptr<llvm::Module> module,
                                              std::span<const std::string> entry_points,
                                              const CompileOptions& options) {
+  std::vector<ModuleInContext> modules;
+  modules.push_back({std::move(context), std::move(module)});
+  return Compile(std::move(modules), entry_points, options);
+}
+
+std::unique_ptr<CompiledModule> Jit::Compile(std::vector<ModuleInContext> modules,
+                                             std::span<const std::string> entry_points,
+                                             const CompileOptions& options) {
   std::lock_guard lock(mutex_);
   auto start = std::chrono::steady_clock::now();
-  {
-    std::string problems;
-    llvm::raw_string_ostream os(problems);
-    if (llvm::verifyModule(*module, &os)) {
-      os.flush();
-      Internal("generated code for " + module->getName().str() + " does not verify: " + problems);
-    }
-  }
-  auto opt_start = std::chrono::steady_clock::now();
-  Optimize(*module, target_machine_.get(), level_);
-  double optimize_ms = MillisSince(opt_start);
+  const std::string name = modules.empty() ? std::string("unit") : modules.front().module->getName().str();
+  // The first module on this thread, the others on the helpers (or here, after it).
+  std::vector<ModuleObject> objects(modules.size());
+  std::vector<std::future<ModuleObject>> pending(modules.size());
+  for (size_t k = 1; k < modules.size() && !helpers_.empty(); ++k)
+    pending[k] = helpers_[(k - 1) % helpers_.size()]->Submit(std::move(modules[k]), level_, options.dump_ir);
+  for (size_t k = 0; k < modules.size(); ++k)
+    objects[k] = pending[k].valid() ? pending[k].get()
+                                    : CompileToObject(std::move(modules[k]), *target_machine_, level_, options.dump_ir);
 
   std::unique_ptr<CompiledModule> out(new CompiledModule());
-  if (options.dump_ir) out->ir_ = PrintModule(*module);
-  auto dylib = jit_->createJITDylib(module->getName().str() + "#" + std::to_string(next_id_++));
+  for (ModuleObject& o : objects) {
+    if (!o.error.empty()) Internal(o.error);
+    out->optimize_ms_ += o.optimize_ms;
+    out->ir_ += o.ir;
+  }
+  auto dylib = jit_->createJITDylib(name + "#" + std::to_string(next_id_++));
   if (!dylib) Internal("cannot create a JITDylib: " + ToString(dylib.takeError()));
   dylib->addToLinkOrder(*runtime_);
   // On failure the dylib goes at once (we hold the lock CompiledModule's destructor takes).
@@ -151,17 +246,17 @@ std::unique_ptr<CompiledModule> Jit::Compile(std::unique_ptr<llvm::LLVMContext> 
     if (llvm::Error e = jit_->getExecutionSession().removeJITDylib(*dylib)) llvm::consumeError(std::move(e));
     Internal(what);
   };
-  if (llvm::Error e = jit_->addIRModule(*dylib, llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
-    fail("cannot add the module: " + ToString(std::move(e)));
-  for (const std::string& name : entry_points) {
-    auto address = jit_->lookup(*dylib, name);
-    if (!address) fail("cannot materialise " + name + ": " + ToString(address.takeError()));
-    out->symbols_[name] = address->toPtr<void*>();
+  for (ModuleObject& o : objects)
+    if (llvm::Error e = jit_->addObjectFile(*dylib, std::move(o.object)))
+      fail("cannot add the object code of " + name + ": " + ToString(std::move(e)));
+  for (const std::string& entry : entry_points) {
+    auto address = jit_->lookup(*dylib, entry);
+    if (!address) fail("cannot materialise " + entry + ": " + ToString(address.takeError()));
+    out->symbols_[entry] = address->toPtr<void*>();
   }
   out->jit_ = this;
   out->dylib_ = &*dylib;
   out->compile_ms_ = MillisSince(start);
-  out->optimize_ms_ = optimize_ms;
   return out;
 }
 

@@ -2,10 +2,14 @@
 //
 // Every compiled unit (a procedure, an expression) is its own JITDylib, so dropping or
 // replacing a procedure frees its code (CompiledModule's destructor). Compile() verifies
-// the module (a failure is an internal error, SqlError XX000, never a crash), runs the
-// new-pass-manager pipeline at the Jit's level, materialises the requested entry points
-// and measures the whole as compile_ms. Compile() is thread-safe (serialised; compiling
-// is rare next to running); running compiled code never touches the Jit.
+// each module of the unit (a failure is an internal error, SqlError XX000, never a
+// crash), runs the new-pass-manager pipeline at the Jit's level, generates its object
+// code, links the unit's objects, resolves the requested entry points and measures the
+// whole as compile_ms. A Jit with helper threads takes a unit's modules through
+// verification, the pipeline and the code generator at the same time (each helper has its
+// own TargetMachine and keeps its heap warm from one compilation to the next). Compile()
+// is thread-safe (serialised; compiling is rare next to running); running compiled code
+// never touches the Jit.
 //
 // Generated code may call only the runtime functions of jit_runtime.h (plus libc/libm,
 // which the process-symbol JITDylib provides for LLVM's own lowering).
@@ -17,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -66,15 +71,25 @@ struct CompileOptions {
   bool dump_ir = false;
 };
 
+// One module of a compiled unit, in a context of its own, so that the modules of one
+// unit can be compiled on different threads.
+struct ModuleInContext {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+};
+
 class Jit {
  public:
-  // Throws SqlError XX000 if LLVM cannot create a JIT for the host.
-  explicit Jit(OptLevel level = OptLevel::kO2);
+  // Throws SqlError XX000 if LLVM cannot create a JIT for the host. `helper_threads`
+  // compile modules of a unit while the calling thread compiles another.
+  explicit Jit(OptLevel level = OptLevel::kO2, int helper_threads = 0);
   ~Jit();
   Jit(const Jit&) = delete;
   Jit& operator=(const Jit&) = delete;
 
   OptLevel opt_level() const { return level_; }
+  // How many modules are compiled at once: how many a caller should split a unit into.
+  int parallelism() const { return static_cast<int>(helpers_.size()) + 1; }
 
   // Prepares a fresh module for this JIT's target (data layout, triple).
   std::unique_ptr<llvm::Module> NewModule(llvm::LLVMContext& context, std::string_view name) const;
@@ -86,6 +101,11 @@ class Jit {
                                           std::unique_ptr<llvm::Module> module,
                                           std::span<const std::string> entry_points,
                                           const CompileOptions& options = {});
+  // The same for a unit of several modules (each made by NewModule, each in its own
+  // context; they may call the runtime, not each other).
+  std::unique_ptr<CompiledModule> Compile(std::vector<ModuleInContext> modules,
+                                          std::span<const std::string> entry_points,
+                                          const CompileOptions& options = {});
 
   // The IR of `module` as text (before compilation; for tests and debugging).
   static std::string PrintModule(const llvm::Module& module);
@@ -94,10 +114,13 @@ class Jit {
   friend class CompiledModule;
   void Remove(llvm::orc::JITDylib* dylib);
 
+  class Helper;
+
   OptLevel level_;
   std::mutex mutex_;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
-  std::unique_ptr<llvm::TargetMachine> target_machine_;  // for the optimisation pipeline
+  std::unique_ptr<llvm::TargetMachine> target_machine_;  // the calling thread's pipeline and code generator
+  std::vector<std::unique_ptr<Helper>> helpers_;
   llvm::orc::JITDylib* runtime_ = nullptr;
   uint64_t next_id_ = 0;
 };

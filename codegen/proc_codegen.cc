@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <deque>
+#include <span>
 #include <unordered_set>
 
 #include "codegen/jit_runtime.h"
@@ -59,7 +61,7 @@ class BlockCompiler {
   // `db` (may be null: then every table statement goes to the runner) gives the schemas
   // of the rows compiled statements read.
   BlockCompiler(const planner::ProcedureIr& ir, const Database* db, llvm::Function* fn, ConstantPool& constants,
-                int* temps, bool inline_numeric)
+                int* temps, bool fast_paths)
       : ir_(ir), db_(db), b_(fn->getContext()), fn_(fn) {
     auto* entry = llvm::BasicBlock::Create(fn->getContext(), "entry", fn);
     error_exit_ = llvm::BasicBlock::Create(fn->getContext(), "error", fn);
@@ -67,13 +69,14 @@ class BlockCompiler {
     b_.CreateRet(b_.getInt32(0));
     b_.SetInsertPoint(entry);
     emitter_ = std::make_unique<ExprEmitter>(b_, fn->getArg(0), error_exit_, constants, temps);
-    emitter_->set_inline_numeric(inline_numeric);
+    emitter_->set_fast_paths(fast_paths);
   }
 
   void CompileFunction(const Block& block) {
     InitializeLocals();
     CompileBlock(block);
     b_.CreateRet(b_.getInt32(static_cast<int32_t>(BlockEnd::kEnd)));
+    emitter_->DropUnusedStateLoads();
   }
 
  private:
@@ -477,18 +480,19 @@ std::vector<std::pair<const planner::Expr*, const Schema*>> StatementExprs(const
   return out;
 }
 
-// The statement expressions of a procedure, as one function
-//   int32 caracal_exprs(EvalState*, Datum* out, int32 which)
-// that switches to expression `which`. One function rather than one per expression: LLVM's
-// code generator has a fixed cost per function (its pass pipeline) that dominated the
-// compile time of procedures with many statements.
+// The statement expressions of a procedure, as a function
+//   int32 caracal_exprs_<k>(EvalState*, Datum* out, int32 which)
+// that switches to expression `which`; one such function per module of the procedure
+// (ExprSwitches spreads the cases over them). Few functions rather than one per
+// expression: LLVM's code generator has a fixed cost per function (its pass pipeline)
+// that dominated the compile time of procedures with many statements.
 class ExprSwitchEmitter {
  public:
-  ExprSwitchEmitter(llvm::Module& module, ConstantPool& constants, int* temps, bool inline_numeric)
-      : context_(module.getContext()), b_(context_), constants_(constants), temps_(temps),
-        inline_numeric_(inline_numeric) {
+  ExprSwitchEmitter(llvm::Module& module, std::string name, ConstantPool& constants, int* temps, bool fast_paths)
+      : context_(module.getContext()), b_(context_), constants_(constants), temps_(temps), fast_paths_(fast_paths),
+        name_(std::move(name)) {
     auto* fn_type = llvm::FunctionType::get(b_.getInt32Ty(), {b_.getPtrTy(), b_.getPtrTy(), b_.getInt32Ty()}, false);
-    fn_ = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, kName, module);
+    fn_ = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, name_, module);
     auto* entry = llvm::BasicBlock::Create(context_, "entry", fn_);
     error_exit_ = llvm::BasicBlock::Create(context_, "error", fn_);
     b_.SetInsertPoint(error_exit_);
@@ -497,10 +501,10 @@ class ExprSwitchEmitter {
     switch_ = b_.CreateSwitch(fn_->getArg(2), error_exit_);
   }
 
-  // Adds `e` as the next case; its index, or -1 (and nothing left in the function) if the
-  // expression compiler does not handle it.
-  int Add(const planner::Expr& e, const Schema* schema) {
-    return AddCase(schema, [&](ExprEmitter& emitter) {
+  // Adds `e` as case `index`: whether it was added (false: the expression compiler does
+  // not handle it, and nothing of it is left in the function).
+  bool Add(int index, const planner::Expr& e, const Schema* schema) {
+    return AddCase(index, schema, [&](ExprEmitter& emitter) {
       CgValue v = emitter.Emit(e);
       emitter.Store(v, e.type.id, fn_->getArg(1));
       b_.CreateRet(b_.getInt32(1));
@@ -508,29 +512,29 @@ class ExprSwitchEmitter {
   }
 
   // Adds the compiled row write of UPDATE or INSERT `s` (row_writes.h; `out` is the row
-  // copy, or the BuiltRow) as the next case: its index, or -1.
-  int AddRowWrite(const planner::Stmt& s, const Schema& schema) {
+  // copy, or the BuiltRow) as case `index`, if it has one.
+  bool AddRowWrite(int index, const planner::Stmt& s, const Schema& schema) {
     if (UpdatePatchable(s, schema))
-      return AddCase(&schema, [&](ExprEmitter& emitter) { EmitUpdatePatch(emitter, s, schema, fn_->getArg(1)); });
+      return AddCase(index, &schema, [&](ExprEmitter& emitter) { EmitUpdatePatch(emitter, s, schema, fn_->getArg(1)); });
     if (InsertBuildable(s, schema))
-      return AddCase(&schema, [&](ExprEmitter& emitter) { EmitInsertRow(emitter, s, schema, fn_->getArg(1)); });
-    return -1;
+      return AddCase(index, &schema, [&](ExprEmitter& emitter) { EmitInsertRow(emitter, s, schema, fn_->getArg(1)); });
+    return false;
   }
 
-  // Adds the RETURNING ... INTO of write statement `s` as the next case: every RETURNING
+  // Adds the RETURNING ... INTO of write statement `s` as case `index`: every RETURNING
   // expression over the written row (EvalState::row), then each INTO variable assigned
-  // in order, as BodyRunner::Returning does. -1 when `s` has none, or when a RETURNING
-  // expression reads one of the INTO variables (the general path evaluates them all
-  // before it assigns any, which this case would too, but a lone variable is returned
-  // by reference).
-  int AddReturningInto(const planner::Stmt& s, const Schema& schema, const planner::ProcedureIr& ir) {
-    if (s.into.empty() || s.emit_returning || s.returning.empty()) return -1;
+  // in order, as BodyRunner::Returning does. Not added when `s` has none, or when a
+  // RETURNING expression reads one of the INTO variables (the general path evaluates
+  // them all before it assigns any, which this case would too, but a lone variable is
+  // returned by reference).
+  bool AddReturningInto(int index, const planner::Stmt& s, const Schema& schema, const planner::ProcedureIr& ir) {
+    if (s.into.empty() || s.emit_returning || s.returning.empty()) return false;
     for (const auto& e : s.returning) {
-      if (e->ContainsAggregate()) return -1;
+      if (e->ContainsAggregate()) return false;
       for (int v : planner::VariablesOf(e.get()))
-        if (std::find(s.into.begin(), s.into.end(), v) != s.into.end()) return -1;
+        if (std::find(s.into.begin(), s.into.end(), v) != s.into.end()) return false;
     }
-    return AddCase(&schema, [&](ExprEmitter& emitter) {
+    return AddCase(index, &schema, [&](ExprEmitter& emitter) {
       std::vector<CgValue> values;
       for (const auto& e : s.returning) values.push_back(emitter.Emit(*e));
       for (size_t i = 0; i < s.into.size() && i < values.size(); ++i)
@@ -540,65 +544,135 @@ class ExprSwitchEmitter {
   }
 
   int cases() const { return cases_; }
+  // Instructions in the cases so far.
+  size_t instructions() const { return instructions_; }
+  const std::string& name() const { return name_; }
   // Removes the function when no expression was added.
   void DropIfEmpty() {
     if (cases_ == 0) fn_->eraseFromParent();
   }
 
-  static constexpr const char* kName = "caracal_exprs";
-
  private:
-  // Emits a case with `emit` (which ends every path with a return); its index, or -1 if
-  // the expression compiler refused part of it (the case's blocks are removed).
+  // Emits case `index` with `emit` (which ends every path with a return); false if the
+  // expression compiler refused part of it (the case's blocks are removed).
   template <typename EmitFn>
-  int AddCase(const Schema* schema, EmitFn emit) {
-    const int index = cases_;
+  bool AddCase(int index, const Schema* schema, EmitFn emit) {
     const size_t blocks_before = fn_->size();
     auto* block = llvm::BasicBlock::Create(context_, "x" + std::to_string(index), fn_);
     b_.SetInsertPoint(block);
     try {
       ExprEmitter emitter(b_, fn_->getArg(0), error_exit_, constants_, temps_);
       emitter.set_schema(schema);
-      emitter.set_inline_numeric(inline_numeric_);
+      emitter.set_fast_paths(fast_paths_);
       emit(emitter);
+      emitter.DropUnusedStateLoads();
     } catch (const planner::SqlError&) {
       std::vector<llvm::BasicBlock*> added;
       for (auto it = std::next(fn_->begin(), static_cast<long>(blocks_before)); it != fn_->end(); ++it) added.push_back(&*it);
       for (llvm::BasicBlock* bb : added) bb->dropAllReferences();
       for (llvm::BasicBlock* bb : added) bb->eraseFromParent();
-      return -1;
+      return false;
     }
     switch_->addCase(b_.getInt32(static_cast<uint32_t>(index)), block);
     ++cases_;
-    return index;
+    for (auto it = std::next(fn_->begin(), static_cast<long>(blocks_before)); it != fn_->end(); ++it)
+      instructions_ += it->size();
+    return true;
   }
 
   llvm::LLVMContext& context_;
   llvm::IRBuilder<> b_;
   ConstantPool& constants_;
   int* temps_;
-  bool inline_numeric_;
+  bool fast_paths_;
+  std::string name_;
   llvm::Function* fn_ = nullptr;
   llvm::BasicBlock* error_exit_ = nullptr;
   llvm::SwitchInst* switch_ = nullptr;
   int cases_ = 0;
+  size_t instructions_ = 0;
+};
+
+// The expression cases of a procedure spread over one ExprSwitchEmitter per module: each
+// case goes to the module with the fewest instructions so far, so that modules compiled
+// in parallel take about equally long. Case numbers are global; `module_of()` tells
+// which module's function has each.
+class ExprSwitches {
+ public:
+  ExprSwitches(std::span<ModuleInContext> modules, ConstantPool& constants, int* temps, bool fast_paths) {
+    for (size_t k = 0; k < modules.size(); ++k) {
+      llvm::Module& m = *modules[k].module;
+      size_t before = 0;  // what the module holds already (the body and init)
+      for (const llvm::Function& f : m) before += f.getInstructionCount();
+      emitters_.emplace_back(m, "caracal_exprs_" + std::to_string(k), constants, temps, fast_paths);
+      base_size_.push_back(before);
+    }
+  }
+
+  // As ExprSwitchEmitter's Add*: the new case's number, or -1.
+  int Add(const planner::Expr& e, const Schema* schema) {
+    return AddTo([&](ExprSwitchEmitter& x, int index) { return x.Add(index, e, schema); });
+  }
+  int AddRowWrite(const planner::Stmt& s, const Schema& schema) {
+    return AddTo([&](ExprSwitchEmitter& x, int index) { return x.AddRowWrite(index, s, schema); });
+  }
+  int AddReturningInto(const planner::Stmt& s, const Schema& schema, const planner::ProcedureIr& ir) {
+    return AddTo([&](ExprSwitchEmitter& x, int index) { return x.AddReturningInto(index, s, schema, ir); });
+  }
+
+  int cases() const { return static_cast<int>(module_of_.size()); }
+  // The module (index into the constructor's span) whose function has case `index`.
+  const std::vector<int>& module_of() const { return module_of_; }
+  // The functions that got cases (the others are removed), as (module, name).
+  std::vector<std::pair<int, std::string>> Finish() {
+    std::vector<std::pair<int, std::string>> kept;
+    for (size_t k = 0; k < emitters_.size(); ++k) {
+      emitters_[k].DropIfEmpty();
+      if (emitters_[k].cases() > 0) kept.emplace_back(static_cast<int>(k), emitters_[k].name());
+    }
+    return kept;
+  }
+
+ private:
+  template <typename AddFn>
+  int AddTo(AddFn add) {
+    size_t lightest = 0;
+    for (size_t k = 1; k < emitters_.size(); ++k)
+      if (Size(k) < Size(lightest)) lightest = k;
+    const int index = cases();
+    if (!add(emitters_[lightest], index)) return -1;
+    module_of_.push_back(static_cast<int>(lightest));
+    return index;
+  }
+  size_t Size(size_t k) const { return base_size_[k] + emitters_[k].instructions(); }
+
+  std::deque<ExprSwitchEmitter> emitters_;  // not moved: each holds an IRBuilder
+  std::vector<size_t> base_size_;
+  std::vector<int> module_of_;
 };
 
 }  // namespace
 
 std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::ProcedureIr& ir,
                                                       const CompileOptions& options, const Database* db) {
-  auto context = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> module = jit.NewModule(*context, "proc." + ir.name);
-  auto* fn_type = llvm::FunctionType::get(llvm::Type::getInt32Ty(*context), {llvm::PointerType::get(*context, 0)}, false);
+  // As many modules as the JIT compiles at once: the body and init in the first, the
+  // statement expressions spread over all of them.
+  std::vector<ModuleInContext> modules(static_cast<size_t>(jit.parallelism()));
+  for (size_t k = 0; k < modules.size(); ++k) {
+    modules[k].context = std::make_unique<llvm::LLVMContext>();
+    modules[k].module = jit.NewModule(*modules[k].context, "proc." + ir.name + "." + std::to_string(k));
+  }
+  llvm::LLVMContext& context = *modules.front().context;
+  llvm::Module& module = *modules.front().module;
+  auto* fn_type = llvm::FunctionType::get(llvm::Type::getInt32Ty(context), {llvm::PointerType::get(context, 0)}, false);
   auto code = std::unique_ptr<ProcedureCode>(new ProcedureCode());
-  const bool inline_numeric = jit.opt_level() != OptLevel::kO0;
+  const bool fast_paths = jit.opt_level() != OptLevel::kO0;
   code->constants_ = std::make_unique<ConstantPool>();
   int temps = 0;
   for (const char* name : {"caracal_body", "caracal_init"}) {
-    auto* fn = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, name, *module);
+    auto* fn = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, name, module);
     fn->getArg(0)->setName("state");
-    BlockCompiler compiler(ir, db, fn, *code->constants_, &temps, inline_numeric);
+    BlockCompiler compiler(ir, db, fn, *code->constants_, &temps, fast_paths);
     compiler.CompileFunction(std::string_view(name) == "caracal_body" ? ir.body : ir.init);
   }
   std::vector<std::string> entry_points = {"caracal_body", "caracal_init"};
@@ -606,8 +680,10 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   int expr_temps = 0;
   std::unordered_map<const planner::Stmt*, int32_t> row_writes;
   std::unordered_map<const planner::Stmt*, int32_t> returning_into;
+  std::vector<int> case_module;
+  std::vector<std::pair<int, std::string>> expr_functions;
   if (db != nullptr) {
-    ExprSwitchEmitter exprs(*module, *code->constants_, &expr_temps, inline_numeric);
+    ExprSwitches exprs(modules, *code->constants_, &expr_temps, fast_paths);
     // A statement with a compiled row write runs its filter and values there; only its
     // general path (rare: see row_writes.h) needs them alone, and interprets them, which
     // keeps their code out of the module (CREATE FUNCTION waits for it).
@@ -633,15 +709,18 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
       if (in_row_writes.contains(e)) continue;
       if (int index = exprs.Add(*e, schema); index >= 0) code->exprs_[e] = index;
     }
-    exprs.DropIfEmpty();
-    if (exprs.cases() > 0) entry_points.push_back(ExprSwitchEmitter::kName);
+    case_module = exprs.module_of();
+    expr_functions = exprs.Finish();
+    for (const auto& f : expr_functions) entry_points.push_back(f.second);
   }
-  code->module_ = jit.Compile(std::move(context), std::move(module), entry_points, options);
+  code->module_ = jit.Compile(std::move(modules), entry_points, options);
   code->body_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_body"));
   code->init_ = reinterpret_cast<Fn>(code->module_->Lookup("caracal_init"));
+  std::vector<ExprsFn> by_module(static_cast<size_t>(jit.parallelism()), nullptr);
+  for (const auto& [k, name] : expr_functions)
+    by_module[static_cast<size_t>(k)] = reinterpret_cast<ExprsFn>(code->module_->Lookup(name));
+  for (int k : case_module) code->case_fns_.push_back(by_module[static_cast<size_t>(k)]);
   code->temps_ = temps;
-  if (!code->exprs_.empty() || !row_writes.empty() || !returning_into.empty())
-    code->exprs_fn_ = reinterpret_cast<ExprsFn>(code->module_->Lookup(ExprSwitchEmitter::kName));
   code->statement_cases_.resize(ir.table_statements.size());
   for (const planner::Stmt* s : ir.table_statements) {
     if (s->kind != planner::StmtKind::kInsert && s->kind != planner::StmtKind::kUpdate &&

@@ -1,5 +1,6 @@
-// The procedure compiler: ProcedureIr::body and ProcedureIr::init -> two native functions
-// in one module (one JITDylib: dropping the ProcedureCode frees both).
+// The procedure compiler: ProcedureIr::body and ProcedureIr::init -> two native functions,
+// and the table statements' expressions -> switch functions, in one module per compile
+// thread of the JIT (one JITDylib: dropping the ProcedureCode frees them all).
 //
 // Each function runs on a frame of Datums (the interpreter's Frame::vars) and first
 // evaluates the DECLARE defaults (as the interpreter's InitializeLocals), then its
@@ -63,7 +64,9 @@ class ProcedureCode {
     return it == exprs_.end() ? -1 : it->second;
   }
   // Evaluates case `which` into `out`: 1, or 0 with the error in state->error.
-  int32_t RunExpr(int32_t which, EvalState* state, planner::Datum* out) const { return exprs_fn_(state, out, which); }
+  int32_t RunExpr(int32_t which, EvalState* state, planner::Datum* out) const {
+    return case_fns_[static_cast<size_t>(which)](state, out, which);
+  }
   int expr_temps() const { return expr_temps_; }
   size_t compiled_exprs() const { return exprs_.size(); }
 
@@ -103,12 +106,13 @@ class ProcedureCode {
   Fn body_ = nullptr;
   Fn init_ = nullptr;
   int temps_ = 0;
-  // Each compiled expression's case in caracal_exprs(state, out, case).
+  // Each compiled expression's case in caracal_exprs_<k>(state, out, case).
   using ExprsFn = int32_t (*)(EvalState*, planner::Datum*, int32_t);
   std::unordered_map<const planner::Expr*, int32_t> exprs_;
   // Index: table statement id - 1; the statement is null where it has no cases.
   std::vector<std::pair<const planner::Stmt*, StatementCases>> statement_cases_;
-  ExprsFn exprs_fn_ = nullptr;
+  // Index: case; the function (of whichever module) that has it.
+  std::vector<ExprsFn> case_fns_;
   int expr_temps_ = 0;
 };
 

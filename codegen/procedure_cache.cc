@@ -4,6 +4,14 @@
 
 namespace caracal::codegen {
 
+namespace {
+
+// CREATE FUNCTION waits for the first tier: with two cores or more, a helper thread
+// compiles half of it while the session's thread compiles the other half.
+int FirstTierHelperThreads() { return std::thread::hardware_concurrency() >= 2 ? 1 : 0; }
+
+}  // namespace
+
 ProcedureCache::~ProcedureCache() {
   if (reoptimizer_.joinable()) {
     reoptimizer_.request_stop();
@@ -17,7 +25,7 @@ const Procedure& ProcedureCache::Get(const std::shared_ptr<const planner::Proced
   if (it != entries_.end()) return *it->second.procedure;
   Entry e;
   e.ir = ir;
-  if (jit_enabled_ && !jit_) jit_ = std::make_unique<Jit>(OptLevel::kO0);
+  if (jit_enabled_ && !jit_) jit_ = std::make_unique<Jit>(OptLevel::kO0, FirstTierHelperThreads());
   e.procedure = MakeProcedure(jit_enabled_ ? jit_.get() : nullptr, ir, catalog_, {}, &e.compile_ms, &e.why_interpreted);
   if (!jit_enabled_) e.why_interpreted = "caracal.jit is off";
   if (auto* compiled = dynamic_cast<CompiledProcedure*>(e.procedure.get()); compiled && reoptimize_) {

@@ -1,8 +1,10 @@
 #include "codegen/row_writes.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "codegen/eval_state.h"
+#include "planner/access_path.h"
 #include "planner/sql_error.h"
 
 namespace caracal::codegen {
@@ -54,12 +56,10 @@ llvm::Value* FixedSlotBits(ExprEmitter& emitter, SlotKind kind, const Column& c,
       break;
     case SlotKind::kDouble: bits = b.CreateBitCast(v.value, b.getInt64Ty()); break;
     case SlotKind::kNumeric: {
-      ExprEmitter::NumericParts n = emitter.LoadNumeric(v.value);
-      llvm::Value* narrow = b.CreateTrunc(n.mantissa, b.getInt64Ty());
-      llvm::Value* fits = b.CreateICmpEQ(b.CreateSExt(narrow, b.getInt128Ty()), n.mantissa);
-      llvm::Value* direct = b.CreateAnd(b.CreateAnd(n.is_numeric, b.CreateICmpEQ(n.scale, b.getInt32(c.scale))), fits);
+      ExprEmitter::NumericInt64 n = emitter.LoadNumericInt64(v.value);
+      llvm::Value* direct = b.CreateAnd(b.CreateAnd(n.is_numeric, b.CreateICmpEQ(n.scale, b.getInt32(c.scale))), n.fits);
       require(b.CreateOr(v.is_null, direct));
-      bits = narrow;
+      bits = n.low;
       break;
     }
     default:
@@ -86,6 +86,36 @@ auto Requirer(llvm::IRBuilder<>& b, llvm::BasicBlock* fallback) {
   };
 }
 
+void AddConjuncts(const planner::Expr* e, std::vector<const planner::Expr*>& out) {
+  if (e->kind == planner::ExprKind::kAnd) {
+    for (const auto& a : e->args) AddConjuncts(a.get(), out);
+  } else {
+    out.push_back(e);
+  }
+}
+
+// `column = value` over integers: true for every row a point key built from `value` finds
+// (a value without an exact encoding finds no row: table_access.h PointKey).
+bool IsIntegerEquality(const planner::Expr& e) {
+  return e.kind == planner::ExprKind::kCompare && e.op == planner::Op::kEq && e.args[0]->type.is_integer() &&
+         e.args[1]->type.is_integer();
+}
+
+// The conjuncts of UPDATE `s`'s WHERE that the row its key found may still fail: a point
+// UPDATE's integer key equalities hold for that row, so they are not tested again.
+std::vector<const planner::Expr*> PatchFilter(const planner::Stmt& s) {
+  std::vector<const planner::Expr*> conjuncts;
+  if (!s.filter) return conjuncts;
+  AddConjuncts(s.filter.get(), conjuncts);
+  if (s.where_key.kind != planner::KeyAccess::Kind::kPoint) return conjuncts;
+  const planner::AccessPath path = planner::ChooseAccessPath(s.filter.get(), *s.table);
+  if (path.kind != planner::AccessPath::Kind::kPointRead) return conjuncts;
+  std::erase_if(conjuncts, [&](const planner::Expr* c) {
+    return IsIntegerEquality(*c) && std::find(path.decided.begin(), path.decided.end(), c) != path.decided.end();
+  });
+  return conjuncts;
+}
+
 }  // namespace
 
 bool UpdatePatchable(const planner::Stmt& s, const Schema& schema) {
@@ -100,11 +130,15 @@ void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const Schema&
   llvm::IRBuilder<>& b = emitter.builder();
   auto require = Requirer(b, Returning(b, "patch.fallback", kRowFallback));
 
-  if (s.filter) {
-    llvm::Value* pass = emitter.EmitCondition(*s.filter);
-    auto* next = llvm::BasicBlock::Create(b.getContext(), "patch.values", b.GetInsertBlock()->getParent());
-    b.CreateCondBr(pass, next, Returning(b, "patch.rejected", kRowRejected));
-    b.SetInsertPoint(next);
+  const std::vector<const planner::Expr*> filter = PatchFilter(s);
+  if (!filter.empty()) {
+    llvm::BasicBlock* rejected = Returning(b, "patch.rejected", kRowRejected);
+    for (const planner::Expr* conjunct : filter) {
+      llvm::Value* pass = emitter.EmitCondition(*conjunct);
+      auto* next = llvm::BasicBlock::Create(b.getContext(), "patch.values", b.GetInsertBlock()->getParent());
+      b.CreateCondBr(pass, next, rejected);
+      b.SetInsertPoint(next);
+    }
   }
   // Every new value is computed from the old row before any slot of the copy changes.
   std::vector<CgValue> values;

@@ -95,3 +95,18 @@ select ret_self(1);
 select ret_ins_del(7);
 select ret_ins_del(1);
 select id, b, n from rw where id in (1, 5) order by id;
+-- A point UPDATE's patch leaves out the key equalities its key decided (the row the key
+-- found has that key), and still tests every other conjunct: a key written either way
+-- round, an integer key beyond the column's range (no row has it), a NULL key, and a
+-- non-key conjunct that rejects the row the key found.
+create function bump_key(p_id bigint, p_min bigint) returns boolean language plpgsql as $$
+begin
+  update rw set b = b + 100 where p_id = id and b >= p_min;
+  return found;
+end $$;
+select bump_key(1, 0);
+select bump_key(1, 1000000);
+select bump_key(4294967297, 0);
+select bump_key(null, 0);
+select bump_key(5, null);
+select id, b from rw where id in (1, 5) order by id;
