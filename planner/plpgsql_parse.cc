@@ -71,9 +71,9 @@ BodyToken FindBody(const std::string& text) {
   return found;
 }
 
-// `body` with kReturnNextOutRow after each bare RETURN NEXT; unchanged if there is none.
-std::string MarkReturnNext(const std::string& body) {
-  std::vector<Token> tokens = Scan(body);
+// `body` (scanned into `tokens`) with kReturnNextOutRow after each bare RETURN NEXT;
+// unchanged if there is none.
+std::string MarkReturnNext(const std::string& body, const std::vector<Token>& tokens) {
   std::string out;
   size_t copied = 0;
   for (size_t i = 0; i + 2 < tokens.size(); ++i) {
@@ -90,10 +90,10 @@ std::string MarkReturnNext(const std::string& body) {
   return out;
 }
 
-// The expression after each RETURN NEXT of `body` (up to its ';'), with its line.
-std::vector<std::pair<int, std::string>> ReturnNextExpressions(const std::string& body) {
+// The expression after each RETURN NEXT of `body` (scanned into `tokens`), up to its ';',
+// with its line.
+std::vector<std::pair<int, std::string>> ReturnNextExpressions(const std::string& body, const std::vector<Token>& tokens) {
   std::vector<std::pair<int, std::string>> out;
-  std::vector<Token> tokens = Scan(body);
   for (size_t i = 0; i + 1 < tokens.size(); ++i) {
     if (tokens[i].kind != PG_QUERY__TOKEN__RETURN || tokens[i + 1].kind != PG_QUERY__TOKEN__NEXT) continue;
     int line = 1 + static_cast<int>(std::count(body.begin(), body.begin() + tokens[i].start, '\n'));
@@ -128,9 +128,10 @@ PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row) 
   BodyToken body = FindBody(text);
   result.body = body.body;
   result.body_offset = body.content;
-  result.return_next = ReturnNextExpressions(body.body);
+  const std::vector<Token> body_tokens = Scan(body.body);
+  result.return_next = ReturnNextExpressions(body.body, body_tokens);
   if (returns_out_row && body.start >= 0) {
-    std::string marked = MarkReturnNext(body.body);
+    std::string marked = MarkReturnNext(body.body, body_tokens);
     if (marked != body.body) {
       std::string tag = DollarTagFor(marked);
       text = text.substr(0, body.start) + tag + marked + tag + text.substr(body.end);
