@@ -128,6 +128,7 @@ Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths) {
   // The parts' room is taken at once (one capacity check), then encoded in place; the
   // room by table, four parts at a time (std::popcount would be a libgcc call without
   // -mpopcnt, Debian's x86-64 baseline).
+  static_assert(kMaxPointKeyParts == 16, "two bits per part in an int32");
   n = std::clamp(n, 0, kMaxPointKeyParts);
   const uint32_t fields = n == 16 ? 0xFFFFFFFFu : (1u << (2 * n)) - 1;
   uint32_t packed = static_cast<uint32_t>(packed_widths) & fields;
@@ -135,11 +136,7 @@ Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths) {
   for (; packed != 0; packed >>= 8) size += kExtraKeyBytes[packed & 0xFF];
   Key key;
   uint8_t* out = key.AppendRoom(size);
-  for (int32_t i = 0; i < n; ++i) {
-    const uint32_t code = (static_cast<uint32_t>(packed_widths) >> (2 * i)) & 3;
-    out += Key::EncodeInt(parts[i], code == 0 ? ColumnType::kSmallInt : code == 1 ? ColumnType::kInteger : ColumnType::kBigInt,
-                          out);
-  }
+  for (int32_t i = 0; i < n; ++i) out += Key::EncodeInt(parts[i], UnpackKeyWidth(packed_widths, i), out);
   return key;
 }
 

@@ -86,14 +86,6 @@ auto Requirer(llvm::IRBuilder<>& b, llvm::BasicBlock* fallback) {
   };
 }
 
-void AddConjuncts(const planner::Expr* e, std::vector<const planner::Expr*>& out) {
-  if (e->kind == planner::ExprKind::kAnd) {
-    for (const auto& a : e->args) AddConjuncts(a.get(), out);
-  } else {
-    out.push_back(e);
-  }
-}
-
 // `column = value` over integers: true for every row a point key built from `value` finds
 // (a value without an exact encoding finds no row: table_access.h PointKey).
 bool IsIntegerEquality(const planner::Expr& e) {
@@ -106,7 +98,7 @@ bool IsIntegerEquality(const planner::Expr& e) {
 std::vector<const planner::Expr*> PatchFilter(const planner::Stmt& s) {
   std::vector<const planner::Expr*> conjuncts;
   if (!s.filter) return conjuncts;
-  AddConjuncts(s.filter.get(), conjuncts);
+  planner::Conjuncts(s.filter.get(), conjuncts);
   if (s.where_key.kind != planner::KeyAccess::Kind::kPoint) return conjuncts;
   const planner::AccessPath path = planner::ChooseAccessPath(s.filter.get(), *s.table);
   if (path.kind != planner::AccessPath::Kind::kPointRead) return conjuncts;

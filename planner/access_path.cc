@@ -15,14 +15,6 @@ struct Predicate {
   const Expr* conjunct;  // the comparison itself
 };
 
-void Conjuncts(const Expr* e, std::vector<const Expr*>& out) {
-  if (e->kind == ExprKind::kAnd) {
-    for (const auto& a : e->args) Conjuncts(a.get(), out);
-  } else {
-    out.push_back(e);
-  }
-}
-
 Op Flip(Op op) {
   switch (op) {
     case Op::kLt: return Op::kGt;
@@ -72,6 +64,14 @@ bool DecidesExactly(const CatalogColumn& c) {
 }
 
 }  // namespace
+
+void Conjuncts(const Expr* e, std::vector<const Expr*>& out) {
+  if (e->kind == ExprKind::kAnd) {
+    for (const auto& a : e->args) Conjuncts(a.get(), out);
+  } else {
+    out.push_back(e);
+  }
+}
 
 bool AppendKeyValue(Key& key, const Datum& v, const CatalogColumn& c) {
   switch (c.type.id) {

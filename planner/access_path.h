@@ -44,6 +44,9 @@ struct AccessPath {
 // if it cannot be represented exactly (a read then widens its path; a write is refused).
 bool AppendKeyValue(Key& key, const Datum& v, const CatalogColumn& c);
 
+// Appends the conjuncts of `e` (its AND's arguments, recursively; else `e` itself) to `out`.
+void Conjuncts(const Expr* e, std::vector<const Expr*>& out);
+
 // Chooses a path from the conjuncts of `where` (may be null). With `catalog`, a secondary
 // index is chosen when it fixes more of its key than the primary key does.
 AccessPath ChooseAccessPath(const Expr* where, const TableInfo& table, const Catalog* catalog = nullptr);
