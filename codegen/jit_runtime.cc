@@ -4,6 +4,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
 #include <new>
 #include <cstring>
 #include <stdexcept>
@@ -106,6 +107,39 @@ int32_t caracal_rt_func(EvalState* state, int32_t func, int32_t rid, int32_t rp,
   return Guard(state, [&] {
     *out = planner::EvalFunction(static_cast<planner::Func>(func), TypeOf(rid, rp, rs),
                                  std::span<const Datum>(args, static_cast<size_t>(n)));
+  });
+}
+
+// PL/pgSQL's `var[index] := *value` on the variable itself (index_null: a NULL
+// subscript). In place when the variable holds the only reference to its elements, so
+// that a loop filling an array element by element is linear rather than quadratic;
+// otherwise, and for every error, planner::EvalFunction(kArraySet) on a copy.
+int32_t caracal_rt_array_set_var(EvalState* state, Datum* var, int32_t index_null, int64_t index, const Datum* value) {
+  // Room for a typical loop's elements at once (TPC-C's up to 15 order lines).
+  constexpr size_t kInitialCapacity = 16;
+  return Guard(state, [&] {
+    if (index_null == 0 && index == 1 && var->kind == Datum::Kind::kNull) {
+      std::vector<Datum> elements;
+      elements.reserve(kInitialCapacity);
+      elements.push_back(*value);
+      *var = Datum::Array(std::move(elements));
+      return;
+    }
+    if (index_null == 0 && var->kind == Datum::Kind::kArray && var->array.use_count() == 1 && index >= 1 &&
+        index <= static_cast<int64_t>(var->array->size()) + 1) {
+      // Datum::Array makes the vector non-const: the const is only the sharing contract,
+      // which a single owner cannot break.
+      auto& elements = const_cast<std::vector<Datum>&>(*var->array);
+      if (index <= static_cast<int64_t>(elements.size())) {
+        elements[static_cast<size_t>(index - 1)] = *value;
+        return;
+      }
+      if (elements.size() == elements.capacity()) elements.reserve(std::max(kInitialCapacity, 2 * elements.size()));
+      elements.push_back(*value);
+      return;
+    }
+    const Datum args[3] = {*var, index_null != 0 ? Datum::Null() : Datum::Int(index), *value};
+    *var = planner::EvalFunction(planner::Func::kArraySet, SqlType(), args);
   });
 }
 
@@ -250,6 +284,7 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_set_null", "vp", reinterpret_cast<void*>(&caracal_rt_set_null)},
       {"caracal_rt_cast", "ippiiiiiiip", reinterpret_cast<void*>(&caracal_rt_cast)},
       {"caracal_rt_func", "ipiiiipip", reinterpret_cast<void*>(&caracal_rt_func)},
+      {"caracal_rt_array_set_var", "ippilp", reinterpret_cast<void*>(&caracal_rt_array_set_var)},
       {"caracal_rt_make_array", "ippip", reinterpret_cast<void*>(&caracal_rt_make_array)},
       {"caracal_rt_array_length", "lp", reinterpret_cast<void*>(&caracal_rt_array_length)},
       {"caracal_rt_subscript", "ppl", reinterpret_cast<void*>(&caracal_rt_subscript)},

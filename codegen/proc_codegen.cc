@@ -110,6 +110,25 @@ class BlockCompiler {
 
   void Assign(int slot, CgValue value, const SqlType& from) { EmitAssign(*emitter_, ir_, slot, value, from); }
 
+  // `v[i] := x` (the binder's v := array_set(v, i, x)): updated in the frame, in place.
+  static bool IsElementAssignment(const Stmt& s) {
+    const planner::Expr& e = *s.value;
+    return e.kind == planner::ExprKind::kFunc && e.func == planner::Func::kArraySet &&
+           e.args[0]->kind == planner::ExprKind::kSlot &&
+           e.args[0]->slot == planner::Slot{planner::SlotSpace::kVariable, s.target};
+  }
+
+  void CompileElementAssignment(const Stmt& s) {
+    const planner::Expr& e = *s.value;
+    CgValue index = emitter_->Emit(*e.args[1]);
+    CgValue value = emitter_->Emit(*e.args[2]);
+    llvm::Value* boxed = emitter_->NewTemp();
+    emitter_->Store(value, e.args[2]->type.id, boxed);
+    emitter_->CheckOk(emitter_->CallRuntime(
+        "caracal_rt_array_set_var", {emitter_->state(), emitter_->Variable(s.target),
+                                     b_.CreateZExt(index.is_null, b_.getInt32Ty()), index.value, boxed}));
+  }
+
   void SetFound(llvm::Value* found) {
     if (ir_.found_variable < 0) return;
     emitter_->Store(CgValue{Repr::kBool, b_.getFalse(), found}, TypeId::kBool, emitter_->Variable(ir_.found_variable));
@@ -122,7 +141,10 @@ class BlockCompiler {
   void CompileStmt(const Stmt& s) {
     switch (s.kind) {
       case StmtKind::kNull: return;
-      case StmtKind::kAssign: Assign(s.target, emitter_->Emit(*s.value), s.value->type); return;
+      case StmtKind::kAssign:
+        if (IsElementAssignment(s)) return CompileElementAssignment(s);
+        Assign(s.target, emitter_->Emit(*s.value), s.value->type);
+        return;
       case StmtKind::kIf: CompileIf(s); return;
       case StmtKind::kForRange: CompileForRange(s); return;
       case StmtKind::kForEach: CompileForEach(s); return;

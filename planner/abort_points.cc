@@ -74,6 +74,9 @@ bool MayRaise(const Expr& e) {
         case Func::kCardinality:
         case Func::kArrayUpper:
         case Func::kArrayLower:
+        case Func::kArrayAppend:
+        case Func::kArrayPrepend:
+        case Func::kArrayCat:
         case Func::kBoolOut:
         case Func::kSign:
         case Func::kFloor:
@@ -119,6 +122,8 @@ bool MayBeNull(const Expr& e, const ProcedureIr& ir, const TableInfo* table) {
     case ExprKind::kFunc:
       if (e.func == Func::kConcat || e.func == Func::kFormat) return false;
       if (e.func == Func::kArrayLength || e.func == Func::kArrayUpper || e.func == Func::kArrayLower) return true;
+      if (e.func == Func::kArrayAppend || e.func == Func::kArrayPrepend || e.func == Func::kArraySet) return false;
+      if (e.func == Func::kArrayCat) return MayBeNull(*e.args[0], ir, table) && MayBeNull(*e.args[1], ir, table);
       return any_arg();
     case ExprKind::kArray: return false;
     default: return any_arg();

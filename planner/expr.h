@@ -79,6 +79,13 @@ enum class Func : uint8_t {
   kArrayLower,   // array_lower(anyarray, integer) -> integer
   kBoolOut,      // boolout(boolean) -> text: 't'/'f', the output function, which concat()
                  // and format() print with (a cast to text gives 'true'/'false')
+  kArrayAppend,  // array_append(anycompatiblearray, anycompatible), also `array || element`:
+                 // a NULL array is an empty one; a NULL element is appended
+  kArrayPrepend, // array_prepend(anycompatible, anycompatiblearray), `element || array`
+  kArrayCat,     // array_cat(a, b), `array || array`: NULL only when both are NULL
+  kArraySet,     // PL/pgSQL's `var[i] := x` (no SQL name): args (array, i, x), the array with
+                 // element i set, NULL-filled past the end; raises on a NULL subscript and
+                 // on a subscript that would move the lower bound off 1
 };
 
 // kArrayAgg: array_agg(x) (with `distinct` and ordering by x itself: see Expr::distinct).

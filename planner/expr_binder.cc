@@ -65,6 +65,37 @@ ExprPtr OutputText(ExprPtr e) {
   return out;
 }
 
+// array_append (args: array, element), array_prepend (element, array) or array_cat
+// (array, array), typed as PostgreSQL 14+ types these anycompatible functions: the
+// elements' common type, the array's typmod dropped; an unknown argument takes its type
+// from the other. nullptr, with `args` left as they were, when the types do not fit (the
+// caller names the missing function or operator).
+ExprPtr MakeArrayFunction(Func func, std::vector<ExprPtr>& args, int location) {
+  if (args.size() != 2) return nullptr;
+  auto array_side = [&](size_t i) { return func == Func::kArrayCat || (func == Func::kArrayAppend) == (i == 0); };
+  std::vector<SqlType> elements;
+  for (size_t i = 0; i < 2; ++i) {
+    const SqlType& t = args[i]->type;
+    if (t.is_unknown()) continue;
+    if (t.is_array() != array_side(i)) return nullptr;
+    elements.push_back(t.is_array() ? t.Element().Base() : t);
+  }
+  SqlType element;
+  try {
+    element = CommonType(elements, "array", location);
+  } catch (const SqlError&) {
+    return nullptr;
+  }
+  std::vector<SqlType> targets;
+  for (size_t i = 0; i < 2; ++i) targets.push_back(array_side(i) ? SqlType::ArrayOf(element) : element);
+  for (size_t i = 0; i < 2; ++i)
+    if (CastContextFor(args[i]->type, targets[i]) != CastContext::kImplicit) return nullptr;
+  auto e = MakeNode(ExprKind::kFunc, SqlType::ArrayOf(element), location);
+  e->func = func;
+  for (size_t i = 0; i < 2; ++i) e->args.push_back(CastTo(std::move(args[i]), targets[i]));
+  return e;
+}
+
 // Operand type for comparing `a` and `b`, or nullopt if they are not comparable.
 std::optional<SqlType> ComparisonType(const SqlType& a, const SqlType& b) {
   if (a.is_unknown() && b.is_unknown()) return SqlType::Of(TypeId::kText);
@@ -138,6 +169,18 @@ ExprPtr MakeOperator(std::string_view name, ExprPtr l, ExprPtr r, int location) 
     e->op = op;
     e->args.push_back(std::move(l));
     e->args.push_back(std::move(r));
+    return e;
+  }
+  if (name == "||" && (lt.is_array() || rt.is_array())) {
+    // An unknown literal beside an array is an array ('{3,4}'), as PostgreSQL resolves it.
+    Func func = lt.is_array() && rt.is_array() ? Func::kArrayCat
+                : lt.is_array()                ? (rt.is_unknown() ? Func::kArrayCat : Func::kArrayAppend)
+                                               : (lt.is_unknown() ? Func::kArrayCat : Func::kArrayPrepend);
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(l));
+    args.push_back(std::move(r));
+    ExprPtr e = MakeArrayFunction(func, args, location);
+    if (!e) NoOperator(name, &lt, rt, location);
     return e;
   }
   if (name == "||") {
@@ -539,6 +582,13 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
       if (!(dim->type.is_integer() || dim->type.is_unknown())) throw no_function(a);
       e->args.push_back(CastTo(std::move(dim), SqlType::Of(TypeId::kInt4)));
     }
+    return e;
+  }
+  if (name == "array_append" || name == "array_prepend" || name == "array_cat") {
+    std::vector<ExprPtr> a = args();
+    Func func = name == "array_append" ? Func::kArrayAppend : name == "array_prepend" ? Func::kArrayPrepend : Func::kArrayCat;
+    ExprPtr e = MakeArrayFunction(func, a, loc);
+    if (!e) throw no_function(a);
     return e;
   }
   if (name == "format") {

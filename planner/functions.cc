@@ -73,6 +73,10 @@ std::string_view FunctionName(Func func) {
     case Func::kArrayUpper: return "array_upper";
     case Func::kArrayLower: return "array_lower";
     case Func::kBoolOut: return "boolout";
+    case Func::kArrayAppend: return "array_append";
+    case Func::kArrayPrepend: return "array_prepend";
+    case Func::kArrayCat: return "array_cat";
+    case Func::kArraySet: return "array_set";  // never bound by name: PL/pgSQL's `v[i] := x`
     default: break;
   }
   for (const Signature& s : Signatures())
@@ -227,6 +231,56 @@ std::string Utf8(uint32_t cp) {
   return out;
 }
 
+// The largest array PostgreSQL builds (MaxArraySize).
+constexpr int64_t kMaxArraySize = 134217727;
+
+std::vector<Datum> ElementsOf(const Datum& array) {
+  return array.is_null() ? std::vector<Datum>() : *array.array;
+}
+
+// The array functions, whose NULL rules are their own (a NULL array is an empty one).
+Datum EvalArrayFunction(Func func, std::span<const Datum> a) {
+  switch (func) {
+    case Func::kArrayAppend: {
+      std::vector<Datum> out = ElementsOf(a[0]);
+      out.push_back(a[1]);
+      return Datum::Array(std::move(out));
+    }
+    case Func::kArrayPrepend: {
+      std::vector<Datum> out;
+      out.reserve(a[1].is_null() ? 1 : a[1].array->size() + 1);
+      out.push_back(a[0]);
+      if (!a[1].is_null()) out.insert(out.end(), a[1].array->begin(), a[1].array->end());
+      return Datum::Array(std::move(out));
+    }
+    case Func::kArrayCat: {
+      if (a[0].is_null()) return a[1];
+      if (a[1].is_null()) return a[0];
+      std::vector<Datum> out = *a[0].array;
+      out.insert(out.end(), a[1].array->begin(), a[1].array->end());
+      return Datum::Array(std::move(out));
+    }
+    case Func::kArraySet: {
+      if (a[1].is_null())
+        throw SqlError(sqlstate::kNullValueNotAllowed, "array subscript in assignment must not be null");
+      std::vector<Datum> out = ElementsOf(a[0]);
+      const int64_t i = a[1].i;
+      // PostgreSQL would move the lower bound (v[0] := x on {a}: [0:1]={x,a}); arrays here
+      // always start at 1.
+      if (i < 1 || (out.empty() && i != 1))
+        throw SqlError(sqlstate::kFeatureNotSupported,
+                       fmt::format("array subscript {} in assignment would make an array not starting at 1", i))
+            .WithHint("Arrays here have the lower bound 1: assign elements from 1 upwards.");
+      if (i > kMaxArraySize)
+        throw SqlError(sqlstate::kProgramLimitExceeded, fmt::format("array size exceeds the maximum allowed ({})", kMaxArraySize));
+      if (i > static_cast<int64_t>(out.size())) out.resize(static_cast<size_t>(i));  // NULL-filled
+      out[static_cast<size_t>(i - 1)] = a[2];
+      return Datum::Array(std::move(out));
+    }
+    default: throw SqlError(sqlstate::kInternalError, "not an array function");
+  }
+}
+
 }  // namespace
 
 std::optional<FunctionMatch> ResolveFunction(std::string_view name, std::span<const SqlType> args) {
@@ -277,6 +331,8 @@ const char* NonDeterministicReason(std::string_view name) {
 
 Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
   if (func == Func::kFormat) return Format(a);
+  if (func == Func::kArrayAppend || func == Func::kArrayPrepend || func == Func::kArrayCat || func == Func::kArraySet)
+    return EvalArrayFunction(func, a);
   if (func != Func::kConcat)
     for (const Datum& d : a)
       if (d.is_null()) return Datum::Null();
@@ -402,6 +458,10 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
       if (a[1].i != 1 || a[0].array->empty()) return Datum::Null();
       return Datum::Int(func == Func::kArrayLower ? 1 : static_cast<int64_t>(a[0].array->size()));
     }
+    case Func::kArrayAppend:
+    case Func::kArrayPrepend:
+    case Func::kArrayCat:
+    case Func::kArraySet: return EvalArrayFunction(func, a);  // dispatched above, before the NULL rule
   }
   throw SqlError(sqlstate::kInternalError, "unknown function");
 }

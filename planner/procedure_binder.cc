@@ -138,6 +138,7 @@ class ProcedureBinder {
   ExprPtr BindValue(const json& expr, int line);
   ExprPtr BindCondition(const json& expr, int line, std::string_view clause);
   ExprPtr BindAssignmentTo(const std::string& text, int line, int slot);
+  ExprPtr BindElementAssignment(const std::string& target, const std::string& value, int slot);
   // Byte offset of `text` (an expression or statement PL/pgSQL extracted from line
   // `line` of the body) in the statement text; -1 if it cannot be found.
   int LocateInStatement(const std::string& text, int line) const;
@@ -603,15 +604,37 @@ StmtPtr ProcedureBinder::BindAssign(const json& st) {
   }
   if (value_at == std::string::npos) throw SqlError(sqlstate::kSyntaxError, fmt::format("invalid assignment \"{}\"", query));
   std::string target = Trim(std::string_view(query).substr(0, op));
-  // `label.var` is resolved already (varno); an array element is not supported.
-  if (target.find('[') != std::string::npos)
-    Unsupported("assignment to an array element", line_, "Build the whole array and assign it.");
   CheckAssignable(slot, line_);
   auto s = NewStmt(StmtKind::kAssign, line_);
   s->target = slot;
   std::string value = query.substr(value_at);
-  s->value = BindAssignmentTo(value, line_, slot);
+  // `label.var` is resolved already (varno); `var[i]` is an element of an array variable.
+  s->value = target.find('[') == std::string::npos ? BindAssignmentTo(value, line_, slot)
+                                                   : BindElementAssignment(target, value, slot);
   return s;
+}
+
+// `var[i] := value` as `var := array_set(var, i, value)`: the whole variable is assigned,
+// so the analyses and code generation see an ordinary assignment.
+ExprPtr ProcedureBinder::BindElementAssignment(const std::string& target, const std::string& value, int slot) {
+  const Variable& v = ir_->variables[slot];
+  ExprPtr element = BindExpr(target, line_, [](ExprBinder& b, const PgQuery__Node* n) { return b.Bind(n); });
+  if (element->kind != ExprKind::kSubscript || element->args[0]->kind != ExprKind::kSlot ||
+      element->args[0]->slot != Slot{SlotSpace::kVariable, slot})
+    Unsupported(fmt::format("assignment to \"{}\"", target), line_, "Assign to one element of a one-dimensional array variable.");
+  SqlType element_type = v.type.Element();
+  std::string name = v.name;
+  auto set = std::make_unique<Expr>();
+  set->kind = ExprKind::kFunc;
+  set->func = Func::kArraySet;
+  set->type = v.type;
+  set->location = element->location;
+  set->args.push_back(std::move(element->args[0]));
+  set->args.push_back(std::move(element->args[1]));
+  set->args.push_back(BindExpr(value, line_, [&](ExprBinder& b, const PgQuery__Node* n) {
+    return Coerce(b.Bind(n), element_type, CastContext::kAssignment, name);
+  }));
+  return set;
 }
 
 StmtPtr ProcedureBinder::BindIf(const json& st) {

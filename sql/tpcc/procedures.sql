@@ -29,6 +29,7 @@ DECLARE
   v_d_tax numeric(4,4);
   v_c_discount numeric(4,4);
   v_i_price numeric(5,2);
+  v_prices numeric(5,2)[];  -- v_prices[i]: the price of p_items[i], read once
   v_all_local integer := 1;
   v_dist_info char(24);
   v_ol_amount numeric(6,2);
@@ -44,6 +45,7 @@ BEGIN
     IF NOT FOUND THEN
       RAISE EXCEPTION 'Item number is not valid';
     END IF;
+    v_prices[i] := v_i_price;
     IF p_supply_w_ids[i] <> p_w_id THEN
       v_all_local := 0;
     END IF;
@@ -68,10 +70,8 @@ BEGIN
     IF NOT FOUND THEN
       RAISE NOTICE 'tpcc: stock (%, %) not found', p_supply_w_ids[i], p_items[i];
     END IF;
-    -- item is read-only: reading it again costs a lookup, not a conflict.
-    SELECT i_price INTO v_i_price FROM item WHERE i_id = p_items[i];
     -- ol_quantity numeric(2) * i_price numeric(5,2) is exact at scale 2.
-    v_ol_amount := p_quantities[i] * v_i_price;
+    v_ol_amount := p_quantities[i] * v_prices[i];
     v_sum_amount := v_sum_amount + v_ol_amount;
     INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id,
                             ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)

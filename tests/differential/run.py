@@ -107,8 +107,10 @@ def gen_arrays(rng, n):
     for _ in range(n):
         r = rng.random()
         ids = [rng.randrange(1, 25) for _ in range(rng.randrange(0, 6))]
-        if r < 0.3:
+        if r < 0.25:
             out.append(f"SELECT create_all({arr(ids, 'integer')});")
+        elif r < 0.4:
+            out.append(f"SELECT snapshot_bump({arr(ids, 'integer')}, {rng.randrange(0, 4)});")
         elif r < 0.75:
             ids = list(dict.fromkeys(ids))  # distinct keys per call, as YCSB's
             by = [None if rng.random() < 0.1 else rng.randrange(-3, 10) for _ in ids]

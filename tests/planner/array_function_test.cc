@@ -39,6 +39,70 @@ TEST_F(ArrayTest, ArrayFunctions) {
   EXPECT_EQ(Err("select array_length(1, 1)"), "42883: function array_length(integer, integer) does not exist");
 }
 
+TEST_F(ArrayTest, ConcatenationFollowsPostgres) {
+  EXPECT_EQ(Q("select ARRAY[1,2] || 3, 0 || ARRAY[1], ARRAY[1] || ARRAY[2.5], ARRAY['a'] || 'b'::text, "
+              "array_cat(NULL::int[], ARRAY[1]), NULL::int[] || 4, ARRAY[1,2] || '{3,4}'"),
+            "{1,2,3}|{0,1}|{1,2.5}|{a,b}|{1}|{4}|{1,2,3,4}");
+  // A NULL element is appended; a NULL array is an empty one; array_cat is NULL only
+  // when both are.
+  EXPECT_EQ(Q("select ARRAY[1] || NULL::int, array_append(NULL::int[], NULL::int), array_prepend(1, NULL::int[]), "
+              "array_cat(ARRAY[1], NULL::int[]), array_cat(NULL::int[], NULL::int[]) IS NULL"),
+            "{1,NULL}|{NULL}|{1}|{1}|t");
+  // The common element type, as PostgreSQL 14's anycompatible functions.
+  EXPECT_EQ(Q("select (ARRAY[1] || 2::bigint)::text, (ARRAY[1.5] || 2)::text, array_append(ARRAY[1::smallint], 70000)"),
+            "{1,2}|{1.5,2}|{1,70000}");
+  EXPECT_EQ(Err("select ARRAY[1] || 'x'::text"), "42883: operator does not exist: integer[] || text");
+  EXPECT_EQ(Err("select ARRAY[1] || ARRAY['x'::text]"), "42883: operator does not exist: integer[] || text[]");
+  EXPECT_EQ(Err("select array_append(ARRAY[1], 'x'::text)"),
+            "42883: function array_append(integer[], text) does not exist");
+  EXPECT_EQ(Err("select array_cat(1, 2)"), "42883: function array_cat(integer, integer) does not exist");
+}
+
+// PL/pgSQL's `v[i] := x`, compiled (in place when the variable is the array's only
+// holder) and interpreted. Expected values are PostgreSQL 15's.
+TEST_F(ArrayTest, ElementAssignmentFollowsPostgres) {
+  Q(R"(create function fill(n integer, gap integer) returns text language plpgsql as $$
+       declare
+         v numeric(4,1)[];
+         w numeric(4,1)[];
+         copy numeric(4,1)[];
+       begin
+         for i in 1..n loop
+           v[i] := i + 0.26;          -- rounded to the element's scale
+         end loop;
+         copy := v;                   -- shares v's elements: v[1] below must not change it
+         v[1] := -1;
+         v[n + gap] := 9;             -- past the end: NULL-filled
+         w[1] := v[2];
+         w := w || 7.77;              -- || gives numeric[]: the assignment rounds again
+         return v::text || ' ' || copy::text || ' ' || w::text || ' ' || cardinality(v);
+       end $$)");
+  // v starts as the argument's elements: setting v's must leave p as it was.
+  Q(R"(create function set_at(p integer[], i integer, x integer) returns text language plpgsql as $$
+       declare v integer[] := p;
+       begin v[i] := x; return v::text || ' ' || coalesce(p::text, '-'); end $$)");
+  for (const char* jit : {"on", "off"}) {
+    SCOPED_TRACE(std::string("caracal.jit = ") + jit);
+    Q(std::string("set caracal.jit = ") + jit);
+    EXPECT_EQ(Q("select fill(3, 2)"), "{-1.0,2.3,3.3,NULL,9.0} {1.3,2.3,3.3} {2.3,7.8} 5");
+    EXPECT_EQ(Q("select fill(0, 1)"), "");  // copy is NULL, and so is the text
+    EXPECT_EQ(Q("select set_at('{1,2}', 2, 5)"), "{1,5} {1,2}");
+    EXPECT_EQ(Q("select set_at('{1,2}', 3, 5)"), "{1,2,5} {1,2}");
+    EXPECT_EQ(Q("select set_at(NULL, 1, 5)"), "{5} -");
+    EXPECT_EQ(Q("select set_at('{}', 1, 5)"), "{5} {}");
+    EXPECT_EQ(Err("select set_at('{1,2}', NULL, 5)"), "22004: array subscript in assignment must not be null");
+    // PostgreSQL would move the lower bound ([0:2]={5,1,2}); arrays here start at 1.
+    EXPECT_EQ(Err("select set_at('{1,2}', 0, 5)"),
+              "0A000: array subscript 0 in assignment would make an array not starting at 1");
+    EXPECT_EQ(Err("select set_at(NULL, 3, 5)"),
+              "0A000: array subscript 3 in assignment would make an array not starting at 1");
+  }
+  // PostgreSQL reports this at the first call; procedures here are bound when created.
+  EXPECT_EQ(Err(R"(create function bad() returns void language plpgsql as $$
+                   declare x integer; begin x[1] := 1; end $$)"),
+            "42804: cannot subscript type integer because it does not support subscripting");
+}
+
 TEST_F(ArrayTest, CastsAndComparison) {
   EXPECT_EQ(Q("select ARRAY[1.5, 2]::int[], '{1,2}'::int[] = ARRAY[1,2], ARRAY[1,2] < ARRAY[1,3], ARRAY[1]::text"),
             "{2,2}|t|t|{1}");
