@@ -32,10 +32,12 @@ BorrowedBuffers::BorrowedBuffers(WorkerScratch& scratch, const void* owner, bool
     : array_parameters_(array_parameters) {
   std::any& slot = scratch.For(owner);
   if (!slot.has_value()) slot = std::make_shared<RunBuffers>();
-  // Shared, not held by value, so that what a run borrows has a stable address.
+  // Shared, not held by value, so that what a run borrows has a stable address and
+  // outlives the entry (WorkerScratch may drop it).
   auto* held = std::any_cast<std::shared_ptr<RunBuffers>>(&slot);
   if (held == nullptr || *held == nullptr || (*held)->in_use) return;  // run on buffers of its own
-  buffers_ = held->get();
+  lent_ = *held;
+  buffers_ = lent_.get();
   buffers_->in_use = true;
 }
 

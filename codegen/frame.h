@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "engine/procedure.h"
@@ -66,7 +67,8 @@ class BorrowedBuffers {
 
  private:
   RunBuffers own_;                // when the worker's are in use (or not ours)
-  RunBuffers* buffers_ = &own_;   // the worker's, lent in place, or own_
+  std::shared_ptr<RunBuffers> lent_;  // the worker's, held: the scratch may drop its entry
+  RunBuffers* buffers_ = &own_;       // lent_.get(), or own_
   Frame frame_;
   bool array_parameters_ = true;
 };
