@@ -9,6 +9,34 @@
 
 namespace caracal::planner {
 
+void Accumulator::AddInt(int64_t v) {
+  switch (func_) {
+    case AggFunc::kArrayAgg:
+      if (!ints_only_ || !arg_type_.is_integer()) break;
+      ints_.push_back(v);
+      return;
+    case AggFunc::kCountStar:
+    case AggFunc::kCount: ++count_; return;
+    case AggFunc::kSum:
+    case AggFunc::kAvg:
+      if (!arg_type_.is_integer()) break;
+      ++count_;
+      sum_ = sum_ + Numeric::FromInt(v);
+      return;
+    default: break;
+  }
+  Add(Datum::Int(v));
+}
+
+void Accumulator::AddNumeric(const Numeric& v) {
+  if ((func_ == AggFunc::kSum || func_ == AggFunc::kAvg) && arg_type_.id == TypeId::kNumeric) {
+    ++count_;
+    sum_ = sum_ + v;
+    return;
+  }
+  Add(Datum::Num(v));
+}
+
 void Accumulator::Add(Datum v) {
   if (func_ == AggFunc::kArrayAgg) {
     if (ints_only_) {

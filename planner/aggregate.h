@@ -16,6 +16,11 @@ class Accumulator {
 
   // count(*) passes a non-null placeholder. By value: array_agg, min and max keep it.
   void Add(Datum value);
+  // Add(Datum::Int(v)) and Add(Datum::Num(v)) for a non-NULL value, without the Datum
+  // where count, sum, avg and array_agg of integers need none (SelectRows reads a
+  // column argument unboxed: stock_level's item ids, Delivery's amounts).
+  void AddInt(int64_t v);
+  void AddNumeric(const Numeric& v);
   Datum Result() const;
 
  private:

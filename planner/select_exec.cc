@@ -66,6 +66,10 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
   // up front, so that rows do not look it up.
   Group* single_group = nullptr;
   if (plan.grouped && plan.group_by.empty()) single_group = &groups.emplace(std::vector<Datum>{}, new_group()).first->second;
+  // Aggregates whose argument is a column of an integer or numeric type read it straight
+  // from the row (Accumulator::AddInt / AddNumeric), not through a Datum: the column,
+  // else nullptr. Set once the table's schema is known.
+  std::vector<const Column*> column_args(plan.aggregates.size(), nullptr);
   // The per-row filter: the whole WHERE, or what an exact key range leaves of it.
   const Expr* filter = plan.where.get();
   // Processes one input row; returns false to stop the scan.
@@ -82,7 +86,15 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
       }
       for (size_t i = 0; i < plan.aggregates.size(); ++i) {
         const AggregateSpec& a = plan.aggregates[i];
-        group->accumulators[i].Add(a.arg ? Eval(*a.arg, ctx) : Datum::Bool(true));
+        Accumulator& acc = group->accumulators[i];
+        if (const Column* c = column_args[i]; c != nullptr) {
+          const int col = a.arg->slot.index;
+          if (ctx.row->IsNull(col)) acc.Add(Datum::Null());
+          else if (c->type == ColumnType::kNumeric) acc.AddNumeric(Numeric(ctx.row->GetInt(col), c->scale));
+          else acc.AddInt(ctx.row->GetInt(col));
+          continue;
+        }
+        acc.Add(a.arg ? Eval(*a.arg, ctx) : Datum::Bool(true));
       }
       return true;
     }
@@ -98,6 +110,14 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
   } else if (!stop_after || *stop_after > 0) {
     EvalContext ctx = vars_only;
     ctx.schema = &source.schema(plan.table->id);
+    for (size_t i = 0; i < plan.aggregates.size(); ++i) {
+      const Expr* arg = plan.aggregates[i].arg.get();
+      if (arg == nullptr || arg->kind != ExprKind::kSlot || arg->slot.space != SlotSpace::kColumn) continue;
+      const Column& c = ctx.schema->column(arg->slot.index);
+      const bool integer = c.type == ColumnType::kSmallInt || c.type == ColumnType::kInteger || c.type == ColumnType::kBigInt;
+      if ((integer && arg->type.is_integer()) || (c.type == ColumnType::kNumeric && arg->type.id == TypeId::kNumeric))
+        column_args[i] = &c;
+    }
     KeyRange range = ResolveAccessPath(plan.access, *plan.table, vars_only);
     if (range.exact && plan.has_residual) filter = plan.residual.get();
     if (!range.empty) {
