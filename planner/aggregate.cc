@@ -104,9 +104,9 @@ Datum Accumulator::Result() const {
         else if (sort_ < 0) std::sort(values.begin(), values.end(), std::greater<>());
         // (The binder gives DISTINCT an ORDER BY: equal values are adjacent.)
         if (distinct_) values.erase(std::unique(values.begin(), values.end()), values.end());
-        std::vector<Datum> out;
-        out.reserve(values.size());
-        for (int64_t v : values) out.push_back(Datum::Int(v));
+        // Set in place: no Datum built and moved per element (stock_level's ~200 ids).
+        std::vector<Datum> out(values.size());
+        for (size_t k = 0; k < values.size(); ++k) SetScalarDatum(out[k], Datum::Kind::kInt, values[k]);
         return Datum::Array(std::move(out));
       }
       // Here some value was NULL or not an integer (integers alone stay in ints_).
