@@ -331,9 +331,10 @@ const char* NonDeterministicReason(std::string_view name) {
 
 Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
   if (func == Func::kFormat) return Format(a);
-  if (func == Func::kArrayAppend || func == Func::kArrayPrepend || func == Func::kArrayCat || func == Func::kArraySet)
-    return EvalArrayFunction(func, a);
-  if (func != Func::kConcat)
+  // concat() and the array functions have NULL rules of their own.
+  const bool array_function =
+      func == Func::kArrayAppend || func == Func::kArrayPrepend || func == Func::kArrayCat || func == Func::kArraySet;
+  if (func != Func::kConcat && !array_function)
     for (const Datum& d : a)
       if (d.is_null()) return Datum::Null();
   switch (func) {
@@ -461,7 +462,7 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
     case Func::kArrayAppend:
     case Func::kArrayPrepend:
     case Func::kArrayCat:
-    case Func::kArraySet: return EvalArrayFunction(func, a);  // dispatched above, before the NULL rule
+    case Func::kArraySet: return EvalArrayFunction(func, a);
   }
   throw SqlError(sqlstate::kInternalError, "unknown function");
 }

@@ -114,8 +114,7 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
       const Expr* arg = plan.aggregates[i].arg.get();
       if (arg == nullptr || arg->kind != ExprKind::kSlot || arg->slot.space != SlotSpace::kColumn) continue;
       const Column& c = ctx.schema->column(arg->slot.index);
-      const bool integer = c.type == ColumnType::kSmallInt || c.type == ColumnType::kInteger || c.type == ColumnType::kBigInt;
-      if ((integer && arg->type.is_integer()) || (c.type == ColumnType::kNumeric && arg->type.id == TypeId::kNumeric))
+      if ((IsIntegerType(c.type) && arg->type.is_integer()) || (c.type == ColumnType::kNumeric && arg->type.id == TypeId::kNumeric))
         column_args[i] = &c;
     }
     KeyRange range = ResolveAccessPath(plan.access, *plan.table, vars_only);
