@@ -48,6 +48,19 @@ Key PrimaryKeyOf(const TableInfo& table, std::span<const Datum> row) {
 }
 
 Key IntegerPrimaryKeyOf(const TableInfo& table, const RowValue& row) {
+  const size_t n = table.primary_key.size();
+  if (n <= static_cast<size_t>(kMaxPointKeyParts)) {
+    // As compiled code hands keys over: KeyFromParts encodes all-integer keys fastest.
+    int64_t parts[kMaxPointKeyParts];
+    int32_t widths = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const int c = table.primary_key[i];
+      parts[i] = row.GetInt(c);
+      const planner::TypeId type = table.columns[static_cast<size_t>(c)].type.id;
+      widths |= (type == planner::TypeId::kInt2 ? 0 : type == planner::TypeId::kInt4 ? 1 : 2) << (2 * i);
+    }
+    return KeyFromParts(parts, static_cast<int32_t>(n), widths);
+  }
   Key key;
   for (int c : table.primary_key)
     key.AppendInt(row.GetInt(c), IntegerWidth(table.columns[static_cast<size_t>(c)].type.id).value());

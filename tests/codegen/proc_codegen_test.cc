@@ -255,6 +255,19 @@ TEST(PointKeyTest, KeyFromPartsEncodesAsAppendInt) {
     }
     EXPECT_EQ(KeyFromParts(parts, n, packed), expected) << n << " parts";
   }
+  // All integers: KeyFromParts takes its own path for these.
+  for (int n = 1; n <= kMaxPointKeyParts; ++n) {
+    int64_t parts[kMaxPointKeyParts];
+    int32_t packed = 0;
+    Key expected;
+    for (int i = 0; i < n; ++i) {
+      const int64_t all[] = {INT32_MIN, -1, 0, 1, 255, 256, INT32_MAX};
+      parts[i] = all[(i * 3 + n) % 7];
+      packed |= 1 << (2 * i);
+      expected.AppendInt(parts[i], ColumnType::kInteger);
+    }
+    EXPECT_EQ(KeyFromParts(parts, n, packed), expected) << n << " integer parts";
+  }
 }
 
 }  // namespace
