@@ -309,7 +309,7 @@ void BodyRunner::RunReturnQuery(const Stmt& s) {
       const planner::SqlType& from = s.select->columns[c].type;
       const planner::SqlType& to = ir_.result_columns[c].type;
       out.push_back(planner::DatumToValue(
-          row[c].is_null() || from == to ? row[c] : planner::CastDatum(row[c], from, to, false), to));
+          row[c].is_null() || from == to || to == from.Base() ? row[c] : planner::CastDatum(row[c], from, to, false), to));
     }
     exec_->Emit(std::move(out));
   }
