@@ -99,8 +99,10 @@ struct ModuleObject {
   double optimize_ms = 0;
 };
 
-// Consumes `m` (its context goes with it, on this thread).
-ModuleObject CompileToObject(ModuleInContext m, llvm::TargetMachine& tm, OptLevel level, bool dump_ir) {
+// Leaves `m` to the caller, changed by the code generator: destroying a module and its
+// context takes a few percent of the time to compile it, which need not come before
+// the result is used.
+ModuleObject CompileToObject(ModuleInContext& m, llvm::TargetMachine& tm, OptLevel level, bool dump_ir) {
   ModuleObject out;
   std::string problems;
   llvm::raw_string_ostream os(problems);
@@ -133,22 +135,39 @@ class Jit::Helper {
       : tm_(std::move(tm)), thread_([this](std::stop_token stop) { Loop(stop); }) {}
 
   std::future<ModuleObject> Submit(ModuleInContext m, OptLevel level, bool dump_ir) {
-    std::packaged_task<ModuleObject()> job(
-        [this, m = std::move(m), level, dump_ir]() mutable { return CompileToObject(std::move(m), *tm_, level, dump_ir); });
-    std::future<ModuleObject> result = job.get_future();
+    auto promise = std::make_shared<std::promise<ModuleObject>>();
+    std::future<ModuleObject> result = promise->get_future();
+    Enqueue(std::packaged_task<void()>([this, m = std::move(m), level, dump_ir, promise]() mutable {
+      try {
+        promise->set_value(CompileToObject(m, *tm_, level, dump_ir));
+      } catch (...) {
+        promise->set_exception(std::current_exception());
+      }
+      ModuleInContext spent = std::move(m);  // destroyed here, once the result is out
+    }));
+    return result;
+  }
+
+  // Destroys `modules` on this thread, after any job before them.
+  void Dispose(std::vector<ModuleInContext> modules) {
+    Enqueue(std::packaged_task<void()>([m = std::move(modules)]() mutable {
+      std::vector<ModuleInContext> spent = std::move(m);
+    }));
+  }
+
+ private:
+  void Enqueue(std::packaged_task<void()> job) {
     {
       std::lock_guard lock(mutex_);
       jobs_.push_back(std::move(job));
     }
     work_.notify_one();
-    return result;
   }
 
- private:
   void Loop(std::stop_token stop) {
     std::unique_lock lock(mutex_);
     while (work_.wait(lock, stop, [&] { return !jobs_.empty(); })) {
-      std::packaged_task<ModuleObject()> job = std::move(jobs_.front());
+      std::packaged_task<void()> job = std::move(jobs_.front());
       jobs_.pop_front();
       lock.unlock();
       job();
@@ -159,7 +178,7 @@ class Jit::Helper {
   std::unique_ptr<llvm::TargetMachine> tm_;
   std::mutex mutex_;
   std::condition_variable_any work_;
-  std::deque<std::packaged_task<ModuleObject()>> jobs_;
+  std::deque<std::packaged_task<void()>> jobs_;
   std::jthread thread_;  // last: stopped and joined before the members it uses go
 };
 
@@ -238,7 +257,9 @@ std::unique_ptr<CompiledModule> Jit::Compile(std::vector<ModuleInContext> module
     pending[k] = helpers_[(k - 1) % helpers_.size()]->Submit(std::move(modules[k]), level_, options.dump_ir);
   for (size_t k = 0; k < modules.size(); ++k)
     objects[k] = pending[k].valid() ? pending[k].get()
-                                    : CompileToObject(std::move(modules[k]), *target_machine_, level_, options.dump_ir);
+                                    : CompileToObject(modules[k], *target_machine_, level_, options.dump_ir);
+  // What this thread compiled goes on a helper, which is idle by now.
+  if (!helpers_.empty()) helpers_.front()->Dispose(std::move(modules));
 
   std::unique_ptr<CompiledModule> out(new CompiledModule());
   for (ModuleObject& o : objects) {
