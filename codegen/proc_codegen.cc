@@ -353,6 +353,17 @@ class BlockCompiler {
       r = emitter_->CallRuntime("caracal_rt_stmt", {emitter_->state(), PtrConstant(b_, &s)});
     }
     emitter_->CheckOk(r);
+    // Only a statement holding others (BodyRunner::RunStmt) can end the body.
+    switch (s.kind) {
+      case StmtKind::kIf:
+      case StmtKind::kForRange:
+      case StmtKind::kForEach:
+      case StmtKind::kWhile:
+      case StmtKind::kExit:
+      case StmtKind::kContinue:
+      case StmtKind::kReturn: break;
+      default: return;
+    }
     llvm::BasicBlock* returned = NewBlock("stmt.returned");
     llvm::BasicBlock* next = NewBlock("stmt.next");
     b_.CreateCondBr(b_.CreateICmpEQ(r, b_.getInt32(static_cast<int32_t>(BlockEnd::kReturned))), returned, next);
@@ -364,30 +375,74 @@ class BlockCompiler {
   // Computes the key parts of `key` into a stack array, part by part in key order as the
   // runner would; branches to `no_key` at a NULL part or one outside its column's range
   // (no row). Returns the array.
+  // Whether part `i`'s value `v` cannot be a key: NULL, or out of its column's range (an
+  // expression of the column's own type is in range: every assignment checks it).
+  llvm::Value* KeyPartUnusable(const PointKeyPlan& key, size_t i, const CgValue& v) {
+    const planner::TypeId type = key.parts[i]->type.id;
+    const ColumnType width = key.widths[i];
+    if (width == ColumnType::kBigInt || (width == ColumnType::kInteger && type != planner::TypeId::kInt8) ||
+        (width == ColumnType::kSmallInt && type == planner::TypeId::kInt2))
+      return v.is_null;
+    const bool small = width == ColumnType::kSmallInt;
+    llvm::Value* lo = b_.getInt64(static_cast<uint64_t>(small ? INT16_MIN : INT32_MIN));
+    llvm::Value* hi = b_.getInt64(static_cast<uint64_t>(small ? INT16_MAX : INT32_MAX));
+    return b_.CreateOr(v.is_null, b_.CreateOr(b_.CreateICmpSLT(v.value, lo), b_.CreateICmpSGT(v.value, hi)));
+  }
+
   llvm::Value* EmitKeyParts(const PointKeyPlan& key, llvm::BasicBlock* no_key) {
     const auto n = static_cast<uint64_t>(key.parts.size());
     llvm::Value* parts = emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), n));
     for (uint64_t i = 0; i < n; ++i) {
       CgValue v = emitter_->Emit(*key.parts[i]);
-      llvm::Value* unusable = v.is_null;
-      if (key.widths[i] != ColumnType::kBigInt) {
-        const bool small = key.widths[i] == ColumnType::kSmallInt;
-        llvm::Value* lo = b_.getInt64(static_cast<uint64_t>(small ? INT16_MIN : INT32_MIN));
-        llvm::Value* hi = b_.getInt64(static_cast<uint64_t>(small ? INT16_MAX : INT32_MAX));
-        unusable = b_.CreateOr(unusable, b_.CreateOr(b_.CreateICmpSLT(v.value, lo), b_.CreateICmpSGT(v.value, hi)));
-      }
       llvm::BasicBlock* usable = NewBlock("key.part");
-      b_.CreateCondBr(unusable, no_key, usable);
+      b_.CreateCondBr(KeyPartUnusable(key, i, v), no_key, usable);
       b_.SetInsertPoint(usable);
       b_.CreateStore(v.value, b_.CreateConstInBoundsGEP1_64(b_.getInt64Ty(), parts, i));
     }
     return parts;
   }
 
+  // A constant, a variable, or an element of an array by such a subscript: its value
+  // cannot fail to be computed.
+  static bool CannotFail(const planner::Expr& e) {
+    switch (e.kind) {
+      case planner::ExprKind::kConst: return true;
+      case planner::ExprKind::kSlot: return e.slot.space == planner::SlotSpace::kVariable;
+      case planner::ExprKind::kSubscript:
+        return e.args.size() == 2 && CannotFail(*e.args[0]) && CannotFail(*e.args[1]);
+      default: return false;
+    }
+  }
+
+  // Whether every part cannot fail: then all may be evaluated before it is known whether
+  // the key is usable.
+  static bool PlainKeyParts(const PointKeyPlan& key) {
+    for (const planner::Expr* e : key.parts)
+      if (!CannotFail(*e)) return false;
+    return true;
+  }
+
   // Calls runtime function `name` (state, stmt, parts, n, widths, extra...) with the key
   // computed here, or with n = -1 when there is none; its i32 result.
   llvm::Value* CallWithPointKey(const char* name, const Stmt& s, const PointKeyPlan& key,
                                 std::initializer_list<llvm::Value*> extra = {}) {
+    if (PlainKeyParts(key)) {
+      // Straight-line: the parts stored, and n = -1 when one is unusable. No block per
+      // part: the -O0 tier's code generator pays for every block (most keys are plain).
+      const auto n = static_cast<uint64_t>(key.parts.size());
+      llvm::Value* parts = emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), n));
+      llvm::Value* unusable = b_.getFalse();
+      for (uint64_t i = 0; i < n; ++i) {
+        CgValue v = emitter_->Emit(*key.parts[i]);
+        unusable = b_.CreateOr(KeyPartUnusable(key, i, v), unusable);
+        b_.CreateStore(v.value, b_.CreateConstInBoundsGEP1_64(b_.getInt64Ty(), parts, i));
+      }
+      llvm::Value* count = b_.CreateSelect(unusable, b_.getInt32(static_cast<uint32_t>(-1)), b_.getInt32(static_cast<uint32_t>(n)));
+      std::vector<llvm::Value*> args = {emitter_->state(), PtrConstant(b_, &s), parts, count,
+                                        b_.getInt32(static_cast<uint32_t>(key.packed_widths))};
+      args.insert(args.end(), extra.begin(), extra.end());
+      return b_.CreateCall(DeclareRuntime(*fn_->getParent(), name), args);
+    }
     llvm::BasicBlock* no_key = NewBlock("key.none");
     llvm::Value* parts = EmitKeyParts(key, no_key);
     llvm::BasicBlock* done = NewBlock("key.done");

@@ -20,7 +20,9 @@ class StatementHooks {
  public:
   virtual ~StatementHooks() = default;
   // Runs `s` against the frame the compiled code runs on. Returns true if the statement
-  // ended the body by RETURN (a FOREACH whose body returned). Throws SqlError.
+  // ended the body by RETURN: only one that holds others (IF, a loop) can, and compiled
+  // code asks only after those; the leaves it hands over (table statements, RETURN
+  // NEXT/QUERY, kDeclare/kReconRead) never end the body. Throws SqlError.
   virtual bool RunStatement(const planner::Stmt& s) = 0;
   // The same for a statement that addresses one row by its primary key, with the key the
   // compiled code computed (see PrecomputedKey in proc_codegen.cc): `key` is that row's

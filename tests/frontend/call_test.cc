@@ -202,6 +202,17 @@ TEST_F(CallTest, PrecomputedKeysFindTheSameRows) {
     EXPECT_EQ(Q("SELECT cell(1, 40000)"), "/f/f") << "y out of smallint's range: no row";
     EXPECT_EQ(Q("SELECT cell(NULL, 2)"), "/f/f");
     EXPECT_EQ(Q("SELECT cell(1, NULL)"), "/f/f");
+    // A key part that is an array element: NULL past the end or of a NULL array.
+    Q(R"(CREATE OR REPLACE FUNCTION cell_at(p_xs bigint[], p_i integer) RETURNS boolean LANGUAGE plpgsql AS $$
+         BEGIN
+           PERFORM 1 FROM grid WHERE x = p_xs[p_i] AND y = 2;
+           RETURN FOUND;
+         END $$)");
+    EXPECT_EQ(Q("SELECT cell_at(ARRAY[5, 1], 2)"), "t");
+    EXPECT_EQ(Q("SELECT cell_at(ARRAY[1], 2)"), "f") << "past the end";
+    EXPECT_EQ(Q("SELECT cell_at(NULL, 1)"), "f");
+    EXPECT_EQ(Q("SELECT cell_at(ARRAY[1], NULL)"), "f");
+    EXPECT_EQ(Q("SELECT cell_at(ARRAY[4294967297], 1)"), "f") << "out of integer's range: no row";
   }
   EXPECT_EQ(Q("SELECT x, y, v FROM grid ORDER BY x"), "1|2|12\n2147483647|-32768|22");
 }
