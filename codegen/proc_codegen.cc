@@ -372,9 +372,6 @@ class BlockCompiler {
     b_.SetInsertPoint(next);
   }
 
-  // Computes the key parts of `key` into a stack array, part by part in key order as the
-  // runner would; branches to `no_key` at a NULL part or one outside its column's range
-  // (no row). Returns the array.
   // Whether part `i`'s value `v` cannot be a key: NULL, or out of its column's range (an
   // expression of the column's own type is in range: every assignment checks it).
   llvm::Value* KeyPartUnusable(const PointKeyPlan& key, size_t i, const CgValue& v) {
@@ -389,6 +386,9 @@ class BlockCompiler {
     return b_.CreateOr(v.is_null, b_.CreateOr(b_.CreateICmpSLT(v.value, lo), b_.CreateICmpSGT(v.value, hi)));
   }
 
+  // Computes the key parts of `key` into a stack array, part by part in key order as the
+  // runner would; branches to `no_key` at a NULL part or one outside its column's range
+  // (no row). Returns the array.
   llvm::Value* EmitKeyParts(const PointKeyPlan& key, llvm::BasicBlock* no_key) {
     const auto n = static_cast<uint64_t>(key.parts.size());
     llvm::Value* parts = emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), n));
@@ -426,37 +426,33 @@ class BlockCompiler {
   // computed here, or with n = -1 when there is none; its i32 result.
   llvm::Value* CallWithPointKey(const char* name, const Stmt& s, const PointKeyPlan& key,
                                 std::initializer_list<llvm::Value*> extra = {}) {
-    if (PlainKeyParts(key)) {
-      // Straight-line: the parts stored, and n = -1 when one is unusable. No block per
-      // part: the -O0 tier's code generator pays for every block (most keys are plain).
-      const auto n = static_cast<uint64_t>(key.parts.size());
-      llvm::Value* parts = emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), n));
-      llvm::Value* unusable = b_.getFalse();
-      for (uint64_t i = 0; i < n; ++i) {
-        CgValue v = emitter_->Emit(*key.parts[i]);
-        unusable = b_.CreateOr(KeyPartUnusable(key, i, v), unusable);
-        b_.CreateStore(v.value, b_.CreateConstInBoundsGEP1_64(b_.getInt64Ty(), parts, i));
-      }
-      llvm::Value* count = b_.CreateSelect(unusable, b_.getInt32(static_cast<uint32_t>(-1)), b_.getInt32(static_cast<uint32_t>(n)));
+    auto call = [&](llvm::Value* parts, llvm::Value* count) {
       std::vector<llvm::Value*> args = {emitter_->state(), PtrConstant(b_, &s), parts, count,
                                         b_.getInt32(static_cast<uint32_t>(key.packed_widths))};
       args.insert(args.end(), extra.begin(), extra.end());
       return b_.CreateCall(DeclareRuntime(*fn_->getParent(), name), args);
+    };
+    const auto n = static_cast<uint32_t>(key.parts.size());
+    if (PlainKeyParts(key)) {
+      // Straight-line: the parts stored, and n = -1 when one is unusable. No block per
+      // part: the -O0 tier's code generator pays for every block (most keys are plain).
+      llvm::Value* parts = emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), n));
+      llvm::Value* unusable = b_.getFalse();
+      for (uint32_t i = 0; i < n; ++i) {
+        CgValue v = emitter_->Emit(*key.parts[i]);
+        unusable = b_.CreateOr(KeyPartUnusable(key, i, v), unusable);
+        b_.CreateStore(v.value, b_.CreateConstInBoundsGEP1_64(b_.getInt64Ty(), parts, i));
+      }
+      return call(parts, b_.CreateSelect(unusable, b_.getInt32(static_cast<uint32_t>(-1)), b_.getInt32(n)));
     }
     llvm::BasicBlock* no_key = NewBlock("key.none");
     llvm::Value* parts = EmitKeyParts(key, no_key);
     llvm::BasicBlock* done = NewBlock("key.done");
-    auto call = [&](int32_t n, int32_t widths) {
-      std::vector<llvm::Value*> args = {emitter_->state(), PtrConstant(b_, &s), parts, b_.getInt32(static_cast<uint32_t>(n)),
-                                        b_.getInt32(static_cast<uint32_t>(widths))};
-      args.insert(args.end(), extra.begin(), extra.end());
-      return b_.CreateCall(DeclareRuntime(*fn_->getParent(), name), args);
-    };
-    llvm::Value* with_key = call(static_cast<int32_t>(key.parts.size()), key.packed_widths);
+    llvm::Value* with_key = call(parts, b_.getInt32(n));
     llvm::BasicBlock* with_key_end = b_.GetInsertBlock();
     b_.CreateBr(done);
     b_.SetInsertPoint(no_key);
-    llvm::Value* without_key = call(-1, 0);
+    llvm::Value* without_key = call(parts, b_.getInt32(static_cast<uint32_t>(-1)));
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
     llvm::PHINode* r = b_.CreatePHI(b_.getInt32Ty(), 2);
