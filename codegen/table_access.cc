@@ -56,8 +56,7 @@ Key IntegerPrimaryKeyOf(const TableInfo& table, const RowValue& row) {
     for (size_t i = 0; i < n; ++i) {
       const int c = table.primary_key[i];
       parts[i] = row.GetInt(c);
-      const planner::TypeId type = table.columns[static_cast<size_t>(c)].type.id;
-      widths |= (type == planner::TypeId::kInt2 ? 0 : type == planner::TypeId::kInt4 ? 1 : 2) << (2 * i);
+      widths |= PackedKeyWidth(IntegerWidth(table.columns[static_cast<size_t>(c)].type.id).value()) << (2 * i);
     }
     return KeyFromParts(parts, static_cast<int32_t>(n), widths);
   }
