@@ -1,7 +1,8 @@
 // Ctrl-C for the shell. psql's rule: Ctrl-C cancels the current input line or the wait
-// for a result; it never stops the database. A SIGINT handler only sets a flag (the one
-// piece of process-wide state here, because a signal handler can reach nothing else);
-// the shell polls it while it waits and libedit's read returns early when it is set.
+// for a result; it never stops the database. A SIGINT handler only sets a flag and wakes
+// a pipe (the one piece of process-wide state here, because a signal handler can reach
+// nothing else); the shell polls the flag while it waits for a result, and the terminal
+// is read through WaitForInput, which returns when Ctrl-C comes, before or during it.
 #pragma once
 
 #include <csignal>
@@ -27,5 +28,10 @@ void InstallInterruptHandler();
 // Whether Ctrl-C was pressed since the last ClearInterrupt().
 bool Interrupted();
 void ClearInterrupt();
+// Waits until `fd` can be read without blocking (input, end of file or an error):
+// true; or until Ctrl-C is pressed: false. A Ctrl-C that came after the last
+// ClearInterrupt() but before this call also returns false at once; a blocking read
+// would miss it (it was not inside the read when the signal came).
+bool WaitForInput(int fd);
 
 }  // namespace caracal::frontend

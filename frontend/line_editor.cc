@@ -1,14 +1,19 @@
 #include "frontend/line_editor.h"
 
 #include <histedit.h>
+#include <langinfo.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <clocale>
+#include <cwchar>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <string_view>
 
 #include "frontend/interrupt.h"
 
@@ -42,6 +47,10 @@ class PlainTerminal : public LineSource {
     std::cout << prompt << std::flush;
     std::string line;
     for (;;) {
+      if (!WaitForInput(STDIN_FILENO)) {
+        interrupted_ = true;
+        return std::nullopt;
+      }
       char c;
       ssize_t n = read(STDIN_FILENO, &c, 1);
       if (n == 1) {
@@ -72,6 +81,7 @@ class EditLineSource : public LineSource {
  public:
   EditLineSource(const ShellVariables& variables, Completer completer)
       : variables_(variables), completer_(std::move(completer)) {
+    UseUtf8Characters();
     el_ = el_init("caracal", stdin, stdout, stderr);
     history_ = history_init();
     HistEvent ev;
@@ -81,6 +91,7 @@ class EditLineSource : public LineSource {
     el_set(el_, EL_EDITOR, "emacs");
     el_set(el_, EL_HIST, history, history_);
     el_set(el_, EL_SIGNAL, 1);
+    el_set(el_, EL_GETCFN, &EditLineSource::ReadCharacter);
     el_set(el_, EL_CLIENTDATA, this);
     el_set(el_, EL_PROMPT, &EditLineSource::Prompt);
     el_set(el_, EL_ADDFN, "caracal-complete", "complete a word", &EditLineSource::Complete);
@@ -135,6 +146,49 @@ class EditLineSource : public LineSource {
     if (file_.empty()) return;
     HistEvent ev;
     history(history_, &ev, H_SAVE, file_.c_str());
+  }
+
+  // libedit decodes keys and encodes the finished line with the C library's multibyte
+  // functions, which follow LC_CTYPE; in the "C" locale every byte above 0x7f is dropped.
+  // The shell's client encoding is UTF-8 (encoding.h), so the terminal is read as UTF-8:
+  // the user's locale if it is a UTF-8 one, else C.UTF-8.
+  static void UseUtf8Characters() {
+    auto utf8 = [] { return std::string_view(nl_langinfo(CODESET)) == "UTF-8"; };
+    if (std::setlocale(LC_CTYPE, "") && utf8()) return;
+    std::setlocale(LC_CTYPE, "C.UTF-8");
+  }
+
+  // libedit's own reader blocks in read(): a Ctrl-C that comes while libedit is between
+  // two reads (drawing the line) would be lost and the shell would wait in cooked mode
+  // for a newline. This one waits with WaitForInput and fails (-1, which ends el_gets)
+  // once Ctrl-C was pressed. Returns 1 with a character, 0 at the end of input.
+  static int ReadCharacter(EditLine*, wchar_t* out) {
+    char bytes[MB_LEN_MAX];
+    size_t count = 0;
+    for (;;) {
+      if (!WaitForInput(STDIN_FILENO)) {
+        *out = L'\0';
+        errno = EINTR;
+        return -1;
+      }
+      char byte;
+      ssize_t n = read(STDIN_FILENO, &byte, 1);
+      if (n == 0) return 0;
+      if (n < 0) {
+        if (errno == EINTR || errno == EAGAIN) continue;
+        *out = L'\0';
+        return -1;
+      }
+      bytes[count++] = byte;
+      std::mbstate_t state{};
+      size_t used = std::mbrtowc(out, bytes, count, &state);
+      if (used == static_cast<size_t>(-2) && count < sizeof bytes) continue;  // an incomplete sequence
+      if (used == static_cast<size_t>(-1) || used == static_cast<size_t>(-2)) {
+        count = 0;  // not a character of the encoding: dropped, as libedit's reader does
+        continue;
+      }
+      return 1;
+    }
   }
 
   static char* Prompt(EditLine* el) {

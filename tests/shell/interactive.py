@@ -134,6 +134,24 @@ def ctrl_c_cancels_input(t):
     expect("ERROR" not in s, "no error from the abandoned input", t)
 
 
+def ctrl_c_during_a_paste(t):
+    """Ctrl-C while the line editor is still drawing a long pasted line (between two reads
+    of the terminal, not blocked in one) cancels it too; it was once lost there and the
+    shell hung waiting for a newline. Then UTF-8 typed at the prompt arrives whole."""
+    t.wait_for(PROMPT)
+    t.line("select 'never run' as x,")
+    t.wait_for(r"^caracal-> ?$")
+    t.type("'" + "long pasted text " * 200)
+    t.keys("C-c")
+    t.wait_for(PROMPT, what="a new prompt after Ctrl-C")
+    t.line("select 'café €' as y;")
+    s = t.wait_for(r"\(1 row\)")
+    expect(re.search(r"^caracal=> select 'café €' as y;\s*$", s, re.M), "the UTF-8 text echoed whole", t)
+    result = s.split("as y;")[-1]
+    expect(re.search(r"^ café €\s*$", result, re.M), "the UTF-8 value returned whole", t)
+    expect("never run" not in result and "ERROR" not in result, "only the new statement ran", t)
+
+
 def ctrl_c_stops_waiting(t):
     """Ctrl-C while a call waits for its epoch stops the wait; the transaction still
     commits and the database goes on."""
@@ -349,6 +367,7 @@ def editor(t):
 SCENARIOS = {
     "prompts_and_multiline": prompts_and_multiline,
     "ctrl_c_cancels_input": ctrl_c_cancels_input,
+    "ctrl_c_during_a_paste": ctrl_c_during_a_paste,
     "ctrl_c_stops_waiting": ctrl_c_stops_waiting,
     "line_editing": line_editing,
     "completion": completion,
