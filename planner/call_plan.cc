@@ -5,6 +5,7 @@
 #include "planner/coerce.h"
 #include "planner/expr_binder.h"
 #include "planner/expr_eval.h"
+#include "planner/functions.h"
 #include "planner/pg_nodes.h"
 #include "planner/sql_error.h"
 
@@ -99,7 +100,7 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
   std::string name = StringValue(call->funcname[call->n_funcname - 1]);
   std::vector<std::shared_ptr<const ProcedureIr>> candidates = catalog.FindProcedures(name);
   // A SELECT of a builtin function (SELECT abs(-1)) is an ordinary query.
-  if (candidates.empty() && plan.form != CallPlan::Form::kCall) return std::nullopt;
+  if (candidates.empty() && plan.form == CallPlan::Form::kSelectValue) return std::nullopt;
 
   std::vector<ExprPtr> args;
   ExprBinder binder(nullptr, &catalog);
@@ -108,6 +109,13 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
       throw SqlError(sqlstate::kFeatureNotSupported, "named arguments are not supported yet",
                      NodeLocation(call->args[i]));
     args.push_back(binder.Bind(call->args[i]));
+  }
+  if (candidates.empty() && plan.form == CallPlan::Form::kSelectFrom) {
+    // SELECT * FROM f(...) of a builtin: the query planner says functions in FROM are not
+    // supported; of no function at all, the error below, as PostgreSQL's.
+    std::vector<SqlType> types;
+    for (const auto& a : args) types.push_back(a->type);
+    if (ResolveFunction(name, types)) return std::nullopt;
   }
   const bool want_procedure = plan.form == CallPlan::Form::kCall && !any_kind;
   int best = -1;

@@ -66,6 +66,10 @@ TEST_F(CallTest, ErrorsAbortTheWholeCall) {
   EXPECT_EQ(Err("SELECT add_then_fail(1)"), "23505: duplicate key value violates unique constraint \"kv_pkey\"");
   EXPECT_EQ(Q("SELECT v FROM kv WHERE k = 1"), "10") << "the update before the failing insert must not stay";
   EXPECT_EQ(Err("SELECT nosuch(1)"), "42883: function nosuch(integer) does not exist");
+  // In FROM too (it once said that functions in FROM are not supported); a builtin there
+  // still is not.
+  EXPECT_EQ(Err("SELECT * FROM nosuch(1, 'a')"), "42883: function nosuch(integer, unknown) does not exist");
+  EXPECT_EQ(Err("SELECT * FROM abs(-1)"), "0A000: a subquery or function in FROM is not supported yet");
 }
 
 TEST_F(CallTest, SetReturningFunction) {
