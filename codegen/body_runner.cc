@@ -301,15 +301,23 @@ void BodyRunner::RunReturnQuery(const Stmt& s) {
   std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars, accelerator_);
   SetFound(!rows.empty());
   const size_t columns = std::min(ir_.result_columns.size(), s.select->columns.size());
+  // Straight to the client's values: a cast only where the query's column type differs
+  // (the same columns for every row).
+  std::vector<uint8_t> cast(columns);
+  for (size_t c = 0; c < columns; ++c) {
+    const planner::SqlType& from = s.select->columns[c].type;
+    const planner::SqlType& to = ir_.result_columns[c].type;
+    cast[c] = !(from == to || to == from.Base());
+  }
   for (const auto& row : rows) {
-    // Straight to the client's values: a cast only where the query's column type differs.
     std::vector<Value> out;
     out.reserve(columns);
     for (size_t c = 0; c < columns && c < row.size(); ++c) {
-      const planner::SqlType& from = s.select->columns[c].type;
       const planner::SqlType& to = ir_.result_columns[c].type;
-      out.push_back(planner::DatumToValue(
-          row[c].is_null() || from == to || to == from.Base() ? row[c] : planner::CastDatum(row[c], from, to, false), to));
+      if (row[c].is_null() || !cast[c])
+        out.push_back(planner::DatumToValue(row[c], to));
+      else
+        out.push_back(planner::DatumToValue(planner::CastDatum(row[c], s.select->columns[c].type, to, false), to));
     }
     exec_->Emit(std::move(out));
   }
