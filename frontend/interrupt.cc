@@ -68,13 +68,20 @@ void ClearInterrupt() {
   DrainWakePipe();
 }
 
-bool WaitForInput(int fd) {
+WaitResult WaitForInput(int fd) {
   for (;;) {
-    if (Interrupted()) return false;
+    if (Interrupted()) return WaitResult::kInterrupted;
     pollfd fds[2] = {{fd, POLLIN, 0}, {g_wake_read, POLLIN, 0}};
     int ready = poll(fds, g_wake_read >= 0 ? 2 : 1, -1);
-    if (ready < 0 && errno != EINTR) return true;  // let the read report the error
-    if (ready > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))) return !Interrupted();
+    if (ready < 0) {
+      if (errno != EINTR) return WaitResult::kReady;  // let the read report the error
+      // SIGINT's handler may run on another thread, after this one saw EINTR: its byte
+      // in the pipe wakes the next poll.
+      if (!Interrupted()) return WaitResult::kOtherSignal;
+      continue;
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))
+      return Interrupted() ? WaitResult::kInterrupted : WaitResult::kReady;
   }
 }
 

@@ -28,10 +28,12 @@ void InstallInterruptHandler();
 // Whether Ctrl-C was pressed since the last ClearInterrupt().
 bool Interrupted();
 void ClearInterrupt();
+enum class WaitResult { kReady, kInterrupted, kOtherSignal };
 // Waits until `fd` can be read without blocking (input, end of file or an error):
-// true; or until Ctrl-C is pressed: false. A Ctrl-C that came after the last
-// ClearInterrupt() but before this call also returns false at once; a blocking read
-// would miss it (it was not inside the read when the signal came).
-bool WaitForInput(int fd);
+// kReady; or until Ctrl-C is pressed: kInterrupted. A Ctrl-C that came after the last
+// ClearInterrupt() but before this call also returns kInterrupted at once; a blocking
+// read would miss it (it was not inside the read when the signal came). kOtherSignal:
+// another signal (a window resize, a continue after Ctrl-Z) interrupted the wait.
+WaitResult WaitForInput(int fd);
 
 }  // namespace caracal::frontend

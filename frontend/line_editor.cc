@@ -47,10 +47,12 @@ class PlainTerminal : public LineSource {
     std::cout << prompt << std::flush;
     std::string line;
     for (;;) {
-      if (!WaitForInput(STDIN_FILENO)) {
+      WaitResult wait = WaitForInput(STDIN_FILENO);
+      if (wait == WaitResult::kInterrupted) {
         interrupted_ = true;
         return std::nullopt;
       }
+      if (wait == WaitResult::kOtherSignal) continue;
       char c;
       ssize_t n = read(STDIN_FILENO, &c, 1);
       if (n == 1) {
@@ -162,14 +164,23 @@ class EditLineSource : public LineSource {
   // two reads (drawing the line) would be lost and the shell would wait in cooked mode
   // for a newline. This one waits with WaitForInput and fails (-1, which ends el_gets)
   // once Ctrl-C was pressed. Returns 1 with a character, 0 at the end of input.
-  static int ReadCharacter(EditLine*, wchar_t* out) {
+  // libedit's signal handlers (EL_SIGNAL) uninstall themselves after one signal and its
+  // reader reinstalls them; ours cannot, so it applies a window size change itself. A
+  // second Ctrl-Z within one input line leaves the line editor in cooked mode until the
+  // line ends.
+  static int ReadCharacter(EditLine* el, wchar_t* out) {
     char bytes[MB_LEN_MAX];
     size_t count = 0;
     for (;;) {
-      if (!WaitForInput(STDIN_FILENO)) {
+      WaitResult wait = WaitForInput(STDIN_FILENO);
+      if (wait == WaitResult::kInterrupted) {
         *out = L'\0';
         errno = EINTR;
         return -1;
+      }
+      if (wait == WaitResult::kOtherSignal) {
+        el_resize(el);
+        continue;
       }
       char byte;
       ssize_t n = read(STDIN_FILENO, &byte, 1);
