@@ -12,15 +12,6 @@ using planner::KeyAccess;
 using planner::Stmt;
 using planner::StmtKind;
 
-std::optional<ColumnType> IntegerWidth(planner::TypeId type) {
-  switch (type) {
-    case planner::TypeId::kInt2: return ColumnType::kSmallInt;
-    case planner::TypeId::kInt4: return ColumnType::kInteger;
-    case planner::TypeId::kInt8: return ColumnType::kBigInt;
-    default: return std::nullopt;
-  }
-}
-
 namespace {
 
 // The primary-key expressions of a point read path, or nothing.
@@ -94,18 +85,6 @@ std::optional<PointKeyPlan> PlanPointKey(const planner::ProcedureIr& ir, const S
     plan.packed_widths |= PackedKeyWidth(*width) << (2 * i);
   }
   return plan;
-}
-
-int32_t PackedKeyWidth(ColumnType width) {
-  return width == ColumnType::kSmallInt ? 0 : width == ColumnType::kInteger ? 1 : 2;
-}
-
-ColumnType UnpackKeyWidth(int32_t packed, int index) {
-  switch ((packed >> (2 * index)) & 3) {
-    case 0: return ColumnType::kSmallInt;
-    case 1: return ColumnType::kInteger;
-    default: return ColumnType::kBigInt;
-  }
 }
 
 namespace {

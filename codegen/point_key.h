@@ -26,13 +26,29 @@ struct PointKeyPlan {
 std::optional<PointKeyPlan> PlanPointKey(const planner::ProcedureIr& ir, const planner::Stmt& s);
 
 // The key width of an integer SQL type (how Key::AppendInt encodes it); nullopt for others.
-std::optional<ColumnType> IntegerWidth(planner::TypeId type);
+// Inline, as the two below: an inserted row's key is packed with them on every INSERT.
+constexpr std::optional<ColumnType> IntegerWidth(planner::TypeId type) {
+  switch (type) {
+    case planner::TypeId::kInt2: return ColumnType::kSmallInt;
+    case planner::TypeId::kInt4: return ColumnType::kInteger;
+    case planner::TypeId::kInt8: return ColumnType::kBigInt;
+    default: return std::nullopt;
+  }
+}
 
 // Key widths travel to the runtime as 2 bits per column (at most 16 columns).
 constexpr int kMaxPointKeyParts = 16;
-ColumnType UnpackKeyWidth(int32_t packed, int index);
+constexpr ColumnType UnpackKeyWidth(int32_t packed, int index) {
+  switch ((packed >> (2 * index)) & 3) {
+    case 0: return ColumnType::kSmallInt;
+    case 1: return ColumnType::kInteger;
+    default: return ColumnType::kBigInt;
+  }
+}
 // One width's 2 bits (shift them by 2 * index).
-int32_t PackedKeyWidth(ColumnType width);
+constexpr int32_t PackedKeyWidth(ColumnType width) {
+  return width == ColumnType::kSmallInt ? 0 : width == ColumnType::kInteger ? 1 : 2;
+}
 // The key of parts[0..n) with their packed widths, as the runner encodes it.
 Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths);
 
