@@ -191,14 +191,20 @@ class EditLineSource : public LineSource {
         return -1;
       }
       bytes[count++] = byte;
-      std::mbstate_t state{};
-      size_t used = std::mbrtowc(out, bytes, count, &state);
-      if (used == static_cast<size_t>(-2) && count < sizeof bytes) continue;  // an incomplete sequence
-      if (used == static_cast<size_t>(-1) || used == static_cast<size_t>(-2)) {
-        count = 0;  // not a character of the encoding: dropped, as libedit's reader does
-        continue;
+      for (;;) {
+        std::mbstate_t state{};
+        size_t used = std::mbrtowc(out, bytes, count, &state);
+        if (used == static_cast<size_t>(-2) && count < sizeof bytes) break;  // an incomplete sequence: read on
+        if (used != static_cast<size_t>(-1) && used != static_cast<size_t>(-2)) return 1;
+        // Not a character of the encoding: dropped, as libedit's reader does, except the
+        // byte that broke the sequence, which may start the next character.
+        if (count == 1) {
+          count = 0;
+          break;
+        }
+        bytes[0] = bytes[count - 1];
+        count = 1;
       }
-      return 1;
     }
   }
 
