@@ -7,12 +7,14 @@
 
 #include "codegen/compiled_exprs.h"
 #include "codegen/engine_row_sources.h"
+#include "codegen/error_context.h"
 #include "codegen/proc_runtime.h"
 #include "codegen/row_writes.h"
 #include "codegen/table_access.h"
 #include "engine/table.h"
 #include "planner/access_path.h"
 #include "planner/cast.h"
+#include "planner/constraint_errors.h"
 #include "planner/expr_eval.h"
 #include "planner/ir_visit.h"
 #include "planner/select_exec.h"
@@ -117,10 +119,17 @@ bool BodyRunner::Condition(const planner::Expr& e) const {
 
 void BodyRunner::Assign(int slot, Datum value, const planner::SqlType& from) {
   const planner::Variable& v = ir_.variables[slot];
-  if (!value.is_null() && !(from == v.type) && !planner::CastKeepsValue(value, from, v.type))
-    value = planner::CastDatum(value, from, v.type, false);
+  if (!value.is_null() && !(from == v.type) && !planner::CastKeepsValue(value, from, v.type)) {
+    try {
+      value = planner::CastDatum(value, from, v.type, false);
+    } catch (SqlError& e) {
+      e.AtPlpgsqlLevel();  // into a variable: PL/pgSQL's doing, not the SQL's
+      throw;
+    }
+  }
   if (value.is_null() && v.not_null)
-    throw SqlError("22004", fmt::format("null value cannot be assigned to variable \"{}\" declared NOT NULL", v.name));
+    throw SqlError("22004", fmt::format("null value cannot be assigned to variable \"{}\" declared NOT NULL", v.name))
+        .AtPlpgsqlLevel();
   frame_.var(slot) = std::move(value);
 }
 
@@ -148,6 +157,15 @@ Flow BodyRunner::RunBlock(const planner::Block& block) {
 }
 
 Flow BodyRunner::RunStmt(const Stmt& s) {
+  try {
+    return RunStmtKind(s);
+  } catch (SqlError& e) {
+    AddStatementContext(e, ir_, s);  // kept if an inner statement set it
+    throw;
+  }
+}
+
+Flow BodyRunner::RunStmtKind(const Stmt& s) {
   switch (s.kind) {
     case StmtKind::kNull: return Flow::kNext;
     case StmtKind::kDeclare: RunDeclare(s); return Flow::kNext;
@@ -261,7 +279,7 @@ void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
     EvalContext ctx = FrameContext();
     std::optional<Key> key = ReadKeyOf(s);
     const RowValue* row = key ? source.Read(s.table->id, *key) : nullptr;
-    if (s.strict && row == nullptr) throw SqlError("P0002", "query returned no rows");
+    if (s.strict && row == nullptr) throw SqlError("P0002", "query returned no rows").AtPlpgsqlLevel();
     SetFound(row != nullptr);
     if (row == nullptr) {
       for (size_t i = 0; i < s.into.size(); ++i) Assign(s.into[i], Datum::Null(), planner::SqlType());
@@ -281,13 +299,15 @@ void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
       Assign(s.into[i], planner::Eval(out, ctx), s.select->columns[i].type);
     }
     for (size_t i = s.select->columns.size(); i < s.into.size(); ++i) Assign(s.into[i], Datum::Null(), planner::SqlType());
+    // The outputs no target takes (PERFORM's, all of them) are still computed: they may raise.
+    for (size_t i = s.into.size(); i < s.select->columns.size(); ++i) {
+      const planner::Expr& out = *s.select->outputs[i];
+      if (out.kind != planner::ExprKind::kConst && out.kind != planner::ExprKind::kSlot) (void)planner::Eval(out, ctx);
+    }
     return;
   }
   std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars, accelerator_);
-  if (s.strict) {
-    if (rows.empty()) throw SqlError("P0002", "query returned no rows");
-    if (rows.size() > 1) throw SqlError("P0003", "query returned more than one row");
-  }
+  CheckStrict(s, static_cast<int64_t>(rows.size()));
   SetFound(!rows.empty());
   if (s.into.empty()) return;
   for (size_t i = 0; i < s.into.size(); ++i) {
@@ -468,10 +488,13 @@ RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old,
   // Every new value is computed from the old row before any is set.
   if (!NewValues(s, ctx, compiled, assigned)) return nullptr;
   auto check_not_null = [&](const planner::CatalogColumn& c) {
-    if (c.not_null)
-      throw SqlError(planner::sqlstate::kNotNullViolation,
-                     fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null constraint", c.name,
-                                 s.table->name));
+    if (!c.not_null) return;
+    // The row as it would have been written, for the error's DETAIL.
+    std::vector<Datum> row(s.table->columns.size());
+    for (size_t col = 0; col < row.size(); ++col)
+      planner::DatumFromRowInto(old, static_cast<int>(col), schema.column(static_cast<int>(col)), row[col]);
+    for (size_t i = 0; i < s.assignments.size(); ++i) row[static_cast<size_t>(s.assignments[i].first)] = assigned[i];
+    throw planner::NotNullViolation(*s.table, static_cast<int>(&c - s.table->columns.data()), row);
   };
   // A string column whose new value has its old value's size in bytes (char(n) columns,
   // mostly) keeps the row's layout, so it can be patched like a fixed-width one.
@@ -601,8 +624,8 @@ void BodyRunner::ReturnedNoRow(const Stmt& s) {
 
 void BodyRunner::CheckStrict(const Stmt& s, int64_t rows) {
   if (!s.strict) return;
-  if (rows == 0) throw SqlError("P0002", "query returned no rows");
-  if (rows > 1) throw SqlError("P0003", "query returned more than one row");
+  if (rows == 0) throw SqlError("P0002", "query returned no rows").AtPlpgsqlLevel();
+  if (rows > 1) throw SqlError("P0003", "query returned more than one row").AtPlpgsqlLevel();
 }
 
 void BodyRunner::RunDelete(const Stmt& s) {
@@ -653,7 +676,14 @@ void BodyRunner::RunReturn(const Stmt& s) {
   if (ir_.returns != planner::ProcedureIr::Returns::kScalar || !s.value) return;
   Datum v = Eval(*s.value);
   const planner::SqlType& to = ir_.result_columns.at(0).type;
-  if (!v.is_null() && !(s.value->type == to)) v = planner::CastDatum(v, s.value->type, to, false);
+  if (!v.is_null() && !(s.value->type == to)) {
+    try {
+      v = planner::CastDatum(v, s.value->type, to, false);
+    } catch (SqlError& e) {
+      AddReturnCastContext(e, ir_);  // PL/pgSQL casts at the function's exit
+      throw;
+    }
+  }
   Return(v);
 }
 

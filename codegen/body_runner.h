@@ -80,7 +80,9 @@ class BodyRunner {
 
  private:
   Flow RunBlock(const planner::Block& block);
+  // Runs `s`; an error leaving it gets PL/pgSQL's CONTEXT (error_context.h).
   Flow RunStmt(const planner::Stmt& s);
+  Flow RunStmtKind(const planner::Stmt& s);
   // Handles how one loop iteration ended: sets `stop` for an EXIT of this loop; returns a
   // flow the loop must pass on (RETURN, or EXIT/CONTINUE of an outer loop) or kNext.
   Flow AfterIteration(const planner::Stmt& loop, Flow f, bool& stop);

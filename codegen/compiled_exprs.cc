@@ -1,5 +1,6 @@
 #include "codegen/compiled_exprs.h"
 
+#include "codegen/error_context.h"
 #include "codegen/row_writes.h"
 #include "planner/sql_error.h"
 
@@ -129,7 +130,12 @@ bool CompiledExprs::ReturningInto(const planner::Stmt& s, const planner::EvalCon
   // This case writes the frame (ctx.variables is the runner's own frame).
   EvalState state = StateFor(ctx);
   if (code_.RunExpr(cases.returning_into, &state, nullptr) == 0) {
-    state.RethrowIfError();
+    try {
+      state.RethrowIfError();
+    } catch (planner::SqlError& e) {
+      if (static_cast<ErrorWhere>(state.error_where) == ErrorWhere::kPlpgsql) e.AtPlpgsqlLevel();
+      throw;
+    }
     throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: compiled RETURNING failed without an error");
   }
   return true;

@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <llvm/IR/IRBuilder.h>
@@ -64,6 +65,8 @@ class ExprEmitter {
   // subscripts, ascii(). Worth it in the -O2 tier; the first tier keeps its IR small,
   // since CREATE FUNCTION waits for it. Off by default.
   void set_fast_paths(bool on) { fast_paths_ = on; }
+  // Where failing code branches from now on; returns the block it replaces.
+  llvm::BasicBlock* set_error_exit(llvm::BasicBlock* error_exit) { return std::exchange(error_exit_, error_exit); }
 
   // Removes the EvalState loads the emitted code never used (the constructor loads every
   // pointer up front, where it dominates all uses; the first tier's compile time counts

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "codegen/error_context.h"
 #include "planner/cast.h"
 #include "planner/expr_eval.h"
 #include "planner/sql_error.h"
@@ -70,10 +71,15 @@ void InitializeLocals(const planner::ProcedureIr& ir, Frame& frame) {
   for (size_t i = 0; i < ir.variables.size(); ++i) {
     const planner::Variable& v = ir.variables[i];
     if (v.kind != planner::VariableKind::kLocal || !v.default_value) continue;
-    frame.vars[i] = planner::Eval(*v.default_value, ctx);
-    if (v.not_null && frame.vars[i].is_null())
-      throw planner::SqlError("22004", "null value cannot be assigned to variable \"" + v.name +
-                                           "\" declared NOT NULL");
+    try {
+      frame.vars[i] = planner::Eval(*v.default_value, ctx);
+      if (v.not_null && frame.vars[i].is_null())
+        throw planner::SqlError("22004", "null value cannot be assigned to variable \"" + v.name +
+                                             "\" declared NOT NULL");
+    } catch (planner::SqlError& e) {
+      AddLocalsContext(e, ir, v);
+      throw;
+    }
   }
 }
 

@@ -312,6 +312,7 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_publish", "ip", reinterpret_cast<void*>(&caracal_rt_publish)},
       {"caracal_rt_raise_stmt", "ippp", reinterpret_cast<void*>(&caracal_rt_raise_stmt)},
       {"caracal_rt_return", "ipp", reinterpret_cast<void*>(&caracal_rt_return)},
+      {"caracal_rt_error_at", "vppi", reinterpret_cast<void*>(&caracal_rt_error_at)},
   };
   return table;
 }

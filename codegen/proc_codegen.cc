@@ -11,6 +11,7 @@
 #include <span>
 #include <unordered_set>
 
+#include "codegen/error_context.h"
 #include "codegen/jit_runtime.h"
 #include "codegen/point_key.h"
 #include "codegen/row_writes.h"
@@ -86,6 +87,34 @@ class BlockCompiler {
     llvm::BasicBlock* continue_to;
   };
 
+  // While it lives, code that fails leaves through a block of its own that records
+  // where (caracal_rt_error_at: statement `s`, `where`) for PL/pgSQL's CONTEXT, then
+  // returns the error status. The block is dropped if nothing branched to it.
+  class ErrorScope {
+   public:
+    // `at`: the Stmt, or for kLocals the planner::Variable.
+    ErrorScope(BlockCompiler& c, const void* at, ErrorWhere where) : c_(c) {
+      llvm::IRBuilderBase::InsertPointGuard keep(c.b_);
+      block_ = c.NewBlock("error.at");
+      c.b_.SetInsertPoint(block_);
+      c.emitter_->CallRuntime("caracal_rt_error_at", {c.emitter_->state(), PtrConstant(c.b_, at),
+                                                       c.b_.getInt32(static_cast<int32_t>(where))});
+      c.b_.CreateRet(c.b_.getInt32(0));
+      previous_ = c.emitter_->set_error_exit(block_);
+    }
+    ~ErrorScope() {
+      c_.emitter_->set_error_exit(previous_);
+      if (block_->use_empty()) block_->eraseFromParent();
+    }
+    ErrorScope(const ErrorScope&) = delete;
+    ErrorScope& operator=(const ErrorScope&) = delete;
+
+   private:
+    BlockCompiler& c_;
+    llvm::BasicBlock* block_;
+    llvm::BasicBlock* previous_;
+  };
+
   llvm::BasicBlock* NewBlock(const char* name) { return llvm::BasicBlock::Create(b_.getContext(), name, fn_); }
 
   // After a branch or return, statements that follow (unreachable) go to a fresh block.
@@ -101,6 +130,7 @@ class BlockCompiler {
     for (size_t i = 0; i < ir_.variables.size(); ++i) {
       const planner::Variable& v = ir_.variables[i];
       if (v.kind != planner::VariableKind::kLocal || !v.default_value) continue;
+      ErrorScope scope(*this, &v, ErrorWhere::kLocals);
       CgValue value = emitter_->Emit(*v.default_value);
       if (v.not_null) EmitNotNullCheck(*emitter_, value, v);
       emitter_->Store(value, v.default_value->type.id, emitter_->Variable(static_cast<int>(i)));
@@ -139,6 +169,7 @@ class BlockCompiler {
   }
 
   void CompileStmt(const Stmt& s) {
+    ErrorScope scope(*this, &s, ErrorWhere::kStatement);
     switch (s.kind) {
       case StmtKind::kNull: return;
       case StmtKind::kAssign:
@@ -327,6 +358,7 @@ class BlockCompiler {
     const SqlType& to = ir_.result_columns.at(0).type;
     SqlType type = s.value->type;
     if (!(type == to)) {
+      ErrorScope cast(*this, &s, ErrorWhere::kReturnCast);  // PL/pgSQL casts at the function's exit
       v = emitter_->Cast(v, type, to, false);
       type = to;
     }
@@ -479,6 +511,8 @@ class BlockCompiler {
     emitter_->CheckOk(CallWithPointKey("caracal_rt_read_row", s, key, {row_slot}));
     llvm::Value* row = b_.CreateLoad(b_.getPtrTy(), row_slot, "selrow");
     llvm::Value* found = b_.CreateICmpNE(row, llvm::ConstantPointerNull::get(b_.getPtrTy()));
+    // From here PL/pgSQL assigns the targets; only evaluating an output is the SQL's.
+    ErrorScope into(*this, &s, ErrorWhere::kPlpgsql);
     if (s.strict) emitter_->RaiseIf(b_.CreateNot(found), "P0002", "query returned no rows");
     SetFound(found);
     llvm::BasicBlock* have_row = NewBlock("sel.row");
@@ -514,7 +548,19 @@ class BlockCompiler {
         emitter_->ReadStringColumnInto(row, out.slot.index, emitter_->Variable(slot));
         continue;
       }
-      Assign(slot, emitter_->Emit(out), s.select->columns[i].type);
+      CgValue value;
+      {
+        ErrorScope query(*this, &s, ErrorWhere::kStatement);
+        value = emitter_->Emit(out);
+      }
+      Assign(slot, value, s.select->columns[i].type);
+    }
+    // The outputs no target takes (PERFORM's, all of them) are still computed: they may raise.
+    for (size_t i = s.into.size(); i < columns; ++i) {
+      const planner::Expr& out = *s.select->outputs[i];
+      if (out.kind == planner::ExprKind::kConst || out.kind == planner::ExprKind::kSlot) continue;
+      ErrorScope query(*this, &s, ErrorWhere::kStatement);
+      emitter_->Emit(out);
     }
     emitter_->set_row(outer_row);
     emitter_->set_schema(outer_schema);
@@ -610,9 +656,20 @@ class ExprSwitchEmitter {
     return AddCase(index, &schema, [&](ExprEmitter& emitter) {
       std::vector<CgValue> values;
       for (const auto& e : s.returning) values.push_back(emitter.Emit(*e));
+      // Assigning the targets is PL/pgSQL's doing, not the SQL's (error_context.h).
+      llvm::BasicBlock* into_error = llvm::BasicBlock::Create(context_, "error.into", fn_);
+      {
+        llvm::IRBuilderBase::InsertPointGuard keep(b_);
+        b_.SetInsertPoint(into_error);
+        emitter.CallRuntime("caracal_rt_error_at", {emitter.state(), llvm::ConstantPointerNull::get(b_.getPtrTy()),
+                                                     b_.getInt32(static_cast<int32_t>(ErrorWhere::kPlpgsql))});
+        b_.CreateRet(b_.getInt32(0));
+      }
+      emitter.set_error_exit(into_error);
       for (size_t i = 0; i < s.into.size() && i < values.size(); ++i)
         EmitAssign(emitter, ir, s.into[i], values[i], s.returning[i]->type);
       b_.CreateRet(b_.getInt32(1));
+      if (into_error->use_empty()) into_error->eraseFromParent();
     });
   }
 
@@ -746,6 +803,7 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
   llvm::Module& module = *modules.front().module;
   auto* fn_type = llvm::FunctionType::get(llvm::Type::getInt32Ty(context), {llvm::PointerType::get(context, 0)}, false);
   auto code = std::unique_ptr<ProcedureCode>(new ProcedureCode());
+  code->ir_ = &ir;
   const bool fast_paths = jit.opt_level() != OptLevel::kO0;
   code->constants_ = std::make_unique<ConstantPool>();
   int temps = 0;
@@ -840,7 +898,12 @@ BlockEnd ProcedureCode::Run(Fn fn, std::vector<Datum>& frame, StatementHooks& ho
   state.user = &hooks;
   int32_t r = fn(&state);
   if (r == 0) {
-    state.RethrowIfError();
+    try {
+      state.RethrowIfError();
+    } catch (planner::SqlError& e) {
+      AddCompiledContext(e, *ir_, state.error_stmt, static_cast<ErrorWhere>(state.error_where));
+      throw;
+    }
     Internal("compiled procedure failed without an error");
   }
   return static_cast<BlockEnd>(r);

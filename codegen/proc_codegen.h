@@ -101,6 +101,7 @@ class ProcedureCode {
   BlockEnd Run(Fn fn, std::vector<planner::Datum>& frame, StatementHooks& hooks,
                std::vector<planner::Datum>* temps) const;
 
+  const planner::ProcedureIr* ir_ = nullptr;  // for the CONTEXT of an error
   std::unique_ptr<ConstantPool> constants_;
   std::unique_ptr<CompiledModule> module_;
   Fn body_ = nullptr;

@@ -141,4 +141,9 @@ int32_t caracal_rt_return(EvalState* state, const caracal::planner::Datum* value
   });
 }
 
+void caracal_rt_error_at(EvalState* state, const caracal::planner::Stmt* stmt, int32_t where) {
+  state->error_stmt = stmt;
+  state->error_where = where;
+}
+
 }  // extern "C"

@@ -45,4 +45,6 @@ int32_t caracal_rt_publish(caracal::codegen::EvalState* state);
 int32_t caracal_rt_raise_stmt(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,
                               const caracal::planner::Datum* args);
 int32_t caracal_rt_return(caracal::codegen::EvalState* state, const caracal::planner::Datum* value);
+// On the way out of a failed statement: records where (EvalState::error_stmt).
+void caracal_rt_error_at(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt, int32_t where);
 }

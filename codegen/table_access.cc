@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "planner/access_path.h"
+#include "planner/constraint_errors.h"
 #include "planner/sql_error.h"
 
 namespace caracal::codegen {
@@ -35,10 +36,7 @@ Key PrimaryKeyOf(const TableInfo& table, std::span<const Datum> row) {
   Key key;
   for (int c : table.primary_key) {
     const planner::CatalogColumn& col = table.columns[c];
-    if (row[c].is_null())
-      throw SqlError(planner::sqlstate::kNotNullViolation,
-                     fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null constraint",
-                                 col.name, table.name));
+    if (row[c].is_null()) throw planner::NotNullViolation(table, c, row);
     if (!planner::AppendKeyValue(key, row[c], col))
       throw SqlError(planner::sqlstate::kNumericOutOfRange,
                      fmt::format("value {} of key column \"{}\" cannot be stored", planner::DatumToText(row[c], col.type),
@@ -120,10 +118,7 @@ RowValuePtr BuildRow(const TableInfo& table, const Schema& schema, std::span<con
   for (size_t c = 0; c < table.columns.size(); ++c) {
     const planner::CatalogColumn& col = table.columns[c];
     if (row[c].is_null()) {
-      if (col.not_null)
-        throw SqlError(planner::sqlstate::kNotNullViolation,
-                       fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null constraint",
-                                   col.name, table.name));
+      if (col.not_null) throw planner::NotNullViolation(table, static_cast<int>(c), row);
       b.SetNull(static_cast<int>(c));
       continue;
     }

@@ -8,6 +8,8 @@ namespace caracal::planner {
 
 namespace {
 
+ExprPtr CastNode(ExprPtr e, const SqlType& to, bool explicit_cast);
+
 int NumericRank(TypeId t) {
   switch (t) {
     case TypeId::kInt2: return 0;
@@ -23,16 +25,23 @@ ExprPtr Convert(ExprPtr e, const SqlType& to, bool explicit_cast) {
   if (e->kind == ExprKind::kConst) {
     // Fold: the literal is checked now, at its location.
     try {
-      e->value = CastDatum(e->value, e->type, to, explicit_cast);
+      Datum folded = CastDatum(e->value, e->type, to, explicit_cast);
+      e->value = std::move(folded);
+      e->type = to;
+      return e;
     } catch (SqlError& err) {
       // PostgreSQL reports a position only for literals it parses while binding;
-      // converting a typed constant happens at run time there, without one.
-      if (e->type.is_unknown()) err.AtLocation(e->location);
+      // converting a typed constant happens at run time there, without one (so a
+      // function's `RETURN 100000` into smallint fails when it runs, not at CREATE).
+      if (!e->type.is_unknown()) return CastNode(std::move(e), to, explicit_cast);
+      err.AtLocation(e->location);
       throw;
     }
-    e->type = to;
-    return e;
   }
+  return CastNode(std::move(e), to, explicit_cast);
+}
+
+ExprPtr CastNode(ExprPtr e, const SqlType& to, bool explicit_cast) {
   auto cast = std::make_unique<Expr>();
   cast->kind = ExprKind::kCast;
   cast->type = to;

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "planner/constraint_errors.h"
 #include "planner/expr_eval.h"
 #include "planner/pg_nodes.h"
 #include "planner/sql_error.h"
@@ -216,16 +217,8 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, Engine& engine
     for (size_t c = 0; c < table->columns.size(); ++c) {
       const CatalogColumn& col = table->columns[c];
       if (!given[c] && col.default_expr) datums[c] = Eval(*col.default_expr, EvalContext{});
-      if (datums[c].is_null() && col.not_null) {
-        std::string shown;
-        for (size_t k = 0; k < datums.size(); ++k)
-          shown += (k ? ", " : "") + (datums[k].is_null() ? std::string("null") : DatumToText(datums[k], table->columns[k].type));
-        throw SqlError(sqlstate::kNotNullViolation,
-                       fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null constraint", col.name,
-                                   table_name))
-            .WithDetail(fmt::format("Failing row contains ({}).", shown))
-            .WithContext(context(record_line));
-      }
+      if (datums[c].is_null() && col.not_null)
+        throw NotNullViolation(*table, static_cast<int>(c), datums).WithContext(context(record_line));
       try {
         values.push_back(DatumToValue(datums[c], col.type));
       } catch (SqlError& e) {

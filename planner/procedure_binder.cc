@@ -55,6 +55,42 @@ std::string QueryOf(const json& expr) {
   return e.is_object() ? e.value("query", "") : std::string();
 }
 
+// How PL/pgSQL's CONTEXT names a statement of this kind (plpgsql_stmt_typename, with
+// the "at" exec_stmts puts before it).
+std::string_view PlpgsqlStatementName(std::string_view type, const json& st) {
+  static const std::pair<std::string_view, std::string_view> kNames[] = {
+      {"PLpgSQL_stmt_block", "at statement block"},
+      {"PLpgSQL_stmt_assign", "at assignment"},
+      {"PLpgSQL_stmt_if", "at IF"},
+      {"PLpgSQL_stmt_case", "at CASE"},
+      {"PLpgSQL_stmt_loop", "at LOOP"},
+      {"PLpgSQL_stmt_while", "at WHILE"},
+      {"PLpgSQL_stmt_fori", "at FOR with integer loop variable"},
+      {"PLpgSQL_stmt_foreach_a", "at FOREACH over array"},
+      {"PLpgSQL_stmt_return", "at RETURN"},
+      {"PLpgSQL_stmt_return_next", "at RETURN NEXT"},
+      {"PLpgSQL_stmt_return_query", "at RETURN QUERY"},
+      {"PLpgSQL_stmt_raise", "at RAISE"},
+      {"PLpgSQL_stmt_assert", "at ASSERT"},
+      {"PLpgSQL_stmt_execsql", "at SQL statement"},
+      {"PLpgSQL_stmt_perform", "at PERFORM"},
+  };
+  if (type == "PLpgSQL_stmt_exit") return st.value("is_exit", false) ? "at EXIT" : "at CONTINUE";
+  for (const auto& [t, name] : kNames)
+    if (t == type) return name;
+  return {};
+}
+
+// Names `s`, and the statements inside it that have no name of their own (those the
+// binder made for it: ASSERT's RAISE, CASE's "case not found"), for CONTEXT.
+void NameForContext(Stmt& s, std::string_view what) {
+  if (s.plpgsql_what.empty()) s.plpgsql_what = what;
+  for (auto& b : s.blocks)
+    for (auto& c : b) NameForContext(*c, what);
+  for (auto& c : s.else_block) NameForContext(*c, what);
+  for (auto& c : s.body) NameForContext(*c, what);
+}
+
 std::string Trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t\r\n");
   if (b == std::string_view::npos) return {};
@@ -389,6 +425,7 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
     Variable& v = ir_->variables[slot];
     v.constant = d.value("isconst", false);
     v.not_null = d.value("notnull", false);
+    v.line = line;
     ExprPtr init;
     if (d.contains("default_val")) init = BindAssignmentTo(QueryOf(Get(d, "default_val")), line, slot);
     if (v.not_null && !init)
@@ -398,6 +435,7 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
     } else {
       // A nested block's variables are initialised each time the block is entered.
       auto s = NewStmt(StmtKind::kAssign, line);
+      s->plpgsql_what = "during statement block local variable initialization";
       s->target = slot;
       s->value = init ? std::move(init) : MakeConst(Datum::Null(), var_type);
       out.push_back(std::move(s));
@@ -537,7 +575,9 @@ void ProcedureBinder::BindStatement(const json& node, Block& out) {
   const json& st = NodeBody(node);
   int saved_line = line_;
   line_ = st.value("lineno", line_);
+  const size_t first = out.size();
   BindStatementKind(type, st, out);
+  for (size_t i = first; i < out.size(); ++i) NameForContext(*out[i], PlpgsqlStatementName(type, st));
   line_ = saved_line;
 }
 
@@ -683,6 +723,8 @@ StmtPtr ProcedureBinder::BindCase(const json& st, Block& out) {
     raise->level = RaiseLevel::kException;
     raise->sqlstate = "20000";
     raise->message = "case not found";
+    raise->args.push_back(MakeConst(Datum::String("CASE statement is missing ELSE part."), SqlType::Of(TypeId::kText)));
+    raise->raise_hint = 0;
     s->else_block.push_back(std::move(raise));
   }
   return s;
@@ -792,6 +834,7 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
     for (size_t i = 0; i < stmts.size(); ++i) {
       Stmt& s = *stmts[i];
       s.line = line_;
+      s.sql_text = query;
       if (into && s.kind != StmtKind::kSelectInto && s.returning.empty())
         throw SqlError(sqlstate::kSyntaxError, "INTO used with a command that cannot return data");
       if (into && i == 0) {
@@ -818,6 +861,7 @@ StmtPtr ProcedureBinder::BindPerform(const json& st) {
     TableStatementBinder binder(catalog_, &scope_);
     StmtPtr s = binder.BindSelect(parse.statement(0)->select_stmt, StmtKind::kSelectInto);
     s->line = line_;
+    s->sql_text = query;
     return s;
   } catch (SqlError& e) {
     // PERFORM's text is "SELECT " + what the user wrote after PERFORM.
@@ -839,6 +883,7 @@ StmtPtr ProcedureBinder::BindReturnQuery(const json& st) {
     TableStatementBinder binder(catalog_, &scope_);
     StmtPtr s = binder.BindSelect(parse.statement(0)->select_stmt, StmtKind::kReturnQuery);
     s->line = line_;
+    s->sql_text = query;
     const auto& columns = s->select->columns;
     if (columns.size() != ir_->result_columns.size())
       throw SqlError(sqlstate::kDatatypeMismatch, "structure of query does not match function result type")
@@ -888,6 +933,9 @@ StmtPtr ProcedureBinder::BindReturn(const json& st) {
         s->value = BindExpr(QueryOf(Get(st, "expr")), line_, [&](ExprBinder& b, const PgQuery__Node* n) {
           return Coerce(b.Bind(n), type, CastContext::kAssignment);
         });
+        // PL/pgSQL converts the value to the result type on the function's way out (its
+        // errors say "while casting return value"): the executors cast it there.
+        if (s->value->kind == ExprKind::kCast && !s->value->explicit_cast) s->value = std::move(s->value->args[0]);
       }
       return s;
   }

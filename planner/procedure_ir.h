@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "planner/expr.h"
@@ -54,6 +55,7 @@ struct Variable {
   bool constant = false;
   bool not_null = false;
   ExprPtr default_value;  // DECLARE ... := expr (coerced to `type`); null: NULL
+  int line = 0;           // of the DECLARE (CONTEXT of an error in its default)
 };
 
 // Where a table statement finds its rows (keys are expressions over variable slots only).
@@ -123,6 +125,14 @@ struct Stmt {
   int id = -1;    // statement number within the procedure (EXPLAIN's "statement"), body only
   int line = 0;   // 1-based line within the CREATE statement's text
   std::string label;  // loop label (kForRange/kForEach/kWhile), or EXIT/CONTINUE's target
+  // PL/pgSQL's CONTEXT line for an error this statement raises ("PL/pgSQL function f(integer)
+  // line 3 at assignment"): how PostgreSQL names the statement it came from ("at
+  // assignment", "at SQL statement", "during statement block local variable
+  // initialization"); empty for statements the analysis made (no CONTEXT).
+  std::string_view plpgsql_what;
+  // The SQL a table statement runs, as PL/pgSQL passes it to SPI (an INTO clause blanked
+  // out, PERFORM as SELECT): quoted in CONTEXT when that SQL raised.
+  std::string sql_text;
 
   // kAssign: `target` := `value` (value already coerced to the variable's type).
   // kForRange / kForEach: `target` is the loop variable.

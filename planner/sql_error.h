@@ -23,6 +23,11 @@ class SqlError : public std::runtime_error {
   SqlError& WithHint(std::string hint) { hint_ = std::move(hint); return *this; }
   SqlError& WithDetail(std::string detail) { detail_ = std::move(detail); return *this; }
   SqlError& WithContext(std::string context) { context_ = std::move(context); return *this; }
+  // Raised by PL/pgSQL's own handling of a statement (its INTO targets, STRICT) rather
+  // than by the SQL the statement runs: PL/pgSQL's CONTEXT then names the statement
+  // without quoting its SQL (codegen/error_context.h).
+  bool plpgsql_level() const { return plpgsql_level_; }
+  SqlError& AtPlpgsqlLevel() { plpgsql_level_ = true; return *this; }
   // Sets the location unless one is already known (the innermost node knows best).
   SqlError& AtLocation(int location) {
     if (location_ < 0) location_ = location;
@@ -39,6 +44,7 @@ class SqlError : public std::runtime_error {
   std::string sqlstate_;
   int location_;
   std::string hint_, detail_, context_;
+  bool plpgsql_level_ = false;
 };
 
 // SQLSTATEs used across the planner, named as PostgreSQL's errcodes.h names them.

@@ -6,7 +6,8 @@ Each case in cases/NAME.sql is a script of DDL, procedures and final SELECTs wit
 script runs serially on a throwaway PostgreSQL 15 cluster with psql, then on this database
 (build/caracal) with the calls between \\startpipeline and \\endpipeline, so that many
 share an epoch, for every worker count and epoch size asked for. The outputs (results,
-NOTICEs and errors, in order) must be identical line by line.
+NOTICEs and errors, in order) must be identical line by line. Both sides print with psql's
+default verbosity, so errors are compared with their DETAIL, HINT and CONTEXT lines.
 
   tests/differential/run.py [--caracal build/caracal] [--workers 1,2] [--epochs 1,7,500]
                             [--seed N] [--keep] [--server] [CASE ...]
@@ -166,6 +167,33 @@ def gen_control_flow(rng, n):
     return out
 
 
+def gen_error_context(rng, n):
+    out = []
+    # Every case of trip() at least once, on rows that exist, then a random stream.
+    sweep = [0] * 4 + list(range(1, 21))
+    for i in range(n):
+        k = rng.randrange(1, 5) if i < len(sweep) else rng.randrange(1, 9)
+        r = rng.random() if i >= len(sweep) else 0
+        if r < 0.6:
+            if i < len(sweep):
+                case = sweep[i]
+            else:
+                case = 0 if rng.random() < 0.3 else rng.randrange(1, 21)
+            amt = "3000000000.5" if rng.random() < 0.3 else f"{rng.randrange(0, 10000) / 100:.2f}"
+            ids = "NULL" if rng.random() < 0.2 else arr([rng.randrange(0, 4) for _ in range(rng.randrange(0, 4))], "integer")
+            out.append(f"SELECT trip({case}, {k}, 'n{k}', {amt}, '2024-01-0{rng.randrange(1, 10)} 10:30:00', {ids});")
+        elif r < 0.7:
+            n = "NULL" if rng.random() < 0.3 else str(rng.randrange(0, 9))
+            out.append(f"SELECT init_trip({rng.randrange(0, 7)}, {n});")
+        elif r < 0.8:
+            out.append(f"CALL move_ec({k}, {rng.randrange(1, 9)}, 0);")
+        elif r < 0.9:
+            out.append(f"SELECT * FROM ec_ratio({k});")
+        else:
+            out.append(f"SELECT * FROM ec_div({rng.randrange(0, 3)});")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------
@@ -223,7 +251,7 @@ class PgCluster:
         if self.runas:
             shutil.chown(path, "postgres")
         proc = subprocess.run(self.runas + [str(PGBIN / "psql"), "-X", "-h", str(self.work), "-U", "postgres", "-d",
-                                            name, "-A", "-t", "-q", "-v", "VERBOSITY=terse", "-f", str(path)],
+                                            name, "-A", "-t", "-q", "-v", "VERBOSITY=default", "-f", str(path)],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         return normalize(proc.stdout)
 
@@ -231,7 +259,7 @@ class PgCluster:
 def run_caracal(caracal, work, name, script):
     path = work / f"{name}.sql"
     path.write_text(script)
-    proc = subprocess.run([str(caracal), "-X", "-A", "-t", "-q", "-v", "VERBOSITY=terse", "-f", str(path)],
+    proc = subprocess.run([str(caracal), "-X", "-A", "-t", "-q", "-v", "VERBOSITY=default", "-f", str(path)],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
     return normalize(proc.stdout)
 
@@ -248,7 +276,7 @@ def merged_psql(caracal, work, name, path):
     with CaracalServer(caracal) as srv:
         env = dict(os.environ, PGHOST=srv.host, PGPORT=str(srv.port), PGUSER="tester", PGDATABASE="caracal")
         env.pop("PGPASSWORD", None)
-        proc = subprocess.run(["psql", "-X", "-A", "-t", "-q", "-v", "VERBOSITY=terse", "-f", str(path)],
+        proc = subprocess.run(["psql", "-X", "-A", "-t", "-q", "-v", "VERBOSITY=default", "-f", str(path)],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=300)
     return proc.stdout
 

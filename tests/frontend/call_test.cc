@@ -1,6 +1,7 @@
 // Calls end to end: CREATE FUNCTION / PROCEDURE, then CALL, SELECT f(...) and
 // SELECT * FROM f(...) submitted to the engine; results, NOTICEs and errors as psql shows
 // them; pipelined submission in order; aborts leave nothing behind.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "codegen/compiled_procedure.h"
@@ -58,6 +59,58 @@ TEST_F(CallTest, CallProcedureAndNotice) {
   ASSERT_EQ(r[0].notices.size(), 1u);
   EXPECT_EQ(r[0].notices[0], "no row 7");
   EXPECT_EQ(Q("SELECT v FROM kv WHERE k = 1"), "15");
+}
+
+// An error raised inside a procedure says where, as PL/pgSQL's CONTEXT does (the
+// differential suite checks the wording against PostgreSQL): compiled and interpreted
+// code alike, the SQL quoted only when the SQL raised. Ad-hoc statements get none.
+TEST_F(CallTest, ErrorsCarryPlpgsqlContext) {
+  Q("INSERT INTO kv VALUES (1, 10, 'one')");
+  const std::string fn = "PL/pgSQL function where_am_i(integer,character varying) ";
+  for (const char* jit : {"on", "off"}) {
+    SCOPED_TRACE(jit);
+    Q(std::string("SET caracal.jit = ") + jit);
+    Q(R"(CREATE OR REPLACE FUNCTION where_am_i(p integer, p_note varchar(10)) RETURNS smallint
+         LANGUAGE plpgsql AS $$
+         DECLARE
+           d integer := 10 / (p - 7);
+           s smallint;
+           x bigint;
+         BEGIN
+           IF p = 1 THEN
+             x := 1 / (p - 1);
+           ELSIF p = 2 THEN
+             SELECT v / (k - 1) INTO x FROM kv WHERE k = 1;
+           ELSIF p = 3 THEN
+             SELECT v * 10000 INTO s FROM kv WHERE k = 1;
+           ELSIF p = 4 THEN
+             SELECT v INTO STRICT x FROM kv WHERE k = 99;
+           ELSIF p = 5 THEN
+             UPDATE kv SET v = NULL WHERE k = 1;
+           END IF;
+           RETURN 100000;
+         END $$)");
+    auto context_of = [&](int p) {
+      std::vector<StatementResult> r = session_.Execute(fmt::format("SELECT where_am_i({}, 'n')", p));
+      EXPECT_TRUE(r.back().error);
+      return r.back().error ? r.back().error->context : std::string("(no error)");
+    };
+    EXPECT_EQ(context_of(1), fn + "line 8 at assignment");
+    EXPECT_EQ(context_of(2), "SQL statement \"SELECT v / (k - 1)        FROM kv WHERE k = 1\"\n" + fn +
+                                 "line 10 at SQL statement");
+    EXPECT_EQ(context_of(3), fn + "line 12 at SQL statement");  // the INTO's cast: PL/pgSQL's
+    EXPECT_EQ(context_of(4), fn + "line 14 at SQL statement");
+    EXPECT_EQ(context_of(5), "SQL statement \"UPDATE kv SET v = NULL WHERE k = 1\"\n" + fn + "line 16 at SQL statement");
+    EXPECT_EQ(context_of(7), fn + "line 3 during statement block local variable initialization");
+    EXPECT_EQ(context_of(8), fn + "while casting return value to function's return type");
+    std::vector<StatementResult> r = session_.Execute("SELECT where_am_i(5, 'n')");
+    ASSERT_TRUE(r.back().error);
+    EXPECT_EQ(r.back().error->detail, "Failing row contains (1, null, one).");
+  }
+  std::vector<StatementResult> r = session_.Execute("UPDATE kv SET v = NULL WHERE k = 1");
+  ASSERT_TRUE(r.back().error);
+  EXPECT_EQ(r.back().error->detail, "Failing row contains (1, null, one).");
+  EXPECT_EQ(r.back().error->context, "");
 }
 
 TEST_F(CallTest, ErrorsAbortTheWholeCall) {
