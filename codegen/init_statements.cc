@@ -98,9 +98,7 @@ void BodyRunner::DeclarePoint(const Stmt& s, const Key& key) {
   // The secondary-index entries the statement writes, where their keys are fixed by the
   // statement's values (only an INSERT or an UPDATE of an indexed column has any).
   auto declare_index_entries = [&] {
-    if (table.indexes.empty()) return;
-    const std::vector<const planner::Expr*> values = FixedValues(s);
-    const EvalContext ctx = FrameContext();
+    std::optional<std::vector<const planner::Expr*>> values;  // computed for the first touched index
     for (size_t i = 0; i < table.indexes.size(); ++i) {
       const planner::IndexInfo* index = catalog_.FindIndex(table.indexes[i]);
       if (index == nullptr) continue;
@@ -108,7 +106,8 @@ void BodyRunner::DeclarePoint(const Stmt& s, const Key& key) {
       for (const auto& [col, e] : s.assignments)
         for (int c : index->columns) touched |= c == col;
       if (!touched) continue;
-      if (std::optional<Key> ik = KeyFrom(table, index->columns, values, ctx))
+      if (!values) values = FixedValues(s);
+      if (std::optional<Key> ik = KeyFrom(table, index->columns, *values, FrameContext()))
         declare_->DeclareIndexEntry(table.id, index->engine_index, *ik, key);
     }
   };
@@ -119,11 +118,11 @@ void BodyRunner::DeclarePoint(const Stmt& s, const Key& key) {
       // declares it once; the second INSERT then fails at execution with the
       // duplicate-key error, as in PostgreSQL.
       if (!declare_->DeclareInsertOnce(table.id, key)) return;
-      declare_index_entries();
+      if (!table.indexes.empty()) declare_index_entries();
       return;
     case AccessInfo::Access::kUpsert:
       declare_->DeclareWrite(table.id, key, WriteKind::kUpsert);
-      declare_index_entries();
+      if (!table.indexes.empty()) declare_index_entries();
       return;
     case AccessInfo::Access::kDelete: declare_->DeclareWrite(table.id, key, WriteKind::kDelete); return;
     case AccessInfo::Access::kUpdate:
@@ -132,7 +131,7 @@ void BodyRunner::DeclarePoint(const Stmt& s, const Key& key) {
       } else {
         declare_->DeclareWrite(table.id, key, WriteKind::kUpdate);
       }
-      declare_index_entries();
+      if (!table.indexes.empty()) declare_index_entries();
       return;
     default:
       throw planner::SqlError("XX000", fmt::format("internal error: statement {} is not a point access", s.id));
