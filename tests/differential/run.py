@@ -5,12 +5,13 @@ Each case in cases/NAME.sql is a script of DDL, procedures and final SELECTs wit
 `--- calls: GENERATOR COUNT`, which this runner replaces by a seeded stream of calls. The
 script runs serially on a throwaway PostgreSQL 15 cluster with psql, then on this database
 (build/caracal) with the calls between \\startpipeline and \\endpipeline, so that many
-share an epoch, for every worker count and epoch size asked for. The outputs (results,
-NOTICEs and errors, in order) must be identical line by line. Both sides print with psql's
-default verbosity, so errors are compared with their DETAIL, HINT and CONTEXT lines.
+share an epoch, for every worker count, epoch size and caracal.jit setting (compiled and
+interpreted procedures) asked for. The outputs (results, NOTICEs and errors, in order)
+must be identical line by line. Both sides print with psql's default verbosity, so errors
+are compared with their DETAIL, HINT and CONTEXT lines.
 
   tests/differential/run.py [--caracal build/caracal] [--workers 1,2] [--epochs 1,7,500]
-                            [--seed N] [--keep] [--server] [CASE ...]
+                            [--jit on,off] [--seed N] [--keep] [--server] [CASE ...]
 
 With --server the same scripts run through psql 15 against `caracal --listen` (a fresh
 server per case and setting; statements one at a time, as psql sends them), so the
@@ -286,6 +287,7 @@ def main():
     ap.add_argument("--caracal", default=str(ROOT / "build" / "caracal"))
     ap.add_argument("--workers", default="1,2")
     ap.add_argument("--epochs", default="1,7,500")
+    ap.add_argument("--jit", default="on,off", help="caracal.jit values: compiled and interpreted procedures")
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     ap.add_argument("--pg-only", action="store_true", help="print PostgreSQL's output of each case and stop")
@@ -310,29 +312,29 @@ def main():
             if args.pg_only:
                 print(f"== {case}\n{expected}")
                 continue
-            for workers in args.workers.split(","):
-                for epoch in args.epochs.split(","):
-                    settings = [("caracal.workers", workers), ("caracal.epoch_max_txns", epoch)]
-                    label = f"{case} workers={workers} epoch_max_txns={epoch}"
-                    if args.server:
-                        got = normalize(merged_psql(args.caracal, work, f"{case}_w{workers}_e{epoch}",
-                                                    write_script(work, f"{case}_w{workers}_e{epoch}",
-                                                                 expand(text, args.seed, False, settings))))
-                    else:
-                        got = run_caracal(args.caracal, work, f"{case}_w{workers}_e{epoch}",
-                                          expand(text, args.seed, True, settings))
-                    if got == expected:
-                        print(f"ok    {label} ({expected.count(chr(10))} lines)")
-                        continue
-                    failures += 1
-                    print(f"FAIL  {label}")
-                    diff = difflib.unified_diff(expected.splitlines(), got.splitlines(), "postgresql", "caracal",
-                                                lineterm="", n=2)
-                    for i, line in enumerate(diff):
-                        if i >= 40:
-                            print("      ...")
-                            break
-                        print("      " + line)
+            runs = [(w, e, j) for j in args.jit.split(",")
+                    for w in args.workers.split(",") for e in args.epochs.split(",")]
+            for workers, epoch, jit in runs:
+                settings = [("caracal.workers", workers), ("caracal.epoch_max_txns", epoch), ("caracal.jit", jit)]
+                label = f"{case} workers={workers} epoch_max_txns={epoch} jit={jit}"
+                name = f"{case}_w{workers}_e{epoch}_jit{jit}"
+                if args.server:
+                    got = normalize(merged_psql(args.caracal, work, name,
+                                                write_script(work, name, expand(text, args.seed, False, settings))))
+                else:
+                    got = run_caracal(args.caracal, work, name, expand(text, args.seed, True, settings))
+                if got == expected:
+                    print(f"ok    {label} ({expected.count(chr(10))} lines)")
+                    continue
+                failures += 1
+                print(f"FAIL  {label}")
+                diff = difflib.unified_diff(expected.splitlines(), got.splitlines(), "postgresql", "caracal",
+                                            lineterm="", n=2)
+                for i, line in enumerate(diff):
+                    if i >= 40:
+                        print("      ...")
+                        break
+                    print("      " + line)
     finally:
         cluster.stop()
         if args.keep:
