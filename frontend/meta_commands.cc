@@ -358,9 +358,10 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
       say("There is no previous error.");
       return CommandStatus::kSkipLine;
     }
-    FlushOut();
-    err_ << FormatError(*last_error_, "", Verbosity::kVerbose, ShowContext::kAlways);
-    err_.flush();
+    // As psql: pg_log_error of the verbose report ("caracal:FILE:LINE: error: ERROR: ...").
+    std::string report = FormatError(*last_error_, "", Verbosity::kVerbose, ShowContext::kAlways);
+    if (!report.empty() && report.back() == '\n') report.pop_back();
+    LogError(report);
     return CommandStatus::kSkipLine;
   }
   if (cmd == "prompt") {
