@@ -22,7 +22,7 @@ void AddLocalsContext(planner::SqlError& e, const planner::ProcedureIr& ir, cons
 // `e` was raised converting RETURN's value to the function's result type.
 void AddReturnCastContext(planner::SqlError& e, const planner::ProcedureIr& ir);
 
-// How the compiled code says where it failed (EvalState::error_stmt, error_where): the
+// How the compiled code says where it failed (EvalState::error_at, error_where): the
 // statement, or for kLocals the planner::Variable.
 // kStatement: the statement (its SQL, for a table statement); kPlpgsql: the statement's
 // own PL/pgSQL handling (INTO targets, STRICT), whose CONTEXT does not quote the SQL.

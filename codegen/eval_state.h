@@ -33,8 +33,8 @@ struct EvalState {
   // Set by a failing runtime function (not read by generated code).
   std::exception_ptr error;
   // Where compiled procedure code failed (caracal_rt_error_at), for PL/pgSQL's CONTEXT:
-  // the statement (a planner::Stmt), and error_context.h's ErrorWhere.
-  const void* error_stmt = nullptr;
+  // the planner::Stmt (a planner::Variable for ErrorWhere::kLocals), and the ErrorWhere.
+  const void* error_at = nullptr;
   int32_t error_where = 0;
 
   void RethrowIfError() {

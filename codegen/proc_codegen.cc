@@ -37,6 +37,19 @@ llvm::Value* PtrConstant(llvm::IRBuilder<>& b, const void* p) {
   return b.CreateIntToPtr(b.getInt64(reinterpret_cast<uintptr_t>(p)), b.getPtrTy());
 }
 
+// A block of `fn` that records where its code failed (caracal_rt_error_at: `at`,
+// `where`) for PL/pgSQL's CONTEXT, then returns the error status.
+llvm::BasicBlock* NewErrorAtBlock(llvm::IRBuilder<>& b, ExprEmitter& emitter, llvm::Function* fn, const void* at,
+                                  ErrorWhere where) {
+  llvm::IRBuilderBase::InsertPointGuard keep(b);
+  auto* block = llvm::BasicBlock::Create(b.getContext(), "error.at", fn);
+  b.SetInsertPoint(block);
+  emitter.CallRuntime("caracal_rt_error_at",
+                      {emitter.state(), PtrConstant(b, at), b.getInt32(static_cast<int32_t>(where))});
+  b.CreateRet(b.getInt32(0));
+  return block;
+}
+
 // PL/pgSQL's error for NULL into a variable declared NOT NULL.
 void EmitNotNullCheck(ExprEmitter& emitter, const CgValue& value, const planner::Variable& v) {
   emitter.RaiseIf(value.is_null, "22004",
@@ -93,13 +106,8 @@ class BlockCompiler {
   class ErrorScope {
    public:
     // `at`: the Stmt, or for kLocals the planner::Variable.
-    ErrorScope(BlockCompiler& c, const void* at, ErrorWhere where) : c_(c) {
-      llvm::IRBuilderBase::InsertPointGuard keep(c.b_);
-      block_ = c.NewBlock("error.at");
-      c.b_.SetInsertPoint(block_);
-      c.emitter_->CallRuntime("caracal_rt_error_at", {c.emitter_->state(), PtrConstant(c.b_, at),
-                                                       c.b_.getInt32(static_cast<int32_t>(where))});
-      c.b_.CreateRet(c.b_.getInt32(0));
+    ErrorScope(BlockCompiler& c, const void* at, ErrorWhere where)
+        : c_(c), block_(NewErrorAtBlock(c.b_, *c.emitter_, c.fn_, at, where)) {
       previous_ = c.emitter_->set_error_exit(block_);
     }
     ~ErrorScope() {
@@ -657,14 +665,7 @@ class ExprSwitchEmitter {
       std::vector<CgValue> values;
       for (const auto& e : s.returning) values.push_back(emitter.Emit(*e));
       // Assigning the targets is PL/pgSQL's doing, not the SQL's (error_context.h).
-      llvm::BasicBlock* into_error = llvm::BasicBlock::Create(context_, "error.into", fn_);
-      {
-        llvm::IRBuilderBase::InsertPointGuard keep(b_);
-        b_.SetInsertPoint(into_error);
-        emitter.CallRuntime("caracal_rt_error_at", {emitter.state(), llvm::ConstantPointerNull::get(b_.getPtrTy()),
-                                                     b_.getInt32(static_cast<int32_t>(ErrorWhere::kPlpgsql))});
-        b_.CreateRet(b_.getInt32(0));
-      }
+      llvm::BasicBlock* into_error = NewErrorAtBlock(b_, emitter, fn_, nullptr, ErrorWhere::kPlpgsql);
       emitter.set_error_exit(into_error);
       for (size_t i = 0; i < s.into.size() && i < values.size(); ++i)
         EmitAssign(emitter, ir, s.into[i], values[i], s.returning[i]->type);
@@ -901,7 +902,7 @@ BlockEnd ProcedureCode::Run(Fn fn, std::vector<Datum>& frame, StatementHooks& ho
     try {
       state.RethrowIfError();
     } catch (planner::SqlError& e) {
-      AddCompiledContext(e, *ir_, state.error_stmt, static_cast<ErrorWhere>(state.error_where));
+      AddCompiledContext(e, *ir_, state.error_at, static_cast<ErrorWhere>(state.error_where));
       throw;
     }
     Internal("compiled procedure failed without an error");

@@ -141,8 +141,8 @@ int32_t caracal_rt_return(EvalState* state, const caracal::planner::Datum* value
   });
 }
 
-void caracal_rt_error_at(EvalState* state, const caracal::planner::Stmt* stmt, int32_t where) {
-  state->error_stmt = stmt;
+void caracal_rt_error_at(EvalState* state, const void* at, int32_t where) {
+  state->error_at = at;
   state->error_where = where;
 }
 

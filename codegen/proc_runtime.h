@@ -45,6 +45,7 @@ int32_t caracal_rt_publish(caracal::codegen::EvalState* state);
 int32_t caracal_rt_raise_stmt(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,
                               const caracal::planner::Datum* args);
 int32_t caracal_rt_return(caracal::codegen::EvalState* state, const caracal::planner::Datum* value);
-// On the way out of a failed statement: records where (EvalState::error_stmt).
-void caracal_rt_error_at(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt, int32_t where);
+// On the way out of failed code: records where (EvalState::error_at: the statement, or
+// the variable whose DECLARE default failed; `where` is an ErrorWhere).
+void caracal_rt_error_at(caracal::codegen::EvalState* state, const void* at, int32_t where);
 }
