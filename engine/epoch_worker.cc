@@ -201,6 +201,19 @@ class ExecContextImpl final : public ExecContext {
       r.filtered = true;
       for (Row* row : r.candidates)
         if (VisibleBefore(*row, txn_.sid) != nullptr) r.rows.push_back(row->key);
+      // And the keys this transaction creates in the range: a statement after its own
+      // INSERT sees that row (the caller's Read says whether it exists by then). Every
+      // insert was declared before execution began, so this list is complete.
+      bool own = false;
+      for (const CacheEntry& e : txn_.cache)
+        if (e.creates && e.table == r.table && !(e.key < r.lo) && (r.hi.empty() || e.key < r.hi)) {
+          r.rows.push_back(e.key);
+          own = true;
+        }
+      if (own) {
+        std::sort(r.rows.begin(), r.rows.end());
+        r.rows.erase(std::unique(r.rows.begin(), r.rows.end()), r.rows.end());
+      }
     }
     return r.rows;
   }

@@ -164,8 +164,10 @@ class ExecContext {
   // as of this transaction's position. Entries must have been declared in Declare.
   virtual void ScanIndex(TableId table, int index, const Key& lo, const Key& hi,
                          const std::function<bool(const Key& primary_key, const RowValue&)>& visit) = 0;
-  // The keys of the rows of a DeclareRange() that exist at this transaction's serial
-  // position (before its own writes), in key order.
+  // The keys, in key order, of the rows of a DeclareRange() that exist at this
+  // transaction's serial position, together with the keys in the range that this
+  // transaction declared as inserts or upserts. Read() each for its value now: null
+  // when this transaction deleted the row, or has not inserted it (yet).
   virtual const std::vector<Key>& RangeRows(int range_id) = 0;
 
   // Writes a declared row. Insert returns false (writing nothing) if the row exists:

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "engine/errors.h"
@@ -84,6 +85,7 @@ struct RefTxn {
     Key lo, hi;
   };
   std::vector<Range> range_bounds;
+  std::vector<bool> ranges_complete;  // own inserts merged into ranges[i] (on first use)
   std::vector<std::shared_ptr<const RowValue>> replaced;  // own values a later own write replaced
   struct Write {
     std::shared_ptr<const RowValue> value;  // null: deleted
@@ -124,6 +126,7 @@ class RefDeclareContext final : public DeclareContext {
   int DeclareRange(TableId table, const Key& lo, const Key& hi, RangeKind kind) override {
     std::vector<Key>& rows = txn_.ranges.emplace_back();
     txn_.range_bounds.push_back({table, lo, hi});
+    txn_.ranges_complete.push_back(false);
     auto& map = ex_.tables_[table]->rows;
     for (auto it = map.lower_bound(lo); it != map.end() && (hi.empty() || it->first < hi); ++it) {
       rows.push_back(it->first);
@@ -235,7 +238,23 @@ class RefExecContext final : public ExecContext {
   const std::vector<Key>& RangeRows(int range_id) override {
     if (range_id < 0 || range_id >= static_cast<int>(txn_.ranges.size()))
       throw ApiMisuse(fmt::format("procedure {}: no range #{} was declared", txn_.request->procedure->name(), range_id));
-    return txn_.ranges[range_id];
+    std::vector<Key>& rows = txn_.ranges[range_id];
+    if (!txn_.ranges_complete[range_id]) {
+      // The keys this transaction declared as inserts or upserts in the range, as the
+      // epoch engine adds them (see ExecContext::RangeRows).
+      txn_.ranges_complete[range_id] = true;
+      const RefTxn::Range& b = txn_.range_bounds[range_id];
+      const size_t existing = rows.size();
+      for (const auto& [table_key, kind] : txn_.declared)
+        if ((kind == WriteKind::kInsert || kind == WriteKind::kUpsert) && table_key.first == b.table &&
+            !(table_key.second < b.lo) && (b.hi.empty() || table_key.second < b.hi))
+          rows.push_back(table_key.second);
+      if (rows.size() != existing) {
+        std::sort(rows.begin(), rows.end());
+        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+      }
+    }
+    return rows;
   }
 
   bool Insert(TableId table, const Key& key, RowValuePtr value) override {

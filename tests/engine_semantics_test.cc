@@ -145,6 +145,52 @@ TEST(EngineSemanticsTest, RangeWritesRaceInsertsAndDeletes) {
   });
 }
 
+// A range's rows include those the transaction inserts itself (PostgreSQL's UPDATE sees
+// an earlier INSERT of its transaction), in key order with the rows that existed; a key
+// declared for insert but not inserted reads as no row.
+TEST(EngineSemanticsTest, RangeRowsIncludeOwnInserts) {
+  ForEachExecutor([](Store& store, Executor& ex, const std::string& what) {
+    TableId t = CreateKv(store);
+    for (int k : {10, 12}) store.LoadRow(t, KvRow(store, t, k, k));
+    LambdaProcedure insert_then_update(
+        "insert_then_update",
+        [t](DeclareContext& c) {
+          c.DeclareWrite(t, K(11), WriteKind::kInsert);
+          c.DeclareWrite(t, K(13), WriteKind::kInsert);  // never inserted
+          c.DeclareWrite(t, K(12), WriteKind::kUpsert);  // exists already: listed once
+          c.DeclareWrite(t, K(30), WriteKind::kInsert);  // outside the range
+          c.DeclareRange(t, K(10), K(20), RangeKind::kUpdate);
+        },
+        [t](ExecContext& c) {
+          const Schema& s = c.table(t).schema();
+          c.Insert(t, K(11), RowBuilder(s).SetInt(0, 11).SetInt(1, 110).Build());
+          c.Upsert(t, K(12), RowBuilder(s).SetInt(0, 12).SetInt(1, 120).Build());
+          c.Insert(t, K(30), RowBuilder(s).SetInt(0, 30).SetInt(1, 300).Build());
+          std::vector<Value> keys;
+          for (const Key& k : c.RangeRows(0)) {
+            const RowValue* old = c.Read(t, k);
+            if (old == nullptr) continue;
+            keys.push_back(Value::Int(old->GetInt(0)));
+            c.Update(t, k, RowBuilder(s, *old).SetInt(1, old->GetInt(1) + 1).Build());
+          }
+          c.Publish();  // a row written after it could not be written again
+          c.Emit(std::move(keys));
+        });
+    TxnResult r;
+    SubmitTo(ex, insert_then_update, {}, &r);
+    ex.Drain();
+    ASSERT_EQ(r.status, TxnResult::Status::kCommitted) << what << ": " << r.message;
+    ASSERT_EQ(r.rows.size(), 1u) << what;
+    std::vector<int64_t> seen;
+    for (const Value& v : r.rows[0]) seen.push_back(v.as_int());
+    EXPECT_EQ(seen, (std::vector<int64_t>{10, 11, 12})) << what;
+    EXPECT_EQ(CommittedV(store, t, 10), 11) << what;
+    EXPECT_EQ(CommittedV(store, t, 11), 111) << what;
+    EXPECT_EQ(CommittedV(store, t, 12), 121) << what;
+    EXPECT_EQ(CommittedV(store, t, 30), 300) << what;
+  });
+}
+
 // A scan of exactly a range the transaction declared (which the engine answers from the
 // rows its append step found) sees what a scan of the index sees: an earlier
 // transaction's insert and delete in the epoch, its own deletes, updates and inserts,

@@ -99,6 +99,9 @@ def gen_ranges(rng, n):
             out.append(f"SELECT ev_trim({g}, {rng.randrange(0, 15)});")
         elif r < 0.83:
             out.append(f"SELECT ev_clear({g});")
+        elif r < 0.9:
+            seqs = [rng.randrange(0, 30) for _ in range(rng.randrange(0, 4))]
+            out.append(f"SELECT ev_add_settle({g}, {arr(seqs, 'integer')}, {rng.randrange(0, 15)});")
         else:
             out.append(f"SELECT ev_stats({g});")
     return out

@@ -38,5 +38,25 @@ BEGIN
   RETURN v_n || ' rows, sum ' || COALESCE(v_sum::text, 'null') || ', max seq ' || COALESCE(v_max::text, 'null');
 END $$;
 
+-- Range statements after the same call's own inserts into the range: they see those
+-- rows (and a SELECT between them sees the UPDATE's new values).
+CREATE FUNCTION ev_add_settle(p_grp integer, p_seqs integer[], p_below integer) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_seq integer;
+  v_n bigint;
+  v_sum bigint;
+  v_after bigint;
+BEGIN
+  FOREACH v_seq IN ARRAY p_seqs LOOP
+    INSERT INTO event VALUES (p_grp, v_seq, v_seq * 10, 'own') ON CONFLICT DO NOTHING;
+  END LOOP;
+  SELECT count(*), sum(v) INTO v_n, v_sum FROM event WHERE grp = p_grp;
+  UPDATE event SET v = v + 100, tag = 'set' WHERE grp = p_grp;
+  SELECT sum(v) INTO v_after FROM event WHERE grp = p_grp;
+  DELETE FROM event WHERE grp = p_grp AND seq < p_below;
+  RETURN v_n || ' rows, sum ' || COALESCE(v_sum::text, 'null') || ' then ' || COALESCE(v_after::text, 'null');
+END $$;
+
 --- calls: ranges 400
 SELECT grp, seq, v, tag FROM event ORDER BY grp, seq;
