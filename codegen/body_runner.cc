@@ -268,7 +268,53 @@ const RowValue* BodyRunner::ReadRow(const Stmt& s, const Key& key) {
   return exec_->Read(s.table->id, key);
 }
 
+namespace {
+
+// An ExecRowSource that keeps what a primary-key range scan visits, for statement
+// `consumer`, when the scan runs to its end.
+class RangeKeepingRowSource final : public planner::RowSource {
+ public:
+  RangeKeepingRowSource(ExecContext& ctx, KeptRangeRows& kept, int consumer)
+      : ctx_(ctx), kept_(kept), consumer_(consumer) {}
+  const Schema& schema(TableId table) override { return ctx_.table(table).schema(); }
+  const RowValue* Read(TableId table, const Key& key) override { return ctx_.Read(table, key); }
+  void Scan(TableId table, const Key& lo, const Key& hi, const planner::RowVisitor& visit) override {
+    kept_.consumer = -1;
+    kept_.rows.clear();
+    visit_ = &visit;
+    whole_ = true;
+    // Capturing only `this`, the std::function holds the lambda without allocating.
+    ctx_.Scan(table, lo, hi, [this](const Key& k, const RowValue& v) {
+      kept_.rows.emplace_back(&k, &v);
+      return whole_ = (*visit_)(k, v);
+    });
+    if (!whole_) return;
+    kept_.consumer = consumer_;
+    kept_.table = table;
+    kept_.lo = lo;
+    kept_.hi = hi;
+  }
+  void ScanIndex(TableId table, int index, const Key& lo, const Key& hi, const planner::RowVisitor& visit) override {
+    ctx_.ScanIndex(table, index, lo, hi, visit);
+  }
+
+ private:
+  ExecContext& ctx_;
+  KeptRangeRows& kept_;
+  const int consumer_;
+  const planner::RowVisitor* visit_ = nullptr;
+  bool whole_ = true;
+};
+
+}  // namespace
+
 void BodyRunner::RunSelectInto(const Stmt& s) {
+  if (s.feeds_range_write >= 0) {
+    kept_range_.consumer = -1;
+    RangeKeepingRowSource source(*exec_, kept_range_, s.feeds_range_write);
+    SelectInto(s, source);
+    return;
+  }
   ExecRowSource source(*exec_);
   SelectInto(s, source);
 }
@@ -453,13 +499,26 @@ const std::vector<Key>& BodyRunner::RangeKeys(const Stmt& s) {
   return exec_->RangeRows(id);
 }
 
-bool BodyRunner::ForEachAddressedRow(const Stmt& s, const std::function<bool(const Key&)>& fn) {
+bool BodyRunner::ForEachAddressedRow(const Stmt& s, const std::function<bool(const Key&, const RowValue&)>& fn) {
+  const TableId table = s.table->id;
   if (s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
     std::optional<Key> key = WhereKeyOf(s);
-    return key && fn(*key);
+    if (!key) return false;
+    const RowValue* row = exec_->Read(table, *key);
+    return row != nullptr && fn(*key, *row);
   }
   bool any = false;
-  for (const Key& key : RangeKeys(s)) any |= fn(key);
+  if (kept_range_.consumer == s.id) {
+    kept_range_.consumer = -1;
+    EvalContext ctx = FrameContext();
+    std::optional<KeySpan> span = RangeSpan(*s.table, s.table->primary_key, s.where_key, ctx);
+    if (span && kept_range_.table == table && span->lo == kept_range_.lo && span->hi == kept_range_.hi) {
+      for (const auto& [key, row] : kept_range_.rows) any |= fn(*key, *row);
+      return any;
+    }
+  }
+  for (const Key& key : RangeKeys(s))
+    if (const RowValue* row = exec_->Read(table, key)) any |= fn(key, *row);
   return any;
 }
 
@@ -600,10 +659,8 @@ void BodyRunner::RunUpdate(const Stmt& s) {
     }
     return;
   }
-  auto update_row = [&](const Key& key) -> bool {
-    const RowValue* old = exec_->Read(table.id, key);
-    if (old == nullptr) return false;
-    RowValuePtr updated = UpdatedRow(s, schema, *old, frame_.vars, compiled_, NewValuesBuffer(s));
+  auto update_row = [&](const Key& key, const RowValue& old) -> bool {
+    RowValuePtr updated = UpdatedRow(s, schema, old, frame_.vars, compiled_, NewValuesBuffer(s));
     if (!updated) return false;
     // The engine keeps the value it is given until the transaction ends.
     const RowValue& written = *updated;
@@ -631,14 +688,12 @@ void BodyRunner::CheckStrict(const Stmt& s, int64_t rows) {
 void BodyRunner::RunDelete(const Stmt& s) {
   const planner::TableInfo& table = *s.table;
   const Schema& schema = exec_->table(table.id).schema();
-  auto delete_row = [&](const Key& key) -> bool {
-    const RowValue* old = exec_->Read(table.id, key);
-    if (old == nullptr) return false;
+  auto delete_row = [&](const Key& key, const RowValue& old) -> bool {
     EvalContext ctx = FrameContext();
-    ctx.row = old;
+    ctx.row = &old;
     ctx.schema = &schema;
     if (s.filter && !planner::EvalCondition(*s.filter, ctx)) return false;
-    if (!s.returning.empty()) Returning(s, schema, *old);
+    if (!s.returning.empty()) Returning(s, schema, old);
     exec_->Delete(table.id, key);
     ++rows_processed_;
     return true;

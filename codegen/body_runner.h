@@ -31,6 +31,17 @@ void RecordDeclaredRange(std::vector<Value>& scratch, int stmt_id, const Key& lo
 
 // JIT'd code hands it the statements it does not compile (table access), on the same
 // frame, through RunStatement.
+// The rows a query over a primary-key range read (Stmt::feeds_range_write), each with
+// its value, kept for the range UPDATE/DELETE that follows: when that statement's range
+// is the same, these are exactly its rows (no write came between), so it reads none
+// again. `consumer` is that statement's id; -1: nothing kept.
+struct KeptRangeRows {
+  int consumer = -1;
+  TableId table = 0;
+  Key lo, hi;
+  std::vector<std::pair<const Key*, const RowValue*>> rows;
+};
+
 class BodyRunner {
  public:
   BodyRunner(const planner::ProcedureIr& ir, const planner::Catalog& catalog, ExecContext& ctx, Frame& frame)
@@ -120,9 +131,9 @@ class BodyRunner {
   // path (SELECT); nullopt for none (a NULL or unencodable key). The preset key if any.
   std::optional<Key> WhereKeyOf(const planner::Stmt& s);
   std::optional<Key> ReadKeyOf(const planner::Stmt& s);
-  // Calls `fn` on each row key an UPDATE/DELETE addresses (its point, or its declared
-  // range's rows); whether `fn` returned true for any.
-  bool ForEachAddressedRow(const planner::Stmt& s, const std::function<bool(const Key&)>& fn);
+  // Calls `fn` on each row an UPDATE/DELETE addresses that exists now (its point, or its
+  // declared range's rows), with its current value; whether `fn` returned true for any.
+  bool ForEachAddressedRow(const planner::Stmt& s, const std::function<bool(const Key&, const RowValue&)>& fn);
   void Returning(const planner::Stmt& s, const Schema& schema, const RowValue& row);
   void EmitRow(const std::vector<planner::Datum>& values);
 
@@ -154,6 +165,8 @@ class BodyRunner {
     const Key* key = nullptr;  // null: no row
   };
   PresetKey preset_key_;
+  // See KeptRangeRows.
+  KeptRangeRows kept_range_;
   std::optional<Key> PresetKeyValue() const { return preset_key_.key ? std::optional<Key>(*preset_key_.key) : std::nullopt; }
 };
 

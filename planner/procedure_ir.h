@@ -166,6 +166,11 @@ struct Stmt {
   // exactly those key equalities, and it has no grouping, ordering or LIMIT: a found row
   // is the answer (executors may skip the general query machinery).
   bool point_lookup = false;
+  // kSelectInto over a primary-key range of the table that the next statement of its
+  // block UPDATEs or DELETEs by a range: that statement's id (else -1). An executor may
+  // keep the rows the query read for it, which then need not read them again when its
+  // range turns out to be the same (Delivery's sum of its order lines, then their update).
+  int feeds_range_write = -1;
 
   // kRaise.
   RaiseLevel level = RaiseLevel::kException;

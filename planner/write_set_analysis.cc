@@ -865,6 +865,24 @@ void PlacePublish(ProcedureIr& ir) {
 
 }  // namespace
 
+// Sets Stmt::feeds_range_write of a range query directly followed by a range write of
+// its table, in every block.
+void MarkRangeReadsBeforeRangeWrites(Block& block) {
+  for (size_t i = 0; i < block.size(); ++i) {
+    Stmt& s = *block[i];
+    for (Block& b : s.blocks) MarkRangeReadsBeforeRangeWrites(b);
+    MarkRangeReadsBeforeRangeWrites(s.else_block);
+    MarkRangeReadsBeforeRangeWrites(s.body);
+    if (s.kind != StmtKind::kSelectInto || s.point_lookup || !s.select || s.select->table == nullptr ||
+        s.select->access.kind != AccessPath::Kind::kRangeScan || i + 1 == block.size())
+      continue;
+    const Stmt& next = *block[i + 1];
+    if ((next.kind == StmtKind::kUpdate || next.kind == StmtKind::kDelete) && next.table == s.select->table &&
+        next.where_key.kind == KeyAccess::Kind::kRange)
+      s.feeds_range_write = next.id;
+  }
+}
+
 void AnalyzeProcedure(ProcedureIr& ir, const Catalog& catalog) {
   SequenceHoister(ir).Run();
   Taint taint(ir);
@@ -872,6 +890,7 @@ void AnalyzeProcedure(ProcedureIr& ir, const Catalog& catalog) {
   classifier.Run();
   InitBuilder(ir, taint).Run();
   PlacePublish(ir);
+  MarkRangeReadsBeforeRangeWrites(ir.body);
 }
 
 }  // namespace caracal::planner

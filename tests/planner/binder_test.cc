@@ -117,6 +117,30 @@ TEST_F(BinderTest, PublishPointFollowsTheLastCheck) {
   EXPECT_EQ(Kinds(Ir("q").body), "update,update");
 }
 
+TEST_F(BinderTest, ARangeQueryKeepsItsRowsForTheRangeWriteAfterIt) {
+  Q(R"(CREATE FUNCTION f(p integer) RETURNS text LANGUAGE plpgsql AS $$
+       DECLARE before bigint; after bigint; one bigint;
+       BEGIN
+         SELECT sum(x) INTO before FROM ev WHERE g = p;
+         UPDATE ev SET x = x + 1 WHERE g = p;
+         SELECT sum(x) INTO after FROM ev WHERE g = p;
+         UPDATE kv SET v = after WHERE k = p;
+         SELECT sum(x) INTO one FROM ev WHERE g = p AND t = 1;
+         DELETE FROM ev WHERE g = p AND t > 1;
+         RETURN before || ' ' || after || ' ' || one;
+       END $$)");
+  const ProcedureIr& ir = Ir("f");
+  ASSERT_EQ(ir.table_statements.size(), 6u);
+  EXPECT_EQ(ir.table_statements[0]->feeds_range_write, 2) << "its rows are the UPDATE's";
+  EXPECT_EQ(ir.table_statements[2]->feeds_range_write, -1) << "followed by a write of another table";
+  EXPECT_EQ(ir.table_statements[4]->feeds_range_write, -1) << "a point read, not a range";
+  Q("INSERT INTO ev VALUES (1, 1, 10), (1, 2, 20), (1, 3, NULL), (2, 1, 5)");
+  Q("INSERT INTO kv VALUES (1, 0, 'a')");
+  EXPECT_EQ(Q("SELECT f(1)"), "30 32 11");
+  EXPECT_EQ(Q("SELECT g, t, x FROM ev ORDER BY g, t"), "1|1|11\n2|1|5");
+  EXPECT_EQ(Q("SELECT v FROM kv"), "32");
+}
+
 TEST_F(BinderTest, BlocksAndLoopVariablesAreScoped) {
   Q(R"(CREATE FUNCTION f(n integer) RETURNS text LANGUAGE plpgsql AS $$
        <<top>>

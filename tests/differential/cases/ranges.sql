@@ -55,6 +55,9 @@ BEGIN
   UPDATE event SET v = v + 100, tag = 'set' WHERE grp = p_grp;
   SELECT sum(v) INTO v_after FROM event WHERE grp = p_grp;
   DELETE FROM event WHERE grp = p_grp AND seq < p_below;
+  -- A scan that stops early, then a write of its whole range.
+  PERFORM 1 FROM event WHERE grp = p_grp LIMIT 1;
+  UPDATE event SET v = v - 1 WHERE grp = p_grp;
   RETURN v_n || ' rows, sum ' || COALESCE(v_sum::text, 'null') || ' then ' || COALESCE(v_after::text, 'null');
 END $$;
 
