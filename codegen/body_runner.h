@@ -119,6 +119,8 @@ class BodyRunner {
   void RunDeclare(const planner::Stmt& s);
   // The point access of body statement `s` to the row with `key` (RunDeclare's point cases).
   void DeclarePoint(const planner::Stmt& s, const Key& key);
+  // DeclareIndexUnknown for each of AccessInfo::unknown_indexes of `s`.
+  void DeclareUnknownIndexes(const planner::Stmt& s);
   void RunReconRead(const planner::Stmt& s);
 
   planner::Datum Eval(const planner::Expr& e) const;

@@ -3,6 +3,8 @@
 // committed state). See planner/README.md, "Analysis", for when the planner emits them.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "codegen/body_runner.h"
 #include "codegen/engine_row_sources.h"
 #include "codegen/table_access.h"
@@ -38,6 +40,13 @@ std::optional<Key> KeyFrom(const planner::TableInfo& table, const std::vector<in
     if (v.is_null() || !planner::AppendKeyValue(key, v, table.columns[c])) return std::nullopt;
   }
   return key;
+}
+
+// The row an INSERT proposes, one expression per column.
+std::vector<const planner::Expr*> InsertedValues(const Stmt& s) {
+  std::vector<const planner::Expr*> values(s.table->columns.size(), nullptr);
+  for (size_t c = 0; c < s.row_values.size(); ++c) values[c] = s.row_values[c].get();
+  return values;
 }
 
 // Expressions that give each column's new value, where statement `s` fixes it.
@@ -82,9 +91,16 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
                                                                                          : RangeKind::kUpdate);
       (void)id;  // ids follow declaration order, which the scratch record keeps
       RecordDeclaredRange(declare_->scratch(), s.id, span->lo, span->hi);
+      DeclareUnknownIndexes(s);
       return;
     }
   }
+}
+
+void BodyRunner::DeclareUnknownIndexes(const Stmt& s) {
+  for (const std::string& name : s.access->unknown_indexes)
+    if (const planner::IndexInfo* index = catalog_.FindIndex(name))
+      declare_->DeclareIndexUnknown(s.table->id, index->engine_index);
 }
 
 void BodyRunner::DeclareWithKey(const Stmt& body, const Key& key) {
@@ -96,17 +112,24 @@ void BodyRunner::DeclarePoint(const Stmt& s, const Key& key) {
   const planner::TableInfo& table = *s.table;
   const AccessInfo& access = *s.access;
   // The secondary-index entries the statement writes, where their keys are fixed by the
-  // statement's values (only an INSERT or an UPDATE of an indexed column has any).
+  // statement's values (only an INSERT or an UPDATE of an indexed column has any); those
+  // the analysis found it cannot name are declared unknown.
   auto declare_index_entries = [&] {
+    if (!access.unknown_indexes.empty()) DeclareUnknownIndexes(s);
     std::optional<std::vector<const planner::Expr*>> values;  // computed for the first touched index
     for (size_t i = 0; i < table.indexes.size(); ++i) {
+      if (std::find(access.unknown_indexes.begin(), access.unknown_indexes.end(), table.indexes[i]) !=
+          access.unknown_indexes.end())
+        continue;
       const planner::IndexInfo* index = catalog_.FindIndex(table.indexes[i]);
       if (index == nullptr) continue;
       bool touched = s.kind == planner::StmtKind::kInsert;
       for (const auto& [col, e] : s.assignments)
         for (int c : index->columns) touched |= c == col;
       if (!touched) continue;
-      if (!values) values = FixedValues(s);
+      // An INSERT's entry comes from its row (a DO UPDATE that changes the index's
+      // columns made the index unknown above).
+      if (!values) values = s.kind == planner::StmtKind::kInsert ? InsertedValues(s) : FixedValues(s);
       if (std::optional<Key> ik = KeyFrom(table, index->columns, *values, FrameContext()))
         declare_->DeclareIndexEntry(table.id, index->engine_index, *ik, key);
     }

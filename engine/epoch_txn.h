@@ -67,6 +67,7 @@ struct EpochTxn {
   bool sequenced = false;
   State state = State::kRunning;
   bool published = false;
+  bool maintains_indexes = false;  // DeclareIndexUnknown: its writes add their index entries
   TxnResult result;
   std::deque<CacheEntry> cache;  // a deque: entries keep their address as it grows
   std::vector<RangeDecl> ranges;

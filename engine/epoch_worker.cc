@@ -98,6 +98,15 @@ class DeclareContextImpl final : public DeclareContext {
     t.AddIndexEntry(index, index_key, primary_key);
   }
 
+  void DeclareIndexUnknown(TableId table_id, int index) override {
+    Table& t = db_.table(table_id);
+    if (index < 0 || index >= t.num_indexes())
+      throw ApiMisuse(fmt::format("procedure {}: table \"{}\" has no index #{}", txn_.request.procedure->name(),
+                                  t.name(), index));
+    t.MarkIndexIncomplete(index, epoch_);
+    txn_.maintains_indexes = true;
+  }
+
   void DeclareRowUpdate(TableId table_id, const Key& key, int weight) override {
     DeclareWrite(table_id, key, WriteKind::kUpdate);
     Table& t = db_.table(table_id);
@@ -178,6 +187,7 @@ class ExecContextImpl final : public ExecContext {
     if (index < 0 || index >= t.num_indexes())
       throw ApiMisuse(fmt::format("procedure {}: table \"{}\" has no index #{}", txn_.request.procedure->name(),
                                   t.name(), index));
+    if (t.IndexIncompleteIn(index, EpochOf(txn_.sid))) return ScanIndexByRows(t, index, lo, hi, visit);
     t.ForEachIndexEntry(index, lo, hi, [&](std::string_view index_key, const Key& pk) {
       Row* row = t.Find(pk);
       if (row == nullptr) return true;
@@ -189,6 +199,32 @@ class ExecContextImpl final : public ExecContext {
       if (!current || current->view() != index_key) return true;
       return visit(pk, *v);
     });
+  }
+
+  // ScanIndex when the index may lack entries this epoch's writes need: every row whose
+  // value at our position has its index key in [lo, hi), in index order.
+  void ScanIndexByRows(Table& t, int index, const Key& lo, const Key& hi,
+                       const std::function<bool(const Key&, const RowValue&)>& visit) {
+    struct Hit {
+      Key entry;  // index key ‖ primary key: the index's own order
+      const Key* key;
+      const RowValue* value;
+    };
+    std::vector<Hit> hits;
+    t.ForEach(Key(), Key(), [&](const Key& k, Row& row) {
+      const RowValue* v = ReadRow(t, k, row);
+      if (v == nullptr) return true;
+      std::optional<Key> ik = t.IndexKey(index, *v);
+      // The bounds as ForEachIndexEntry applies them: lo to the entry, hi to the index key.
+      if (!ik || (!hi.empty() && ik->view() >= hi.view())) return true;
+      ik->AppendBytes(k.data(), k.size());
+      if (ik->view() < lo.view()) return true;
+      hits.push_back({std::move(*ik), &k, v});
+      return true;
+    });
+    std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.entry.view() < b.entry.view(); });
+    for (const Hit& h : hits)
+      if (!visit(*h.key, *h.value)) return;
   }
 
   const std::vector<Key>& RangeRows(int range_id) override {
@@ -371,6 +407,7 @@ class ExecContextImpl final : public ExecContext {
                                   txn_.request.procedure->name(), e.table->name(), DescribeKey(*e.table, e.key)));
     e.written = true;
     e.tombstone = tombstone;
+    if (value && txn_.maintains_indexes && e.table->num_indexes() > 0) e.table->AddMissingIndexEntries(e.key, *value);
     // Read() may have handed out the previous own value: keep it until the end.
     if (e.staged) txn_.replaced.push_back(std::move(e.staged));
     e.staged = std::move(value);
@@ -620,6 +657,7 @@ void EpochWorker::RunPiece(Piece& piece) {
   if (const RowValue* old = VisibleBefore(*e.row, sid)) {
     try {
       if (RowValuePtr updated = piece.callback(*old)) {
+        if (piece.txn->maintains_indexes && e.table->num_indexes() > 0) e.table->AddMissingIndexEntries(e.key, *updated);
         value = reinterpret_cast<uintptr_t>(updated.release());
         applied = true;
       }

@@ -6,7 +6,10 @@ namespace caracal {
 
 Table::Table(TableId id, Schema schema, std::vector<IndexSchema> indexes)
     : id_(id), schema_(std::move(schema)), index_schemas_(std::move(indexes)) {
-  for (size_t i = 0; i < index_schemas_.size(); ++i) secondary_.push_back(std::make_unique<SecondaryIndex>());
+  for (size_t i = 0; i < index_schemas_.size(); ++i) {
+    secondary_.push_back(std::make_unique<SecondaryIndex>());
+    incomplete_epoch_.push_back(std::make_unique<std::atomic<uint32_t>>(kNoEpoch));
+  }
   primary_ = std::make_unique<PrimaryIndex>();
   point_ = std::make_unique<PointIndex>();
 }
@@ -56,6 +59,14 @@ bool Table::HasIndexEntry(int index, const Key& index_key, const Key& primary_ke
   return secondary_[index]->contains(EntryKey(index_key, primary_key));
 }
 
+void Table::AddMissingIndexEntries(const Key& primary_key, const RowValue& row) {
+  for (int i = 0; i < num_indexes(); ++i)
+    if (std::optional<Key> ik = IndexKey(i, row)) {
+      Key entry = EntryKey(*ik, primary_key);
+      if (!secondary_[i]->contains(entry)) secondary_[i]->emplace(std::move(entry), static_cast<uint32_t>(ik->size()));
+    }
+}
+
 static Key SuffixAfter(const Key& entry, uint32_t prefix_len) {
   Key pk;
   pk.AppendBytes(entry.data() + prefix_len, entry.size() - prefix_len);
@@ -76,6 +87,7 @@ void Table::ForEachIndexEntry(int index, const Key& lo, const Key& hi,
 void Table::AddIndex(IndexSchema index) {
   index_schemas_.push_back(std::move(index));
   secondary_.push_back(std::make_unique<SecondaryIndex>());
+  incomplete_epoch_.push_back(std::make_unique<std::atomic<uint32_t>>(kNoEpoch));
   const int i = num_indexes() - 1;
   for (auto& [key, row] : *primary_) {
     const RowValue* latest = row->NewestSettledBefore(UINT64_MAX);
@@ -87,6 +99,7 @@ void Table::AddIndex(IndexSchema index) {
 void Table::DropIndex(int index) {
   index_schemas_.erase(index_schemas_.begin() + index);
   secondary_.erase(secondary_.begin() + index);
+  incomplete_epoch_.erase(incomplete_epoch_.begin() + index);
 }
 
 bool Table::WantsCompaction() const {

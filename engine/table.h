@@ -61,6 +61,17 @@ class Table {
   std::optional<Key> IndexKey(int index, const RowValue& row) const;
   void AddIndexEntry(int index, const Key& index_key, const Key& primary_key);
   bool HasIndexEntry(int index, const Key& index_key, const Key& primary_key) const;
+  // Adds the entries of `row` (at `primary_key`) that the secondary indexes lack. Safe to
+  // call concurrently.
+  void AddMissingIndexEntries(const Key& primary_key, const RowValue& row);
+  // Index `index` may lack entries for writes of epoch `epoch` (DeclareIndexUnknown):
+  // marked during its initialization phase, read during its execution phase.
+  void MarkIndexIncomplete(int index, uint32_t epoch) {
+    incomplete_epoch_[index]->store(epoch, std::memory_order_relaxed);
+  }
+  bool IndexIncompleteIn(int index, uint32_t epoch) const {
+    return incomplete_epoch_[index]->load(std::memory_order_relaxed) == epoch;
+  }
   // Visits the entries whose index key lies in [lo, hi) (hi empty: unbounded), in
   // index order, as (encoded index key, primary key).
   void ForEachIndexEntry(int index, const Key& lo, const Key& hi,
@@ -95,6 +106,9 @@ class Table {
   std::atomic<size_t> dead_estimate_{0};
   std::vector<std::pair<uint32_t, std::unique_ptr<Row>>> graveyard_;
   std::vector<std::unique_ptr<SecondaryIndex>> secondary_;
+  // Per secondary index: the last epoch marked incomplete (kNoEpoch: none).
+  static constexpr uint32_t kNoEpoch = UINT32_MAX;
+  std::vector<std::unique_ptr<std::atomic<uint32_t>>> incomplete_epoch_;
 };
 
 }  // namespace caracal

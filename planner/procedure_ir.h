@@ -92,6 +92,11 @@ struct AccessInfo {
   bool wait_for_update = true;
   std::string note;          // why anything fell back; which read a dependent key needs
   int depends_on = -1;       // kDependent: statement id of the read it needs
+  // Secondary indexes (by name) whose new entries this write cannot name at
+  // initialization: a new indexed value depends on a read or on the row itself, an
+  // UPDATE keeps some of the index's columns from the old row, or the rows are a range's.
+  // The executor declares them unknown (DeclareContext::DeclareIndexUnknown).
+  std::vector<std::string> unknown_indexes;
 };
 
 enum class StmtKind : uint8_t {

@@ -415,6 +415,39 @@ class Classifier {
     return read;
   }
 
+  // AccessInfo::unknown_indexes of write `s`.
+  std::vector<std::string> UnknownIndexes(const Stmt& s, bool range, const Stmt* loop) const {
+    std::vector<std::string> out;
+    if (s.kind != StmtKind::kInsert && s.kind != StmtKind::kUpdate) return out;
+    auto known = [&](const Expr* e) {
+      return e != nullptr && !e->References(SlotSpace::kColumn) && !e->References(SlotSpace::kExcluded) &&
+             !taint_.Refs(e) && !(loop && enclosing_loop_reads_);
+    };
+    for (const std::string& name : s.table->indexes) {
+      const IndexInfo* index = catalog_.FindIndex(name);
+      if (index == nullptr) continue;
+      bool assigned = false;
+      for (const auto& [col, e] : s.assignments)
+        for (int c : index->columns) assigned |= c == col;
+      bool unknown = false;
+      if (s.kind == StmtKind::kInsert) {
+        // The inserted row's entry, from its values; DO UPDATE's applies to a row it reads.
+        for (int c : index->columns) unknown |= !known(s.row_values[c].get());
+        unknown |= assigned;
+      } else if (assigned) {
+        unknown = range;
+        for (int c : index->columns) {
+          const Expr* value = nullptr;
+          for (const auto& [col, e] : s.assignments)
+            if (col == c) value = e.get();
+          unknown |= !known(value);  // unassigned: the old row's value
+        }
+      }
+      if (unknown) out.push_back(name);
+    }
+    return out;
+  }
+
   void Classify(Stmt& s, int loop_depth, const Stmt* loop) {
     AccessInfo a;
     const KeyAccess* k = nullptr;
@@ -450,6 +483,7 @@ class Classifier {
     a.key_class = range ? KeyClass::kRange : loop_depth > 0 ? KeyClass::kLoop : KeyClass::kStatic;
     bool depends = Intersects(key_vars, taint_.read_derived()) || (loop && enclosing_loop_reads_);
     if (IsWrite(s)) {
+      a.unknown_indexes = UnknownIndexes(s, range, loop);
       if (depends) MarkDependent(a, key_vars, loop);
       else if (range && k->kind == KeyAccess::Kind::kFullScan) a.note = "no primary-key prefix in WHERE: every row is a candidate";
       ApplyRowUpdateCandidate(s, a, loop_depth);

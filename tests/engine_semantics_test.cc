@@ -269,6 +269,77 @@ TEST(EngineSemanticsTest, ScanOfADeclaredRangeSeesWhatTheIndexHolds) {
   });
 }
 
+// A write whose index entry was not declared (DeclareIndexUnknown) is found by index
+// scans of later transactions of its epoch - also one on a split piece - and of later
+// epochs, and not by earlier ones.
+TEST(EngineSemanticsTest, UndeclaredIndexEntriesAreFoundFromTheirWrite) {
+  ForEachExecutor([](Store& store, Executor& ex, const std::string& what) {
+    // kv with an index on v.
+    TableId t = store.CreateTable(Schema("kv", {{"k", ColumnType::kBigInt, 0, 0, true}, {"v", ColumnType::kBigInt}}, {0}),
+                                  {IndexSchema{"kv_v", {1}}});
+    for (int k = 1; k <= 4; ++k) store.LoadRow(t, KvRow(store, t, k, k * 10));
+    auto v_key = [](int64_t v) {
+      Key key;
+      key.AppendInt(v, ColumnType::kBigInt);
+      return key;
+    };
+    // The keys of the rows with v in [lo, hi), in index order.
+    auto scan = [t, v_key](int64_t lo, int64_t hi) {
+      return LambdaProcedure(
+          "scan", [](DeclareContext&) {},
+          [=](ExecContext& c) {
+            std::vector<Value> keys;
+            c.ScanIndex(t, 0, v_key(lo), v_key(hi), [&](const Key&, const RowValue& row) {
+              keys.push_back(Value::Int(row.GetInt(0)));
+              return true;
+            });
+            c.Emit(std::move(keys));
+          });
+    };
+    // Sets row k's v to v + delta, with an entry it does not declare.
+    auto shift = [t](int64_t k, int64_t delta, bool split) {
+      return LambdaProcedure(
+          "shift",
+          [=](DeclareContext& c) {
+            if (split) c.DeclareRowUpdate(t, K(k), 1);
+            else c.DeclareWrite(t, K(k), WriteKind::kUpdate);
+            c.DeclareIndexUnknown(t, 0);
+          },
+          [=](ExecContext& c) {
+            const Schema& s = c.table(t).schema();
+            c.Publish();
+            if (split) {
+              c.ApplyRowUpdate(t, K(k), [&s, delta](const RowValue& old) {
+                return RowBuilder(s, old).SetInt(1, old.GetInt(1) + delta).Build();
+              }, 1);
+              return;
+            }
+            const RowValue* old = c.Read(t, K(k));
+            c.Update(t, K(k), RowBuilder(s, *old).SetInt(1, old->GetInt(1) + delta).Build());
+          });
+    };
+    LambdaProcedure before = scan(100, 1000), after = scan(100, 1000), all = scan(0, 10000);
+    LambdaProcedure move_2 = shift(2, 500, false), move_3 = shift(3, 300, true);
+    TxnResult r[5];
+    SubmitTo(ex, before, {}, &r[0]);
+    SubmitTo(ex, move_2, {}, &r[1]);
+    SubmitTo(ex, move_3, {}, &r[2]);
+    SubmitTo(ex, after, {}, &r[3]);
+    ex.Drain();
+    SubmitTo(ex, all, {}, &r[4]);
+    ex.Drain();
+    for (auto& x : r) ASSERT_EQ(x.status, TxnResult::Status::kCommitted) << what << ": " << x.message;
+    auto ints = [](const TxnResult& x) {
+      std::vector<int64_t> v;
+      for (const Value& e : x.rows.at(0)) v.push_back(e.as_int());
+      return v;
+    };
+    EXPECT_EQ(ints(r[0]), (std::vector<int64_t>{})) << what;
+    EXPECT_EQ(ints(r[3]), (std::vector<int64_t>{3, 2})) << what << ": v 330, then 520";
+    EXPECT_EQ(ints(r[4]), (std::vector<int64_t>{1, 4, 3, 2})) << what << ": a later epoch uses the entries";
+  });
+}
+
 // A transaction that aborts after its writes leaves nothing visible; readers after it in
 // the same epoch see the earlier version.
 TEST(EngineSemanticsTest, AbortAfterWritesLeavesNoTrace) {

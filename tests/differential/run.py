@@ -107,6 +107,31 @@ def gen_ranges(rng, n):
     return out
 
 
+def gen_indexes(rng, n):
+    out = []
+    owners = ["'ann'", "'bob'", "'cy'", "'ANN'", "'BOB'", "'cy.'"]
+    for _ in range(n):
+        r = rng.random()
+        a = rng.randrange(1, 13)
+        if r < 0.12:
+            out.append(f"SELECT acct_open({a}, {rng.choice(owners)}, {rng.randrange(1, 4)});")
+        elif r < 0.27:
+            out.append(f"SELECT acct_owner_like({a}, {rng.randrange(1, 13)});")
+        elif r < 0.37:
+            out.append(f"SELECT acct_shout({a});")
+        elif r < 0.52:
+            out.append(f"SELECT acct_deposit({a}, {rng.randrange(-20, 40)});")
+        elif r < 0.6:
+            out.append(f"SELECT acct_move({a}, {a + rng.randrange(0, 4)}, {rng.randrange(1, 4)});")
+        elif r < 0.68:
+            out.append(f"SELECT acct_rename({a}, {rng.choice(owners)});")
+        elif r < 0.72:
+            out.append(f"SELECT acct_close({a});")
+        else:
+            out.append(f"SELECT acct_report({rng.choice(owners)}, {rng.randrange(1, 4)}, {rng.randrange(-10, 40)});")
+    return out
+
+
 def gen_arrays(rng, n):
     out = []
     for _ in range(n):
