@@ -2,9 +2,11 @@
 //   1. hoist nextval() to sequencing time;
 //   2. find the read-derived variables (values that come from the database, directly or
 //      through assignments and control flow);
-//   3. classify every table statement (access, key class, key text, ApplyRowUpdate);
+//   3. classify every table statement (access, key class, key text, ApplyRowUpdate,
+//      index entries it cannot name in advance);
 //   4. build the init program (the body's key-computing slice with kDeclare / kReconRead);
-//   5. place the publish point.
+//   5. place the publish point;
+//   6. mark range queries whose rows the range write after them can reuse.
 #include "planner/write_set_analysis.h"
 
 #include <fmt/format.h>
