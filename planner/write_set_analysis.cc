@@ -501,6 +501,12 @@ class Classifier {
         a.note = "no primary-key prefix in WHERE: scans the table";
       }
     }
+    if (!a.unknown_indexes.empty()) {
+      std::string names;
+      for (const std::string& n : a.unknown_indexes) names += (names.empty() ? "" : ", ") + n;
+      a.note += fmt::format("{}index {}: entries known only when written (its scans read the table that epoch)",
+                            a.note.empty() ? "" : "; ", names);
+    }
     s.access = std::move(a);
   }
 

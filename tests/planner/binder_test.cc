@@ -141,6 +141,35 @@ TEST_F(BinderTest, ARangeQueryKeepsItsRowsForTheRangeWriteAfterIt) {
   EXPECT_EQ(Q("SELECT v FROM kv"), "32");
 }
 
+TEST_F(BinderTest, IndexEntriesAWriteCannotNameAreListed) {
+  Q("CREATE INDEX kv_note ON kv (note)");
+  Q(R"(CREATE PROCEDURE p(a integer, n text) LANGUAGE plpgsql AS $$
+       DECLARE r text;
+       BEGIN
+         INSERT INTO kv VALUES (a, 1, n);
+         UPDATE kv SET note = n WHERE k = a + 1;
+         UPDATE kv SET v = v + 1 WHERE k = a + 2;
+         UPDATE kv SET note = upper(note) WHERE k = a + 3;
+         SELECT note INTO r FROM kv WHERE k = a + 4;
+         INSERT INTO kv VALUES (a + 5, 1, r);
+         INSERT INTO kv VALUES (a + 6, 1, n) ON CONFLICT (k) DO UPDATE SET note = EXCLUDED.note;
+         UPDATE kv SET note = n WHERE k > a + 7;
+       END $$)");
+  const ProcedureIr& ir = Ir("p");
+  std::vector<std::vector<std::string>> unknown;
+  for (const planner::Stmt* s : ir.table_statements) unknown.push_back(s->access->unknown_indexes);
+  const std::vector<std::string> none, note = {"kv_note"};
+  EXPECT_EQ(unknown, (std::vector<std::vector<std::string>>{none, none, none, note, none, note, note, note}));
+  EXPECT_NE(ir.table_statements[3]->access->note.find("index kv_note: entries known only when written"),
+            std::string::npos);
+  Q("INSERT INTO kv VALUES (5, 0, 'x'), (4, 0, 'y'), (8, 0, 'z'), (30, 0, 'w')");
+  Q("CALL p(1, 'q')");
+  EXPECT_EQ(Q("SELECT k, note FROM kv ORDER BY k"), "1|q\n4|Y\n5|x\n6|x\n7|q\n8|z\n30|q");
+  // Through the index, in a later epoch: the entries the writes made.
+  EXPECT_EQ(Q("SELECT k FROM kv WHERE note = 'Y' ORDER BY k"), "4");
+  EXPECT_EQ(Q("SELECT k FROM kv WHERE note = 'q' ORDER BY k"), "1\n7\n30");
+}
+
 TEST_F(BinderTest, BlocksAndLoopVariablesAreScoped) {
   Q(R"(CREATE FUNCTION f(n integer) RETURNS text LANGUAGE plpgsql AS $$
        <<top>>
