@@ -30,6 +30,13 @@ void ForEachExecutor(const std::function<void(Store&, Executor&, const std::stri
   }
 }
 
+// The integers of a result's first row.
+std::vector<int64_t> FirstRowInts(const TxnResult& x) {
+  std::vector<int64_t> v;
+  for (const Value& e : x.rows.at(0)) v.push_back(e.as_int());
+  return v;
+}
+
 LambdaProcedure SetProc(TableId t, WriteKind kind) {
   return LambdaProcedure(
       "set", [t, kind](DeclareContext& c) { c.DeclareWrite(t, K(c.input().args[0].as_int()), kind); },
@@ -181,9 +188,7 @@ TEST(EngineSemanticsTest, RangeRowsIncludeOwnInserts) {
     ex.Drain();
     ASSERT_EQ(r.status, TxnResult::Status::kCommitted) << what << ": " << r.message;
     ASSERT_EQ(r.rows.size(), 1u) << what;
-    std::vector<int64_t> seen;
-    for (const Value& v : r.rows[0]) seen.push_back(v.as_int());
-    EXPECT_EQ(seen, (std::vector<int64_t>{10, 11, 12})) << what;
+    EXPECT_EQ(FirstRowInts(r), (std::vector<int64_t>{10, 11, 12})) << what;
     EXPECT_EQ(CommittedV(store, t, 10), 11) << what;
     EXPECT_EQ(CommittedV(store, t, 11), 111) << what;
     EXPECT_EQ(CommittedV(store, t, 12), 121) << what;
@@ -258,14 +263,9 @@ TEST(EngineSemanticsTest, ScanOfADeclaredRangeSeesWhatTheIndexHolds) {
     SubmitTo(ex, later, {Value::Int(23), Value::Int(23)}, &r[3]);
     ex.Drain();
     for (auto& x : r) ASSERT_EQ(x.status, TxnResult::Status::kCommitted) << what << ": " << x.message;
-    auto ints = [](const TxnResult& x) {
-      std::vector<int64_t> v;
-      for (const Value& e : x.rows.at(0)) v.push_back(e.as_int());
-      return v;
-    };
     // 10..19 less 12 plus 21 (sum 145 - 12 + 21); less 11; 13 becomes 1000.
-    EXPECT_EQ(ints(r[1]), (std::vector<int64_t>{10, 154, 9, 143, 9, 1130})) << what;
-    EXPECT_EQ(ints(r[2]), (std::vector<int64_t>{9, 1130, 10, 1152})) << what;
+    EXPECT_EQ(FirstRowInts(r[1]), (std::vector<int64_t>{10, 154, 9, 143, 9, 1130})) << what;
+    EXPECT_EQ(FirstRowInts(r[2]), (std::vector<int64_t>{9, 1130, 10, 1152})) << what;
   });
 }
 
@@ -329,14 +329,9 @@ TEST(EngineSemanticsTest, UndeclaredIndexEntriesAreFoundFromTheirWrite) {
     SubmitTo(ex, all, {}, &r[4]);
     ex.Drain();
     for (auto& x : r) ASSERT_EQ(x.status, TxnResult::Status::kCommitted) << what << ": " << x.message;
-    auto ints = [](const TxnResult& x) {
-      std::vector<int64_t> v;
-      for (const Value& e : x.rows.at(0)) v.push_back(e.as_int());
-      return v;
-    };
-    EXPECT_EQ(ints(r[0]), (std::vector<int64_t>{})) << what;
-    EXPECT_EQ(ints(r[3]), (std::vector<int64_t>{3, 2})) << what << ": v 330, then 520";
-    EXPECT_EQ(ints(r[4]), (std::vector<int64_t>{1, 4, 3, 2})) << what << ": a later epoch uses the entries";
+    EXPECT_EQ(FirstRowInts(r[0]), (std::vector<int64_t>{})) << what;
+    EXPECT_EQ(FirstRowInts(r[3]), (std::vector<int64_t>{3, 2})) << what << ": v 330, then 520";
+    EXPECT_EQ(FirstRowInts(r[4]), (std::vector<int64_t>{1, 4, 3, 2})) << what << ": a later epoch uses the entries";
   });
 }
 
