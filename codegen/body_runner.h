@@ -119,8 +119,9 @@ class BodyRunner {
   void RunDeclare(const planner::Stmt& s);
   // The point access of body statement `s` to the row with `key` (RunDeclare's point cases).
   void DeclarePoint(const planner::Stmt& s, const Key& key);
-  // DeclareIndexUnknown for each of AccessInfo::unknown_indexes of `s`.
-  void DeclareUnknownIndexes(const planner::Stmt& s);
+  // DeclareIndexUnknown for each of AccessInfo::unknown_indexes of `s`, over the rows it
+  // writes: primary keys in [lo, hi).
+  void DeclareUnknownIndexes(const planner::Stmt& s, const Key& lo, const Key& hi);
   void RunReconRead(const planner::Stmt& s);
 
   planner::Datum Eval(const planner::Expr& e) const;

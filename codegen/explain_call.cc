@@ -55,10 +55,11 @@ class RecordingDeclareContext final : public DeclareContext {
     std::string key = info ? KeyText(table, info->columns, index_key) : "?";
     Add(table, "index_entry", key, fmt::format("index {} -> row {}", info ? info->name : "?", PrimaryKeyText(table, primary_key)));
   }
-  void DeclareIndexUnknown(TableId table, int index) override {
+  void DeclareIndexUnknown(TableId table, int index, const Key& lo, const Key& hi) override {
     const planner::IndexInfo* info = IndexOf(table, index);
-    Add(table, "index_unknown", "", fmt::format("index {}: entries added by the writes; its scans read the table this epoch",
-                                                info ? info->name : "?"));
+    Add(table, "index_unknown", IsPointSpan(lo, hi) ? PrimaryKeyText(table, lo) : RangeText(table, lo, hi),
+        fmt::format("index {}: entries made by the writes; its scans also read these rows this epoch",
+                    info ? info->name : "?"));
   }
   void Prefetch(TableId table, const Key& key) override { Add(table, "read_prefetch", PrimaryKeyText(table, key), ""); }
 

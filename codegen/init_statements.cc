@@ -91,16 +91,16 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
                                                                                          : RangeKind::kUpdate);
       (void)id;  // ids follow declaration order, which the scratch record keeps
       RecordDeclaredRange(declare_->scratch(), s.id, span->lo, span->hi);
-      DeclareUnknownIndexes(s);
+      DeclareUnknownIndexes(s, span->lo, span->hi);
       return;
     }
   }
 }
 
-void BodyRunner::DeclareUnknownIndexes(const Stmt& s) {
+void BodyRunner::DeclareUnknownIndexes(const Stmt& s, const Key& lo, const Key& hi) {
   for (const std::string& name : s.access->unknown_indexes)
     if (const planner::IndexInfo* index = catalog_.FindIndex(name))
-      declare_->DeclareIndexUnknown(s.table->id, index->engine_index);
+      declare_->DeclareIndexUnknown(s.table->id, index->engine_index, lo, hi);
 }
 
 void BodyRunner::DeclareWithKey(const Stmt& body, const Key& key) {
@@ -115,7 +115,7 @@ void BodyRunner::DeclarePoint(const Stmt& s, const Key& key) {
   // statement's values (only an INSERT or an UPDATE of an indexed column has any); those
   // the analysis found it cannot name are declared unknown.
   auto declare_index_entries = [&] {
-    if (!access.unknown_indexes.empty()) DeclareUnknownIndexes(s);
+    if (!access.unknown_indexes.empty()) DeclareUnknownIndexes(s, key, PointSpanEnd(key));
     std::optional<std::vector<const planner::Expr*>> values;  // computed for the first touched index
     for (size_t i = 0; i < table.indexes.size(); ++i) {
       if (std::find(access.unknown_indexes.begin(), access.unknown_indexes.end(), table.indexes[i]) !=

@@ -98,12 +98,12 @@ class DeclareContextImpl final : public DeclareContext {
     t.AddIndexEntry(index, index_key, primary_key);
   }
 
-  void DeclareIndexUnknown(TableId table_id, int index) override {
+  void DeclareIndexUnknown(TableId table_id, int index, const Key& lo, const Key& hi) override {
     Table& t = db_.table(table_id);
     if (index < 0 || index >= t.num_indexes())
       throw ApiMisuse(fmt::format("procedure {}: table \"{}\" has no index #{}", txn_.request.procedure->name(),
                                   t.name(), index));
-    t.MarkIndexIncomplete(index, epoch_);
+    t.AddUnknownIndexSpan(index, epoch_, lo, hi);
     txn_.maintains_indexes = true;
   }
 
@@ -187,7 +187,8 @@ class ExecContextImpl final : public ExecContext {
     if (index < 0 || index >= t.num_indexes())
       throw ApiMisuse(fmt::format("procedure {}: table \"{}\" has no index #{}", txn_.request.procedure->name(),
                                   t.name(), index));
-    if (t.IndexIncompleteIn(index, EpochOf(txn_.sid))) return ScanIndexByRows(t, index, lo, hi, visit);
+    if (const auto* spans = t.UnknownIndexSpans(index, EpochOf(txn_.sid)))
+      return ScanIndexWithUnknownSpans(t, index, lo, hi, *spans, visit);
     t.ForEachIndexEntry(index, lo, hi, [&](std::string_view index_key, const Key& pk) {
       Row* row = t.Find(pk);
       if (row == nullptr) return true;
@@ -201,28 +202,46 @@ class ExecContextImpl final : public ExecContext {
     });
   }
 
-  // ScanIndex when the index may lack entries this epoch's writes need: every row whose
-  // value at our position has its index key in [lo, hi), in index order.
-  void ScanIndexByRows(Table& t, int index, const Key& lo, const Key& hi,
-                       const std::function<bool(const Key&, const RowValue&)>& visit) {
+  // ScanIndex when writes of this epoch may add entries they did not declare: the
+  // index's entries, and the rows of those writes' spans, each row once, kept when its
+  // value at our position has its key in [lo, hi), in index order. The spans are fixed
+  // before execution, so the result does not depend on whether a writer has run yet.
+  void ScanIndexWithUnknownSpans(Table& t, int index, const Key& lo, const Key& hi,
+                                 const std::vector<Table::KeySpanRef>& spans,
+                                 const std::function<bool(const Key&, const RowValue&)>& visit) {
     struct Hit {
       Key entry;  // index key ‖ primary key: the index's own order
       const Key* key;
       const RowValue* value;
     };
     std::vector<Hit> hits;
-    t.ForEach(Key(), Key(), [&](const Key& k, Row& row) {
+    auto consider = [&](const Key& k, Row& row) {
       const RowValue* v = ReadRow(t, k, row);
-      if (v == nullptr) return true;
+      if (v == nullptr) return;
       std::optional<Key> ik = t.IndexKey(index, *v);
       // The bounds as ForEachIndexEntry applies them: lo to the entry, hi to the index key.
-      if (!ik || (!hi.empty() && ik->view() >= hi.view())) return true;
+      if (!ik || (!hi.empty() && ik->view() >= hi.view())) return;
       ik->AppendBytes(k.data(), k.size());
-      if (ik->view() < lo.view()) return true;
+      if (ik->view() < lo.view()) return;
       hits.push_back({std::move(*ik), &k, v});
+    };
+    t.ForEachIndexEntry(index, lo, hi, [&](std::string_view, const Key& pk) {
+      if (Row* row = t.Find(pk)) consider(row->key, *row);
       return true;
     });
+    for (const Table::KeySpanRef& span : spans) {
+      if (IsPointSpan(span.lo, span.hi)) {
+        if (Row* row = t.Find(span.lo)) consider(row->key, *row);
+        continue;
+      }
+      t.ForEach(span.lo, span.hi, [&](const Key& k, Row& row) {
+        consider(k, row);
+        return true;
+      });
+    }
     std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.entry.view() < b.entry.view(); });
+    hits.erase(std::unique(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.entry.view() == b.entry.view(); }),
+               hits.end());
     for (const Hit& h : hits)
       if (!visit(*h.key, *h.value)) return;
   }

@@ -137,6 +137,17 @@ Key Key::PrefixSuccessor() const {
   return k;
 }
 
+Key PointSpanEnd(const Key& key) {
+  Key end(key);
+  const uint8_t zero = 0;
+  end.AppendBytes(&zero, 1);
+  return end;
+}
+
+bool IsPointSpan(const Key& lo, const Key& hi) {
+  return hi.size() == lo.size() + 1 && hi.data()[lo.size()] == 0 && hi.view().substr(0, lo.size()) == lo.view();
+}
+
 std::string Key::ToHex() const {
   std::string out;
   for (size_t i = 0; i < size_; ++i) out += fmt::format("{:02x}", data()[i]);

@@ -108,6 +108,11 @@ struct KeyLess {
   bool operator()(const Key& a, const Key& b) const { return a < b; }
 };
 
+// The end of the span [key, PointSpanEnd(key)) that holds exactly `key` (its successor in
+// byte order: `key` followed by a zero byte); IsPointSpan recognizes such a span.
+Key PointSpanEnd(const Key& key);
+bool IsPointSpan(const Key& lo, const Key& hi);
+
 struct KeyHash {
   size_t operator()(const Key& k) const { return static_cast<size_t>(k.Hash()); }
 };

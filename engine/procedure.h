@@ -90,12 +90,13 @@ class DeclareContext {
   // Declares that a write of this transaction adds an entry `index_key` (the encoded index
   // columns) for the row `primary_key` to secondary index `index` of `table`.
   virtual void DeclareIndexEntry(TableId table, int index, const Key& index_key, const Key& primary_key) = 0;
-  // Declares that this transaction may write rows of `table` whose key in secondary index
-  // `index` it cannot name in advance (the new value depends on what it reads, or the
-  // rows are a range's). Its writes then add the entries they need, and index scans of
-  // `index` in this epoch find their rows by scanning the table instead, so that they
-  // see such a row at every position after the write and at none before it.
-  virtual void DeclareIndexUnknown(TableId table, int index) = 0;
+  // Declares that this transaction may write rows of `table` with primary key in
+  // [lo, hi) (hi empty: unbounded) whose key in secondary index `index` it cannot name in
+  // advance (the new value depends on what it reads, or the rows are a range's). Its
+  // writes then add the entries they need, and index scans of `index` in this epoch also
+  // look at those rows, so that they see such a row at every position after the write and
+  // at none before it. A single row: hi = PointSpanEnd(primary key).
+  virtual void DeclareIndexUnknown(TableId table, int index, const Key& lo, const Key& hi) = 0;
   // Asks for `key` to be looked up during the append step, so Execute finds it cached.
   virtual void Prefetch(TableId table, const Key& key) = 0;
   // Reconnaissance: the row as of the last committed epoch (nullptr if absent). The

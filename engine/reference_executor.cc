@@ -138,7 +138,7 @@ class RefDeclareContext final : public DeclareContext {
 
   void DeclareRowUpdate(TableId table, const Key& key, int) override { DeclareWrite(table, key, WriteKind::kUpdate); }
   void DeclareIndexEntry(TableId, int, const Key&, const Key&) override {}
-  void DeclareIndexUnknown(TableId, int) override {}  // entries follow the committed writes
+  void DeclareIndexUnknown(TableId, int, const Key&, const Key&) override {}  // entries follow the committed writes
   void Prefetch(TableId, const Key&) override {}
 
   const RowValue* ReadCommitted(TableId table, const Key& key) override {

@@ -8,7 +8,7 @@ Table::Table(TableId id, Schema schema, std::vector<IndexSchema> indexes)
     : id_(id), schema_(std::move(schema)), index_schemas_(std::move(indexes)) {
   for (size_t i = 0; i < index_schemas_.size(); ++i) {
     secondary_.push_back(std::make_unique<SecondaryIndex>());
-    incomplete_epoch_.push_back(std::make_unique<std::atomic<uint32_t>>(kNoEpoch));
+    unknown_spans_.push_back(std::make_unique<UnknownSpans>());
   }
   primary_ = std::make_unique<PrimaryIndex>();
   point_ = std::make_unique<PointIndex>();
@@ -59,6 +59,21 @@ bool Table::HasIndexEntry(int index, const Key& index_key, const Key& primary_ke
   return secondary_[index]->contains(EntryKey(index_key, primary_key));
 }
 
+void Table::AddUnknownIndexSpan(int index, uint32_t epoch, const Key& lo, const Key& hi) {
+  UnknownSpans& u = *unknown_spans_[index];
+  SpinGuard guard(u.lock);
+  if (u.epoch != epoch) {
+    u.spans.clear();
+    u.epoch = epoch;
+  }
+  u.spans.push_back({lo, hi});
+}
+
+const std::vector<Table::KeySpanRef>* Table::UnknownIndexSpans(int index, uint32_t epoch) const {
+  const UnknownSpans& u = *unknown_spans_[index];
+  return u.epoch == epoch && !u.spans.empty() ? &u.spans : nullptr;
+}
+
 void Table::AddMissingIndexEntries(const Key& primary_key, const RowValue& row) {
   for (int i = 0; i < num_indexes(); ++i)
     if (std::optional<Key> ik = IndexKey(i, row)) {
@@ -87,7 +102,7 @@ void Table::ForEachIndexEntry(int index, const Key& lo, const Key& hi,
 void Table::AddIndex(IndexSchema index) {
   index_schemas_.push_back(std::move(index));
   secondary_.push_back(std::make_unique<SecondaryIndex>());
-  incomplete_epoch_.push_back(std::make_unique<std::atomic<uint32_t>>(kNoEpoch));
+  unknown_spans_.push_back(std::make_unique<UnknownSpans>());
   const int i = num_indexes() - 1;
   for (auto& [key, row] : *primary_) {
     const RowValue* latest = row->NewestSettledBefore(UINT64_MAX);
@@ -99,7 +114,7 @@ void Table::AddIndex(IndexSchema index) {
 void Table::DropIndex(int index) {
   index_schemas_.erase(index_schemas_.begin() + index);
   secondary_.erase(secondary_.begin() + index);
-  incomplete_epoch_.erase(incomplete_epoch_.begin() + index);
+  unknown_spans_.erase(unknown_spans_.begin() + index);
 }
 
 bool Table::WantsCompaction() const {

@@ -24,6 +24,7 @@
 
 #include "engine/key.h"
 #include "engine/point_index.h"
+#include "engine/spin_lock.h"
 #include "engine/row.h"
 #include "engine/types.h"
 
@@ -64,14 +65,15 @@ class Table {
   // Adds the entries of `row` (at `primary_key`) that the secondary indexes lack. Safe to
   // call concurrently.
   void AddMissingIndexEntries(const Key& primary_key, const RowValue& row);
-  // Index `index` may lack entries for writes of epoch `epoch` (DeclareIndexUnknown):
-  // marked during its initialization phase, read during its execution phase.
-  void MarkIndexIncomplete(int index, uint32_t epoch) {
-    incomplete_epoch_[index]->store(epoch, std::memory_order_relaxed);
-  }
-  bool IndexIncompleteIn(int index, uint32_t epoch) const {
-    return incomplete_epoch_[index]->load(std::memory_order_relaxed) == epoch;
-  }
+  // Primary-key spans [lo, hi) whose rows' entries in index `index` the writes of epoch
+  // `epoch` may add without having declared them (DeclareIndexUnknown): added during the
+  // epoch's initialization phase (safe concurrently), read during its execution phase.
+  struct KeySpanRef {
+    Key lo, hi;
+  };
+  void AddUnknownIndexSpan(int index, uint32_t epoch, const Key& lo, const Key& hi);
+  // The spans of `epoch`, or null when it has none.
+  const std::vector<KeySpanRef>* UnknownIndexSpans(int index, uint32_t epoch) const;
   // Visits the entries whose index key lies in [lo, hi) (hi empty: unbounded), in
   // index order, as (encoded index key, primary key).
   void ForEachIndexEntry(int index, const Key& lo, const Key& hi,
@@ -106,9 +108,13 @@ class Table {
   std::atomic<size_t> dead_estimate_{0};
   std::vector<std::pair<uint32_t, std::unique_ptr<Row>>> graveyard_;
   std::vector<std::unique_ptr<SecondaryIndex>> secondary_;
-  // Per secondary index: the last epoch marked incomplete (kNoEpoch: none).
-  static constexpr uint32_t kNoEpoch = UINT32_MAX;
-  std::vector<std::unique_ptr<std::atomic<uint32_t>>> incomplete_epoch_;
+  // Per secondary index: the spans of the last epoch that declared any.
+  struct UnknownSpans {
+    SpinLock lock;
+    uint32_t epoch = UINT32_MAX;  // none yet
+    std::vector<KeySpanRef> spans;
+  };
+  std::vector<std::unique_ptr<UnknownSpans>> unknown_spans_;
 };
 
 }  // namespace caracal

@@ -504,7 +504,7 @@ class Classifier {
     if (!a.unknown_indexes.empty()) {
       std::string names;
       for (const std::string& n : a.unknown_indexes) names += (names.empty() ? "" : ", ") + n;
-      a.note += fmt::format("{}index {}: entries known only when written (its scans read the table that epoch)",
+      a.note += fmt::format("{}index {}: entries known only when written (its scans also read the rows written, that epoch)",
                             a.note.empty() ? "" : "; ", names);
     }
     s.access = std::move(a);

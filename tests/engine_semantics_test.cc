@@ -270,8 +270,8 @@ TEST(EngineSemanticsTest, ScanOfADeclaredRangeSeesWhatTheIndexHolds) {
 }
 
 // A write whose index entry was not declared (DeclareIndexUnknown) is found by index
-// scans of later transactions of its epoch - also one on a split piece - and of later
-// epochs, and not by earlier ones.
+// scans of later transactions of its epoch - also one on a split piece, and a range
+// write's - and of later epochs, and not by earlier ones.
 TEST(EngineSemanticsTest, UndeclaredIndexEntriesAreFoundFromTheirWrite) {
   ForEachExecutor([](Store& store, Executor& ex, const std::string& what) {
     // kv with an index on v.
@@ -303,7 +303,7 @@ TEST(EngineSemanticsTest, UndeclaredIndexEntriesAreFoundFromTheirWrite) {
           [=](DeclareContext& c) {
             if (split) c.DeclareRowUpdate(t, K(k), 1);
             else c.DeclareWrite(t, K(k), WriteKind::kUpdate);
-            c.DeclareIndexUnknown(t, 0);
+            c.DeclareIndexUnknown(t, 0, K(k), PointSpanEnd(K(k)));
           },
           [=](ExecContext& c) {
             const Schema& s = c.table(t).schema();
@@ -318,20 +318,34 @@ TEST(EngineSemanticsTest, UndeclaredIndexEntriesAreFoundFromTheirWrite) {
             c.Update(t, K(k), RowBuilder(s, *old).SetInt(1, old->GetInt(1) + delta).Build());
           });
     };
+    // A range write of [1, 2): row 1's v + 700.
+    LambdaProcedure move_range(
+        "move_range",
+        [t](DeclareContext& c) {
+          c.DeclareRange(t, K(1), K(2), RangeKind::kUpdate);
+          c.DeclareIndexUnknown(t, 0, K(1), K(2));
+        },
+        [t](ExecContext& c) {
+          const Schema& s = c.table(t).schema();
+          c.Publish();
+          for (const Key& k : c.RangeRows(0))
+            if (const RowValue* old = c.Read(t, k)) c.Update(t, k, RowBuilder(s, *old).SetInt(1, old->GetInt(1) + 700).Build());
+        });
     LambdaProcedure before = scan(100, 1000), after = scan(100, 1000), all = scan(0, 10000);
     LambdaProcedure move_2 = shift(2, 500, false), move_3 = shift(3, 300, true);
-    TxnResult r[5];
+    TxnResult r[6];
     SubmitTo(ex, before, {}, &r[0]);
     SubmitTo(ex, move_2, {}, &r[1]);
     SubmitTo(ex, move_3, {}, &r[2]);
+    SubmitTo(ex, move_range, {}, &r[5]);
     SubmitTo(ex, after, {}, &r[3]);
     ex.Drain();
     SubmitTo(ex, all, {}, &r[4]);
     ex.Drain();
     for (auto& x : r) ASSERT_EQ(x.status, TxnResult::Status::kCommitted) << what << ": " << x.message;
     EXPECT_EQ(FirstRowInts(r[0]), (std::vector<int64_t>{})) << what;
-    EXPECT_EQ(FirstRowInts(r[3]), (std::vector<int64_t>{3, 2})) << what << ": v 330, then 520";
-    EXPECT_EQ(FirstRowInts(r[4]), (std::vector<int64_t>{1, 4, 3, 2})) << what << ": a later epoch uses the entries";
+    EXPECT_EQ(FirstRowInts(r[3]), (std::vector<int64_t>{3, 2, 1})) << what << ": v 330, 520, then 710";
+    EXPECT_EQ(FirstRowInts(r[4]), (std::vector<int64_t>{4, 3, 2, 1})) << what << ": a later epoch uses the entries";
   });
 }
 
