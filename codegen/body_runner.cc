@@ -680,9 +680,14 @@ void BodyRunner::ReturnedNoRow(const Stmt& s) {
 }
 
 void BodyRunner::CheckStrict(const Stmt& s, int64_t rows) {
-  if (!s.strict) return;
-  if (rows == 0) throw SqlError("P0002", "query returned no rows").AtPlpgsqlLevel();
-  if (rows > 1) throw SqlError("P0003", "query returned more than one row").AtPlpgsqlLevel();
+  // As PL/pgSQL: INTO STRICT takes exactly one row; the RETURNING ... INTO of an INSERT,
+  // UPDATE or DELETE at most one, STRICT or not.
+  const bool returning_into = s.kind != planner::StmtKind::kSelectInto && !s.into.empty();
+  if (rows > 1 && (s.strict || returning_into))
+    throw SqlError("P0003", "query returned more than one row")
+        .WithHint("Make sure the query returns a single row, or use LIMIT 1.")
+        .AtPlpgsqlLevel();
+  if (rows == 0 && s.strict) throw SqlError("P0002", "query returned no rows").AtPlpgsqlLevel();
 }
 
 void BodyRunner::RunDelete(const Stmt& s) {

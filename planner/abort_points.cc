@@ -177,6 +177,8 @@ bool OwnStatementMayAbort(const Stmt& s, const ProcedureIr& ir) {
     case StmtKind::kDelete: {
       if (s.kind == StmtKind::kInsert && s.on_conflict == OnConflict::kNone) return true;
       if (s.strict) return true;
+      // RETURNING ... INTO of a range write: more than one row raises.
+      if (s.kind != StmtKind::kInsert && !s.into.empty() && s.where_key.kind != KeyAccess::Kind::kPoint) return true;
       for (size_t c = 0; c < s.row_values.size(); ++c)
         if (ColumnWriteMayRaise(*s.table, static_cast<int>(c), *s.row_values[c], ir)) return true;
       for (const auto& [c, e] : s.assignments)

@@ -99,6 +99,10 @@ def gen_ranges(rng, n):
             out.append(f"SELECT ev_trim({g}, {rng.randrange(0, 15)});")
         elif r < 0.83:
             out.append(f"SELECT ev_clear({g});")
+        elif r < 0.87:
+            lo = rng.randrange(0, 30)
+            strict = "true" if rng.random() < 0.3 else "false"
+            out.append(f"SELECT ev_take({g}, {lo}, {lo + rng.randrange(0, 3)}, {strict});")
         elif r < 0.9:
             seqs = [rng.randrange(0, 30) for _ in range(rng.randrange(0, 4))]
             out.append(f"SELECT ev_add_settle({g}, {arr(seqs, 'integer')}, {rng.randrange(0, 15)});")

@@ -61,5 +61,21 @@ BEGIN
   RETURN v_n || ' rows, sum ' || COALESCE(v_sum::text, 'null') || ' then ' || COALESCE(v_after::text, 'null');
 END $$;
 
+-- RETURNING ... INTO of a range write takes at most one row (STRICT or not), and
+-- SELECT ... INTO STRICT exactly one: both raise P0003 with PostgreSQL's HINT.
+CREATE FUNCTION ev_take(p_grp integer, p_lo integer, p_hi integer, p_strict boolean) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_seq integer;
+  v_total bigint;
+BEGIN
+  SELECT sum(v) INTO v_total FROM event WHERE grp = p_grp AND seq >= p_lo AND seq <= p_hi;
+  IF p_strict THEN
+    SELECT seq INTO STRICT v_seq FROM event WHERE grp = p_grp AND seq >= p_lo AND seq <= p_hi;
+  END IF;
+  UPDATE event SET v = v + 1 WHERE grp = p_grp AND seq >= p_lo AND seq <= p_hi RETURNING seq INTO v_seq;
+  RETURN COALESCE(v_total::text, 'null') || ' ' || COALESCE(v_seq::text, 'none');
+END $$;
+
 --- calls: ranges 400
 SELECT grp, seq, v, tag FROM event ORDER BY grp, seq;
