@@ -29,8 +29,6 @@ enum class Flow : uint8_t { kNext, kExit, kContinue, kReturn };
 int FindDeclaredRange(const std::vector<Value>& scratch, int stmt_id, const Key& lo, const Key& hi);
 void RecordDeclaredRange(std::vector<Value>& scratch, int stmt_id, const Key& lo, const Key& hi);
 
-// JIT'd code hands it the statements it does not compile (table access), on the same
-// frame, through RunStatement.
 // The rows a query over a primary-key range read (Stmt::feeds_range_write), each with
 // its value, kept for the range UPDATE/DELETE that follows: when that statement's range
 // is the same, these are exactly its rows (no write came between), so it reads none
@@ -42,6 +40,8 @@ struct KeptRangeRows {
   std::vector<std::pair<const Key*, const RowValue*>> rows;
 };
 
+// JIT'd code hands it the statements it does not compile (table access), on the same
+// frame, through RunStatement.
 class BodyRunner {
  public:
   BodyRunner(const planner::ProcedureIr& ir, const planner::Catalog& catalog, ExecContext& ctx, Frame& frame)

@@ -221,9 +221,9 @@ class ExecContextImpl final : public ExecContext {
       std::optional<Key> ik = t.IndexKey(index, *v);
       // The bounds as ForEachIndexEntry applies them: lo to the entry, hi to the index key.
       if (!ik || (!hi.empty() && ik->view() >= hi.view())) return;
-      ik->AppendBytes(k.data(), k.size());
-      if (ik->view() < lo.view()) return;
-      hits.push_back({std::move(*ik), &k, v});
+      Key entry = Table::IndexEntryKey(*ik, k);
+      if (entry.view() < lo.view()) return;
+      hits.push_back({std::move(entry), &k, v});
     };
     t.ForEachIndexEntry(index, lo, hi, [&](std::string_view, const Key& pk) {
       if (Row* row = t.Find(pk)) consider(row->key, *row);
@@ -259,13 +259,9 @@ class ExecContextImpl final : public ExecContext {
       // And the keys this transaction creates in the range: a statement after its own
       // INSERT sees that row (the caller's Read says whether it exists by then). Every
       // insert was declared before execution began, so this list is complete.
-      bool own = false;
-      for (const CacheEntry& e : txn_.cache)
-        if (e.creates && e.table == r.table && !(e.key < r.lo) && (r.hi.empty() || e.key < r.hi)) {
-          r.rows.push_back(e.key);
-          own = true;
-        }
-      if (own) {
+      const size_t existing = r.rows.size();
+      ForEachOwnCreate(*r.table, r.lo, r.hi, [&](const Key& key) { r.rows.push_back(key); });
+      if (r.rows.size() != existing) {
         std::sort(r.rows.begin(), r.rows.end());
         r.rows.erase(std::unique(r.rows.begin(), r.rows.end()), r.rows.end());
       }
@@ -395,9 +391,17 @@ class ExecContextImpl final : public ExecContext {
         break;
       }
     if (found == nullptr) return nullptr;
+    bool own = false;
+    ForEachOwnCreate(t, lo, hi, [&](const Key&) { own = true; });
+    return own ? nullptr : found;
+  }
+
+  // Calls fn(key) for each key this transaction declared as an insert or upsert in
+  // [lo, hi) of `t` (hi empty: unbounded).
+  template <typename F>
+  void ForEachOwnCreate(const Table& t, const Key& lo, const Key& hi, F&& fn) const {
     for (const CacheEntry& e : txn_.cache)
-      if (e.creates && e.table == &t && !(e.key < lo) && (hi.empty() || e.key < hi)) return nullptr;
-    return found;
+      if (e.creates && e.table == &t && !(e.key < lo) && (hi.empty() || e.key < hi)) fn(e.key);
   }
 
   bool InDeclaredRange(const Table& t, const Key& key) const {

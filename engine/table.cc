@@ -45,18 +45,18 @@ std::optional<Key> Table::IndexKey(int index, const RowValue& row) const {
   return key;
 }
 
-static Key EntryKey(const Key& index_key, const Key& primary_key) {
+Key Table::IndexEntryKey(const Key& index_key, const Key& primary_key) {
   Key entry(index_key);
   entry.AppendBytes(primary_key.data(), primary_key.size());
   return entry;
 }
 
 void Table::AddIndexEntry(int index, const Key& index_key, const Key& primary_key) {
-  secondary_[index]->emplace(EntryKey(index_key, primary_key), static_cast<uint32_t>(index_key.size()));
+  secondary_[index]->emplace(IndexEntryKey(index_key, primary_key), static_cast<uint32_t>(index_key.size()));
 }
 
 bool Table::HasIndexEntry(int index, const Key& index_key, const Key& primary_key) const {
-  return secondary_[index]->contains(EntryKey(index_key, primary_key));
+  return secondary_[index]->contains(IndexEntryKey(index_key, primary_key));
 }
 
 void Table::AddUnknownIndexSpan(int index, uint32_t epoch, const Key& lo, const Key& hi) {
@@ -77,7 +77,7 @@ const std::vector<Table::KeySpanRef>* Table::UnknownIndexSpans(int index, uint32
 void Table::AddMissingIndexEntries(const Key& primary_key, const RowValue& row) {
   for (int i = 0; i < num_indexes(); ++i)
     if (std::optional<Key> ik = IndexKey(i, row)) {
-      Key entry = EntryKey(*ik, primary_key);
+      Key entry = IndexEntryKey(*ik, primary_key);
       if (!secondary_[i]->contains(entry)) secondary_[i]->emplace(std::move(entry), static_cast<uint32_t>(ik->size()));
     }
 }

@@ -60,6 +60,8 @@ class Table {
   // Secondary indexes. A row with NULL in an indexed column has no entry (no equality or
   // range predicate matches NULL); IndexKey then returns nullopt.
   std::optional<Key> IndexKey(int index, const RowValue& row) const;
+  // A secondary index's entry for a row: index key ‖ primary key (the index's order).
+  static Key IndexEntryKey(const Key& index_key, const Key& primary_key);
   void AddIndexEntry(int index, const Key& index_key, const Key& primary_key);
   bool HasIndexEntry(int index, const Key& index_key, const Key& primary_key) const;
   // Adds the entries of `row` (at `primary_key`) that the secondary indexes lack. Safe to
