@@ -750,6 +750,25 @@ CgValue ExprEmitter::EmitArith(const Expr& e) {
     StoreNumeric(out, b_.CreateExtractValue(pair, 0), x.scale);
     b_.CreateBr(done);
     b_.SetInsertPoint(slow_bb);
+  } else if (fast_paths_ && e.op == Op::kMul && e.type.precision < 0) {
+    // Mantissas that fit 64 bits multiply without overflowing 128, and the scales add
+    // (Numeric's operator*), unless the sum passes the largest scale (then it rounds):
+    // NewOrder's quantity * price, once per line. Anything else calls the runtime.
+    NumericParts x = LoadNumeric(boxed_a), y = LoadNumeric(boxed_b);
+    auto fits64 = [&](llvm::Value* m) {
+      return b_.CreateICmpEQ(b_.CreateSExt(b_.CreateTrunc(m, b_.getInt64Ty()), b_.getInt128Ty()), m);
+    };
+    llvm::Value* scale = b_.CreateAdd(x.scale, y.scale);
+    llvm::Value* fast = b_.CreateAnd(b_.CreateAnd(x.is_numeric, y.is_numeric),
+                                     b_.CreateAnd(b_.CreateAnd(fits64(x.mantissa), fits64(y.mantissa)),
+                                                  b_.CreateICmpSLE(scale, b_.getInt32(planner::Numeric::kMaxScale))));
+    llvm::BasicBlock* store_bb = NewBlock("num.fast");
+    llvm::BasicBlock* slow_bb = NewBlock("num.slow");
+    b_.CreateCondBr(fast, store_bb, slow_bb);
+    b_.SetInsertPoint(store_bb);
+    StoreNumeric(out, b_.CreateNSWMul(x.mantissa, y.mantissa), scale);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(slow_bb);
   }
   CheckOk(CallRuntime("caracal_rt_arith", {state_, b_.getInt32(static_cast<int>(e.op)), boxed_a, boxed_b,
                                            b_.getInt32(TypeCode(e.type)), b_.getInt32(e.type.precision),

@@ -191,6 +191,14 @@ TEST_F(Differential, HandPickedEdgeCases) {
       "-99999999999999999999999999999999999999::numeric - 99999999999999999999999999999999999999::numeric",
       "i8::numeric(10,0)", "i8::numeric(11,1)", "(-i8)::numeric(10,0)", "(-i8)::numeric(9,0)",
       "i8::numeric(38,18)", "i8::numeric(38,20)", "(n52 + n52)::numeric(4,2)", "(n52 + n52)::numeric(3,2)",
+      // The inline numeric product: 64-bit mantissas (their scales add), a mantissa past
+      // 64 bits, a product past 38 digits (overflow), a scale past 38 (rounded), NULLs.
+      "n52 * n52", "n52 * n103 * n52", "i4::numeric * n52", "n52 * 0", "-n52 * n103", "n52 * nn",
+      "i8::numeric * i8", "i8::numeric * i8 * i8", "(i8::numeric * i8 * i8) * n52",
+      "(i8::numeric * i8 * i8) * (i8::numeric * i8 * i8)", "-i8::numeric * (i8::numeric * i8 * i8)",
+      "(n52 / 1000000000000000000000) * (n103 / 1000000000000000000)",
+      "(n52 / 10000000000000000000) * (n103 / 1000000000000000000)",
+      "n52 * n52 * n52 * n52 * n52 * n52 * n52 * n52 * n52 * n52 * n52 * n52 * n52 * n52 * n52 * n52 * n52 * n52",
       // ascii() of a char(n) ignores its padding only when the value is all blanks.
       "ascii(c5)", "ascii('   '::char(3))", "ascii(' a'::char(3))", "ascii(''::char(2))", "ascii(' '::text)",
       // array_length and its kin are inline: NULL for a NULL array or dimension, a
