@@ -82,6 +82,9 @@ class BodyRunner {
   // what RunStatementWithKey on the kDeclare would, without evaluating anything the
   // key does not need.
   void DeclareWithKey(const planner::Stmt& body, const Key& key);
+  // The DeclareContext compiled init code may declare a one-call point access on itself
+  // (direct_declare.h): the runner's, unless a declare observer must see each one.
+  DeclareContext* DirectDeclareContext() const { return declare_observer_ ? nullptr : declare_; }
   // The row point SELECT INTO `s` reads (compiled code assigns its outputs), with FOUND
   // and the outputs left to the caller. Body statements only.
   const RowValue* ReadRow(const planner::Stmt& s, const Key& key);

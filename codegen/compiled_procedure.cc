@@ -27,6 +27,7 @@ class RunnerHooks final : public StatementHooks {
     (void)init;
     if (key != nullptr) runner_.DeclareWithKey(body, *key);
   }
+  DeclareContext* DirectDeclareContext() override { return runner_.DirectDeclareContext(); }
   const RowValue* ReadRow(const Stmt& s, const Key& key) override { return runner_.ReadRow(s, key); }
   void Notice(std::string message) override {
     if (exec_ != nullptr) exec_->Notice(std::move(message));

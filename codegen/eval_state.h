@@ -15,6 +15,10 @@
 #include "engine/types.h"
 #include "planner/datum.h"
 
+namespace caracal {
+class DeclareContext;
+}
+
 namespace caracal::codegen {
 
 struct EvalState {
@@ -30,6 +34,9 @@ struct EvalState {
   planner::Datum* temps = nullptr;
   // Opaque pointer for the statement runtime (procedures); expressions ignore it.
   void* user = nullptr;
+  // An init program's DeclareContext, for the declarations that are one call on it
+  // (caracal_rt_declare_direct); null when the hooks must see every declaration.
+  DeclareContext* declare = nullptr;
   // Set by a failing runtime function (not read by generated code).
   std::exception_ptr error;
   // Where compiled procedure code failed (caracal_rt_error_at), for PL/pgSQL's CONTEXT:

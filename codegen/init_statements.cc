@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "codegen/body_runner.h"
+#include "codegen/direct_declare.h"
 #include "codegen/engine_row_sources.h"
 #include "codegen/table_access.h"
 #include "engine/table.h"
@@ -111,53 +112,31 @@ void BodyRunner::DeclareWithKey(const Stmt& body, const Key& key) {
 void BodyRunner::DeclarePoint(const Stmt& s, const Key& key) {
   const planner::TableInfo& table = *s.table;
   const AccessInfo& access = *s.access;
+  const DirectDeclare how = RowDeclarationOf(s);
+  if (how == DirectDeclare::kNone)
+    throw planner::SqlError("XX000", fmt::format("internal error: statement {} is not a point access", s.id));
+  if (!DeclareDirect(*declare_, how, s, key)) return;  // an insert declared before: its entries too
+  if (!MayWriteIndexEntries(how) || table.indexes.empty()) return;
   // The secondary-index entries the statement writes, where their keys are fixed by the
   // statement's values (only an INSERT or an UPDATE of an indexed column has any); those
   // the analysis found it cannot name are declared unknown.
-  auto declare_index_entries = [&] {
-    if (!access.unknown_indexes.empty()) DeclareUnknownIndexes(s, key, PointSpanEnd(key));
-    std::optional<std::vector<const planner::Expr*>> values;  // computed for the first touched index
-    for (size_t i = 0; i < table.indexes.size(); ++i) {
-      if (std::find(access.unknown_indexes.begin(), access.unknown_indexes.end(), table.indexes[i]) !=
-          access.unknown_indexes.end())
-        continue;
-      const planner::IndexInfo* index = catalog_.FindIndex(table.indexes[i]);
-      if (index == nullptr) continue;
-      bool touched = s.kind == planner::StmtKind::kInsert;
-      for (const auto& [col, e] : s.assignments)
-        for (int c : index->columns) touched |= c == col;
-      if (!touched) continue;
-      // An INSERT's entry comes from its row (a DO UPDATE that changes the index's
-      // columns made the index unknown above).
-      if (!values) values = s.kind == planner::StmtKind::kInsert ? InsertedValues(s) : FixedValues(s);
-      if (std::optional<Key> ik = KeyFrom(table, index->columns, *values, FrameContext()))
-        declare_->DeclareIndexEntry(table.id, index->engine_index, *ik, key);
-    }
-  };
-  switch (access.access) {
-    case AccessInfo::Access::kReadPrefetch: declare_->Prefetch(table.id, key); return;
-    case AccessInfo::Access::kInsert:
-      // A program that may insert a key twice (two branches, a loop over repeated values)
-      // declares it once; the second INSERT then fails at execution with the
-      // duplicate-key error, as in PostgreSQL.
-      if (!declare_->DeclareInsertOnce(table.id, key)) return;
-      if (!table.indexes.empty()) declare_index_entries();
-      return;
-    case AccessInfo::Access::kUpsert:
-      declare_->DeclareWrite(table.id, key, WriteKind::kUpsert);
-      if (!table.indexes.empty()) declare_index_entries();
-      return;
-    case AccessInfo::Access::kDelete: declare_->DeclareWrite(table.id, key, WriteKind::kDelete); return;
-    case AccessInfo::Access::kUpdate:
-      if (access.apply_row_update) {
-        declare_->DeclareRowUpdate(table.id, key, std::max(access.weight, 1));
-      } else {
-        declare_->DeclareWrite(table.id, key, WriteKind::kUpdate);
-      }
-      if (!table.indexes.empty()) declare_index_entries();
-      return;
-    default:
-      throw planner::SqlError("XX000", fmt::format("internal error: statement {} is not a point access", s.id));
+  if (!access.unknown_indexes.empty()) DeclareUnknownIndexes(s, key, PointSpanEnd(key));
+  std::optional<std::vector<const planner::Expr*>> values;  // computed for the first touched index
+  for (size_t i = 0; i < table.indexes.size(); ++i) {
+    if (std::find(access.unknown_indexes.begin(), access.unknown_indexes.end(), table.indexes[i]) !=
+        access.unknown_indexes.end())
+      continue;
+    const planner::IndexInfo* index = catalog_.FindIndex(table.indexes[i]);
+    if (index == nullptr) continue;
+    bool touched = s.kind == planner::StmtKind::kInsert;
+    for (const auto& [col, e] : s.assignments)
+      for (int c : index->columns) touched |= c == col;
+    if (!touched) continue;
+    // An INSERT's entry comes from its row (a DO UPDATE that changes the index's
+    // columns made the index unknown above).
+    if (!values) values = s.kind == planner::StmtKind::kInsert ? InsertedValues(s) : FixedValues(s);
+    if (std::optional<Key> ik = KeyFrom(table, index->columns, *values, FrameContext()))
+      declare_->DeclareIndexEntry(table.id, index->engine_index, *ik, key);
   }
 }
 

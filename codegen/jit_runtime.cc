@@ -309,6 +309,7 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_stmt_key", "ipppii", reinterpret_cast<void*>(&caracal_rt_stmt_key)},
       {"caracal_rt_read_row", "ipppiip", reinterpret_cast<void*>(&caracal_rt_read_row)},
       {"caracal_rt_declare_key", "ipppiip", reinterpret_cast<void*>(&caracal_rt_declare_key)},
+      {"caracal_rt_declare_direct", "ipppiipi", reinterpret_cast<void*>(&caracal_rt_declare_direct)},
       {"caracal_rt_publish", "ip", reinterpret_cast<void*>(&caracal_rt_publish)},
       {"caracal_rt_raise_stmt", "ippp", reinterpret_cast<void*>(&caracal_rt_raise_stmt)},
       {"caracal_rt_return", "ipp", reinterpret_cast<void*>(&caracal_rt_return)},

@@ -13,6 +13,7 @@
 
 #include "codegen/error_context.h"
 #include "codegen/jit_runtime.h"
+#include "codegen/direct_declare.h"
 #include "codegen/point_key.h"
 #include "codegen/row_writes.h"
 #include "planner/ir_visit.h"
@@ -386,7 +387,12 @@ class BlockCompiler {
     if (key && s.kind == StmtKind::kDeclare) {
       // A point declaration goes straight to the DeclareContext (no statement dispatch).
       const Stmt* body = ir_.TableStatement(s.target_stmt);
-      r = CallWithPointKey("caracal_rt_declare_key", s, *key, {PtrConstant(b_, body)});
+      const DirectDeclare how = DirectDeclareOf(*body);
+      if (how != DirectDeclare::kNone)
+        r = CallWithPointKey("caracal_rt_declare_direct", s, *key,
+                             {PtrConstant(b_, body), b_.getInt32(static_cast<uint32_t>(how))});
+      else
+        r = CallWithPointKey("caracal_rt_declare_key", s, *key, {PtrConstant(b_, body)});
     } else if (key) {
       r = CallWithPointKey("caracal_rt_stmt_key", s, *key);
     } else {
@@ -897,6 +903,7 @@ BlockEnd ProcedureCode::Run(Fn fn, std::vector<Datum>& frame, StatementHooks& ho
   }
   state.temps = temps == nullptr ? own.data() : temps->data();
   state.user = &hooks;
+  state.declare = hooks.DirectDeclareContext();
   int32_t r = fn(&state);
   if (r == 0) {
     try {

@@ -1,5 +1,6 @@
 #include "codegen/proc_runtime.h"
 
+#include "codegen/direct_declare.h"
 #include "codegen/point_key.h"
 
 #include "codegen/statement_hooks.h"
@@ -97,6 +98,21 @@ int32_t caracal_rt_declare_key(EvalState* state, const caracal::planner::Stmt* i
     }
     caracal::Key key = caracal::codegen::KeyFromParts(parts, n, widths);
     caracal::codegen::Hooks(state).DeclareWithKey(*init, *body, &key);
+    return 1;
+  });
+}
+
+int32_t caracal_rt_declare_direct(EvalState* state, const caracal::planner::Stmt* init, const int64_t* parts, int32_t n,
+                                  int32_t widths, const caracal::planner::Stmt* body, int32_t how) {
+  using caracal::codegen::DirectDeclare;
+  caracal::DeclareContext* declare = state->declare;
+  // An index created since the code was compiled has entries to declare as well.
+  if (declare == nullptr || n < 0 ||
+      (caracal::codegen::MayWriteIndexEntries(static_cast<DirectDeclare>(how)) && !body->table->indexes.empty()))
+    return caracal_rt_declare_key(state, init, parts, n, widths, body);
+  return caracal::codegen::Guard(state, [&] {
+    caracal::Key key = caracal::codegen::KeyFromParts(parts, n, widths);
+    caracal::codegen::DeclareDirect(*declare, static_cast<DirectDeclare>(how), *body, key);
     return 1;
   });
 }

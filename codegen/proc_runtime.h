@@ -35,6 +35,11 @@ int32_t caracal_rt_stmt_key(caracal::codegen::EvalState* state, const caracal::p
 // as for caracal_rt_stmt_key: declares it straight through the hooks (DeclareWithKey).
 int32_t caracal_rt_declare_key(caracal::codegen::EvalState* state, const caracal::planner::Stmt* init,
                                const int64_t* parts, int32_t n, int32_t widths, const caracal::planner::Stmt* body);
+// caracal_rt_declare_key for a `body` that DirectDeclareOf says is one call (`how`, a
+// DirectDeclare): made on EvalState::declare itself when there is one.
+int32_t caracal_rt_declare_direct(caracal::codegen::EvalState* state, const caracal::planner::Stmt* init,
+                                  const int64_t* parts, int32_t n, int32_t widths, const caracal::planner::Stmt* body,
+                                  int32_t how);
 // The row a point SELECT INTO reads (codegen/point_key.h), for the compiled statement to
 // copy its outputs from: *row is the row at the transaction's position, or null when
 // there is none (or n < 0, as for caracal_rt_stmt_key). 0 on error.

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engine/key.h"
+#include "engine/procedure.h"
 #include "planner/datum.h"
 #include "planner/procedure_ir.h"
 
@@ -36,6 +37,10 @@ class StatementHooks {
     (void)body;
     RunStatementWithKey(init, key);
   }
+  // The DeclareContext an init program's one-call declarations (direct_declare.h) may go
+  // to directly, bypassing DeclareWithKey; null (the default) when every declaration must
+  // come through the hooks.
+  virtual DeclareContext* DirectDeclareContext() { return nullptr; }
   // The row a point SELECT INTO reads at the transaction's position (null: none), for
   // compiled code that copies the outputs itself. Only body statements.
   virtual const RowValue* ReadRow(const planner::Stmt& s, const Key& key) = 0;

@@ -391,6 +391,32 @@ TEST_F(CallTest, DropTableRightAfterCreateFunction) {
   session_.procedure_cache().WaitForReoptimization();
 }
 
+// An index created after a procedure was compiled gets the entries of the procedure's
+// later writes (its init code declared the rows alone while the table had no index).
+TEST_F(CallTest, IndexCreatedAfterAProcedureGetsItsWrites) {
+  Q(R"(CREATE FUNCTION note(p_k integer, p_note text) RETURNS void LANGUAGE plpgsql AS $$
+       BEGIN
+         INSERT INTO kv VALUES (p_k, 1, p_note);
+       END $$)");
+  Q(R"(CREATE FUNCTION renote(p_k integer, p_note text) RETURNS void LANGUAGE plpgsql AS $$
+       BEGIN
+         UPDATE kv SET note = p_note WHERE k = p_k;
+       END $$)");
+  Q("SELECT note(1, 'before')");
+  session_.procedure_cache().WaitForReoptimization();
+  EXPECT_EQ(Q("CREATE INDEX kv_note ON kv (note)"), "CREATE INDEX");
+  // Reads through the index (ad-hoc SELECTs scan a snapshot's rows instead).
+  Q(R"(CREATE FUNCTION keys_of(p_note text) RETURNS TABLE (key integer) LANGUAGE plpgsql AS $$
+       BEGIN
+         RETURN QUERY SELECT k FROM kv WHERE note = p_note;
+       END $$)");
+  Q("SELECT note(2, 'after')");
+  Q("SELECT renote(1, 'moved')");
+  EXPECT_EQ(Q("SELECT * FROM keys_of('after')"), "2");
+  EXPECT_EQ(Q("SELECT * FROM keys_of('moved')"), "1");
+  EXPECT_EQ(Q("SELECT * FROM keys_of('before')"), "");
+}
+
 // Tiered compilation: calls run the quick first-tier code until the background -O2
 // compilation takes over; both give the same results.
 TEST_F(CallTest, SecondTierTakesOverWithTheSameResults) {
