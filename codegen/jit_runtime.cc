@@ -250,31 +250,28 @@ int32_t caracal_rt_build_row(EvalState* state, const BuildCell* cells, BuiltRow*
   int32_t result = kRowWritten;
   const int32_t ok = Guard(state, [&] {
     const Schema& schema = *out->schema;
-    const auto n = static_cast<size_t>(schema.num_columns());
-    // Most tables fit on the stack; only the cells in use are constructed.
-    constexpr size_t kStackColumns = 32;
-    alignas(RowCell) unsigned char stack[kStackColumns * sizeof(RowCell)];
-    std::vector<RowCell> heap;
-    if (n > kStackColumns) heap.resize(n);
-    RowCell* row = n > kStackColumns ? heap.data() : reinterpret_cast<RowCell*>(stack);
-    for (size_t i = 0; i < n; ++i) {
-      RowCell& cell = *new (&row[i]) RowCell;
-      cell.null = cells[i].is_null != 0;
-      if (cell.null) continue;
-      // Generated code sets `string` exactly for string columns.
-      if (cells[i].string == nullptr) {
-        cell.bits = cells[i].bits;
-        continue;
-      }
-      cell.is_string = true;
-      cell.str = cells[i].string->s;
-      const Column& c = schema.column(static_cast<int>(i));
-      if (c.type == ColumnType::kChar && static_cast<int64_t>(cell.str.size()) < c.precision) {
+    const int n = schema.num_columns();
+    // Generated code sets `string` exactly for string columns.
+    for (int i = 0; i < n; ++i) {
+      if (cells[i].is_null != 0 || cells[i].string == nullptr) continue;
+      const Column& c = schema.column(i);
+      if (c.type == ColumnType::kChar && static_cast<int64_t>(cells[i].string->s.size()) < c.precision) {
         result = kRowFallback;
         return;
       }
     }
-    out->row = EncodeRow(std::span<const RowCell>(row, n)).release();
+    out->row = EncodeRowWith(n, [cells](int i) {
+                 RowCell cell;
+                 cell.null = cells[i].is_null != 0;
+                 if (cell.null) return cell;
+                 if (cells[i].string == nullptr) {
+                   cell.bits = cells[i].bits;
+                 } else {
+                   cell.is_string = true;
+                   cell.str = cells[i].string->s;
+                 }
+                 return cell;
+               }).release();
   });
   return ok == 0 ? 0 : result;
 }

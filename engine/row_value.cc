@@ -195,39 +195,7 @@ RowPatch& RowPatch::SetDouble(int col, double v) {
 }
 
 RowValuePtr EncodeRow(std::span<const RowCell> cells) {
-  const int n = static_cast<int>(cells.size());
-  const size_t bitmap = ((static_cast<size_t>(n) + 63) / 64) * 8;
-  const size_t fixed = 8 + bitmap + 8 * static_cast<size_t>(n);
-  size_t total = fixed;
-  for (const RowCell& c : cells)
-    if (!c.null && c.is_string) total += c.str.size();
-  auto* raw = static_cast<uint8_t*>(std::malloc(total));
-  if (raw == nullptr) throw std::bad_alloc();
-  std::memset(raw, 0, fixed);
-  uint32_t size32 = static_cast<uint32_t>(total);
-  uint16_t cols16 = static_cast<uint16_t>(n);
-  std::memcpy(raw, &size32, 4);
-  std::memcpy(raw + 4, &cols16, 2);
-  uint8_t* bits = raw + 8;
-  uint8_t* slots = raw + 8 + bitmap;
-  size_t var = fixed;
-  for (int i = 0; i < n; ++i) {
-    const RowCell& c = cells[i];
-    if (c.null) {
-      bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
-      continue;
-    }
-    if (c.is_string) {
-      uint32_t off = static_cast<uint32_t>(var), len = static_cast<uint32_t>(c.str.size());
-      std::memcpy(slots + 8 * i, &off, 4);
-      std::memcpy(slots + 8 * i + 4, &len, 4);
-      std::memcpy(raw + var, c.str.data(), c.str.size());
-      var += c.str.size();
-    } else {
-      std::memcpy(slots + 8 * i, &c.bits, 8);
-    }
-  }
-  return RowValuePtr(reinterpret_cast<RowValue*>(raw));
+  return EncodeRowWith(static_cast<int>(cells.size()), [&](int i) -> const RowCell& { return cells[static_cast<size_t>(i)]; });
 }
 
 RowValuePtr RowFromBytes(const Schema& schema, std::string_view bytes) {

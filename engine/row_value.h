@@ -11,8 +11,10 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <forward_list>
 #include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -87,6 +89,45 @@ struct RowCell {
 // The row of `cells` (one per column, in order): what RowBuilder::Build returns for the
 // same cells. Strings are copied in column order after the slots.
 RowValuePtr EncodeRow(std::span<const RowCell> cells);
+// The same for `n` cells made on demand: `cell_at(i)` returns column i's RowCell (it is
+// asked twice per column), so cells kept in another layout need no RowCell array.
+template <typename CellAt>
+RowValuePtr EncodeRowWith(int n, CellAt&& cell_at) {
+  const size_t bitmap = ((static_cast<size_t>(n) + 63) / 64) * 8;
+  const size_t fixed = 8 + bitmap + 8 * static_cast<size_t>(n);
+  size_t total = fixed;
+  for (int i = 0; i < n; ++i) {
+    const RowCell& c = cell_at(i);  // a reference, or a temporary kept alive
+    if (!c.null && c.is_string) total += c.str.size();
+  }
+  auto* raw = static_cast<uint8_t*>(std::malloc(total));
+  if (raw == nullptr) throw std::bad_alloc();
+  std::memset(raw, 0, fixed);
+  const auto size32 = static_cast<uint32_t>(total);
+  const auto cols16 = static_cast<uint16_t>(n);
+  std::memcpy(raw, &size32, 4);
+  std::memcpy(raw + 4, &cols16, 2);
+  uint8_t* bits = raw + 8;
+  uint8_t* slots = raw + 8 + bitmap;
+  size_t var = fixed;
+  for (int i = 0; i < n; ++i) {
+    const RowCell& c = cell_at(i);  // a reference, or a temporary kept alive
+    if (c.null) {
+      bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+      continue;
+    }
+    if (c.is_string) {
+      const auto off = static_cast<uint32_t>(var), len = static_cast<uint32_t>(c.str.size());
+      std::memcpy(slots + 8 * i, &off, 4);
+      std::memcpy(slots + 8 * i + 4, &len, 4);
+      std::memcpy(raw + var, c.str.data(), c.str.size());
+      var += c.str.size();
+    } else {
+      std::memcpy(slots + 8 * i, &c.bits, 8);
+    }
+  }
+  return RowValuePtr(reinterpret_cast<RowValue*>(raw));
+}
 
 // Builds a RowValue: column by column, or as a copy of an earlier version with some
 // columns changed. String views passed in must stay valid until Build().
