@@ -6,21 +6,11 @@
 
 namespace caracal::codegen {
 
-EvalState CompiledExprs::StateFor(const planner::EvalContext& ctx) const {
-  EvalState state;
-  // Compiled expressions only read the frame.
-  state.variables = const_cast<planner::Datum*>(ctx.variables.data());
-  state.group_keys = ctx.group_keys.data();
-  state.aggregates = ctx.aggregates.data();
-  state.row = ctx.row;
-  state.excluded = ctx.excluded;
-  if (!temps_ready_) {
-    temps_->resize(static_cast<size_t>(code_.expr_temps()));
-    for (planner::Datum& t : *temps_) planner::ResetDatum(t);
-    temps_ready_ = true;
-  }
-  state.temps = temps_->data();
-  return state;
+void CompiledExprs::PrepareTemps() const {
+  temps_->resize(static_cast<size_t>(code_.expr_temps()));
+  for (planner::Datum& t : *temps_) planner::ResetDatum(t);
+  state_.temps = temps_->data();
+  temps_ready_ = true;
 }
 
 void CompiledExprs::Run(int32_t which, EvalState& state, planner::Datum& out) const {
@@ -33,7 +23,7 @@ void CompiledExprs::Run(int32_t which, EvalState& state, planner::Datum& out) co
 bool CompiledExprs::Eval(const planner::Expr& e, const planner::EvalContext& ctx, planner::Datum& out) const {
   const int32_t which = code_.FindExpr(&e);
   if (which < 0) return false;
-  EvalState state = StateFor(ctx);
+  EvalState& state = StateFor(ctx);
   Run(which, state, out);
   return true;
 }
@@ -84,7 +74,7 @@ bool CompiledExprs::NewValues(const planner::Stmt& s, const planner::EvalContext
                               std::vector<planner::Datum>& values) const {
   const ProcedureCode::StatementCases& cases = CasesOf(code_, s);
   const planner::EvalContext interpreted = Interpreted(ctx);
-  EvalState state = StateFor(ctx);
+  EvalState& state = StateFor(ctx);
   if (!cases.filter.exprs.empty()) {
     planner::ResetDatum(filter_result_);
     EvalOne(cases.filter, 0, state, interpreted, filter_result_);
@@ -95,7 +85,7 @@ bool CompiledExprs::NewValues(const planner::Stmt& s, const planner::EvalContext
 }
 
 int32_t CompiledExprs::RunRowWrite(int32_t which, const planner::EvalContext& ctx, void* out) const {
-  EvalState state = StateFor(ctx);
+  EvalState& state = StateFor(ctx);
   const int32_t result = code_.RunExpr(which, &state, static_cast<planner::Datum*>(out));
   if (result == 0) {
     state.RethrowIfError();
@@ -128,7 +118,7 @@ bool CompiledExprs::ReturningInto(const planner::Stmt& s, const planner::EvalCon
   const ProcedureCode::StatementCases& cases = CasesOf(code_, s);
   if (cases.returning_into < 0) return false;
   // This case writes the frame (ctx.variables is the runner's own frame).
-  EvalState state = StateFor(ctx);
+  EvalState& state = StateFor(ctx);
   if (code_.RunExpr(cases.returning_into, &state, nullptr) == 0) {
     try {
       state.RethrowIfError();
@@ -144,7 +134,7 @@ bool CompiledExprs::ReturningInto(const planner::Stmt& s, const planner::EvalCon
 void CompiledExprs::Returning(const planner::Stmt& s, const planner::EvalContext& ctx,
                               std::vector<planner::Datum>& values) const {
   const ProcedureCode::StatementCases& cases = CasesOf(code_, s);
-  EvalState state = StateFor(ctx);
+  EvalState& state = StateFor(ctx);
   EvalList(cases.returning, state, Interpreted(ctx), values);
 }
 

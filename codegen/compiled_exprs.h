@@ -52,7 +52,24 @@ class CompiledExprs final : public planner::ExprAccelerator {
   const ProcedureCode& code() const { return code_; }
 
  private:
-  EvalState StateFor(const planner::EvalContext& ctx) const;
+  // The one EvalState of this object's compiled code, pointed at ctx. One object, one
+  // thread at a time, and compiled code never evaluates another statement expression
+  // while it runs (what it cannot compute it interprets), so it is never in use twice;
+  // a failed case leaves no error in it (Run rethrows and clears it).
+  EvalState& StateFor(const planner::EvalContext& ctx) const {
+    if (!temps_ready_) PrepareTemps();
+    // Compiled expressions only read the frame.
+    state_.variables = const_cast<planner::Datum*>(ctx.variables.data());
+    state_.group_keys = ctx.group_keys.data();
+    state_.aggregates = ctx.aggregates.data();
+    state_.row = ctx.row;
+    state_.excluded = ctx.excluded;
+    state_.error_at = nullptr;  // where an earlier case failed
+    state_.error_where = 0;
+    return state_;
+  }
+  // Set up on first use: many transactions never evaluate a statement expression.
+  [[gnu::noinline]] void PrepareTemps() const;
   // Runs compiled row write case `which` with `out` as its output.
   int32_t RunRowWrite(int32_t which, const planner::EvalContext& ctx, void* out) const;
   void Run(int32_t which, EvalState& state, planner::Datum& out) const;
@@ -65,10 +82,10 @@ class CompiledExprs final : public planner::ExprAccelerator {
                const planner::EvalContext& interpreted, planner::Datum& out) const;
 
   const ProcedureCode& code_;
-  // Set up on first use: many transactions never evaluate a statement expression.
   mutable std::vector<planner::Datum> own_temps_;
   std::vector<planner::Datum>* temps_;
   mutable bool temps_ready_ = false;
+  mutable EvalState state_;
   // A filter's result: apart from the values, so that a statement's values keep their
   // size (and their strings' buffers) from row to row.
   mutable planner::Datum filter_result_;
