@@ -248,10 +248,11 @@ Flow BodyRunner::RunStatementWithKey(const Stmt& s, const Key* key) {
   return RunStmt(s);
 }
 
-std::optional<Key> BodyRunner::WhereKeyOf(const Stmt& s) {
-  if (preset_key_.set) return PresetKeyValue();
+const Key* BodyRunner::WhereKeyOf(const Stmt& s, std::optional<Key>& computed) {
+  if (preset_key_.set) return preset_key_.key;
   EvalContext ctx = FrameContext();
-  return PointKey(*s.table, s.where_key, ctx);
+  computed = PointKey(*s.table, s.where_key, ctx);
+  return computed ? &*computed : nullptr;
 }
 
 std::optional<Key> BodyRunner::ReadKeyOf(const Stmt& s) {
@@ -502,8 +503,9 @@ const std::vector<Key>& BodyRunner::RangeKeys(const Stmt& s) {
 bool BodyRunner::ForEachAddressedRow(const Stmt& s, const std::function<bool(const Key&, const RowValue&)>& fn) {
   const TableId table = s.table->id;
   if (s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
-    std::optional<Key> key = WhereKeyOf(s);
-    if (!key) return false;
+    std::optional<Key> computed;
+    const Key* key = WhereKeyOf(s, computed);
+    if (key == nullptr) return false;
     const RowValue* row = exec_->Read(table, *key);
     return row != nullptr && fn(*key, *row);
   }
@@ -526,9 +528,12 @@ namespace {
 
 // The new version of `old` after an UPDATE's assignments, or nullptr when the WHERE
 // clause rejects the row. Only the assigned columns are rebuilt (the binder refuses
-// assignments to key columns). `variables` are the frame values the statement reads.
+// assignments to key columns). `variables` are the frame values the statement reads;
+// `values_buffer()` gives the vector the new values go into, asked for only when the
+// compiled patch cannot write the row.
+template <typename ValuesBuffer>
 RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old, std::span<const Datum> variables,
-                       const CompiledExprs* compiled, std::vector<Datum>& assigned) {
+                       const CompiledExprs* compiled, ValuesBuffer&& values_buffer) {
   EvalContext ctx;
   ctx.variables = variables;
   ctx.accelerator = compiled;
@@ -545,6 +550,7 @@ RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old,
     }
   }
   // Every new value is computed from the old row before any is set.
+  std::vector<Datum>& assigned = values_buffer();
   if (!NewValues(s, ctx, compiled, assigned)) return nullptr;
   auto check_not_null = [&](const planner::CatalogColumn& c) {
     if (!c.not_null) return;
@@ -604,8 +610,9 @@ void BodyRunner::RunUpdate(const Stmt& s) {
   if (s.access && s.access->apply_row_update && s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
     // A read-modify-write the engine may run as a separate piece (split-on-demand): the
     // callback owns a copy of the frame values it reads.
-    std::optional<Key> key = WhereKeyOf(s);
-    if (!key) {
+    std::optional<Key> computed;
+    const Key* key = WhereKeyOf(s, computed);
+    if (key == nullptr) {
       ReturnedNoRow(s);
       CheckStrict(s, 0);
       return SetFound(false);
@@ -622,7 +629,8 @@ void BodyRunner::RunUpdate(const Stmt& s) {
       callback = [&s, this](const RowValue& old) -> RowValuePtr {
         try {
           RowValuePtr updated =
-              UpdatedRow(s, exec_->table(s.table->id).schema(), old, frame_.vars, compiled_, NewValuesBuffer(s));
+              UpdatedRow(s, exec_->table(s.table->id).schema(), old, frame_.vars, compiled_,
+                         [&]() -> std::vector<Datum>& { return NewValuesBuffer(s); });
           if (updated && !s.into.empty()) Returning(s, exec_->table(s.table->id).schema(), *updated);
           return updated;
         } catch (const SqlError&) {
@@ -640,9 +648,10 @@ void BodyRunner::RunUpdate(const Stmt& s) {
       const ProcedureCode* code = compiled_ != nullptr ? &compiled_->code() : nullptr;
       callback = [&s, &schema, variables, code](const RowValue& old) {
         std::vector<Datum> assigned;
-        if (code == nullptr) return UpdatedRow(s, schema, old, *variables, nullptr, assigned);
+        auto buffer = [&]() -> std::vector<Datum>& { return assigned; };
+        if (code == nullptr) return UpdatedRow(s, schema, old, *variables, nullptr, buffer);
         CompiledExprs compiled(*code);
-        return UpdatedRow(s, schema, old, *variables, &compiled, assigned);
+        return UpdatedRow(s, schema, old, *variables, &compiled, buffer);
       };
     }
     RowUpdateFuture future = exec_->ApplyRowUpdate(table.id, *key, std::move(callback), s.access->weight);
@@ -660,7 +669,8 @@ void BodyRunner::RunUpdate(const Stmt& s) {
     return;
   }
   auto update_row = [&](const Key& key, const RowValue& old) -> bool {
-    RowValuePtr updated = UpdatedRow(s, schema, old, frame_.vars, compiled_, NewValuesBuffer(s));
+    RowValuePtr updated =
+        UpdatedRow(s, schema, old, frame_.vars, compiled_, [&]() -> std::vector<Datum>& { return NewValuesBuffer(s); });
     if (!updated) return false;
     // The engine keeps the value it is given until the transaction ends.
     const RowValue& written = *updated;

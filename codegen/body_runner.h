@@ -134,8 +134,9 @@ class BodyRunner {
   // The keys a range statement covers at this transaction's position (declared in Declare).
   const std::vector<Key>& RangeKeys(const planner::Stmt& s);
   // The row a point statement addresses: its WHERE key (UPDATE/DELETE) or its point read
-  // path (SELECT); nullopt for none (a NULL or unencodable key). The preset key if any.
-  std::optional<Key> WhereKeyOf(const planner::Stmt& s);
+  // path (SELECT); null / nullopt for none (a NULL or unencodable key). The preset key if
+  // any (WhereKeyOf points at it; else at `computed`, which holds the key it computes).
+  const Key* WhereKeyOf(const planner::Stmt& s, std::optional<Key>& computed);
   std::optional<Key> ReadKeyOf(const planner::Stmt& s);
   // Calls `fn` on each row an UPDATE/DELETE addresses that exists now (its point, or its
   // declared range's rows), with its current value; whether `fn` returned true for any.

@@ -68,7 +68,11 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
   switch (access.access) {
     case AccessInfo::Access::kRead: return;
     case AccessInfo::Access::kReadPrefetch: {
-      if (std::optional<Key> key = s.select ? ReadKeyOf(s) : WhereKeyOf(s)) DeclarePoint(s, *key);
+      if (s.select) {
+        if (std::optional<Key> key = ReadKeyOf(s)) DeclarePoint(s, *key);
+      } else if (std::optional<Key> computed; const Key* key = WhereKeyOf(s, computed)) {
+        DeclarePoint(s, *key);
+      }
       return;
     }
     case AccessInfo::Access::kInsert:
@@ -79,7 +83,7 @@ void BodyRunner::RunDeclare(const Stmt& init_stmt) {
     }
     case AccessInfo::Access::kUpdate:
     case AccessInfo::Access::kDelete: {
-      if (std::optional<Key> key = WhereKeyOf(s)) DeclarePoint(s, *key);
+      if (std::optional<Key> computed; const Key* key = WhereKeyOf(s, computed)) DeclarePoint(s, *key);
       return;
     }
     case AccessInfo::Access::kRangeUpdate:
