@@ -176,6 +176,8 @@ DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, Catalog& catalog, Engine&
     throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
   }
   engine.RunExclusive([&] { catalog.CreateIndex(name, table_name, columns); });
+  // Procedures analysed before the index would not declare its entries.
+  ReanalyzeProceduresUsing(*table, catalog, engine);
   return {"CREATE INDEX", {}, nullptr};
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "planner/pg_nodes.h"
+#include "planner/pg_parse.h"
 #include "planner/procedure_binder.h"
 #include "planner/sql_error.h"
 #include "planner/type_name.h"
@@ -64,6 +65,23 @@ DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_
   DdlOutcome out{ir->kind == ProcedureIr::Kind::kProcedure ? "CREATE PROCEDURE" : "CREATE FUNCTION", {}, nullptr};
   out.procedure = stored;
   return out;
+}
+
+void ReanalyzeProceduresUsing(const TableInfo& table, Catalog& catalog, Engine& engine) {
+  std::vector<std::shared_ptr<const ProcedureIr>> again;
+  for (const std::shared_ptr<const ProcedureIr>& ir : catalog.Procedures()) {
+    if (std::ranges::none_of(ir->table_statements, [&](const Stmt* s) { return s->table == &table; })) continue;
+    PgParse parse = PgParse::Parse(ir->source);
+    if (parse.size() != 1 || parse.statement(0)->node_case != PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT)
+      throw SqlError(sqlstate::kInternalError, fmt::format("internal error: the source of {} is not one CREATE", ir->Signature()));
+    std::shared_ptr<ProcedureIr> fresh = BindProcedure(parse.statement(0)->create_function_stmt, parse.statement_text(0), catalog);
+    AnalyzeProcedure(*fresh, catalog);
+    again.push_back(std::move(fresh));
+  }
+  if (again.empty()) return;
+  engine.RunExclusive([&] {
+    for (std::shared_ptr<const ProcedureIr>& ir : again) catalog.StoreProcedure(std::move(ir), true);
+  });
 }
 
 DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, Engine& engine) {

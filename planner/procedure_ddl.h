@@ -19,5 +19,9 @@ namespace caracal::planner {
 DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_view statement_text,
                            int statement_location, Catalog& catalog, Engine& engine);
 DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, Engine& engine);
+// Binds and analyses again, from their source, the procedures whose statements use
+// `table`, and stores them in place of the old ones: after CREATE INDEX, whose entries
+// their writes must now declare (as PostgreSQL replans after DDL).
+void ReanalyzeProceduresUsing(const TableInfo& table, Catalog& catalog, Engine& engine);
 
 }  // namespace caracal::planner
