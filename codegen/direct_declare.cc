@@ -21,7 +21,7 @@ DirectDeclare RowDeclarationOf(const planner::Stmt& s) {
 
 DirectDeclare DirectDeclareOf(const planner::Stmt& s) {
   const DirectDeclare how = RowDeclarationOf(s);
-  return MayWriteIndexEntries(how) && !s.table->indexes.empty() ? DirectDeclare::kNone : how;
+  return DeclaresIndexEntries(how, *s.table) ? DirectDeclare::kNone : how;
 }
 
 bool DeclareDirect(DeclareContext& declare, DirectDeclare how, const planner::Stmt& s, const Key& key) {

@@ -31,10 +31,13 @@ enum class DirectDeclare : int32_t {
 DirectDeclare RowDeclarationOf(const planner::Stmt& s);
 // RowDeclarationOf(s) when that call is all `s` needs declared; else kNone.
 DirectDeclare DirectDeclareOf(const planner::Stmt& s);
-// Whether declaring `how` may need index entries too: a write that creates or changes a
-// row (a delete leaves its entries, which scans skip; a read writes none).
-inline bool MayWriteIndexEntries(DirectDeclare how) {
-  return how != DirectDeclare::kPrefetch && how != DirectDeclare::kDelete && how != DirectDeclare::kNone;
+// Whether a row declared as `how` in `table` may need index entries declared too: a
+// write that creates or changes a row of a table with secondary indexes (a delete leaves
+// its entries, which scans skip; a read writes none). Asked of the table as it is now:
+// one may have gained an index since the code that asks was compiled.
+inline bool DeclaresIndexEntries(DirectDeclare how, const planner::TableInfo& table) {
+  return how != DirectDeclare::kPrefetch && how != DirectDeclare::kDelete && how != DirectDeclare::kNone &&
+         !table.indexes.empty();
 }
 
 // Declares `s`'s row `key` as `how` (not kNone) says. Returns false only for an insert

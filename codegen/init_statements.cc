@@ -120,7 +120,7 @@ void BodyRunner::DeclarePoint(const Stmt& s, const Key& key) {
   if (how == DirectDeclare::kNone)
     throw planner::SqlError("XX000", fmt::format("internal error: statement {} is not a point access", s.id));
   if (!DeclareDirect(*declare_, how, s, key)) return;  // an insert declared before: its entries too
-  if (!MayWriteIndexEntries(how) || table.indexes.empty()) return;
+  if (!DeclaresIndexEntries(how, table)) return;
   // The secondary-index entries the statement writes, where their keys are fixed by the
   // statement's values (only an INSERT or an UPDATE of an indexed column has any); those
   // the analysis found it cannot name are declared unknown.

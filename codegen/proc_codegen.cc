@@ -11,9 +11,9 @@
 #include <span>
 #include <unordered_set>
 
+#include "codegen/direct_declare.h"
 #include "codegen/error_context.h"
 #include "codegen/jit_runtime.h"
-#include "codegen/direct_declare.h"
 #include "codegen/point_key.h"
 #include "codegen/row_writes.h"
 #include "planner/ir_visit.h"

@@ -107,8 +107,7 @@ int32_t caracal_rt_declare_direct(EvalState* state, const caracal::planner::Stmt
   using caracal::codegen::DirectDeclare;
   caracal::DeclareContext* declare = state->declare;
   // An index created since the code was compiled has entries to declare as well.
-  if (declare == nullptr || n < 0 ||
-      (caracal::codegen::MayWriteIndexEntries(static_cast<DirectDeclare>(how)) && !body->table->indexes.empty()))
+  if (declare == nullptr || n < 0 || caracal::codegen::DeclaresIndexEntries(static_cast<DirectDeclare>(how), *body->table))
     return caracal_rt_declare_key(state, init, parts, n, widths, body);
   return caracal::codegen::Guard(state, [&] {
     caracal::Key key = caracal::codegen::KeyFromParts(parts, n, widths);
