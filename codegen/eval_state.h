@@ -97,6 +97,9 @@ struct Layout {
   static size_t DatumArray();     // offset of the shared_ptr
   static bool StringLayoutKnown();
   static bool ArrayLayoutKnown();
+  // Whether a short key written at Key::Layout()'s offsets (as compiled point keys are)
+  // is the Key the engine builds: checked once, at startup, on real keys.
+  static bool KeyInPlaceKnown();
 
   // RowValue: uint16 column count at +4; null bitmap at +8 (bytes rounded to 8-byte
   // words: ((n + 63) / 64) * 8); then one 8-byte slot per column.

@@ -1,6 +1,8 @@
 #include <cstddef>
+#include <new>
 
 #include "codegen/eval_state.h"
+#include "engine/key.h"
 
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
 
@@ -53,6 +55,31 @@ bool ArrayLayoutHolds() {
 }
 const bool kArrayLayoutOk = ArrayLayoutHolds();
 
+// A short key written the way compiled code writes it (Key::Layout: size, capacity, the
+// bytes, a null heap pointer) equals and hashes as the key the engine encodes.
+bool KeyInPlaceHolds() {
+  Key expected;
+  expected.AppendInt(-7, ColumnType::kSmallInt);
+  expected.AppendInt(123456, ColumnType::kInteger);
+  expected.AppendInt(-9876543210LL, ColumnType::kBigInt);
+  const Key::InlineLayout layout = Key::Layout();
+  if (layout.object_size != sizeof(Key) || layout.object_align > alignof(std::max_align_t) ||
+      layout.bytes + Key::kInlineCapacity > layout.object_size || expected.size() > Key::kInlineCapacity)
+    return false;
+  alignas(Key) unsigned char storage[sizeof(Key)] = {};
+  const auto size = static_cast<uint32_t>(expected.size());
+  const auto capacity = static_cast<uint32_t>(Key::kInlineCapacity);
+  const void* null = nullptr;
+  __builtin_memcpy(storage + layout.size, &size, sizeof size);
+  __builtin_memcpy(storage + layout.capacity, &capacity, sizeof capacity);
+  __builtin_memcpy(storage + layout.heap, &null, sizeof null);
+  __builtin_memcpy(storage + layout.bytes, expected.data(), expected.size());
+  const Key& built = *std::launder(reinterpret_cast<const Key*>(storage));
+  return built == expected && built.Hash() == expected.Hash() && built.data() == storage + layout.bytes &&
+         Key(built) == expected;
+}
+const bool kKeyInPlaceOk = KeyInPlaceHolds();
+
 // The RowValue header (size u32, num_columns u16, reserved u16) is 8 bytes.
 static_assert(sizeof(uint32_t) + 2 * sizeof(uint16_t) == 8);
 }  // namespace
@@ -76,6 +103,7 @@ size_t Layout::DatumString() { return offsetof(Datum, s); }
 size_t Layout::DatumArray() { return offsetof(Datum, array); }
 bool Layout::StringLayoutKnown() { return kStringLayoutOk; }
 bool Layout::ArrayLayoutKnown() { return kArrayLayoutOk; }
+bool Layout::KeyInPlaceKnown() { return kKeyInPlaceOk; }
 
 static_assert(offsetof(BuildCell, bits) == 0);
 size_t Layout::BuildCellSize() { return sizeof(BuildCell); }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
@@ -432,20 +433,59 @@ class BlockCompiler {
     return b_.CreateOr(v.is_null, b_.CreateOr(b_.CreateICmpSLT(v.value, lo), b_.CreateICmpSGT(v.value, hi)));
   }
 
-  // Computes the key parts of `key` into a stack array, part by part in key order as the
-  // runner would; branches to `no_key` at a NULL part or one outside its column's range
-  // (no row). Returns the array.
-  llvm::Value* EmitKeyParts(const PointKeyPlan& key, llvm::BasicBlock* no_key) {
-    const auto n = static_cast<uint64_t>(key.parts.size());
-    llvm::Value* parts = emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), n));
-    for (uint64_t i = 0; i < n; ++i) {
+  // Computes the key parts of `key`, part by part in key order as the runner would;
+  // branches to `no_key` at a NULL part or one outside its column's range (no row).
+  std::vector<llvm::Value*> EmitKeyParts(const PointKeyPlan& key, llvm::BasicBlock* no_key) {
+    std::vector<llvm::Value*> parts;
+    for (size_t i = 0; i < key.parts.size(); ++i) {
       CgValue v = emitter_->Emit(*key.parts[i]);
       llvm::BasicBlock* usable = NewBlock("key.part");
       b_.CreateCondBr(KeyPartUnusable(key, i, v), no_key, usable);
       b_.SetInsertPoint(usable);
-      b_.CreateStore(v.value, b_.CreateConstInBoundsGEP1_64(b_.getInt64Ty(), parts, i));
+      parts.push_back(v.value);
     }
     return parts;
+  }
+
+  // A key for the runtime (a `const Key*`), from its parts' values (each in range).
+  struct StackKey {
+    llvm::Value* key;
+    llvm::Value* storage_to_drop;  // a Key caracal_rt_key_drop destroys after use, or null
+  };
+
+  // Builds the key of `parts` in a Key-shaped stack object. A key that fits a Key's inline
+  // bytes (every TPC-C key) is written in place at Key::Layout()'s offsets, as
+  // Key::EncodeInt encodes each part, with no call; a longer one is made by the runtime.
+  StackKey BuildKey(const PointKeyPlan& key, const std::vector<llvm::Value*>& parts) {
+    const Key::InlineLayout layout = Key::Layout();
+    auto* storage = llvm::cast<llvm::AllocaInst>(
+        emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt8Ty(), layout.object_size)));
+    storage->setAlignment(llvm::Align(layout.object_align));
+    size_t size = 0;
+    for (ColumnType w : key.widths) size += w == ColumnType::kSmallInt ? 2 : w == ColumnType::kInteger ? 4 : 8;
+    if (size > Key::kInlineCapacity || !Layout::KeyInPlaceKnown()) {
+      const auto n = static_cast<uint64_t>(parts.size());
+      llvm::Value* array = emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), n));
+      for (uint64_t i = 0; i < n; ++i) b_.CreateStore(parts[i], b_.CreateConstInBoundsGEP1_64(b_.getInt64Ty(), array, i));
+      emitter_->CallRuntime("caracal_rt_key_build", {storage, array, b_.getInt32(static_cast<uint32_t>(n)),
+                                                     b_.getInt32(static_cast<uint32_t>(key.packed_widths))});
+      return {storage, storage};
+    }
+    auto at = [&](size_t offset) { return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), storage, offset); };
+    b_.CreateStore(b_.getInt32(static_cast<uint32_t>(size)), at(layout.size));
+    b_.CreateStore(b_.getInt32(static_cast<uint32_t>(Key::kInlineCapacity)), at(layout.capacity));
+    b_.CreateStore(llvm::ConstantPointerNull::get(b_.getPtrTy()), at(layout.heap));
+    size_t offset = layout.bytes;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      const unsigned bits = key.widths[i] == ColumnType::kSmallInt ? 16 : key.widths[i] == ColumnType::kInteger ? 32 : 64;
+      llvm::IntegerType* type = b_.getIntNTy(bits);
+      // Sign bit flipped, big-endian: byte order is numeric order.
+      llvm::Value* flipped = b_.CreateXor(b_.CreateTrunc(parts[i], type), llvm::ConstantInt::get(type, llvm::APInt::getSignMask(bits)));
+      llvm::Value* swapped = b_.CreateUnaryIntrinsic(llvm::Intrinsic::bswap, flipped);
+      b_.CreateAlignedStore(swapped, at(offset), llvm::Align(1));
+      offset += bits / 8;
+    }
+    return {storage, nullptr};
   }
 
   // A constant, a variable, or an element of an array by such a subscript: its value
@@ -468,37 +508,43 @@ class BlockCompiler {
     return true;
   }
 
-  // Calls runtime function `name` (state, stmt, parts, n, widths, extra...) with the key
-  // computed here, or with n = -1 when there is none; its i32 result.
+  // Calls runtime function `name` (state, stmt, key, extra...) with the key computed
+  // here (BuildKey), or a null key when there is none; its i32 result.
   llvm::Value* CallWithPointKey(const char* name, const Stmt& s, const PointKeyPlan& key,
                                 std::initializer_list<llvm::Value*> extra = {}) {
-    auto call = [&](llvm::Value* parts, llvm::Value* count) {
-      std::vector<llvm::Value*> args = {emitter_->state(), PtrConstant(b_, &s), parts, count,
-                                        b_.getInt32(static_cast<uint32_t>(key.packed_widths))};
+    auto call = [&](llvm::Value* key_ptr) {
+      std::vector<llvm::Value*> args = {emitter_->state(), PtrConstant(b_, &s), key_ptr};
       args.insert(args.end(), extra.begin(), extra.end());
       return b_.CreateCall(DeclareRuntime(*fn_->getParent(), name), args);
     };
-    const auto n = static_cast<uint32_t>(key.parts.size());
+    auto call_with = [&](const std::vector<llvm::Value*>& parts, llvm::Value* unusable) {
+      StackKey built = BuildKey(key, parts);
+      llvm::Value* key_ptr = built.key;
+      if (unusable != nullptr) key_ptr = b_.CreateSelect(unusable, llvm::ConstantPointerNull::get(b_.getPtrTy()), key_ptr);
+      llvm::Value* r = call(key_ptr);
+      if (built.storage_to_drop != nullptr) emitter_->CallRuntime("caracal_rt_key_drop", {built.storage_to_drop});
+      return r;
+    };
     if (PlainKeyParts(key)) {
-      // Straight-line: the parts stored, and n = -1 when one is unusable. No block per
-      // part: the -O0 tier's code generator pays for every block (most keys are plain).
-      llvm::Value* parts = emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), n));
+      // Straight-line: the key built, and passed as null when a part is unusable. No block
+      // per part: the -O0 tier's code generator pays for every block (most keys are plain).
+      std::vector<llvm::Value*> parts;
       llvm::Value* unusable = b_.getFalse();
-      for (uint32_t i = 0; i < n; ++i) {
+      for (size_t i = 0; i < key.parts.size(); ++i) {
         CgValue v = emitter_->Emit(*key.parts[i]);
         unusable = b_.CreateOr(KeyPartUnusable(key, i, v), unusable);
-        b_.CreateStore(v.value, b_.CreateConstInBoundsGEP1_64(b_.getInt64Ty(), parts, i));
+        parts.push_back(v.value);
       }
-      return call(parts, b_.CreateSelect(unusable, b_.getInt32(static_cast<uint32_t>(-1)), b_.getInt32(n)));
+      return call_with(parts, unusable);
     }
     llvm::BasicBlock* no_key = NewBlock("key.none");
-    llvm::Value* parts = EmitKeyParts(key, no_key);
+    std::vector<llvm::Value*> parts = EmitKeyParts(key, no_key);
     llvm::BasicBlock* done = NewBlock("key.done");
-    llvm::Value* with_key = call(parts, b_.getInt32(n));
+    llvm::Value* with_key = call_with(parts, nullptr);
     llvm::BasicBlock* with_key_end = b_.GetInsertBlock();
     b_.CreateBr(done);
     b_.SetInsertPoint(no_key);
-    llvm::Value* without_key = call(parts, b_.getInt32(static_cast<uint32_t>(-1)));
+    llvm::Value* without_key = call(llvm::ConstantPointerNull::get(b_.getPtrTy()));
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
     llvm::PHINode* r = b_.CreatePHI(b_.getInt32Ty(), 2);

@@ -1,5 +1,7 @@
 #include "codegen/proc_runtime.h"
 
+#include <new>
+
 #include "codegen/direct_declare.h"
 #include "codegen/point_key.h"
 
@@ -80,52 +82,45 @@ int32_t caracal_rt_stmt(EvalState* state, const caracal::planner::Stmt* stmt) {
   return caracal::codegen::Guard(state, [&] { return caracal::codegen::Hooks(state).RunStatement(*stmt) ? 2 : 1; });
 }
 
-int32_t caracal_rt_stmt_key(EvalState* state, const caracal::planner::Stmt* stmt, const int64_t* parts, int32_t n,
-                            int32_t widths) {
-  return caracal::codegen::Guard(state, [&] {
-    if (n < 0) return caracal::codegen::Hooks(state).RunStatementWithKey(*stmt, nullptr) ? 2 : 1;
-    caracal::Key key = caracal::codegen::KeyFromParts(parts, n, widths);
-    return caracal::codegen::Hooks(state).RunStatementWithKey(*stmt, &key) ? 2 : 1;
-  });
+int32_t caracal_rt_stmt_key(EvalState* state, const caracal::planner::Stmt* stmt, const caracal::Key* key) {
+  return caracal::codegen::Guard(state, [&] { return caracal::codegen::Hooks(state).RunStatementWithKey(*stmt, key) ? 2 : 1; });
 }
 
-int32_t caracal_rt_declare_key(EvalState* state, const caracal::planner::Stmt* init, const int64_t* parts, int32_t n,
-                               int32_t widths, const caracal::planner::Stmt* body) {
+int32_t caracal_rt_declare_key(EvalState* state, const caracal::planner::Stmt* init, const caracal::Key* key,
+                               const caracal::planner::Stmt* body) {
   return caracal::codegen::Guard(state, [&] {
-    if (n < 0) {
-      caracal::codegen::Hooks(state).DeclareWithKey(*init, *body, nullptr);
-      return 1;
-    }
-    caracal::Key key = caracal::codegen::KeyFromParts(parts, n, widths);
-    caracal::codegen::Hooks(state).DeclareWithKey(*init, *body, &key);
+    caracal::codegen::Hooks(state).DeclareWithKey(*init, *body, key);
     return 1;
   });
 }
 
-int32_t caracal_rt_declare_direct(EvalState* state, const caracal::planner::Stmt* init, const int64_t* parts, int32_t n,
-                                  int32_t widths, const caracal::planner::Stmt* body, int32_t how) {
+int32_t caracal_rt_declare_direct(EvalState* state, const caracal::planner::Stmt* init, const caracal::Key* key,
+                                  const caracal::planner::Stmt* body, int32_t how) {
   using caracal::codegen::DirectDeclare;
   caracal::DeclareContext* declare = state->declare;
   // An index created since the code was compiled has entries to declare as well.
-  if (declare == nullptr || n < 0 || caracal::codegen::DeclaresIndexEntries(static_cast<DirectDeclare>(how), *body->table))
-    return caracal_rt_declare_key(state, init, parts, n, widths, body);
+  if (declare == nullptr || key == nullptr ||
+      caracal::codegen::DeclaresIndexEntries(static_cast<DirectDeclare>(how), *body->table))
+    return caracal_rt_declare_key(state, init, key, body);
   return caracal::codegen::Guard(state, [&] {
-    caracal::Key key = caracal::codegen::KeyFromParts(parts, n, widths);
-    caracal::codegen::DeclareDirect(*declare, static_cast<DirectDeclare>(how), *body, key);
+    caracal::codegen::DeclareDirect(*declare, static_cast<DirectDeclare>(how), *body, *key);
     return 1;
   });
 }
 
-int32_t caracal_rt_read_row(EvalState* state, const caracal::planner::Stmt* stmt, const int64_t* parts, int32_t n,
-                            int32_t widths, const caracal::RowValue** row) {
+int32_t caracal_rt_read_row(EvalState* state, const caracal::planner::Stmt* stmt, const caracal::Key* key,
+                            const caracal::RowValue** row) {
   return caracal::codegen::Guard(state, [&] {
-    *row = nullptr;
-    if (n < 0) return 1;
-    caracal::Key key = caracal::codegen::KeyFromParts(parts, n, widths);
-    *row = caracal::codegen::Hooks(state).ReadRow(*stmt, key);
+    *row = key == nullptr ? nullptr : caracal::codegen::Hooks(state).ReadRow(*stmt, *key);
     return 1;
   });
 }
+
+void caracal_rt_key_build(void* storage, const int64_t* parts, int32_t n, int32_t widths) {
+  new (storage) caracal::Key(caracal::codegen::KeyFromParts(parts, n, widths));
+}
+
+void caracal_rt_key_drop(void* storage) { static_cast<caracal::Key*>(storage)->~Key(); }
 
 int32_t caracal_rt_publish(EvalState* state) {
   return caracal::codegen::Guard(state, [&] {

@@ -26,25 +26,28 @@ std::string RunRaise(const planner::Stmt& stmt, std::vector<planner::Datum> args
 extern "C" {
 // 0: error; 1: next statement; 2: the statement RETURNed.
 int32_t caracal_rt_stmt(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt);
-// `stmt` with its primary key computed (codegen/point_key.h): parts[0..n) are the values
-// of the key columns, in range, with their widths packed as point_key.h packs them; or
-// n < 0 when the key is NULL or out of range (no row).
+// `stmt` with its primary key computed (codegen/point_key.h) by compiled code, or null
+// when the key is NULL or out of range (no row).
 int32_t caracal_rt_stmt_key(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,
-                            const int64_t* parts, int32_t n, int32_t widths);
+                            const caracal::Key* key);
 // Init kDeclare `init` of a point access (body statement `body`) with its key computed
 // as for caracal_rt_stmt_key: declares it straight through the hooks (DeclareWithKey).
 int32_t caracal_rt_declare_key(caracal::codegen::EvalState* state, const caracal::planner::Stmt* init,
-                               const int64_t* parts, int32_t n, int32_t widths, const caracal::planner::Stmt* body);
+                               const caracal::Key* key, const caracal::planner::Stmt* body);
 // caracal_rt_declare_key for a `body` that DirectDeclareOf says is one call (`how`, a
 // DirectDeclare): made on EvalState::declare itself when there is one.
 int32_t caracal_rt_declare_direct(caracal::codegen::EvalState* state, const caracal::planner::Stmt* init,
-                                  const int64_t* parts, int32_t n, int32_t widths, const caracal::planner::Stmt* body,
-                                  int32_t how);
+                                  const caracal::Key* key, const caracal::planner::Stmt* body, int32_t how);
 // The row a point SELECT INTO reads (codegen/point_key.h), for the compiled statement to
 // copy its outputs from: *row is the row at the transaction's position, or null when
-// there is none (or n < 0, as for caracal_rt_stmt_key). 0 on error.
+// there is none (or no key, as for caracal_rt_stmt_key). 0 on error.
 int32_t caracal_rt_read_row(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,
-                            const int64_t* parts, int32_t n, int32_t widths, const caracal::RowValue** row);
+                            const caracal::Key* key, const caracal::RowValue** row);
+// A key too long for compiled code to build in place (Key::Layout): constructs it in
+// `storage` (a Key's size and alignment) from parts[0..n) with their packed widths
+// (point_key.h); caracal_rt_key_drop destroys it after use.
+void caracal_rt_key_build(void* storage, const int64_t* parts, int32_t n, int32_t widths);
+void caracal_rt_key_drop(void* storage);
 int32_t caracal_rt_publish(caracal::codegen::EvalState* state);
 // RAISE `stmt` with its arguments evaluated into args[0..n). 0 for EXCEPTION (or error).
 int32_t caracal_rt_raise_stmt(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,

@@ -47,6 +47,15 @@ uint8_t* Key::GrowHeap(size_t extra) {
   return out;
 }
 
+Key::InlineLayout Key::Layout() {
+  static_assert(sizeof(std::unique_ptr<uint8_t[]>) == sizeof(void*), "a unique_ptr is one pointer");
+  const Key k{};
+  const auto at = [&](const void* member) {
+    return static_cast<size_t>(static_cast<const char*>(member) - reinterpret_cast<const char*>(&k));
+  };
+  return {at(&k.size_), at(&k.capacity_), at(&k.inline_[0]), at(&k.heap_), sizeof(Key), alignof(Key)};
+}
+
 void Key::AppendBytes(const void* p, size_t n) { std::memcpy(Grow(n), p, n); }
 
 void Key::AppendInt(int64_t v, ColumnType width) {

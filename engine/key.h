@@ -86,6 +86,20 @@ class Key {
 
   uint64_t Hash() const;
 
+  // Where a Key keeps its bytes, for JIT'd code that builds short keys in place (codegen's
+  // point keys): a key of at most kInlineCapacity bytes is {size, capacity =
+  // kInlineCapacity, the bytes in the inline buffer, a null heap pointer}, and such a key
+  // owns nothing, so it needs no destructor. Byte offsets into the object.
+  struct InlineLayout {
+    size_t size;       // uint32_t
+    size_t capacity;   // uint32_t
+    size_t bytes;      // uint8_t[kInlineCapacity]
+    size_t heap;       // a pointer (std::unique_ptr<uint8_t[]>), null
+    size_t object_size;
+    size_t object_align;
+  };
+  static InlineLayout Layout();
+
  private:
   void Assign(const uint8_t* p, size_t n);
   // Room for `extra` more bytes at the end (size grows by `extra`); their address.

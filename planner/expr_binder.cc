@@ -298,11 +298,18 @@ ExprPtr ExprBinder::BindConst(const PgQuery__Node* node) {
     case PG_QUERY__A__CONST__VAL_IVAL: return MakeConst(Datum::Int(c->ival->ival), SqlType::Of(TypeId::kInt4), loc);
     case PG_QUERY__A__CONST__VAL_FVAL: {
       std::string_view text = c->fval->fval;
-      // Integers too wide for int4 arrive as "floats": int8 if they fit, else numeric.
+      // Integers too wide for the lexer's int4 arrive as "floats": int8 if they fit, else
+      // numeric. As PostgreSQL's make_const, one that fits int4 after all (-2147483648, a
+      // negated literal the grammar folds) is an int4.
       if (text.find_first_of(".eE") == std::string_view::npos) {
+        std::optional<Datum> wide;
         try {
-          return MakeConst(DatumFromText(text, SqlType::Of(TypeId::kInt8)), SqlType::Of(TypeId::kInt8), loc);
+          wide = DatumFromText(text, SqlType::Of(TypeId::kInt8));
         } catch (const SqlError&) {
+        }
+        if (wide) {
+          const bool int4 = wide->i >= INT32_MIN && wide->i <= INT32_MAX;
+          return MakeConst(*wide, SqlType::Of(int4 ? TypeId::kInt4 : TypeId::kInt8), loc);
         }
       }
       std::optional<Numeric> n = Numeric::Parse(text);

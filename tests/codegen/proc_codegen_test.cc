@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "codegen/eval_state.h"
 #include "codegen/point_key.h"
 #include "codegen/proc_codegen.h"
 #include "planner/sql_error.h"
@@ -270,6 +271,16 @@ TEST(PointKeyTest, KeyFromPartsEncodesAsAppendInt) {
     }
     EXPECT_EQ(KeyFromParts(parts, n, packed), expected) << n << " integer parts";
   }
+}
+
+// Compiled point keys are built in place (Key::Layout) only where the startup check says
+// that gives the engine's key; on this platform it must, or every point statement pays
+// for the runtime's KeyFromParts instead.
+TEST(PointKeyTest, KeysAreBuiltInPlaceHere) {
+  EXPECT_TRUE(Layout::KeyInPlaceKnown());
+  const Key::InlineLayout layout = Key::Layout();
+  EXPECT_EQ(layout.object_size, sizeof(Key));
+  EXPECT_LE(layout.bytes + Key::kInlineCapacity, layout.object_size);
 }
 
 }  // namespace

@@ -227,6 +227,27 @@ def gen_error_context(rng, n):
     return out
 
 
+def gen_wide_keys(rng, n):
+    bigs = [-9223372036854775808, -4294967296, -1, 0, 1, 4294967296, 9223372036854775807]
+    smalls = [-32768, -1, 0, 1, 32767]
+    ints = [-2147483648, -70000, 0, 70000, 2147483647]
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.35:
+            a = rng.choice(bigs[1:])  # b = -a: not the bigint minimum
+            out.append(f"SELECT wide_put({a}, {rng.choice(bigs)}, {rng.randrange(-50, 50)});")
+        elif r < 0.45:
+            a = rng.choice(bigs[1:])
+            out.append(f"SELECT wide_del({a}, {-a}, {rng.choice(bigs)});")
+        elif r < 0.9:
+            out.append(f"SELECT mixed_put(({rng.choice(smalls)})::smallint, {rng.choice(ints)}, "
+                       f"{rng.choice(bigs)}, {rng.randrange(-50, 50)});")
+        else:
+            out.append(f"SELECT mixed_del(({rng.choice(smalls)})::smallint, {rng.choice(ints)}, {rng.choice(bigs)});")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------
