@@ -473,7 +473,11 @@ void BodyRunner::RunInsert(const Stmt& s) {
 bool BodyRunner::InsertCompiledRow(const Stmt& s, const Schema& schema) {
   RowValuePtr row;
   if (compiled_->BuildRow(s, FrameContext(), schema, row) != kRowWritten) return false;
-  const Key key = IntegerPrimaryKeyOf(*s.table, *row);
+  // The key compiled code computed from the same VALUES (every part in range, as the
+  // written row's are), else read back from the row.
+  std::optional<Key> read_back;
+  if (!preset_key_.set || preset_key_.key == nullptr) read_back = IntegerPrimaryKeyOf(*s.table, *row);
+  const Key& key = read_back ? *read_back : *preset_key_.key;
   const RowValue* written = row.get();
   if (exec_->Insert(s.table->id, key, std::move(row))) {
     ++rows_processed_;

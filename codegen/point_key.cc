@@ -59,6 +59,7 @@ std::optional<std::vector<const Expr*>> KeyExprs(const Stmt& s, StmtKind init) {
     case StmtKind::kSelectInto: return s.point_lookup ? SelectKey(s) : std::nullopt;
     case StmtKind::kUpdate:
     case StmtKind::kDelete: return WhereKey(s);
+    case StmtKind::kInsert: return InsertKey(s);
     default: return std::nullopt;
   }
 }

@@ -1,9 +1,9 @@
 // PointKeyPlan: a statement that addresses one row by its whole primary key, when every
 // key column is an integer and every key expression an integer: compiled code computes
-// the key parts inline (no Datums, no interpreter) and hands them to the statement runner
-// (caracal_rt_stmt_key). Covers the body's point SELECT INTO, point UPDATE and DELETE, and
-// the init program's kDeclare / kReconRead of such statements and kDeclare of an INSERT
-// (its primary-key VALUES).
+// the key inline (no Datums, no interpreter) and hands it to the statement runner
+// (caracal_rt_stmt_key). Covers the body's point SELECT INTO, point UPDATE and DELETE and
+// INSERT ... VALUES (its primary-key VALUES), and the init program's kDeclare /
+// kReconRead of such statements.
 #pragma once
 
 #include <optional>

@@ -394,7 +394,10 @@ class BlockCompiler {
                              {PtrConstant(b_, body), b_.getInt32(static_cast<uint32_t>(how))});
       else
         r = CallWithPointKey("caracal_rt_declare_key", s, *key, {PtrConstant(b_, body)});
-    } else if (key) {
+    } else if (key && (s.kind != StmtKind::kInsert || PlainKeyParts(*key))) {
+      // An INSERT's key is its VALUES' key columns, computed ahead of the others only
+      // when that cannot raise an error (which would then come before an earlier
+      // column's, unlike PostgreSQL's).
       r = CallWithPointKey("caracal_rt_stmt_key", s, *key);
     } else {
       r = emitter_->CallRuntime("caracal_rt_stmt", {emitter_->state(), PtrConstant(b_, &s)});
