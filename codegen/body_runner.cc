@@ -365,8 +365,6 @@ void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
 
 void BodyRunner::RunReturnQuery(const Stmt& s) {
   ExecRowSource source(*exec_);
-  std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars, accelerator_);
-  SetFound(!rows.empty());
   const size_t columns = std::min(ir_.result_columns.size(), s.select->columns.size());
   // Straight to the client's values: a cast only where the query's column type differs
   // (the same columns for every row).
@@ -376,7 +374,10 @@ void BodyRunner::RunReturnQuery(const Stmt& s) {
     const planner::SqlType& to = ir_.result_columns[c].type;
     cast[c] = !(from == to || to == from.Base());
   }
-  for (const auto& row : rows) {
+  bool found = false;
+  // Each row is emitted as the query produces it (no result set in between).
+  planner::ForEachSelectedRow(*s.select, source, frame_.vars, accelerator_, [&](std::span<const Datum> row) {
+    found = true;
     std::vector<Value> out;
     out.reserve(columns);
     for (size_t c = 0; c < columns && c < row.size(); ++c) {
@@ -387,7 +388,9 @@ void BodyRunner::RunReturnQuery(const Stmt& s) {
         out.push_back(planner::DatumToValue(planner::CastDatum(row[c], s.select->columns[c].type, to, false), to));
     }
     exec_->Emit(std::move(out));
-  }
+    return true;
+  });
+  SetFound(found);
 }
 
 void BodyRunner::EmitRow(const std::vector<Datum>& values) {

@@ -1,6 +1,7 @@
 #include "planner/select_exec.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "planner/aggregate.h"
@@ -41,8 +42,41 @@ std::optional<int64_t> EvalCount(const ExprPtr& e, const EvalContext& ctx, const
 
 }  // namespace
 
-std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& source,
-                                           std::span<const Datum> variables, const ExprAccelerator* accelerator) {
+bool SortFollowsAccessPath(const SelectPlan& plan) {
+  if (plan.sort.empty()) return true;
+  if (plan.table == nullptr || plan.grouped) return false;
+  const AccessPath& path = plan.access;
+  if (path.kind == AccessPath::Kind::kPointRead) return true;  // at most one row
+  if (path.kind != AccessPath::Kind::kRangeScan && path.kind != AccessPath::Kind::kFullScan) return false;
+  // Primary-key paths visit rows in key order, and every key column is NOT NULL. A row
+  // that passes the WHERE has the same value as every other in each column the path
+  // fixes by equality, so the sort may name those anywhere; the others must follow the
+  // key, ascending.
+  const std::vector<int>& key = plan.table->primary_key;
+  const size_t fixed = path.kind == AccessPath::Kind::kFullScan ? 0 : std::min(path.prefix.size(), key.size());
+  size_t next = fixed;
+  for (const SortKey& k : plan.sort) {
+    const Expr& e = *plan.outputs.at(static_cast<size_t>(k.output));
+    if (e.kind != ExprKind::kSlot || e.slot.space != SlotSpace::kColumn) return false;
+    const int column = e.slot.index;
+    if (std::find(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(fixed), column) !=
+        key.begin() + static_cast<std::ptrdiff_t>(fixed))
+      continue;
+    if (k.descending || next >= key.size() || key[next] != column) return false;
+    ++next;
+  }
+  return true;
+}
+
+namespace {
+
+// Runs `plan` and hands each output row (visible and hidden columns) to `emit`, in the
+// order, and within the OFFSET and LIMIT, of SelectRows' result; `emit` may move from the
+// row and returns false to stop. Rows stream from the scan when they need no sorting or
+// grouping; otherwise they are collected, sorted and then handed over.
+template <typename Emit>
+void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum> variables,
+               const ExprAccelerator* accelerator, Emit&& emit) {
   // LIMIT/OFFSET first: their errors come before any row is read, as in PostgreSQL.
   EvalContext vars_only;
   vars_only.variables = variables;
@@ -50,11 +84,11 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
   std::optional<int64_t> limit = EvalCount(plan.limit, vars_only, "LIMIT", sqlstate::kInvalidRowCountInLimit);
   int64_t offset = EvalCount(plan.offset, vars_only, "OFFSET", sqlstate::kInvalidRowCountInOffset).value_or(0);
 
-  std::vector<std::vector<Datum>> rows;
+  const bool stream = !plan.grouped && SortFollowsAccessPath(plan);
+  std::vector<std::vector<Datum>> rows;  // collected (grouped, or to be sorted)
+  std::vector<Datum> out;                // streamed: one row at a time
+  int64_t skipped = 0, emitted = 0;
   std::map<std::vector<Datum>, Group, GroupKeyLess> groups(GroupKeyLess{&plan.group_by});
-  // Without ORDER BY or grouping, the scan can stop once OFFSET + LIMIT rows are out.
-  std::optional<int64_t> stop_after;
-  if (limit && plan.sort.empty() && !plan.grouped) stop_after = *limit + offset;
 
   auto new_group = [&]() {
     Group g;
@@ -98,16 +132,28 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
       }
       return true;
     }
-    std::vector<Datum> out;
-    out.reserve(plan.outputs.size());
-    for (const auto& e : plan.outputs) out.push_back(Eval(*e, ctx));
-    rows.push_back(std::move(out));
-    return !stop_after || static_cast<int64_t>(rows.size()) < *stop_after;
+    if (!stream) {
+      std::vector<Datum> row;
+      row.reserve(plan.outputs.size());
+      for (const auto& e : plan.outputs) row.push_back(Eval(*e, ctx));
+      rows.push_back(std::move(row));
+      return true;
+    }
+    // OFFSET's rows are computed and dropped, as PostgreSQL's Limit node drops the rows
+    // its scan projected (an error in one of them is raised).
+    out.resize(plan.outputs.size());
+    for (size_t i = 0; i < plan.outputs.size(); ++i) out[i] = Eval(*plan.outputs[i], ctx);
+    if (skipped < offset) {
+      ++skipped;
+      return true;
+    }
+    ++emitted;
+    return emit(out) && (!limit || emitted < *limit);
   };
 
   if (!plan.table) {
-    visit(vars_only);
-  } else if (!stop_after || *stop_after > 0) {
+    if (!limit || *limit > 0) visit(vars_only);
+  } else if (!limit || *limit > 0 || !stream) {
     EvalContext ctx = vars_only;
     ctx.schema = &source.schema(plan.table->id);
     for (size_t i = 0; i < plan.aggregates.size(); ++i) {
@@ -138,6 +184,7 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
       }
     }
   }
+  if (stream) return;
 
   if (plan.grouped) {
     for (const auto& [key, group] : groups) {
@@ -147,10 +194,10 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
       ctx.group_keys = key;
       ctx.aggregates = aggs;
       if (plan.having && !EvalCondition(*plan.having, ctx)) continue;
-      std::vector<Datum> out;
-      out.reserve(plan.outputs.size());
-      for (const auto& e : plan.outputs) out.push_back(Eval(*e, ctx));
-      rows.push_back(std::move(out));
+      std::vector<Datum> row;
+      row.reserve(plan.outputs.size());
+      for (const auto& e : plan.outputs) row.push_back(Eval(*e, ctx));
+      rows.push_back(std::move(row));
     }
   }
 
@@ -172,12 +219,25 @@ std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& so
 
   int64_t end = static_cast<int64_t>(rows.size());
   if (limit) end = std::min<int64_t>(end, offset + *limit);
-  if (offset >= end) return {};
-  if (offset > 0 || end < static_cast<int64_t>(rows.size())) {
-    rows.erase(rows.begin() + end, rows.end());
-    rows.erase(rows.begin(), rows.begin() + offset);
-  }
+  for (int64_t i = offset; i < end; ++i)
+    if (!emit(rows[static_cast<size_t>(i)])) return;
+}
+
+}  // namespace
+
+std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& source,
+                                           std::span<const Datum> variables, const ExprAccelerator* accelerator) {
+  std::vector<std::vector<Datum>> rows;
+  RunSelect(plan, source, variables, accelerator, [&](std::vector<Datum>& row) {
+    rows.push_back(std::move(row));
+    return true;
+  });
   return rows;
+}
+
+void ForEachSelectedRow(const SelectPlan& plan, RowSource& source, std::span<const Datum> variables,
+                        const ExprAccelerator* accelerator, const std::function<bool(std::span<const Datum>)>& visit) {
+  RunSelect(plan, source, variables, accelerator, [&](std::vector<Datum>& row) { return visit(row); });
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/database.h"
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -23,5 +24,18 @@ ResultSet RowsToResultSet(const SelectPlan& plan, const std::vector<std::vector<
 std::vector<std::vector<Datum>> SelectRows(const SelectPlan& plan, RowSource& source,
                                            std::span<const Datum> variables,
                                            const ExprAccelerator* accelerator = nullptr);
+
+// SelectRows' rows, one at a time, to `visit` (false: stop): without collecting them
+// when they need no grouping or sorting (SortFollowsAccessPath), so that a RETURN QUERY
+// hands each row on as the scan finds it. The span is valid during the call only.
+void ForEachSelectedRow(const SelectPlan& plan, RowSource& source, std::span<const Datum> variables,
+                        const ExprAccelerator* accelerator,
+                        const std::function<bool(std::span<const Datum>)>& visit);
+
+// Whether `plan`'s access path gives its rows in ORDER BY order already: a primary-key
+// path whose key columns, after those it fixes by equality, are the sort keys, ascending
+// (or no ORDER BY, or at most one row). Such a query is not sorted, and its LIMIT ends
+// the scan.
+bool SortFollowsAccessPath(const SelectPlan& plan);
 
 }  // namespace caracal::planner

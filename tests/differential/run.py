@@ -248,6 +248,29 @@ def gen_wide_keys(rng, n):
     return out
 
 
+def gen_ordered_scans(rng, n):
+    texts = ["x", "y", "z", "xx", "a b", "Z"]
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        a, b, c = rng.randrange(0, 5), rng.randrange(-2, 6), rng.choice(texts)
+        if r < 0.45:
+            v = "NULL" if rng.random() < 0.15 else str(rng.randrange(0, 30))
+            out.append(f"SELECT put({a}, {b}, '{c}', {v});")
+        elif r < 0.55:
+            out.append(f"SELECT drop_row({a}, {b}, '{c}');")
+        elif r < 0.7:
+            out.append(f"SELECT * FROM row_of({a}, {rng.randrange(0, 4)}, {rng.randrange(0, 6)});")
+        elif r < 0.78:
+            out.append(f"SELECT * FROM row_values({a});")
+        elif r < 0.9:
+            out.append(f"SELECT * FROM sorted_of({a}, {rng.randrange(1, 5)});")
+        else:
+            lo = rng.randrange(0, 5)
+            out.append(f"SELECT * FROM band({lo}, {lo + rng.randrange(0, 3)}, {rng.randrange(1, 8)});")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------

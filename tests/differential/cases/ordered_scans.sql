@@ -1,0 +1,56 @@
+-- ORDER BY that a primary-key scan already gives (no sort, LIMIT ends the scan; RETURN
+-- QUERY streams its rows) and ORDER BY that needs sorting, side by side: the same rows
+-- in the same order as PostgreSQL, with OFFSET and LIMIT, in procedures and ad hoc.
+CREATE TABLE grid (a integer, b integer, c text NOT NULL, v integer, PRIMARY KEY (a, b, c));
+
+CREATE FUNCTION put(p_a integer, p_b integer, p_c text, p_v integer) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO grid VALUES (p_a, p_b, p_c, p_v) ON CONFLICT (a, b, c) DO UPDATE SET v = EXCLUDED.v;
+END $$;
+
+CREATE FUNCTION drop_row(p_a integer, p_b integer, p_c text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM grid WHERE a = p_a AND b = p_b AND c = p_c;
+END $$;
+
+-- Key order after the fixed column: streamed, LIMIT and OFFSET on the way.
+CREATE FUNCTION row_of(p_a integer, p_off integer, p_lim integer)
+  RETURNS TABLE (rb integer, rc text, rv integer) LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY SELECT b, c, v FROM grid WHERE a = p_a ORDER BY b, c OFFSET p_off LIMIT p_lim;
+END $$;
+
+-- The fixed column named in the ORDER BY too, and a hidden sort column.
+CREATE FUNCTION row_values(p_a integer) RETURNS TABLE (rv integer) LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY SELECT v FROM grid WHERE a = p_a ORDER BY a, b, a, c;
+END $$;
+
+-- Needs a sort: descending, a non-key column, or key columns out of order.
+CREATE FUNCTION sorted_of(p_a integer, p_lim integer) RETURNS TABLE (rb integer, rc text, rv integer)
+  LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY SELECT b, c, v FROM grid WHERE a = p_a ORDER BY b DESC, c LIMIT p_lim;
+  RETURN QUERY SELECT b, c, v FROM grid WHERE a = p_a ORDER BY v NULLS FIRST, b, c LIMIT p_lim;
+  RETURN QUERY SELECT b, c, v FROM grid WHERE a = p_a ORDER BY c, b LIMIT p_lim;
+END $$;
+
+-- Range scans: a bound on the first key column, then the rest of the key in order.
+CREATE FUNCTION band(p_lo integer, p_hi integer, p_lim integer) RETURNS TABLE (ra integer, rb integer, rc text)
+  LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY SELECT a, b, c FROM grid WHERE a >= p_lo AND a < p_hi ORDER BY a, b, c LIMIT p_lim;
+  IF NOT FOUND THEN
+    RAISE NOTICE 'band % to %: empty', p_lo, p_hi;
+  END IF;
+END $$;
+
+--- calls: ordered_scans 300
+SELECT a, b, c, v FROM grid ORDER BY a, b, c;
+SELECT a, b, c FROM grid ORDER BY a, b, c LIMIT 5;
+SELECT a, b, c FROM grid ORDER BY a, b, c OFFSET 3 LIMIT 4;
+SELECT b, c FROM grid WHERE a = 2 ORDER BY b, c LIMIT 3;
+SELECT b, c FROM grid WHERE a = 2 ORDER BY a, b, c;
+SELECT a, b, c FROM grid ORDER BY b, a, c LIMIT 6;
+SELECT a, b, c FROM grid ORDER BY a DESC, b, c LIMIT 6;
+SELECT a, b, c FROM grid WHERE a = 3 AND b = 1 ORDER BY c LIMIT 2;
