@@ -36,6 +36,11 @@ constexpr std::optional<ColumnType> IntegerWidth(planner::TypeId type) {
   }
 }
 
+// The bytes Key::EncodeInt writes for a part of `width`.
+constexpr size_t KeyPartBytes(ColumnType width) {
+  return width == ColumnType::kSmallInt ? 2 : width == ColumnType::kInteger ? 4 : 8;
+}
+
 // Key widths travel to the runtime as 2 bits per column (at most 16 columns).
 constexpr int kMaxPointKeyParts = 16;
 constexpr ColumnType UnpackKeyWidth(int32_t packed, int index) {

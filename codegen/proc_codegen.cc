@@ -465,7 +465,7 @@ class BlockCompiler {
         emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt8Ty(), layout.object_size)));
     storage->setAlignment(llvm::Align(layout.object_align));
     size_t size = 0;
-    for (ColumnType w : key.widths) size += w == ColumnType::kSmallInt ? 2 : w == ColumnType::kInteger ? 4 : 8;
+    for (ColumnType w : key.widths) size += KeyPartBytes(w);
     if (size > Key::kInlineCapacity || !Layout::KeyInPlaceKnown()) {
       const auto n = static_cast<uint64_t>(parts.size());
       llvm::Value* array = emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), n));
@@ -480,7 +480,7 @@ class BlockCompiler {
     b_.CreateStore(llvm::ConstantPointerNull::get(b_.getPtrTy()), at(layout.heap));
     size_t offset = layout.bytes;
     for (size_t i = 0; i < parts.size(); ++i) {
-      const unsigned bits = key.widths[i] == ColumnType::kSmallInt ? 16 : key.widths[i] == ColumnType::kInteger ? 32 : 64;
+      const auto bits = static_cast<unsigned>(8 * KeyPartBytes(key.widths[i]));
       llvm::IntegerType* type = b_.getIntNTy(bits);
       // Sign bit flipped, big-endian: byte order is numeric order.
       llvm::Value* flipped = b_.CreateXor(b_.CreateTrunc(parts[i], type), llvm::ConstantInt::get(type, llvm::APInt::getSignMask(bits)));

@@ -104,6 +104,13 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
   // from the row (Accumulator::AddInt / AddNumeric), not through a Datum: the column,
   // else nullptr. Set once the table's schema is known.
   std::vector<const Column*> column_args(plan.aggregates.size(), nullptr);
+  // A collected output row: the outputs over `ctx`.
+  auto project = [&](const EvalContext& ctx) {
+    std::vector<Datum> row;
+    row.reserve(plan.outputs.size());
+    for (const auto& e : plan.outputs) row.push_back(Eval(*e, ctx));
+    rows.push_back(std::move(row));
+  };
   // The per-row filter: the whole WHERE, or what an exact key range leaves of it.
   const Expr* filter = plan.where.get();
   // Processes one input row; returns false to stop the scan.
@@ -133,10 +140,7 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
       return true;
     }
     if (!stream) {
-      std::vector<Datum> row;
-      row.reserve(plan.outputs.size());
-      for (const auto& e : plan.outputs) row.push_back(Eval(*e, ctx));
-      rows.push_back(std::move(row));
+      project(ctx);
       return true;
     }
     // OFFSET's rows are computed and dropped, as PostgreSQL's Limit node drops the rows
@@ -194,10 +198,7 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
       ctx.group_keys = key;
       ctx.aggregates = aggs;
       if (plan.having && !EvalCondition(*plan.having, ctx)) continue;
-      std::vector<Datum> row;
-      row.reserve(plan.outputs.size());
-      for (const auto& e : plan.outputs) row.push_back(Eval(*e, ctx));
-      rows.push_back(std::move(row));
+      project(ctx);
     }
   }
 
