@@ -7,8 +7,8 @@
 namespace caracal::codegen {
 
 void CompiledExprs::PrepareTemps() const {
+  // Not reset, as ProcedureCode::Run's temps: each is written before it is read.
   temps_->resize(static_cast<size_t>(code_.expr_temps()));
-  for (planner::Datum& t : *temps_) planner::ResetDatum(t);
   state_.temps = temps_->data();
   temps_ready_ = true;
 }

@@ -49,7 +49,7 @@ CompiledProcedure::CompiledProcedure(Jit& jit, std::shared_ptr<const planner::Pr
                                      const planner::Catalog& catalog, const CompileOptions& options)
     : ir_(std::move(ir)), catalog_(catalog), interpreted_(ir_, catalog) {
   for (int i = 0; i < ir_->parameter_count && i < static_cast<int>(ir_->variables.size()); ++i)
-    array_parameters_ |= ir_->variables[static_cast<size_t>(i)].type.is_array();
+    if (ir_->variables[static_cast<size_t>(i)].type.is_array()) array_parameters_ = ir_->parameter_count;
   first_ = ProcedureCode::Compile(jit, *ir_, options, &catalog.database());
   active_.store(first_.get(), std::memory_order_release);
 }

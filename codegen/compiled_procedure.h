@@ -63,7 +63,7 @@ class CompiledProcedure final : public Procedure {
   std::unique_ptr<ProcedureCode> first_;
   std::unique_ptr<ProcedureCode> optimized_;  // set once, before active_ points at it
   std::atomic<const ProcedureCode*> active_;
-  bool array_parameters_ = false;  // see BorrowedBuffers
+  int array_parameters_ = 0;  // the parameters BorrowedBuffers checks: all of them, or none without arrays
 };
 
 // What CREATE FUNCTION / PROCEDURE should register: the compiled procedure when `jit` is

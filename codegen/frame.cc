@@ -19,7 +19,13 @@ Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vect
   const size_t parameters = std::min({static_cast<size_t>(ir.parameter_count), input.args.size(), frame.vars.size()});
   // Everything else first: a local may still share a parameter's array from the last run,
   // and the parameter rewrites that array in place only once it is its only holder.
-  for (size_t i = parameters; i < frame.vars.size(); ++i) planner::ResetDatum(frame.vars[i]);
+  // NULL is the kind alone (a NULL Datum's other fields mean nothing, as CopyDatum
+  // leaves them); an array is let go so that the parameter's count drops.
+  for (size_t i = parameters; i < frame.vars.size(); ++i) {
+    Datum& d = frame.vars[i];
+    d.kind = Datum::Kind::kNull;
+    if (d.array) d.array.reset();
+  }
   for (size_t i = 0; i < parameters; ++i) planner::AssignFromValue(frame.vars[i], input.args[i], ir.variables[i].type);
   for (size_t i = 0; i < ir.sequence_calls.size() && i < input.sequence_values.size(); ++i)
     frame.vars[ir.sequence_calls[i].variable] = Datum::Int(input.sequence_values[i]);
@@ -29,8 +35,8 @@ Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vect
   return frame;
 }
 
-BorrowedBuffers::BorrowedBuffers(WorkerScratch& scratch, const void* owner, bool array_parameters)
-    : array_parameters_(array_parameters) {
+BorrowedBuffers::BorrowedBuffers(WorkerScratch& scratch, const void* owner, int parameters)
+    : parameters_(parameters) {
   std::any& slot = scratch.For(owner);
   if (!slot.has_value()) slot = std::make_shared<RunBuffers>();
   // Shared, not held by value, so that what a run borrows has a stable address and
@@ -53,11 +59,22 @@ void ReleaseArrays(std::vector<Datum>& datums) {
     if (d.kind == Datum::Kind::kArray) planner::ResetDatum(d);
 }
 
+// Whether one of the first `parameters` variables (-1: all) holds an array that
+// something else holds too.
+bool ParameterArrayShared(const std::vector<Datum>& vars, int parameters) {
+  const size_t n = parameters < 0 ? vars.size() : std::min(vars.size(), static_cast<size_t>(parameters));
+  for (size_t i = 0; i < n; ++i)
+    if (vars[i].kind == Datum::Kind::kArray && vars[i].array.use_count() > 1) return true;
+  return false;
+}
+
 }  // namespace
 
 BorrowedBuffers::~BorrowedBuffers() {
   if (buffers_ == &own_) return;
-  if (array_parameters_) {
+  // Only when a parameter's array is shared: walking every temp after every run cost
+  // more (their cache lines) than the rare case it is for (FOREACH over a parameter).
+  if (ParameterArrayShared(frame_.vars, parameters_)) {
     ReleaseArrays(buffers_->temps);
     ReleaseArrays(buffers_->body_temps);
   }

@@ -47,9 +47,10 @@ struct RunBuffers {
 // gets empty buffers of its own.
 class BorrowedBuffers {
  public:
-  // `array_parameters`: whether the procedure has array parameters, which the temps may
-  // share with the frame (they are dropped from the temps when the run ends; see frame.cc).
-  BorrowedBuffers(WorkerScratch& scratch, const void* owner, bool array_parameters = true);
+  // `parameters`: how many of the frame's first variables are parameters that may hold
+  // arrays (-1: any variable may). When the run ends and one of those arrays is still
+  // shared, the temps' arrays are dropped (see frame.cc); 0 skips the check.
+  BorrowedBuffers(WorkerScratch& scratch, const void* owner, int parameters = -1);
   ~BorrowedBuffers();
   BorrowedBuffers(const BorrowedBuffers&) = delete;
   BorrowedBuffers& operator=(const BorrowedBuffers&) = delete;
@@ -70,7 +71,7 @@ class BorrowedBuffers {
   std::shared_ptr<RunBuffers> lent_;  // the worker's, held: the scratch may drop its entry
   RunBuffers* buffers_ = &own_;       // lent_.get(), or own_
   Frame frame_;
-  bool array_parameters_ = true;
+  int parameters_ = -1;
 };
 
 // Evaluates the DECLARE defaults of the locals, in declaration order, and enforces

@@ -946,9 +946,9 @@ BlockEnd ProcedureCode::Run(Fn fn, std::vector<Datum>& frame, StatementHooks& ho
   if (temps == nullptr) {
     own.resize(static_cast<size_t>(temps_));
   } else {
-    // Generated code writes a temp as it finds it: NULL, possibly with a string buffer.
+    // Not reset: generated code writes every temp before it reads it, over whatever
+    // the last run left there (keeping a string's buffer), as it does within one run.
     temps->resize(static_cast<size_t>(temps_));
-    for (Datum& t : *temps) planner::ResetDatum(t);
   }
   state.temps = temps == nullptr ? own.data() : temps->data();
   state.user = &hooks;
