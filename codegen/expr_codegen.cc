@@ -4,6 +4,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
 #include <cstdint>
@@ -137,16 +138,21 @@ llvm::BasicBlock* ExprEmitter::NewBlock(const char* name) {
   return llvm::BasicBlock::Create(ctx_, name, b_.GetInsertBlock()->getParent());
 }
 
+// Branch weights for the rare side of a branch (errors, slow paths): block placement
+// then moves that code out of the hot path's cache lines.
+llvm::MDNode* ExprEmitter::Unlikely() { return llvm::MDBuilder(b_.getContext()).createUnlikelyBranchWeights(); }
+llvm::MDNode* ExprEmitter::Likely() { return llvm::MDBuilder(b_.getContext()).createLikelyBranchWeights(); }
+
 void ExprEmitter::CheckOk(llvm::Value* ok) {
   llvm::BasicBlock* cont = NewBlock("ok");
-  b_.CreateCondBr(b_.CreateICmpEQ(ok, b_.getInt32(0)), error_exit_, cont);
+  b_.CreateCondBr(b_.CreateICmpEQ(ok, b_.getInt32(0)), error_exit_, cont, Unlikely());
   b_.SetInsertPoint(cont);
 }
 
 void ExprEmitter::RaiseIf(llvm::Value* cond, const char* sqlstate, const std::string& message) {
   llvm::BasicBlock* raise = NewBlock("raise");
   llvm::BasicBlock* cont = NewBlock("cont");
-  b_.CreateCondBr(cond, raise, cont);
+  b_.CreateCondBr(cond, raise, cont, Unlikely());
   b_.SetInsertPoint(raise);
   CallRuntime("caracal_rt_raise", {state_, b_.CreateGlobalStringPtr(sqlstate), b_.CreateGlobalStringPtr(message)});
   b_.CreateBr(error_exit_);
@@ -607,7 +613,7 @@ std::optional<CgValue> ExprEmitter::NumericCastFastPath(const CgValue& v, const 
     fits = b_.CreateAnd(fits, b_.CreateAnd(b_.CreateICmpSLT(mantissa, bound),
                                            b_.CreateICmpSGT(mantissa, b_.CreateNeg(bound))));
   }
-  b_.CreateCondBr(fits, store_bb, call_bb);
+  b_.CreateCondBr(fits, store_bb, call_bb, Likely());
   b_.SetInsertPoint(store_bb);
   StoreNumeric(out, mantissa, b_.getInt32(to.precision >= 0 ? to.scale : 0));
   b_.CreateBr(done);
@@ -745,7 +751,7 @@ CgValue ExprEmitter::EmitArith(const Expr& e) {
                                                   b_.CreateNot(b_.CreateExtractValue(pair, 1))));
     llvm::BasicBlock* store_bb = NewBlock("num.fast");
     llvm::BasicBlock* slow_bb = NewBlock("num.slow");
-    b_.CreateCondBr(fast, store_bb, slow_bb);
+    b_.CreateCondBr(fast, store_bb, slow_bb, Likely());
     b_.SetInsertPoint(store_bb);
     StoreNumeric(out, b_.CreateExtractValue(pair, 0), x.scale);
     b_.CreateBr(done);
@@ -764,7 +770,7 @@ CgValue ExprEmitter::EmitArith(const Expr& e) {
                                                   b_.CreateICmpSLE(scale, b_.getInt32(planner::Numeric::kMaxScale))));
     llvm::BasicBlock* store_bb = NewBlock("num.fast");
     llvm::BasicBlock* slow_bb = NewBlock("num.slow");
-    b_.CreateCondBr(fast, store_bb, slow_bb);
+    b_.CreateCondBr(fast, store_bb, slow_bb, Likely());
     b_.SetInsertPoint(store_bb);
     StoreNumeric(out, b_.CreateNSWMul(x.mantissa, y.mantissa), scale);
     b_.CreateBr(done);
@@ -803,7 +809,7 @@ llvm::Value* ExprEmitter::Compare3(const CgValue& a, const CgValue& b, bool bpch
       llvm::BasicBlock* fast_bb = NewBlock("cmp.num");
       llvm::BasicBlock* slow_bb = NewBlock("cmp.call");
       llvm::BasicBlock* done = NewBlock("cmp.done");
-      b_.CreateCondBr(fast, fast_bb, slow_bb);
+      b_.CreateCondBr(fast, fast_bb, slow_bb, Likely());
       b_.SetInsertPoint(fast_bb);
       llvm::Value* by_mantissa =
           three_way(b_.CreateICmpSLT(x.mantissa, y.mantissa), b_.CreateICmpSGT(x.mantissa, y.mantissa));

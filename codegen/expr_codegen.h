@@ -186,6 +186,8 @@ class ExprEmitter {
   void Set(const Var& var, const CgValue& v);
   CgValue Get(const Var& var);
   llvm::BasicBlock* NewBlock(const char* name);
+  llvm::MDNode* Likely();
+  llvm::MDNode* Unlikely();
 
   llvm::IRBuilder<>& b_;
   llvm::LLVMContext& ctx_;

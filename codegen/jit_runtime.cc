@@ -346,6 +346,9 @@ llvm::Function* DeclareRuntime(llvm::Module& module, std::string_view name) {
     auto* f = llvm::Function::Create(RuntimeSignature(module.getContext(), rf.signature),
                                      llvm::Function::ExternalLinkage, rf.name, module);
     f->setDoesNotThrow();
+    // Raising is the exceptional path: calls to these count as unlikely for block placement.
+    if (name == "caracal_rt_raise" || name == "caracal_rt_raise_stmt" || name == "caracal_rt_error_at")
+      f->addFnAttr(llvm::Attribute::Cold);
     return f;
   }
   throw std::logic_error("unknown runtime function " + std::string(name));
