@@ -126,6 +126,41 @@ TEST_F(CompiledVsInterpreted, ReusedFramesStartFromNull) {
                                                : "committed | row v null n null");
 }
 
+// Temps are not reset between runs either: the generated code must write each one
+// before it reads it. Runs that alternate between paths that fill temps (numeric
+// products, casts to text, concatenations) and paths that leave them NULL must give
+// what the interpreter gives, on one worker's reused buffers.
+TEST_F(CompiledVsInterpreted, ReusedTempsAreWrittenBeforeRead) {
+  IrBuilder b;
+  [[maybe_unused]] int p = b.Var("p", SqlType::Of(TypeId::kBool), VariableKind::kParameter);
+  [[maybe_unused]] int x = b.Var("x", SqlType::Numeric(8, 2), VariableKind::kParameter);
+  b.ir().returns = ProcedureIr::Returns::kScalar;
+  b.ir().result_columns.push_back({"f", SqlType::Of(TypeId::kText)});
+  b.ir().body = Blk(b.Return("coalesce(CASE WHEN p THEN (x * 2.5)::text END, 'none') || '/' || "
+                             "coalesce(nullif(x, 0)::text, 'zero') || '/' || coalesce((x + 1)::text, 'null')"));
+  std::shared_ptr<const ProcedureIr> ir = b.Take();
+  const std::vector<std::vector<Value>> calls = {
+      {Value::Bool(true), Value::Int(4)},  {Value::Bool(false), Value::Null()}, {Value::Bool(true), Value::Int(0)},
+      {Value::Null(), Value::Int(7)},      {Value::Bool(true), Value::Null()},  {Value::Bool(false), Value::Int(3)}};
+  auto run_all = [&](const Procedure& procedure) {
+    ReferenceExecutor ex;  // one executor: one worker scratch for every call
+    std::vector<TxnResult> results(calls.size());
+    for (size_t i = 0; i < calls.size(); ++i) caracal::testing::SubmitTo(ex, procedure, calls[i], &results[i]);
+    ex.Drain();
+    std::vector<std::string> out;
+    for (const TxnResult& r : results) out.push_back(Describe(r));
+    return out;
+  };
+  CompiledProcedure compiled(jit_, ir, catalog_);
+  InterpretedProcedure interpreted(ir, catalog_);
+  std::vector<std::string> got = run_all(compiled);
+  EXPECT_EQ(got, run_all(interpreted));
+  ASSERT_EQ(got.size(), 6u);
+  EXPECT_EQ(got[0], "committed | row 10.000/4.00/5.00");
+  EXPECT_EQ(got[1], "committed | row none/zero/null");
+  EXPECT_EQ(got[4], "committed | row none/zero/null");
+}
+
 TEST(MakeProcedure, CompilesOrFallsBack) {
   Jit jit(OptLevel::kO1);
   Database db;
