@@ -49,7 +49,7 @@ CompiledProcedure::CompiledProcedure(Jit& jit, std::shared_ptr<const planner::Pr
                                      const planner::Catalog& catalog, const CompileOptions& options)
     : ir_(std::move(ir)), catalog_(catalog), interpreted_(ir_, catalog) {
   for (int i = 0; i < ir_->parameter_count && i < static_cast<int>(ir_->variables.size()); ++i)
-    if (ir_->variables[static_cast<size_t>(i)].type.is_array()) array_parameters_ = ir_->parameter_count;
+    if (ir_->variables[static_cast<size_t>(i)].type.is_array()) parameters_with_arrays_ = ir_->parameter_count;
   first_ = ProcedureCode::Compile(jit, *ir_, options, &catalog.database());
   active_.store(first_.get(), std::memory_order_release);
 }
@@ -61,7 +61,7 @@ void CompiledProcedure::Reoptimize(Jit& jit, const CompileOptions& options) {
 }
 
 void CompiledProcedure::Declare(DeclareContext& ctx) const {
-  BorrowedBuffers buffers(ctx.worker_scratch(), this, array_parameters_);
+  BorrowedBuffers buffers(ctx.worker_scratch(), this, parameters_with_arrays_);
   Frame& frame = buffers.Hold(MakeFrame(*ir_, ctx.input(), buffers.TakeVars()));
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   const ProcedureCode& code = *active_.load(std::memory_order_acquire);
@@ -77,7 +77,7 @@ void CompiledProcedure::Declare(DeclareContext& ctx) const {
 }
 
 void CompiledProcedure::Execute(ExecContext& ctx) const {
-  BorrowedBuffers buffers(ctx.worker_scratch(), this, array_parameters_);
+  BorrowedBuffers buffers(ctx.worker_scratch(), this, parameters_with_arrays_);
   Frame& frame = buffers.Hold(MakeFrame(*ir_, ctx.input(), buffers.TakeVars()));
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   const ProcedureCode& code = *active_.load(std::memory_order_acquire);

@@ -63,7 +63,8 @@ class CompiledProcedure final : public Procedure {
   std::unique_ptr<ProcedureCode> first_;
   std::unique_ptr<ProcedureCode> optimized_;  // set once, before active_ points at it
   std::atomic<const ProcedureCode*> active_;
-  int array_parameters_ = 0;  // the parameters BorrowedBuffers checks: all of them, or none without arrays
+  // The parameters BorrowedBuffers checks for shared arrays: all of them, or 0 when none is an array.
+  int parameters_with_arrays_ = 0;
 };
 
 // What CREATE FUNCTION / PROCEDURE should register: the compiled procedure when `jit` is
