@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/committed_reads.h"
 #include "engine/errors.h"
 
 namespace caracal {
@@ -124,6 +125,11 @@ void Snapshot::Scan(TableId table, const Key& lo, const Key& hi,
     const RowValue* v = Database::ReadSettled(row, before);
     return v == nullptr || visit(k, *v);
   });
+}
+
+void Snapshot::ScanIndex(TableId table, int index, const Key& lo, const Key& hi,
+                         const std::function<bool(const Key&, const RowValue&)>& visit) const {
+  CommittedReads(db_, MakeSerialId(epoch_ + 1, 0)).ScanIndex(table, index, lo, hi, visit, "SELECT");
 }
 
 }  // namespace caracal

@@ -95,6 +95,13 @@ class Snapshot {
   // Rows with lo <= key < hi (hi empty: unbounded), in key order; visitor returns false to stop.
   void Scan(TableId table, const Key& lo, const Key& hi,
             const std::function<bool(const Key&, const RowValue&)>& visit) const;
+  // Rows whose secondary index `index` key lies in [lo, hi), in index order. An index
+  // holds an entry for every committed version's key (entries are added in the epoch that
+  // writes the version, and never removed), so rechecking each entry against the row's
+  // value in this snapshot yields exactly the snapshot's rows. Throws ApiMisuse for an
+  // unknown index.
+  void ScanIndex(TableId table, int index, const Key& lo, const Key& hi,
+                 const std::function<bool(const Key& primary_key, const RowValue&)>& visit) const;
 
  private:
   Database& db_;

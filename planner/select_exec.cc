@@ -252,8 +252,8 @@ class SnapshotSource final : public RowSource {
   void Scan(TableId table, const Key& lo, const Key& hi, const RowVisitor& visit) override {
     snapshot_.Scan(table, lo, hi, visit);
   }
-  void ScanIndex(TableId, int, const Key&, const Key&, const RowVisitor&) override {
-    throw SqlError(sqlstate::kFeatureNotSupported, "index scans of a snapshot are not supported yet");
+  void ScanIndex(TableId table, int index, const Key& lo, const Key& hi, const RowVisitor& visit) override {
+    snapshot_.ScanIndex(table, index, lo, hi, visit);
   }
 
  private:

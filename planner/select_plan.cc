@@ -270,10 +270,9 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, cons
 
   if (s->limit_count) plan.limit = BindLimit(s->limit_count, outer, catalog);
   if (s->limit_offset) plan.offset = BindLimit(s->limit_offset, outer, catalog);
-  // Secondary indexes inside procedures (a transaction scans them at its position); the
-  // snapshot an ad-hoc SELECT reads has no index scans yet.
-  if (plan.table && !IsSystemView(*plan.table))
-    plan.access = ChooseAccessPath(plan.where.get(), *plan.table, outer != nullptr ? &catalog : nullptr);
+  // Secondary indexes too: a transaction scans them at its position, an ad-hoc SELECT in
+  // its snapshot.
+  if (plan.table && !IsSystemView(*plan.table)) plan.access = ChooseAccessPath(plan.where.get(), *plan.table, &catalog);
   // Not with nextval(): the analysis hoists the calls it finds in `where`, not in a copy.
   if (plan.where && !plan.access.decided.empty() && !plan.where->Contains(ExprKind::kNextval)) {
     plan.residual = ResidualWhere(*plan.where, plan.access);
