@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "planner/aggregate.h"
 #include "planner/expr_eval.h"
@@ -84,7 +85,7 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
   std::optional<int64_t> limit = EvalCount(plan.limit, vars_only, "LIMIT", sqlstate::kInvalidRowCountInLimit);
   int64_t offset = EvalCount(plan.offset, vars_only, "OFFSET", sqlstate::kInvalidRowCountInOffset).value_or(0);
 
-  const bool stream = !plan.grouped && SortFollowsAccessPath(plan);
+  const bool stream = !plan.grouped && !plan.distinct && SortFollowsAccessPath(plan);
   std::vector<std::vector<Datum>> rows;  // collected (grouped, or to be sorted)
   std::vector<Datum> out;                // streamed: one row at a time
   int64_t skipped = 0, emitted = 0;
@@ -200,6 +201,16 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
       if (plan.having && !EvalCondition(*plan.having, ctx)) continue;
       project(ctx);
     }
+  }
+
+  if (plan.distinct) {
+    // The first of equal rows stays, so that the stable sort below orders the survivors
+    // as it would have ordered them all.
+    std::set<std::vector<Datum>, GroupKeyLess> seen(GroupKeyLess{&plan.outputs});
+    std::vector<std::vector<Datum>> kept;
+    for (std::vector<Datum>& row : rows)
+      if (seen.insert(row).second) kept.push_back(std::move(row));
+    rows = std::move(kept);
   }
 
   if (!plan.sort.empty()) {

@@ -130,7 +130,9 @@ void CheckSupported(const PgQuery__SelectStmt* s) {
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) throw NotSupported("UNION/INTERSECT/EXCEPT");
   if (s->n_values_lists > 0) throw NotSupported("VALUES lists");
   if (s->with_clause) throw NotSupported("WITH queries");
-  if (s->n_distinct_clause > 0) throw NotSupported("SELECT DISTINCT");
+  // Plain DISTINCT is one empty node; DISTINCT ON lists its expressions.
+  if (s->n_distinct_clause > 1 || (s->n_distinct_clause == 1 && s->distinct_clause[0]->node_case != PG_QUERY__NODE__NODE__NOT_SET))
+    throw NotSupported("SELECT DISTINCT ON");
   if (s->into_clause) throw NotSupported("SELECT INTO");
   if (s->n_window_clause > 0) throw NotSupported("WINDOW clauses");
   if (s->n_locking_clause > 0) throw NotSupported("FOR UPDATE/SHARE in an ad-hoc query");
@@ -143,6 +145,7 @@ void CheckSupported(const PgQuery__SelectStmt* s) {
 SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, const NameScope* outer) {
   CheckSupported(s);
   SelectPlan plan;
+  plan.distinct = s->n_distinct_clause == 1;
   std::optional<TableScope> scope;
   if (s->n_from_clause == 1) {
     const PgQuery__Node* from = s->from_clause[0];
@@ -252,8 +255,17 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, cons
       binder.AllowAggregates(true);
       ExprPtr e = binder.Bind(sb->node);
       if (e->type.is_unknown()) e = Coerce(std::move(e), SqlType::Of(TypeId::kText), CastContext::kImplicit);
-      output = static_cast<int>(plan.outputs.size());
-      plan.outputs.push_back(std::move(e));
+      if (plan.distinct) {
+        // Sorting by anything but an output could tell apart rows DISTINCT made one.
+        for (size_t c = 0; c < visible && !output; ++c)
+          if (plan.outputs[c]->Equals(*e)) output = static_cast<int>(c);
+        if (!output)
+          throw SqlError(sqlstate::kInvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+                         NodeLocation(sb->node));
+      } else {
+        output = static_cast<int>(plan.outputs.size());
+        plan.outputs.push_back(std::move(e));
+      }
     }
     key.output = *output;
     plan.sort.push_back(key);

@@ -56,6 +56,9 @@ struct SelectPlan {
   std::vector<ExprPtr> outputs;
   std::vector<OutputColumn> columns;
   std::vector<SortKey> sort;
+  // SELECT DISTINCT: of rows equal in every output (NULLs equal), only the first is
+  // kept, before ORDER BY, OFFSET and LIMIT. Every output is then visible.
+  bool distinct = false;
   ExprPtr limit, offset;  // bigint, row-independent; null: none
 };
 

@@ -70,3 +70,11 @@ SELECT owner, count(*) FROM acct GROUP BY owner ORDER BY owner;
 SELECT acct_report('ann', 1, 0);
 SELECT acct_report('ANN', 2, 0);
 SELECT acct_report('cy.', 3, -100);
+-- Ad hoc, through the indexes' snapshot scans: entries left behind by renames and moves
+-- must not show.
+SELECT id, bal FROM acct WHERE owner = 'ann' ORDER BY id;
+SELECT id, owner FROM acct WHERE owner = 'ANN' ORDER BY id;
+SELECT id, bal FROM acct WHERE region = 2 AND bal > 15 ORDER BY bal, id;
+SELECT id FROM acct WHERE region = 3 ORDER BY id;
+SELECT DISTINCT region FROM acct WHERE owner = 'bob' ORDER BY region;
+SELECT DISTINCT owner, region FROM acct ORDER BY owner DESC, region LIMIT 5;
