@@ -17,6 +17,7 @@ extern "C" {
 #include "codegen/interpreted_procedure.h"
 #include "planner/call_plan.h"
 #include "planner/explain_procedure.h"
+#include "planner/explain_select.h"
 #include "planner/copy.h"
 #include "planner/dml_binder.h"
 #include "planner/ddl.h"
@@ -76,6 +77,10 @@ StatementResult Session::RunStatement(const ParsedStatement& parsed, bool compil
       result.tag = fmt::format("SELECT {}", result.rows->rows.size());
       return result;
     }
+    case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+      result.rows = planner::ExecuteExplain(stmt->explain_stmt, *catalog_);
+      result.tag = "EXPLAIN";
+      return result;
     case PG_QUERY__NODE__NODE_COPY_STMT: {
       if (!durable_) {
         result.tag = fmt::format("COPY {}", planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_));

@@ -56,7 +56,7 @@ std::string RenderExpr(const Expr& e, const RenderNames& names) {
           return names.table ? names.table->columns[e.slot.index].name : fmt::format("column{}", e.slot.index);
         case SlotSpace::kExcluded:
           return "excluded." + (names.table ? names.table->columns[e.slot.index].name : std::to_string(e.slot.index));
-        default: return "?";
+        default: return names.other_slot ? names.other_slot(e.slot) : "?";
       }
     case ExprKind::kCast: return e.explicit_cast ? fmt::format("{}::{}", arg(0), e.type.Name()) : arg(0);
     case ExprKind::kArith:

@@ -15,6 +15,8 @@ struct RenderNames {
   // The text for frame slot `slot` (a variable's name, or what it stands for).
   std::function<std::string(int slot)> variable;
   const TableInfo* table = nullptr;  // names kColumn / kExcluded slots
+  // The text for any other slot (a grouped query's group keys and aggregates); unset: "?".
+  std::function<std::string(const Slot& slot)> other_slot;
 };
 
 std::string RenderExpr(const Expr& e, const RenderNames& names);

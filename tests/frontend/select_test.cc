@@ -243,6 +243,39 @@ TEST_F(SelectTest, Distinct) {
             "42P10: for SELECT DISTINCT, ORDER BY expressions must appear in select list");
 }
 
+// EXPLAIN SELECT shows the path a query takes: which index and key conditions, what is
+// still filtered per row, and the nodes above the scan (no Sort when the path gives the
+// order).
+TEST_F(SelectTest, ExplainShowsThePlan) {
+  Q("create table people (id int primary key, last varchar(16), first varchar(16), age int)");
+  Q("create index people_last on people (last, first)");
+  EXPECT_EQ(Q("explain select * from people where last = 'x' and first > 'a'"),
+            "Index Scan using people_last on people\n"
+            "  Index Cond: (last = 'x') AND (first > 'a')\n"
+            "  Filter: ((last = 'x') AND (first > 'a'))");
+  EXPECT_EQ(Q("explain select * from people where id = 5"), "Primary Key Lookup on people\n  Key Cond: (id = 5)");
+  EXPECT_EQ(Q("explain select id from people p where id > 5 and age < 3 order by id limit 3"),
+            "Limit\n"
+            "  ->  Primary Key Range Scan on people p\n"
+            "        Key Cond: (id > 5)\n"
+            "        Filter: (age < 3)");
+  EXPECT_EQ(Q("explain (costs off, verbose) select last, count(*) from people group by last having count(*) > 1 "
+              "order by 2 desc"),
+            "Sort\n"
+            "  Sort Key: count(*) DESC\n"
+            "  ->  GroupAggregate\n"
+            "        Group Key: last\n"
+            "        Filter: (count(*) > 1)\n"
+            "        ->  Seq Scan on people");
+  EXPECT_EQ(Q("explain select distinct grp from items"), "Unique\n  ->  Seq Scan on items");
+  EXPECT_EQ(Q("explain select 1"), "Result");
+  EXPECT_EQ(Header("explain select 1"), "QUERY PLAN");
+  EXPECT_EQ(Err("explain analyze select 1"), "0A000: EXPLAIN ANALYZE is not supported yet");
+  EXPECT_EQ(Err("explain (format yaml) select 1"), "0A000: EXPLAIN format \"yaml\" is not supported yet");
+  EXPECT_EQ(Err("explain (bogus) select 1"), "42601: unrecognized EXPLAIN option \"bogus\"");
+  EXPECT_EQ(Err("explain delete from people"), "0A000: EXPLAIN of this kind of statement is not supported yet");
+}
+
 TEST_F(SelectTest, SelectWithoutFrom) {
   EXPECT_EQ(Q("select 1+1"), "2");
   EXPECT_EQ(Header("select 1+1"), "?column?");
