@@ -281,8 +281,8 @@ const std::vector<SqlCommand>& SqlCommands() {
       {"DROP PROCEDURE", "remove a procedure", "DROP PROCEDURE [ IF EXISTS ] name [ ( [ argtype [, ...] ] ) ]"},
       {"DROP SEQUENCE", "remove a sequence", "DROP SEQUENCE [ IF EXISTS ] name [, ...]"},
       {"DROP TABLE", "remove a table", "DROP TABLE [ IF EXISTS ] name [, ...]"},
-      {"EXPLAIN", "show the plan of a query, or the write set and access plan of a procedure or a call",
-       "EXPLAIN [ ( option [, ...] ) ] select\nEXPLAIN PROCEDURE name\nEXPLAIN CALL name ( [ argument ] [, ...] )\n\n"
+      {"EXPLAIN", "show the plan of a query, or the write set of a write, a procedure or a call",
+       "EXPLAIN [ ( option [, ...] ) ] { SELECT | INSERT | UPDATE | DELETE } ...\nEXPLAIN PROCEDURE name\nEXPLAIN CALL name ( [ argument ] [, ...] )\n\n"
        "where option can be COSTS, VERBOSE, ... [ boolean ] (accepted, no effect) or FORMAT TEXT"},
       {"INSERT", "create new rows in a table (one transaction)",
        "INSERT INTO table_name [ ( column_name [, ...] ) ]\n    VALUES ( expression [, ...] ) [, ...]\n"

@@ -77,10 +77,19 @@ StatementResult Session::RunStatement(const ParsedStatement& parsed, bool compil
       result.tag = fmt::format("SELECT {}", result.rows->rows.size());
       return result;
     }
-    case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
-      result.rows = planner::ExecuteExplain(stmt->explain_stmt, *catalog_);
+    case PG_QUERY__NODE__NODE_EXPLAIN_STMT: {
+      planner::CheckExplainOptions(stmt->explain_stmt);
+      const PgQuery__Node* query = stmt->explain_stmt->query;
+      if (query->node_case == PG_QUERY__NODE__NODE_INSERT_STMT || query->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
+          query->node_case == PG_QUERY__NODE__NODE_DELETE_STMT) {
+        // An ad-hoc write runs as a one-statement procedure: what its call would declare.
+        result.rows = codegen::ExplainCall(planner::BindAdHocDml(query, parsed.text, *catalog_), *catalog_, *db_, {});
+      } else {
+        result.rows = planner::ExplainQuery(query, *catalog_);
+      }
       result.tag = "EXPLAIN";
       return result;
+    }
     case PG_QUERY__NODE__NODE_COPY_STMT: {
       if (!durable_) {
         result.tag = fmt::format("COPY {}", planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_));
@@ -328,6 +337,9 @@ std::optional<std::vector<planner::ResultColumn>> Session::DescribeStatement(con
       return columns;
     }
     case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: return run();
+    case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+      engine_->Drain();  // EXPLAIN of a write reads the committed state between epochs
+      return run();
     case PG_QUERY__NODE__NODE_INSERT_STMT:
     case PG_QUERY__NODE__NODE_UPDATE_STMT:
     case PG_QUERY__NODE__NODE_DELETE_STMT: {

@@ -129,7 +129,7 @@ ResultSet ExplainSelect(const SelectPlan& plan) {
   return result;
 }
 
-ResultSet ExecuteExplain(const PgQuery__ExplainStmt* stmt, const Catalog& catalog) {
+void CheckExplainOptions(const PgQuery__ExplainStmt* stmt) {
   for (size_t i = 0; i < stmt->n_options; ++i) {
     const PgQuery__DefElem* d = stmt->options[i]->def_elem;
     const std::string name = d->defname;
@@ -159,10 +159,12 @@ ResultSet ExecuteExplain(const PgQuery__ExplainStmt* stmt, const Catalog& catalo
       throw SqlError(sqlstate::kSyntaxError, fmt::format("unrecognized EXPLAIN option \"{}\"", name), d->location);
     }
   }
-  const PgQuery__Node* query = stmt->query;
+}
+
+ResultSet ExplainQuery(const PgQuery__Node* query, const Catalog& catalog) {
   if (query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
     throw SqlError(sqlstate::kFeatureNotSupported, "EXPLAIN of this kind of statement is not supported yet")
-        .WithHint("EXPLAIN explains SELECT; EXPLAIN CALL name(args) shows what a call reads and writes.");
+        .WithHint("EXPLAIN explains SELECT, INSERT, UPDATE and DELETE; EXPLAIN CALL name(args) a call.");
   return ExplainSelect(PlanSelect(query->select_stmt, catalog));
 }
 

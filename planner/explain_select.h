@@ -2,6 +2,8 @@
 // row, indented as PostgreSQL indents its plan tree: the access path (which index, which
 // key conditions), the filter, aggregation, DISTINCT, the sort (absent when the access
 // path already gives the order) and LIMIT. There are no costs: nothing here is costed.
+// EXPLAIN of an ad-hoc INSERT/UPDATE/DELETE is EXPLAIN CALL of its one-statement
+// procedure (the session runs codegen::ExplainCall).
 #pragma once
 
 #include "planner/catalog.h"
@@ -17,9 +19,12 @@ namespace caracal::planner {
 // The plan of `plan` (bound by PlanSelect without an outer scope).
 ResultSet ExplainSelect(const SelectPlan& plan);
 
-// EXPLAIN [ ( option [, ...] ) ] statement: checks the options (ANALYZE and formats other
-// than TEXT are not supported; costs, verbose and the rest change nothing) and explains a
-// SELECT. Throws SqlError for anything else.
-ResultSet ExecuteExplain(const PgQuery__ExplainStmt* stmt, const Catalog& catalog);
+// EXPLAIN [ ( option [, ...] ) ] statement: throws SqlError for an option we do not
+// support (ANALYZE, formats other than TEXT) or do not know; costs, verbose and the rest
+// are accepted and change nothing.
+void CheckExplainOptions(const PgQuery__ExplainStmt* stmt);
+// The plan of EXPLAIN's statement when it is a SELECT; throws SqlError for any statement
+// but SELECT, INSERT, UPDATE and DELETE (whose write sets the caller explains).
+ResultSet ExplainQuery(const PgQuery__Node* query, const Catalog& catalog);
 
 }  // namespace caracal::planner
