@@ -7,15 +7,12 @@
 #include <vector>
 
 #include "engine/epoch_txn.h"
+#include "tests/test_util.h"
 
 namespace caracal {
 namespace {
 
-Key IntKey(int64_t k) {
-  Key key;
-  key.AppendInt(k, ColumnType::kBigInt);
-  return key;
-}
+using testing::K;
 
 class EpochTxnCacheTest : public ::testing::Test {
  protected:
@@ -29,7 +26,7 @@ TEST_F(EpochTxnCacheTest, FindsEveryEntryInAnyOrderAtEverySize) {
     EpochTxn txn;
     std::vector<CacheEntry*> added;
     for (int i = 0; i < entries; ++i) {
-      Key k = IntKey(i);
+      Key k = K(i);
       // The same key in two tables: two entries.
       EXPECT_EQ(txn.Find(&a_, k, k.Hash()), nullptr) << entries << " " << i;
       added.push_back(&txn.Add(&a_, k, k.Hash()));
@@ -43,11 +40,11 @@ TEST_F(EpochTxnCacheTest, FindsEveryEntryInAnyOrderAtEverySize) {
       if (pass == 1) std::reverse(order.begin(), order.end());
       if (pass == 2) std::shuffle(order.begin(), order.end(), rng);
       for (int i : order) {
-        Key k = IntKey(i);
+        Key k = K(i);
         EXPECT_EQ(txn.Find(&a_, k, k.Hash()), added[2 * i]) << entries << " " << i;
         EXPECT_EQ(txn.Find(&b_, k, k.Hash()), added[2 * i + 1]) << entries << " " << i;
       }
-      Key absent = IntKey(entries + pass);
+      Key absent = K(entries + pass);
       EXPECT_EQ(txn.Find(&a_, absent, absent.Hash()), nullptr) << entries;
     }
   }
@@ -58,23 +55,23 @@ TEST_F(EpochTxnCacheTest, EqualHashesAreToldApartByKey) {
   for (int entries : {3, 100}) {
     EpochTxn txn;
     std::vector<CacheEntry*> added;
-    for (int i = 0; i < entries; ++i) added.push_back(&txn.Add(&a_, IntKey(i), 42));
-    for (int i = entries - 1; i >= 0; --i) EXPECT_EQ(txn.Find(&a_, IntKey(i), 42), added[i]) << i;
-    EXPECT_EQ(txn.Find(&a_, IntKey(entries), 42), nullptr);
-    EXPECT_EQ(txn.Find(&b_, IntKey(0), 42), nullptr);
+    for (int i = 0; i < entries; ++i) added.push_back(&txn.Add(&a_, K(i), 42));
+    for (int i = entries - 1; i >= 0; --i) EXPECT_EQ(txn.Find(&a_, K(i), 42), added[i]) << i;
+    EXPECT_EQ(txn.Find(&a_, K(entries), 42), nullptr);
+    EXPECT_EQ(txn.Find(&b_, K(0), 42), nullptr);
   }
 }
 
 TEST_F(EpochTxnCacheTest, EntriesKeepTheirAddressAsTheCacheGrows) {
   EpochTxn txn;
-  CacheEntry* first = &txn.Add(&a_, IntKey(0), IntKey(0).Hash());
+  CacheEntry* first = &txn.Add(&a_, K(0), K(0).Hash());
   first->row_update_weight = 7;
-  for (int i = 1; i < 1000; ++i) txn.Add(&a_, IntKey(i), IntKey(i).Hash());
-  EXPECT_EQ(txn.Find(&a_, IntKey(0), IntKey(0).Hash()), first);
+  for (int i = 1; i < 1000; ++i) txn.Add(&a_, K(i), K(i).Hash());
+  EXPECT_EQ(txn.Find(&a_, K(0), K(0).Hash()), first);
   EXPECT_EQ(first->row_update_weight, 7);
   size_t count = 0;
   for (const CacheEntry& e : txn.cache) {
-    EXPECT_EQ(e.key, IntKey(static_cast<int64_t>(count)));
+    EXPECT_EQ(e.key, K(static_cast<int64_t>(count)));
     ++count;
   }
   EXPECT_EQ(count, 1000u);
