@@ -890,9 +890,12 @@ StmtPtr ProcedureBinder::BindReturnQuery(const json& st) {
           .WithDetail(fmt::format("Number of returned columns ({}) does not match expected column count ({}).",
                                   columns.size(), ir_->result_columns.size()));
     for (size_t c = 0; c < columns.size(); ++c) {
-      // PostgreSQL requires the exact type here; we accept what assignment coercion can convert.
-      ExprPtr probe = MakeConst(Datum::Null(), columns[c].type);
-      if (!TryCoerce(probe, ir_->result_columns[c].type, CastContext::kAssignment))
+      // PostgreSQL requires the exact type (modifiers aside: a function's result columns
+      // have none), as convert_tuples_by_position does when the statement runs; we check
+      // when the procedure is created.
+      const SqlType& got = columns[c].type;
+      const SqlType& want = ir_->result_columns[c].type;
+      if (got.id != want.id || (got.id == TypeId::kArray && got.element != want.element))
         throw SqlError(sqlstate::kDatatypeMismatch, "structure of query does not match function result type")
             .WithDetail(fmt::format("Returned type {} does not match expected type {} in column {}.",
                                     columns[c].type.Name(), ir_->result_columns[c].type.Name(), c + 1));

@@ -48,3 +48,23 @@ BEGIN
 END $$;
 SELECT maybe(true);
 SELECT maybe(false);
+
+-- 48. RETURN QUERY's columns must have the result columns' types exactly, as
+-- PostgreSQL requires (it checks when the statement runs; we check at CREATE)
+CREATE FUNCTION wrong_width() RETURNS TABLE (n bigint) LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY SELECT sq.n FROM sq;
+END $$;
+CREATE FUNCTION wrong_string() RETURNS TABLE (t text) LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY SELECT 'x'::varchar;
+END $$;
+CREATE FUNCTION wrong_count() RETURNS TABLE (a integer, b integer) LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY SELECT sq.n FROM sq;
+END $$;
+CREATE FUNCTION right_types() RETURNS TABLE (n bigint, t text) LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY SELECT sq.n::bigint, 'x' FROM sq WHERE sq.n = 2;
+END $$;
+SELECT * FROM right_types();
