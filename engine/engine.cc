@@ -363,6 +363,7 @@ uint64_t Engine::CompactTables(SerialId horizon, uint32_t epoch) {
     t.ReleaseRetired();
     t.FreeGraveyard(safe);
     if (t.WantsCompaction()) erased += t.Compact(horizon, epoch);
+    if (t.WantsIndexRebuild()) t.RebuildIndexes();
   }
   return erased;
 }

@@ -1,5 +1,6 @@
 #include "engine/table.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace caracal {
@@ -142,5 +143,38 @@ size_t Table::Compact(SerialId horizon, uint32_t current_epoch) {
   return dropped;
 }
 
+namespace {
+size_t EntryCount(const std::vector<std::unique_ptr<Table::SecondaryIndex>>& indexes) {
+  size_t n = 0;
+  for (const auto& index : indexes) n += index->size();
+  return n;
+}
+}  // namespace
+
+bool Table::WantsIndexRebuild() const {
+  if (secondary_.empty()) return false;
+  const size_t entries = EntryCount(secondary_);
+  const size_t needed = std::max(entries_after_rebuild_, primary_->size() * secondary_.size());
+  return entries >= 4096 && entries > 2 * needed;
+}
+
+size_t Table::RebuildIndexes() {
+  const size_t before = EntryCount(secondary_);
+  std::vector<std::unique_ptr<SecondaryIndex>> fresh;
+  for (int i = 0; i < num_indexes(); ++i) fresh.push_back(std::make_unique<SecondaryIndex>());
+  for (auto& [key, row] : *primary_) {
+    for (uint32_t v = 0; v < row->size(); ++v) {
+      const uintptr_t value = row->entry(v).value.load(std::memory_order_acquire);
+      if (!version::IsData(value)) continue;
+      const RowValue& data = *reinterpret_cast<const RowValue*>(value);
+      for (int i = 0; i < num_indexes(); ++i)
+        if (std::optional<Key> ik = IndexKey(i, data))
+          fresh[static_cast<size_t>(i)]->emplace(IndexEntryKey(*ik, key), static_cast<uint32_t>(ik->size()));
+    }
+  }
+  secondary_ = std::move(fresh);
+  entries_after_rebuild_ = EntryCount(secondary_);
+  return before - entries_after_rebuild_;
+}
 
 }  // namespace caracal

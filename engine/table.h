@@ -97,6 +97,15 @@ class Table {
   // rows are kept (the major collector may still hold pointers to them for up to gc_k
   // epochs) until FreeGraveyard releases those dropped before `epoch`.
   size_t Compact(SerialId horizon, uint32_t current_epoch);
+  // Secondary-index entries whose key no version of the row has any more (an update
+  // moved the row to another index key, a delete or its compaction removed it) are
+  // skipped by every reader and never erased one by one. Once the indexes hold more than
+  // twice the entries they had after their last rebuild (and than the rows could need)
+  // WantsIndexRebuild says so; RebuildIndexes, between epochs only with no snapshot reader
+  // open, makes them again from every data version the rows still keep (all a reader can
+  // see). Returns how many entries went.
+  bool WantsIndexRebuild() const;
+  size_t RebuildIndexes();
   void FreeGraveyard(uint32_t before_epoch);
   // Between epochs only: frees what concurrent index growth had to keep alive.
   void ReleaseRetired() { point_->ReleaseRetired(); }
@@ -110,6 +119,7 @@ class Table {
   std::atomic<size_t> dead_estimate_{0};
   std::vector<std::pair<uint32_t, std::unique_ptr<Row>>> graveyard_;
   std::vector<std::unique_ptr<SecondaryIndex>> secondary_;
+  size_t entries_after_rebuild_ = 0;  // secondary-index entries right after RebuildIndexes
   // Per secondary index: the spans of the last epoch that declared any.
   struct UnknownSpans {
     SpinLock lock;

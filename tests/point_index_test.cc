@@ -58,5 +58,40 @@ TEST(PointIndexTest, CompactionKeepsLiveRowsFindable) {
   EXPECT_EQ(scanned, 5'000);
 }
 
+// Entries left behind by updates that moved rows to other index keys (and by rows gone
+// altogether) go at a rebuild; every entry of a version a row still keeps stays.
+TEST(PointIndexTest, IndexRebuildDropsOnlyStaleEntries) {
+  Schema schema("t", {{"k", ColumnType::kBigInt}, {"v", ColumnType::kBigInt}}, {0});
+  Table table(0, schema, {IndexSchema{"t_v", {1}}});
+  constexpr int kRows = 3'000;
+  auto index_key = [](int64_t v) { return IntKey(v); };
+  for (int k = 0; k < kRows; ++k) {
+    Row* r = table.FindOrCreate(IntKey(k));
+    // Two kept versions (v = k, then v = k + 10'000) and an entry for a key no version has.
+    for (int64_t v : {int64_t{k}, int64_t{k} + 10'000}) {
+      RowValuePtr value = RowBuilder(schema).SetInt(0, k).SetInt(1, v).Build();
+      r->InsertVersion(MakeSerialId(v < 10'000 ? 1 : 2, 1), reinterpret_cast<uintptr_t>(value.release()));
+      table.AddIndexEntry(0, index_key(v), IntKey(k));
+    }
+    table.AddIndexEntry(0, index_key(k + 20'000), IntKey(k));
+    // A row that is gone: its entry points at nothing.
+    table.AddIndexEntry(0, index_key(k + 30'000), IntKey(k + kRows));
+  }
+  EXPECT_TRUE(table.WantsIndexRebuild());
+  EXPECT_EQ(table.RebuildIndexes(), 2u * kRows);
+  EXPECT_FALSE(table.WantsIndexRebuild());
+  std::vector<std::pair<std::string, Key>> entries;
+  table.ForEachIndexEntry(0, Key(), Key(), [&](std::string_view ik, const Key& pk) {
+    entries.emplace_back(std::string(ik), pk);
+    return true;
+  });
+  ASSERT_EQ(entries.size(), 2u * kRows);
+  for (int k = 0; k < kRows; ++k) {
+    EXPECT_TRUE(table.HasIndexEntry(0, index_key(k), IntKey(k))) << k;
+    EXPECT_TRUE(table.HasIndexEntry(0, index_key(k + 10'000), IntKey(k))) << k;
+    EXPECT_FALSE(table.HasIndexEntry(0, index_key(k + 20'000), IntKey(k))) << k;
+  }
+}
+
 }  // namespace
 }  // namespace caracal
