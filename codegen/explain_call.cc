@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <shared_mutex>
 
 #include "codegen/body_runner.h"
 #include "codegen/frame.h"
@@ -173,6 +174,9 @@ class RecordingDeclareContext final : public DeclareContext {
 ResultSet ExplainCall(std::shared_ptr<const planner::ProcedureIr> procedure_ir, const planner::Catalog& catalog,
                       Database& db, std::vector<Value> args) {
   const planner::ProcedureIr& ir = *procedure_ir;
+  // Held as a snapshot reader holds it: the engine then neither compacts a table nor
+  // rebuilds its indexes under these reads (an epoch of another session may end meanwhile).
+  std::shared_lock structure(db.structure_mutex());
   TxnInput input;
   input.args = std::move(args);
   // The sequence step on a copy of the sequences: the values the next call would draw.
