@@ -96,10 +96,10 @@ class Snapshot {
   void Scan(TableId table, const Key& lo, const Key& hi,
             const std::function<bool(const Key&, const RowValue&)>& visit) const;
   // Rows whose secondary index `index` key lies in [lo, hi), in index order. An index
-  // holds an entry for every committed version's key (entries are added in the epoch that
-  // writes the version, and never removed), so rechecking each entry against the row's
-  // value in this snapshot yields exactly the snapshot's rows. Throws ApiMisuse for an
-  // unknown index.
+  // holds an entry for the key of every version a row keeps (added in the epoch that
+  // writes the version; a rebuild drops only entries no kept version has), so rechecking
+  // each entry against the row's value in this snapshot yields exactly the snapshot's
+  // rows. Throws ApiMisuse for an unknown index.
   void ScanIndex(TableId table, int index, const Key& lo, const Key& hi,
                  const std::function<bool(const Key& primary_key, const RowValue&)>& visit) const;
 
