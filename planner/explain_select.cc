@@ -64,7 +64,9 @@ ResultSet ExplainSelect(const SelectPlan& plan) {
 
   PlanText out;
   if (plan.limit || plan.offset) out.Node("Limit");
-  if (!plan.sort.empty() && !SortFollowsAccessPath(plan)) {
+  // As RunSelect: rows that stream in the path's order need no sort; DISTINCT collects
+  // them, and collected rows are sorted.
+  if (!plan.sort.empty() && (plan.distinct || !SortFollowsAccessPath(plan))) {
     out.Node("Sort");
     std::string keys;
     for (const SortKey& k : plan.sort) {

@@ -296,6 +296,9 @@ TEST_F(SelectTest, ExplainShowsThePlan) {
             "        Filter: (count(*) > 1)\n"
             "        ->  Seq Scan on people");
   EXPECT_EQ(Q("explain select distinct grp from items"), "Unique\n  ->  Seq Scan on items");
+  EXPECT_EQ(Q("explain select distinct id from items order by id"),
+            "Sort\n  Sort Key: id\n  ->  Unique\n        ->  Seq Scan on items");
+  EXPECT_EQ(Q("explain select id from items order by id"), "Seq Scan on items");
   EXPECT_EQ(Q("explain select 1"), "Result");
   EXPECT_EQ(Header("explain select 1"), "QUERY PLAN");
   EXPECT_EQ(Err("explain analyze select 1"), "0A000: EXPLAIN ANALYZE is not supported yet");
