@@ -160,19 +160,16 @@ bool Table::WantsIndexRebuild() const {
 
 size_t Table::RebuildIndexes() {
   const size_t before = EntryCount(secondary_);
-  std::vector<std::unique_ptr<SecondaryIndex>> fresh;
-  for (int i = 0; i < num_indexes(); ++i) fresh.push_back(std::make_unique<SecondaryIndex>());
+  for (auto& index : secondary_) index = std::make_unique<SecondaryIndex>();
   for (auto& [key, row] : *primary_) {
     for (uint32_t v = 0; v < row->size(); ++v) {
       const uintptr_t value = row->entry(v).value.load(std::memory_order_acquire);
       if (!version::IsData(value)) continue;
       const RowValue& data = *reinterpret_cast<const RowValue*>(value);
       for (int i = 0; i < num_indexes(); ++i)
-        if (std::optional<Key> ik = IndexKey(i, data))
-          fresh[static_cast<size_t>(i)]->emplace(IndexEntryKey(*ik, key), static_cast<uint32_t>(ik->size()));
+        if (std::optional<Key> ik = IndexKey(i, data)) AddIndexEntry(i, *ik, key);
     }
   }
-  secondary_ = std::move(fresh);
   entries_after_rebuild_ = EntryCount(secondary_);
   return before - entries_after_rebuild_;
 }
