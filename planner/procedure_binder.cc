@@ -241,10 +241,12 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
   ir_->source = text_;
 
   std::string language;
+  size_t as_items = 0;
   for (size_t i = 0; i < stmt->n_options; ++i) {
     const PgQuery__DefElem* d = stmt->options[i]->def_elem;
     std::string opt = d->defname;
     if (opt == "language") language = Lower(StringValue(d->arg));
+    else if (opt == "as") as_items = d->arg && d->arg->node_case == PG_QUERY__NODE__NODE_LIST ? d->arg->list->n_items : 1;
     else if (opt == "window") throw NotSupported("window functions");
   }
   if (stmt->sql_body) throw NotSupported("SQL-standard function bodies (BEGIN ATOMIC)").WithHint("Write the body in LANGUAGE plpgsql.");
@@ -254,6 +256,11 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
   if (language == "sql")
     throw NotSupported("LANGUAGE sql functions").WithHint("Write the function in LANGUAGE plpgsql.");
   if (language != "plpgsql") throw SqlError(sqlstate::kUndefinedObject, fmt::format("language \"{}\" does not exist", language));
+  // libpg_query's PL/pgSQL parser asserts that the body exists, so these are PostgreSQL's
+  // own checks, made before it runs.
+  if (as_items == 0) throw SqlError(sqlstate::kInvalidFunctionDefinition, "no function body specified");
+  if (as_items != 1)
+    throw SqlError(sqlstate::kInvalidFunctionDefinition, "only one AS item needed for language \"plpgsql\"");
 
   // Parameters: IN / INOUT first (frame slots 0..n-1), then OUT / TABLE columns.
   struct Param {

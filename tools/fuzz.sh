@@ -16,5 +16,16 @@ for f in tests/planner/corpus/*.sql tests/planner/golden/*.sql sql/*/*.sql tests
   cp "$f" "$seeds/$(echo "$f" | tr '/' '_')"
 done
 echo "== plpgsql_fuzz for ${seconds}s"
+log=build-fuzz/fuzz.log
+status=0
 LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp build-fuzz/tests/fuzz/plpgsql_fuzz build-fuzz/corpus "$seeds" -max_total_time="$seconds" -max_len=8192 \
-  -timeout=10 -rss_limit_mb=4096 -artifact_prefix=build-fuzz/crashes/ -print_final_stats=1 2>&1 | tail -25
+  -timeout=10 -rss_limit_mb=4096 -artifact_prefix=build-fuzz/crashes/ -print_final_stats=1 >"$log" 2>&1 || status=$?
+if [ "$status" -ne 0 ]; then
+  # The report's first lines name the cause (an assertion, a sanitizer finding); the tail
+  # alone is libFuzzer's stack and statistics.
+  echo "plpgsql_fuzz failed (exit $status); its report, from $log:"
+  grep -v -e '^Suppressions used' -e '^ *count *bytes template' -e ' pg_query_raw_parse$' -e '^-----' -e '^$' "$log" |
+    grep -m1 -A60 -E 'ERROR|Assertion|runtime error|terminate|deadly|Timeout|out-of-memory' || tail -60 "$log"
+  exit "$status"
+fi
+tail -6 "$log"

@@ -120,5 +120,10 @@ BEGIN
   DELETE FROM t WHERE k = target;
 END $$;
 
+-- 40. no body, or two AS items (the PL/pgSQL parser must never see these)
+CREATE FUNCTION e21() RETURNS integer LANGUAGE plpgsql;
+CREATE PROCEDURE e22() LANGUAGE plpgsql;
+CREATE FUNCTION e23() RETURNS integer LANGUAGE plpgsql AS 'BEGIN RETURN 1; END', 'extra';
+
 -- nothing above was created
 SELECT count(*) FROM caracal_write_sets;
