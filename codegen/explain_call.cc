@@ -81,9 +81,7 @@ class RecordingDeclareContext final : public DeclareContext {
     committed_.ScanIndex(table, index, lo, hi, [&](const Key& k, const RowValue& v) { return ++seen, visit(k, v); },
                          "EXPLAIN CALL");
     const planner::IndexInfo* info = IndexOf(table, index);
-    std::string range = info ? fmt::format("[{}, {})", KeyText(table, info->columns, lo),
-                                           hi.empty() ? std::string("end") : KeyText(table, info->columns, hi))
-                             : "?";
+    std::string range = info ? RangeText(table, info->columns, lo, hi) : "?";
     Add(table, "recon_scan", range, fmt::format("index {}, {} rows read", info ? info->name : "?", seen));
   }
   std::vector<Value>& scratch() override { return scratch_; }
@@ -122,14 +120,20 @@ class RecordingDeclareContext final : public DeclareContext {
   }
   // A primary-key range; the bounds may be key prefixes.
   std::string RangeText(TableId table, const Key& lo, const Key& hi) const {
-    return fmt::format("[{}, {})", PrefixText(table, lo), hi.empty() ? std::string("end") : PrefixText(table, hi));
-  }
-  std::string PrefixText(TableId table, const Key& key) const {
     const planner::TableInfo* t = TableOf(table);
-    if (t == nullptr) return "?";
-    // Decode the longest primary-key prefix the bytes hold.
-    for (size_t n = t->primary_key.size(); n > 0; --n) {
-      std::vector<int> prefix(t->primary_key.begin(), t->primary_key.begin() + static_cast<long>(n));
+    return t ? RangeText(table, t->primary_key, lo, hi) : "?";
+  }
+  // A range of keys over `columns`. The upper bound of an equality on a prefix is the
+  // prefix's successor, which is no encoding of values: that range reads "= prefix".
+  std::string RangeText(TableId table, const std::vector<int>& columns, const Key& lo, const Key& hi) const {
+    if (!lo.empty() && !hi.empty() && hi == lo.PrefixSuccessor()) return "= " + PrefixText(table, columns, lo);
+    return fmt::format("[{}, {})", PrefixText(table, columns, lo),
+                       hi.empty() ? std::string("end") : PrefixText(table, columns, hi));
+  }
+  // The longest prefix of `columns` whose encoding `key` is, as a row literal.
+  std::string PrefixText(TableId table, const std::vector<int>& columns, const Key& key) const {
+    for (size_t n = columns.size(); n > 0; --n) {
+      std::vector<int> prefix(columns.begin(), columns.begin() + static_cast<long>(n));
       try {
         if (EncodedLength(table, prefix, key)) return KeyText(table, prefix, key);
       } catch (const std::exception&) {

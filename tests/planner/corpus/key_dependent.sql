@@ -46,4 +46,7 @@ SELECT award('nobody', 5);
 SELECT award_by_email('c@x');
 SELECT award_first(2);
 EXPLAIN CALL award('a@x', 1);
+-- the reconnaissance through the index: an equality range
+EXPLAIN CALL award_by_email('b@x');
+EXPLAIN CALL award_first(2);
 SELECT * FROM person ORDER BY id;
