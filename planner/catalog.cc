@@ -87,15 +87,31 @@ const IndexInfo& Catalog::CreateIndex(std::string name, std::string_view table_n
   return indexes_.at(name);
 }
 
-void Catalog::DropIndex(std::string_view name) {
+Catalog::DetachedIndex Catalog::DetachIndex(std::string_view name) {
   auto it = indexes_.find(name);
   if (it == indexes_.end()) throw SqlError(sqlstate::kUndefinedObject, fmt::format("index \"{}\" does not exist", name));
   TableInfo& table = *tables_.at(it->second.table);
-  RefuseWhileProceduresUse(table, fmt::format("index {}", it->second.name));
-  db_.DropIndex(table.id, it->second.engine_index);
-  std::erase(table.indexes, it->second.name);
+  DetachedIndex detached{std::move(it->second), table.id};
   indexes_.erase(it);
-  // The engine's later indexes shift down by one.
+  std::erase(table.indexes, detached.info.name);
+  NumberIndexes(table);
+  return detached;
+}
+
+void Catalog::ReattachIndex(DetachedIndex detached) {
+  TableInfo& table = *tables_.at(detached.info.table);
+  const int position = detached.info.engine_index;
+  table.indexes.insert(table.indexes.begin() + position, detached.info.name);
+  indexes_.emplace(detached.info.name, std::move(detached.info));
+  NumberIndexes(table);
+}
+
+void Catalog::DropDetachedIndex(const DetachedIndex& detached) {
+  // The engine's later indexes shift down by one, as the catalog's did when detached.
+  db_.DropIndex(detached.table, detached.info.engine_index);
+}
+
+void Catalog::NumberIndexes(const TableInfo& table) {
   for (size_t i = 0; i < table.indexes.size(); ++i) indexes_.at(table.indexes[i]).engine_index = static_cast<int>(i);
 }
 

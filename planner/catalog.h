@@ -77,7 +77,19 @@ class Catalog {
   void DropTable(std::string_view name);
   // CREATE INDEX fills the new engine index from the table's rows.
   const IndexInfo& CreateIndex(std::string name, std::string_view table, std::vector<int> columns);
-  void DropIndex(std::string_view name);
+  // DROP INDEX in two steps, so that the procedures using the table can be analysed
+  // again without the index before the engine loses it: DetachIndex removes the index
+  // from the catalog only (the table's later indexes take the engine positions they
+  // will have once it is dropped); then either DropDetachedIndex drops the engine's
+  // index, or ReattachIndex restores the catalog as it was. Detach several in some
+  // order, then drop them in that order or reattach them in the reverse one.
+  struct DetachedIndex {
+    IndexInfo info;
+    TableId table = 0;
+  };
+  DetachedIndex DetachIndex(std::string_view name);
+  void ReattachIndex(DetachedIndex detached);
+  void DropDetachedIndex(const DetachedIndex& detached);
   const SequenceInfo& CreateSequence(std::string name, int64_t start, int64_t increment);
   void DropSequence(std::string_view name);
 
@@ -91,7 +103,7 @@ class Catalog {
   void StoreProcedure(std::shared_ptr<const ProcedureIr> ir, bool replace);
   void RemoveProcedure(const ProcedureIr& ir);
   // The procedures whose statements use `table` (DROP TABLE refuses while any does:
-  // compiled procedures hold its description).
+  // compiled procedures hold its description), by signature.
   std::vector<std::string> ProceduresUsing(const TableInfo& table) const;
 
   // An unused name for an index on `table` over `columns`, as PostgreSQL picks one
@@ -111,6 +123,7 @@ class Catalog {
 
  private:
   void RefuseWhileProceduresUse(const TableInfo& table, const std::string& what) const;
+  void NumberIndexes(const TableInfo& table);
 
   Database& db_;
   std::map<std::string, std::unique_ptr<TableInfo>, std::less<>> tables_;

@@ -1,13 +1,16 @@
 #include "planner/ddl.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <set>
 
 #include "planner/expr_binder.h"
 #include "planner/expr_eval.h"
 #include "planner/pg_nodes.h"
 #include "planner/procedure_ddl.h"
+#include "planner/procedure_ir.h"
 #include "planner/sql_error.h"
 #include "planner/type_name.h"
 
@@ -149,6 +152,35 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, Engine
   return {"CREATE TABLE", {}, nullptr};
 }
 
+// DROP INDEX: the procedures using the tables are analysed again without the indexes
+// (their writes must stop declaring entries, their reads stop scanning them) before the
+// engine drops any; one that no longer compiles makes the DROP fail and change nothing.
+// Nothing runs meanwhile: the session drained the engine before DDL, and all of it
+// happens between epochs.
+void DropIndexes(const std::vector<std::string>& names, Catalog& catalog, Engine& engine) {
+  engine.RunExclusive([&] {
+    std::vector<Catalog::DetachedIndex> detached;
+    std::vector<const TableInfo*> tables;
+    std::vector<std::shared_ptr<const ProcedureIr>> again;
+    try {
+      for (const std::string& name : names) {
+        detached.push_back(catalog.DetachIndex(name));
+        const TableInfo* table = catalog.FindTable(detached.back().info.table);
+        if (std::ranges::find(tables, table) == tables.end()) tables.push_back(table);
+      }
+      again = ReanalyzedProceduresUsing(tables, catalog);
+    } catch (const SqlError& e) {
+      for (auto it = detached.rbegin(); it != detached.rend(); ++it) catalog.ReattachIndex(std::move(*it));
+      throw SqlError(sqlstate::kDependentObjectsStillExist,
+                     fmt::format("cannot drop index {} because other objects depend on it", fmt::join(names, ", ")))
+          .WithDetail(e.what())
+          .WithHint("Drop or replace that function first.");
+    }
+    for (const Catalog::DetachedIndex& d : detached) catalog.DropDetachedIndex(d);
+    for (std::shared_ptr<const ProcedureIr>& ir : again) catalog.StoreProcedure(std::move(ir), true);
+  });
+}
+
 DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, Catalog& catalog, Engine& engine) {
   if (stmt->unique) throw NotSupported("CREATE UNIQUE INDEX");
   if (stmt->where_clause) throw NotSupported("partial indexes");
@@ -254,10 +286,13 @@ DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, Engine& engine)
     }
     names.push_back(name);
   }
+  if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX) {
+    DropIndexes(names, catalog, engine);
+    return out;
+  }
   engine.RunExclusive([&] {
     for (const std::string& name : names) {
       if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) catalog.DropTable(name);
-      else if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX) catalog.DropIndex(name);
       else catalog.DropSequence(name);
     }
   });

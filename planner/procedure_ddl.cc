@@ -1,5 +1,7 @@
 #include "planner/procedure_ddl.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "planner/pg_nodes.h"
@@ -67,17 +69,30 @@ DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_
   return out;
 }
 
-void ReanalyzeProceduresUsing(const TableInfo& table, Catalog& catalog, Engine& engine) {
+std::vector<std::shared_ptr<const ProcedureIr>> ReanalyzedProceduresUsing(std::span<const TableInfo* const> tables,
+                                                                           const Catalog& catalog) {
   std::vector<std::shared_ptr<const ProcedureIr>> again;
   for (const std::shared_ptr<const ProcedureIr>& ir : catalog.Procedures()) {
-    if (std::ranges::none_of(ir->table_statements, [&](const Stmt* s) { return s->table == &table; })) continue;
+    auto uses = [&](const Stmt* s) { return std::ranges::find(tables, s->table) != tables.end(); };
+    if (std::ranges::none_of(ir->table_statements, uses)) continue;
     PgParse parse = PgParse::Parse(ir->source);
     if (parse.size() != 1 || parse.statement(0)->node_case != PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT)
       throw SqlError(sqlstate::kInternalError, fmt::format("internal error: the source of {} is not one CREATE", ir->Signature()));
-    std::shared_ptr<ProcedureIr> fresh = BindProcedure(parse.statement(0)->create_function_stmt, parse.statement_text(0), catalog);
-    AnalyzeProcedure(*fresh, catalog);
-    again.push_back(std::move(fresh));
+    try {
+      std::shared_ptr<ProcedureIr> fresh = BindProcedure(parse.statement(0)->create_function_stmt, parse.statement_text(0), catalog);
+      AnalyzeProcedure(*fresh, catalog);
+      again.push_back(std::move(fresh));
+    } catch (const SqlError& e) {
+      throw SqlError(sqlstate::kDependentObjectsStillExist,
+                     fmt::format("{} {} cannot be compiled again: {}", KindName(ir->kind), ir->Signature(), e.what()));
+    }
   }
+  return again;
+}
+
+void ReanalyzeProceduresUsing(const TableInfo& table, Catalog& catalog, Engine& engine) {
+  const TableInfo* tables[] = {&table};
+  std::vector<std::shared_ptr<const ProcedureIr>> again = ReanalyzedProceduresUsing(tables, catalog);
   if (again.empty()) return;
   engine.RunExclusive([&] {
     for (std::shared_ptr<const ProcedureIr>& ir : again) catalog.StoreProcedure(std::move(ir), true);

@@ -1,5 +1,7 @@
 // DDL: CREATE/DROP TABLE, INDEX, SEQUENCE, with PostgreSQL's error wording (verified on
 // PostgreSQL 15 where PostgreSQL has the error; Caracal-only limits are marked).
+#include <fmt/format.h>
+
 #include "planner/catalog.h"
 #include "tests/frontend/session_fixture.h"
 
@@ -122,6 +124,79 @@ TEST_F(DdlTest, IndexOnNonEmptyTableIsFilledFromItsRows) {
   EXPECT_EQ(Q("drop index a_s"), "DROP INDEX");
   EXPECT_EQ(session_.database().table(id).num_indexes(), 0);
   EXPECT_EQ(Q("select * from a"), "1|2");
+}
+
+// DROP INDEX while procedures use the table: they are compiled again without it, and
+// the table's later indexes move down one engine position, which their writes and reads
+// must follow (a write declared at the old position would fill the wrong index).
+TEST_F(DdlTest, DropIndexRecompilesTheProceduresUsingTheTable) {
+  Q("create table a (k int primary key, s int, t text)");
+  Q("create index a_s on a (s)");
+  Q("create index a_t on a (t)");
+  Q("create function put(p_k int, p_s int, p_t text) returns void language plpgsql as $$ "
+    "begin insert into a values (p_k, p_s, p_t); end $$");
+  // A write whose keys come through the index on t.
+  Q("create function bump(p_t text) returns void language plpgsql as $$ "
+    "begin update a set s = s + 1 where t = p_t; end $$");
+  // Reads through the index on t: a query, and a read whose row a write then updates.
+  Q("create function ks(p_t text) returns setof int language plpgsql as $$ "
+    "begin return query select k from a where t = p_t order by k; end $$");
+  Q("create function bump_first(p_t text) returns void language plpgsql as $$ declare v int; "
+    "begin select k into v from a where t = p_t order by k limit 1; update a set s = s + 100 where k = v; end $$");
+  Q("select put(1, 10, 'x')");
+  Q("select put(2, 20, 'y')");
+  EXPECT_EQ(Q("drop index a_s"), "DROP INDEX");
+  const TableId id = session_.catalog().FindTable("a")->id;
+  EXPECT_EQ(session_.database().table(id).num_indexes(), 1);
+  EXPECT_EQ(session_.catalog().FindIndex("a_t")->engine_index, 0);
+  Q("select put(3, 30, 'x')");
+  Q("select bump('x')");
+  // Engine index 0 is a_t's: one entry per row, under t.
+  std::vector<std::string> entries;
+  session_.database().table(id).ForEachIndexEntry(0, Key(), Key(), [&](std::string_view, const Key& pk) {
+    entries.push_back(pk.ToHex());
+    return true;
+  });
+  EXPECT_EQ(entries.size(), 3u);
+  EXPECT_EQ(Q("select k, s from a where t = 'x' order by k"), "1|11\n3|31");
+  EXPECT_EQ(Q("select * from ks('x')"), "1\n3");
+  Q("select bump_first('x')");
+  EXPECT_EQ(Q("select s from a where k = 1"), "111");
+  // The index the dependent write read through can go too: the write then scans.
+  EXPECT_EQ(Q("drop index a_t"), "DROP INDEX");
+  EXPECT_EQ(session_.database().table(id).num_indexes(), 0);
+  Q("select bump('x')");
+  Q("select put(4, 40, 'x')");
+  EXPECT_EQ(Q("select k, s from a where t = 'x' order by k"), "1|112\n3|32\n4|40");
+  EXPECT_EQ(Q("select * from ks('x')"), "1\n3\n4");
+  EXPECT_EQ(Q("select k, s from a where t = 'y'"), "2|20");
+}
+
+// What a DROP INDEX that fails puts back: DetachIndex, then ReattachIndex, leaves the
+// catalog as it was (the engine is not touched until DropDetachedIndex).
+TEST_F(DdlTest, ReattachingDetachedIndexesRestoresTheirPositions) {
+  Q("create table a (k int primary key, s int, t text, u int)");
+  Q("create index a_s on a (s)");
+  Q("create index a_t on a (t)");
+  Q("create index a_u on a (u)");
+  planner::Catalog& catalog = session_.catalog();
+  auto positions = [&] {
+    std::string out;
+    for (const std::string& name : catalog.FindTable("a")->indexes) out += fmt::format("{}={} ", name, catalog.FindIndex(name)->engine_index);
+    return out;
+  };
+  EXPECT_EQ(positions(), "a_s=0 a_t=1 a_u=2 ");
+  planner::Catalog::DetachedIndex s = catalog.DetachIndex("a_s");
+  planner::Catalog::DetachedIndex u = catalog.DetachIndex("a_u");
+  EXPECT_EQ(positions(), "a_t=0 ");
+  EXPECT_EQ(catalog.FindIndex("a_s"), nullptr);
+  EXPECT_EQ(session_.database().table(catalog.FindTable("a")->id).num_indexes(), 3);
+  catalog.ReattachIndex(std::move(u));
+  catalog.ReattachIndex(std::move(s));
+  EXPECT_EQ(positions(), "a_s=0 a_t=1 a_u=2 ");
+  EXPECT_EQ(catalog.FindIndex("a_u")->columns, std::vector<int>{3});
+  Q("insert into a values (1, 2, 'x', 4)");
+  EXPECT_EQ(Q("select k from a where u = 4"), "1");
 }
 
 TEST_F(DdlTest, Sequences) {
