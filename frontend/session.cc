@@ -261,9 +261,10 @@ StatementResult CallResult(const planner::CallPlan& call, TxnResult&& txn) {
     rows.rows.push_back(std::move(fields));
   }
   // A function that returns no value (void, or a scalar function that ended without
-  // RETURN is an error already) still yields one row to SELECT: an empty one.
-  if (call.form != planner::CallPlan::Form::kCall && ir.returns == planner::ProcedureIr::Returns::kVoid &&
-      rows.rows.empty())
+  // RETURN is an error already) still yields one row to SELECT: an empty one. (Ad-hoc
+  // DML is void too, but yields its RETURNING rows only.)
+  const bool select = call.form == planner::CallPlan::Form::kSelectValue || call.form == planner::CallPlan::Form::kSelectFrom;
+  if (select && ir.returns == planner::ProcedureIr::Returns::kVoid && rows.rows.empty())
     rows.rows.push_back({std::optional<std::string>("")});
   if (call.form == planner::CallPlan::Form::kDml) {
     if (!call.columns.empty()) result.rows = std::move(rows);

@@ -161,6 +161,16 @@ TEST_F(CallTest, AdHocDmlRunsAsTransactions) {
   EXPECT_EQ(Q("DELETE FROM kv WHERE k = 2 RETURNING k, v"), "2|20");
   EXPECT_EQ(Q("DELETE FROM kv WHERE k = 2"), "DELETE 0");
   EXPECT_EQ(Q("SELECT count(*) FROM kv"), "1");
+  // RETURNING over no row: its columns and no row (as PostgreSQL), not one row of NULLs.
+  for (const char* none : {"UPDATE kv SET v = 0 WHERE k = 99 RETURNING k, v", "DELETE FROM kv WHERE k = 99 RETURNING k",
+                           "INSERT INTO kv VALUES (1, 0, 'x') ON CONFLICT (k) DO NOTHING RETURNING k"}) {
+    std::vector<StatementResult> r = session_.Execute(none);
+    ASSERT_EQ(r.size(), 1u) << none;
+    ASSERT_TRUE(r[0].rows) << none;
+    EXPECT_FALSE(r[0].rows->columns.empty()) << none;
+    EXPECT_TRUE(r[0].rows->rows.empty()) << none;
+    EXPECT_EQ(r[0].tag.back(), '0') << none;
+  }
 }
 
 TEST_F(CallTest, ExplainCallShowsConcreteKeys) {

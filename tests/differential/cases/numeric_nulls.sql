@@ -41,3 +41,6 @@ INSERT INTO ledger (id, amount, label) VALUES (1, 10.00, 'a'), (2, NULL, NULL), 
   (4, 0.01, 'd'), (5, 123456.78, NULL), (6, -5.50, 'neg'), (7, 0, 'zero');
 --- calls: numeric_nulls 200
 SELECT id, amount, rate, label, flag, qty, ratio FROM ledger ORDER BY id;
+-- RETURNING over no row: the header and no row
+UPDATE ledger SET amount = 0 WHERE id = -1 RETURNING id, amount;
+DELETE FROM ledger WHERE id = -1 RETURNING id;
