@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "planner/coerce.h"
 #include "planner/expr_binder.h"
 #include "planner/expr_eval.h"
@@ -43,21 +45,38 @@ std::string ArgTypes(const std::vector<ExprPtr>& args) {
   return out;
 }
 
-// Whether `ir` takes `args` (after PostgreSQL's implicit coercions, defaults filling
-// the rest); the number of exact type matches, or -1.
-int Matches(const ProcedureIr& ir, std::vector<ExprPtr>& args) {
-  if (static_cast<int>(args.size()) > ir.parameter_count) return -1;
-  for (int i = static_cast<int>(args.size()); i < ir.parameter_count; ++i)
-    if (!ir.variables[i].default_value) return -1;
+// The parameter slots that a call's arguments go to, in order: CALL of a procedure
+// takes its OUT parameters too (ProcedureIr::call_slots), anything else the IN / INOUT
+// ones.
+std::vector<int> ArgumentSlots(const ProcedureIr& ir, bool call) {
+  if (call && ir.kind == ProcedureIr::Kind::kProcedure && !ir.call_slots.empty()) return ir.call_slots;
+  std::vector<int> slots(static_cast<size_t>(ir.parameter_count));
+  for (int i = 0; i < ir.parameter_count; ++i) slots[static_cast<size_t>(i)] = i;
+  return slots;
+}
+
+// Whether `ir` takes `args` at `slots` (after PostgreSQL's implicit coercions, defaults
+// filling the rest); the number of exact type matches, or -1.
+int Matches(const ProcedureIr& ir, const std::vector<int>& slots, std::vector<ExprPtr>& args) {
+  if (args.size() > slots.size()) return -1;
+  for (size_t i = args.size(); i < slots.size(); ++i) {
+    const Variable& v = ir.variables[static_cast<size_t>(slots[i])];
+    if (v.kind != VariableKind::kParameter || !v.default_value) return -1;
+  }
   int exact = 0;
   for (size_t i = 0; i < args.size(); ++i) {
-    const SqlType& to = ir.variables[i].type;
+    const SqlType& to = ir.variables[static_cast<size_t>(slots[i])].type;
     if (args[i]->type.Base() == to.Base()) {
       exact += 100;
       continue;
     }
-    // PostgreSQL's func_select_candidate: an unknown literal prefers the string category.
-    if (args[i]->type.is_unknown() && to.is_string()) ++exact;
+    // PostgreSQL's func_select_candidate: an unknown literal prefers the string category,
+    // and goes to any type (a literal that does not convert fails once chosen, with
+    // its input syntax error).
+    if (args[i]->type.is_unknown()) {
+      if (to.is_string()) ++exact;
+      continue;
+    }
     ExprPtr copy = args[i]->Clone();
     try {
       if (!TryCoerce(copy, to, CastContext::kImplicit)) return -1;
@@ -121,7 +140,7 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
   int best = -1;
   for (const auto& ir : candidates) {
     if (!any_kind && (ir->kind == ProcedureIr::Kind::kProcedure) != want_procedure) continue;
-    int score = Matches(*ir, args);
+    int score = Matches(*ir, ArgumentSlots(*ir, plan.form == CallPlan::Form::kCall), args);
     if (score > best) {
       best = score;
       plan.ir = ir;
@@ -133,7 +152,7 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
       if ((ir->kind == ProcedureIr::Kind::kProcedure) == want_procedure) continue;
       std::vector<ExprPtr> copies;
       for (const auto& a : args) copies.push_back(a->Clone());
-      if (Matches(*ir, copies) < 0) continue;
+      if (Matches(*ir, ArgumentSlots(*ir, plan.form == CallPlan::Form::kCall), copies) < 0) continue;
       if (want_procedure)
         throw SqlError("42809", fmt::format("{} is not a procedure", ir->Signature()), call->location)
             .WithHint("To call a function, use SELECT.");
@@ -149,11 +168,21 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
                               what));
   }
   const ProcedureIr& ir = *plan.ir;
+  const std::vector<int> slots = ArgumentSlots(ir, plan.form == CallPlan::Form::kCall);
   for (int i = 0; i < ir.parameter_count; ++i) {
     const Variable& p = ir.variables[i];
-    ExprPtr e = i < static_cast<int>(args.size()) ? std::move(args[i]) : p.default_value->Clone();
+    // The argument at this parameter's position (OUT placeholders are not used).
+    const size_t at = static_cast<size_t>(std::ranges::find(slots, i) - slots.begin());
+    ExprPtr e = at < args.size() ? std::move(args[at]) : p.default_value->Clone();
     e = Coerce(std::move(e), p.type, CastContext::kAssignment, p.name);
     plan.args.push_back(DatumToValue(Eval(*e, EvalContext{}), p.type));
+  }
+  // OUT placeholders are converted as PostgreSQL converts them (an error is raised),
+  // then dropped.
+  for (size_t at = 0; at < args.size() && at < slots.size(); ++at) {
+    const Variable& p = ir.variables[static_cast<size_t>(slots[at])];
+    if (!args[at] || p.kind != VariableKind::kOutParameter) continue;
+    (void)Eval(*Coerce(std::move(args[at]), p.type, CastContext::kAssignment, p.name), EvalContext{});
   }
 
   switch (plan.form) {

@@ -317,6 +317,10 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
     ir_->result_columns.push_back(
         {params[i].name.empty() ? fmt::format("column{}", ir_->out_variables.size()) : params[i].name, params[i].type});
   }
+  const bool procedure = ir_->kind == ProcedureIr::Kind::kProcedure;
+  for (size_t i = 0; i < params.size(); ++i)
+    if (is_in(params[i]) || (procedure && params[i].mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_OUT))
+      ir_->call_slots.push_back(slot_of[i]);
 
   // Result.
   const PgQuery__TypeName* rt = stmt->return_type;

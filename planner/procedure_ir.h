@@ -212,6 +212,10 @@ struct ProcedureIr {
   // OUT / INOUT parameter slots, in declaration order: a function with OUT parameters
   // returns one row of them (or, with RETURN NEXT, one row per RETURN NEXT).
   std::vector<int> out_variables;
+  // The arguments CALL takes, in declaration order: each one's parameter slot. As in
+  // PostgreSQL 14+, a procedure's OUT parameters are among them (CALL passes a
+  // placeholder, usually NULL, that is type-checked and not used); a function's are not.
+  std::vector<int> call_slots;
   // The kNow slot when the body uses now(); its value is drawn at sequencing, after the
   // sequence values (so the input log replays it).
   int now_variable = -1;

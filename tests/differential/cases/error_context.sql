@@ -121,3 +121,18 @@ END $$;
 --- calls: error_context 300
 
 SELECT k, v, note FROM ec ORDER BY k;
+
+-- PostgreSQL 14+: CALL passes a procedure's OUT parameters too, as placeholders that
+-- are converted and not used
+CREATE PROCEDURE ec_out(p_k integer, OUT o_v integer, OUT o_note text)
+LANGUAGE plpgsql AS $$
+BEGIN
+  SELECT v, note INTO o_v, o_note FROM ec WHERE k = p_k;
+END $$;
+CALL ec_out(1, NULL, NULL);
+CALL ec_out(2, 5, 'ignored');
+CALL ec_out(1);
+CALL ec_out(1, 'x', NULL);
+CREATE FUNCTION ec_int(p integer) RETURNS integer LANGUAGE plpgsql AS $$ BEGIN RETURN p; END $$;
+SELECT ec_int('12');
+SELECT ec_int('x');
