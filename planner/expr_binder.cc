@@ -443,7 +443,33 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
       return e;
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
-    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: throw NotSupported("IS [NOT] DISTINCT FROM", loc);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: {
+      // a IS DISTINCT FROM b  ==  CASE WHEN a IS NULL THEN b IS NOT NULL
+      //                               WHEN b IS NULL THEN true ELSE NOT (a = b) END,
+      // and IS NOT DISTINCT FROM its negation (both sides are bound more than once, as
+      // BETWEEN's: they have no side effects). Never NULL.
+      const bool distinct = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT;
+      const SqlType boolean = SqlType::Of(TypeId::kBool);
+      auto is_null = [&](const PgQuery__Node* side, bool negated) {
+        auto e = MakeNode(ExprKind::kIsNull, boolean, loc);
+        e->negated = negated;
+        e->args.push_back(Bind(side));
+        return e;
+      };
+      ExprPtr equal = MakeOperator("=", Bind(a->lexpr), Bind(a->rexpr), loc);
+      auto e = MakeNode(ExprKind::kCase, boolean, loc);
+      e->args.push_back(is_null(a->lexpr, false));
+      e->args.push_back(is_null(a->rexpr, distinct));
+      e->args.push_back(is_null(a->rexpr, false));
+      e->args.push_back(MakeConst(Datum::Bool(distinct), boolean, loc));
+      if (distinct) {
+        auto n = MakeNode(ExprKind::kNot, boolean, loc);
+        n->args.push_back(std::move(equal));
+        equal = std::move(n);
+      }
+      e->args.push_back(std::move(equal));
+      return e;
+    }
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: throw NotSupported("ANY/ALL", loc);
     case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: throw NotSupported("SIMILAR TO", loc);

@@ -44,3 +44,22 @@ SELECT id, amount, rate, label, flag, qty, ratio FROM ledger ORDER BY id;
 -- RETURNING over no row: the header and no row
 UPDATE ledger SET amount = 0 WHERE id = -1 RETURNING id, amount;
 DELETE FROM ledger WHERE id = -1 RETURNING id;
+-- IS [NOT] DISTINCT FROM: NULL-safe comparison, ad hoc and compiled
+SELECT id, amount IS DISTINCT FROM 0, label IS NOT DISTINCT FROM NULL, amount IS NOT DISTINCT FROM rate
+  FROM ledger ORDER BY id;
+CREATE FUNCTION nn_set_amount(p_id integer, p_amount numeric) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+  v_old numeric;
+BEGIN
+  SELECT amount INTO v_old FROM ledger WHERE id = p_id;
+  IF v_old IS NOT DISTINCT FROM p_amount THEN
+    RETURN false;
+  END IF;
+  UPDATE ledger SET amount = p_amount WHERE id = p_id AND amount IS DISTINCT FROM p_amount;
+  RETURN FOUND;
+END $$;
+SELECT nn_set_amount(2, NULL);
+SELECT nn_set_amount(2, 3.25);
+SELECT nn_set_amount(2, 3.25);
+SELECT nn_set_amount(1, NULL);
+SELECT id, amount FROM ledger WHERE id <= 2 ORDER BY id;
