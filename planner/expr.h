@@ -86,6 +86,14 @@ enum class Func : uint8_t {
   kArraySet,     // PL/pgSQL's `var[i] := x` (no SQL name): args (array, i, x), the array with
                  // element i set, NULL-filled past the end; raises on a NULL subscript and
                  // on a subscript that would move the lower bound off 1
+  kLpad,         // lpad(text, integer [, text]) -> text
+  kRpad,         // rpad(text, integer [, text]) -> text
+  kReverse,      // reverse(text) -> text
+  kInitcap,      // initcap(text) -> text (ASCII letters, as PostgreSQL's C locale)
+  kSplitPart,    // split_part(text, text, integer) -> text (negative: from the end)
+  kStartsWith,   // starts_with(text, text) -> boolean
+  kTranslate,    // translate(text, text, text) -> text
+  kPi,           // pi() -> double precision
 };
 
 // kArrayAgg: array_agg(x) (with `distinct` and ordering by x itself: see Expr::distinct).

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
+#include <string_view>
+#include <vector>
 
 #include "planner/cast.h"
 #include "planner/sql_error.h"
@@ -59,6 +62,14 @@ const std::vector<Signature>& Signatures() {
       {"ascii", Func::kAscii, {T::kText}, T::kInt4},
       {"repeat", Func::kRepeat, {T::kText, T::kInt4}, T::kText},
       {"chr", Func::kChr, {T::kInt4}, T::kText},
+      {"lpad", Func::kLpad, {T::kText, T::kInt4}, T::kText}, {"lpad", Func::kLpad, {T::kText, T::kInt4, T::kText}, T::kText},
+      {"rpad", Func::kRpad, {T::kText, T::kInt4}, T::kText}, {"rpad", Func::kRpad, {T::kText, T::kInt4, T::kText}, T::kText},
+      {"reverse", Func::kReverse, {T::kText}, T::kText},
+      {"initcap", Func::kInitcap, {T::kText}, T::kText},
+      {"split_part", Func::kSplitPart, {T::kText, T::kText, T::kInt4}, T::kText},
+      {"starts_with", Func::kStartsWith, {T::kText, T::kText}, T::kBool},
+      {"translate", Func::kTranslate, {T::kText, T::kText, T::kText}, T::kText},
+      {"pi", Func::kPi, {}, T::kFloat8},
   };
   return kAll;
 }
@@ -209,6 +220,33 @@ Datum Format(std::span<const Datum> a) {
     out += text;
   }
   return Datum::String(std::move(out));
+}
+
+// The characters of UTF-8 `s`, each as its bytes.
+std::vector<std::string_view> Chars(std::string_view s) {
+  std::vector<std::string_view> out;
+  for (size_t p = 0; p < s.size();) {
+    size_t q = p + 1;
+    while (q < s.size() && (static_cast<unsigned char>(s[q]) & 0xC0) == 0x80) ++q;
+    out.push_back(s.substr(p, q - p));
+    p = q;
+  }
+  return out;
+}
+
+// lpad / rpad: `s` cut or filled with `fill` (cycled) to `length` characters. As
+// PostgreSQL: a negative length is 0, and an empty fill leaves `s` only cut.
+std::string Pad(std::string_view s, int64_t length, std::string_view fill, bool left) {
+  length = std::max<int64_t>(length, 0);
+  if (length > (1 << 28)) throw SqlError("54000", "requested length too large");
+  std::vector<std::string_view> chars = Chars(s), with = Chars(fill);
+  const size_t keep = std::min(chars.size(), static_cast<size_t>(length));
+  std::string body;
+  for (size_t i = 0; i < keep; ++i) body += chars[i];
+  std::string pad;
+  if (!with.empty())
+    for (size_t i = keep; i < static_cast<size_t>(length); ++i) pad += with[(i - keep) % with.size()];
+  return left ? pad + body : body + pad;
 }
 
 std::string Utf8(uint32_t cp) {
@@ -443,6 +481,55 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
       for (int64_t k = 0; k < a[1].i; ++k) out += a[0].s;
       return Datum::String(std::move(out));
     }
+    case Func::kLpad:
+    case Func::kRpad:
+      return Datum::String(Pad(a[0].s, a[1].i, a.size() > 2 ? std::string_view(a[2].s) : " ", func == Func::kLpad));
+    case Func::kReverse: {
+      std::vector<std::string_view> chars = Chars(a[0].s);
+      std::string out;
+      for (auto it = chars.rbegin(); it != chars.rend(); ++it) out += *it;
+      return Datum::String(std::move(out));
+    }
+    case Func::kInitcap: {
+      // PostgreSQL's C-locale initcap: a letter after a letter or digit is lowered, any
+      // other raised; other bytes are kept.
+      std::string out = a[0].s;
+      bool after_alnum = false;
+      for (char& c : out) {
+        if (after_alnum ? (c >= 'A' && c <= 'Z') : (c >= 'a' && c <= 'z')) c = static_cast<char>(c ^ 0x20);
+        after_alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+      }
+      return Datum::String(std::move(out));
+    }
+    case Func::kSplitPart: {
+      const std::string& s = a[0].s;
+      const std::string& delimiter = a[1].s;
+      const int64_t n = a[2].i;
+      if (n == 0) throw SqlError(sqlstate::kInvalidParameterValue, "field position must not be zero");
+      if (delimiter.empty()) return Datum::String(n == 1 || n == -1 ? s : std::string());
+      std::vector<std::string_view> fields;
+      for (size_t from = 0;;) {
+        size_t at = s.find(delimiter, from);
+        fields.push_back(std::string_view(s).substr(from, at == std::string::npos ? std::string::npos : at - from));
+        if (at == std::string::npos) break;
+        from = at + delimiter.size();
+      }
+      const int64_t count = static_cast<int64_t>(fields.size());
+      const int64_t index = n > 0 ? n - 1 : count + n;
+      return Datum::String(index >= 0 && index < count ? std::string(fields[static_cast<size_t>(index)]) : std::string());
+    }
+    case Func::kStartsWith: return Datum::Bool(std::string_view(a[0].s).starts_with(a[1].s));
+    case Func::kTranslate: {
+      std::vector<std::string_view> from = Chars(a[1].s), to = Chars(a[2].s);
+      std::string out;
+      for (std::string_view c : Chars(a[0].s)) {
+        auto it = std::find(from.begin(), from.end(), c);
+        if (it == from.end()) out += c;
+        else if (static_cast<size_t>(it - from.begin()) < to.size()) out += to[static_cast<size_t>(it - from.begin())];
+      }
+      return Datum::String(std::move(out));
+    }
+    case Func::kPi: return Datum::Float(std::numbers::pi);
     case Func::kChr: {
       if (a[0].i == 0) throw SqlError("54000", "null character not permitted");
       if (a[0].i < 0) throw SqlError("54000", "character number must be positive");

@@ -1,0 +1,39 @@
+-- Text functions (and pi()), ad hoc and compiled: lpad, rpad, reverse, initcap (ASCII,
+-- as the C locale), split_part (negative fields count from the end), starts_with,
+-- translate; NULL in, NULL out; the errors PostgreSQL raises.
+CREATE TABLE doc (id integer PRIMARY KEY, body text, shown text);
+INSERT INTO doc (id, body) VALUES (1, 'x,y'), (2, 'pq'), (3, NULL), (4, 'alpha,beta,gamma'), (5, 'é,ü€');
+
+CREATE FUNCTION show_doc(p_id integer, p_width integer) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  v_body text;
+  v_shown text;
+BEGIN
+  SELECT body INTO v_body FROM doc WHERE id = p_id;
+  v_shown := lpad(split_part(v_body, ',', -1), p_width, '*') || '|' || initcap(reverse(v_body)) || '|' ||
+             translate(v_body, ',', ';') || '|' || rpad(split_part(v_body, ',', 1), p_width, '.') || '|' ||
+             starts_with(v_body, 'al')::text;
+  UPDATE doc SET shown = v_shown WHERE id = p_id;
+  RETURN v_shown;
+END $$;
+
+SELECT show_doc(1, 4);
+SELECT show_doc(2, 1);
+SELECT show_doc(3, 4);
+SELECT show_doc(4, 6);
+SELECT show_doc(5, 3);
+SELECT show_doc(4, 0);
+SELECT id, shown FROM doc ORDER BY id;
+
+SELECT lpad('7', 3, '0'), lpad('hello', 3), lpad('hi', 5), lpad('hi', 5, 'ab'), lpad('hi', -1, 'x'), lpad('hi', 4, ''), lpad('ébc', 5, 'ü');
+SELECT rpad('a', 3, '-'), rpad('hello', 2), rpad('hi', 6, 'xyz'), rpad('', 2), rpad('hi', 0);
+SELECT reverse('abc'), reverse(''), reverse('aé€b');
+SELECT initcap('hello world'), initcap('hELLO wORLD'), initcap('a1b c-d_e'), initcap(''), initcap('3rd time');
+SELECT split_part('a,b,c', ',', 2), split_part('a,b,c', ',', 4), split_part('a,b,c', ',', -1), split_part('a,b,c', ',', -3),
+       split_part('a,b,c', ',', -4), split_part('abc', '', 1), split_part('abc', '', 2), split_part('', ',', 1),
+       split_part('a::b::c', '::', 3), split_part('a,,b', ',', 2);
+SELECT split_part('a', ',', 0);
+SELECT starts_with('hello', 'he'), starts_with('hello', ''), starts_with('he', 'hello'), starts_with(NULL, 'a');
+SELECT translate('12345', '143', 'ax'), translate('hello', 'l', ''), translate('aéb', 'é', 'e'), translate('abc', '', 'x');
+SELECT pi(), pi() * 2, round(pi()::numeric, 4);
+SELECT lpad(NULL, 3), split_part('a', NULL, 1), translate('a', 'a', NULL);
