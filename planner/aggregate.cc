@@ -10,6 +10,7 @@
 namespace caracal::planner {
 
 void Accumulator::AddInt(int64_t v) {
+  if (distinct_ && func_ != AggFunc::kArrayAgg) return Add(Datum::Int(v));
   switch (func_) {
     case AggFunc::kArrayAgg:
       if (!ints_only_ || !arg_type_.is_integer()) break;
@@ -29,7 +30,7 @@ void Accumulator::AddInt(int64_t v) {
 }
 
 void Accumulator::AddNumeric(const Numeric& v) {
-  if ((func_ == AggFunc::kSum || func_ == AggFunc::kAvg) && arg_type_.id == TypeId::kNumeric) {
+  if (!distinct_ && (func_ == AggFunc::kSum || func_ == AggFunc::kAvg) && arg_type_.id == TypeId::kNumeric) {
     ++count_;
     sum_ = sum_ + v;
     return;
@@ -53,6 +54,10 @@ void Accumulator::Add(Datum v) {
     return;
   }
   if (v.is_null()) return;
+  if (distinct_) {
+    distinct_values_.push_back(std::move(v));
+    return;
+  }
   ++count_;
   switch (func_) {
     case AggFunc::kCountStar:
@@ -78,6 +83,15 @@ void Accumulator::Add(Datum v) {
 }
 
 Datum Accumulator::Result() const {
+  if (distinct_ && func_ != AggFunc::kArrayAgg) {
+    std::vector<Datum> values = distinct_values_;
+    std::sort(values.begin(), values.end(),
+              [&](const Datum& a, const Datum& b) { return CompareForType(a, b, arg_type_) < 0; });
+    Accumulator plain(func_, arg_type_, result_type_);
+    for (size_t i = 0; i < values.size(); ++i)
+      if (i == 0 || CompareForType(values[i - 1], values[i], arg_type_) != 0) plain.Add(values[i]);
+    return plain.Result();
+  }
   switch (func_) {
     case AggFunc::kCountStar:
     case AggFunc::kCount: return Datum::Int(count_);

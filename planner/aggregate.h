@@ -1,7 +1,8 @@
 // Aggregate accumulators for count/sum/min/max/avg with PostgreSQL's result types:
 // sum(int2/int4) -> bigint, sum(int8) -> numeric, avg(integer or numeric) -> numeric
 // with PostgreSQL's division scale, avg(float) -> double precision; array_agg(x) -> x[]
-// (NULL over no rows; DISTINCT and ORDER BY x as the Expr says).
+// (NULL over no rows; DISTINCT and ORDER BY x as the Expr says). With DISTINCT the
+// other aggregates keep their non-NULL values and aggregate the distinct ones at the end.
 #pragma once
 
 #include "planner/datum.h"
@@ -39,6 +40,7 @@ class Accumulator {
   // other value moves them into elements_.
   std::vector<int64_t> ints_;
   bool ints_only_ = true;
+  std::vector<Datum> distinct_values_;  // DISTINCT count/sum/avg/min/max: the non-NULL values
 };
 
 }  // namespace caracal::planner

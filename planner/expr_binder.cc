@@ -713,10 +713,10 @@ ExprPtr ExprBinder::BindAggregate(const PgQuery__Node* node, const std::string& 
                    clause_.empty() ? std::string("aggregate functions are not allowed here")
                                    : fmt::format("aggregate functions are not allowed in {}", clause_),
                    loc);
-  if (f->agg_distinct && name != "array_agg") throw NotSupported("DISTINCT in an aggregate other than array_agg", loc);
   if (f->agg_filter) throw NotSupported("FILTER in an aggregate", loc);
   if (f->n_agg_order > 0 && name != "array_agg") throw NotSupported("ORDER BY in an aggregate other than array_agg", loc);
   auto e = MakeNode(ExprKind::kAggRef, SqlType::Of(TypeId::kInt8), loc);
+  e->distinct = f->agg_distinct;
   if (f->agg_star) {
     if (name != "count")
       throw SqlError("42809", fmt::format("{}(*) specified, but {} is not an aggregate function", name, name), loc);

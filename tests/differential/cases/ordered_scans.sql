@@ -60,3 +60,16 @@ SELECT DISTINCT v IS NULL AS no_v, b FROM grid ORDER BY 2, 1;
 SELECT DISTINCT a + b FROM grid ORDER BY 1 DESC LIMIT 3;
 SELECT DISTINCT a, b FROM grid ORDER BY a, b OFFSET 2 LIMIT 4;
 SELECT DISTINCT count(*) FROM grid;
+-- DISTINCT inside aggregates: the distinct non-NULL values, per group and overall
+SELECT count(DISTINCT v), count(v), sum(DISTINCT v), avg(DISTINCT v), min(DISTINCT c), max(DISTINCT v), count(DISTINCT c) FROM grid;
+SELECT a, count(DISTINCT v), sum(DISTINCT b), avg(DISTINCT v), count(DISTINCT c) FROM grid GROUP BY a ORDER BY a;
+SELECT count(DISTINCT v) FROM grid WHERE a < 0;
+CREATE FUNCTION grid_distinct_v(p_a integer) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  n bigint;
+BEGIN
+  SELECT count(DISTINCT v) + sum(DISTINCT b) INTO n FROM grid WHERE a = p_a;
+  RETURN n;
+END $$;
+SELECT grid_distinct_v(1);
+SELECT grid_distinct_v(2);
