@@ -62,8 +62,10 @@ SqlType PromoteNumeric(const SqlType& a, const SqlType& b) {
 ExprPtr TryCoerce(ExprPtr& e, const SqlType& to, CastContext context) {
   const SqlType& from = e->type;
   if (from == to) return std::move(e);
-  if (from.id == to.id && !to.has_typmod() && context != CastContext::kExplicit) {
-    e->type = to;  // dropping a modifier never changes the value
+  // Dropping a modifier never changes the value; an array's elements must still be of
+  // the same type (int[] to numeric[] converts each one).
+  if (from.id == to.id && from.element == to.element && !to.has_typmod() && context != CastContext::kExplicit) {
+    e->type = to;
     return std::move(e);
   }
   CastContext needed = CastContextFor(from, to);
