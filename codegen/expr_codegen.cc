@@ -310,6 +310,7 @@ CgValue ExprEmitter::Emit(const Expr& e) {
     case ExprKind::kLeast: return EmitGreatestLeast(e);
     case ExprKind::kIn: return EmitIn(e);
     case ExprKind::kLike: return EmitLike(e);
+    case ExprKind::kAnyAll: return EmitAnyAll(e);
     case ExprKind::kFunc: return EmitFunc(e);
     case ExprKind::kAggRef: {
       CallRuntime("caracal_rt_raise", {state_, b_.CreateGlobalStringPtr(sqlstate::kGroupingError),
@@ -1050,6 +1051,18 @@ CgValue ExprEmitter::EmitLike(const Expr& e) {
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
   return Get(result);
+}
+
+CgValue ExprEmitter::EmitAnyAll(const Expr& e) {
+  // Both operands, in order (as the interpreter evaluates them), then the runtime:
+  // 0 false, 1 true, 2 NULL.
+  CgValue v = Emit(*e.args[0]);
+  CgValue a = Emit(*e.args[1]);
+  llvm::Value* value = Box(v, e.args[0]->type.id);
+  llvm::Value* array = Box(a, e.args[1]->type.id);
+  llvm::Value* r = CallRuntime("caracal_rt_any_all", {b_.getInt32(static_cast<int>(e.op)), b_.getInt32(e.negated ? 1 : 0),
+                                                      b_.getInt32(static_cast<int>(e.args[0]->type.id)), value, array});
+  return {Repr::kBool, b_.CreateICmpEQ(r, b_.getInt32(2)), b_.CreateICmpEQ(r, b_.getInt32(1))};
 }
 
 CgValue ExprEmitter::EmitFunc(const Expr& e) {

@@ -161,6 +161,7 @@ class ExprEmitter {
   CgValue EmitGreatestLeast(const planner::Expr& e);
   CgValue EmitIn(const planner::Expr& e);
   CgValue EmitLike(const planner::Expr& e);
+  CgValue EmitAnyAll(const planner::Expr& e);
   CgValue EmitFunc(const planner::Expr& e);
   CgValue EmitArray(const planner::Expr& e);
   CgValue EmitSubscript(const planner::Expr& e);

@@ -203,6 +203,12 @@ int32_t caracal_rt_concat(EvalState* state, const Datum* a, const Datum* b, Datu
   });
 }
 
+int32_t caracal_rt_any_all(int32_t op, int32_t all, int32_t type, const Datum* value, const Datum* array) {
+  Datum r = planner::EvalAnyAll(static_cast<planner::Op>(op), all != 0, SqlType::Of(static_cast<planner::TypeId>(type)),
+                                *value, *array);
+  return r.is_null() ? 2 : r.as_bool() ? 1 : 0;
+}
+
 int32_t caracal_rt_like(const Datum* text, const Datum* pattern, int32_t case_insensitive) {
   return planner::LikeMatch(text->s, pattern->s, case_insensitive != 0) ? 1 : 0;
 }
@@ -296,6 +302,7 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_compare", "ippi", reinterpret_cast<void*>(&caracal_rt_compare)},
       {"caracal_rt_concat", "ipppp", reinterpret_cast<void*>(&caracal_rt_concat)},
       {"caracal_rt_like", "ippi", reinterpret_cast<void*>(&caracal_rt_like)},
+      {"caracal_rt_any_all", "iiiipp", reinterpret_cast<void*>(&caracal_rt_any_all)},
       {"caracal_rt_read_string", "vpip", reinterpret_cast<void*>(&caracal_rt_read_string)},
       {"caracal_rt_copy_bytes", "vppl", reinterpret_cast<void*>(&caracal_rt_copy_bytes)},
       {"caracal_rt_ascii", "lpi", reinterpret_cast<void*>(&caracal_rt_ascii)},

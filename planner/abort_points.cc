@@ -50,6 +50,7 @@ bool MayRaise(const Expr& e) {
     case ExprKind::kLeast:
     case ExprKind::kIn:
     case ExprKind::kLike:
+    case ExprKind::kAnyAll:
     case ExprKind::kArray:
     case ExprKind::kSubscript:
     case ExprKind::kNextval: return false;

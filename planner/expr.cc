@@ -89,6 +89,7 @@ std::string Expr::DebugString() const {
     case ExprKind::kLeast: return fmt::format("LEAST({})", inner);
     case ExprKind::kIn: return fmt::format("{}IN({})", negated ? "NOT " : "", inner);
     case ExprKind::kLike: return fmt::format("{}{}({})", negated ? "NOT " : "", case_insensitive ? "ILIKE" : "LIKE", inner);
+    case ExprKind::kAnyAll: return fmt::format("{}{}({})", negated ? "ALL" : "ANY", static_cast<int>(op), inner);
     case ExprKind::kFunc: return fmt::format("FUNC{}({})", static_cast<int>(func), inner);
     case ExprKind::kAggRef: return fmt::format("AGG{}({}{})", static_cast<int>(agg), distinct ? "DISTINCT " : "", inner);
     case ExprKind::kArray: return fmt::format("ARRAY[{}]", inner);

@@ -51,6 +51,8 @@ enum class ExprKind : uint8_t {
   kLeast,
   kIn,        // args[0] IN (args[1..]); negated: NOT IN
   kLike,      // args[0] LIKE args[1]; negated; case_insensitive: ILIKE
+  kAnyAll,    // args[0] op ANY (args[1]), or ALL when negated: args[1] an array whose
+              // elements compare with args[0] (op in {kEq..kGe}); PostgreSQL's NULL rules
   kFunc,      // builtin function `func` over args
   kAggRef,    // an aggregate call (only before grouping rewrites it into a kAggregate slot)
   kArray,     // ARRAY[args...]: a one-dimensional array of the args (coerced to the element type)

@@ -471,7 +471,41 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
       return e;
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
-    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: throw NotSupported("ANY/ALL", loc);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: {
+      const bool all = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL;
+      if (a->rexpr && a->rexpr->node_case == PG_QUERY__NODE__NODE_SUB_LINK)
+        throw NotSupported(fmt::format("{} with a subquery", all ? "ALL" : "ANY"), loc);
+      const Op op = CompareOp(name);
+      if (op == Op::kNone) {
+        if (ArithOp(name) != Op::kNone || name == "||")
+          throw SqlError("42809", "op ANY/ALL (array) requires operator to yield boolean", loc);
+        throw NotSupported(fmt::format("the operator {} with ANY/ALL", name), loc);
+      }
+      ExprPtr l = Bind(a->lexpr);
+      ExprPtr r = Bind(a->rexpr);
+      // An unknown literal is an array of the other side's type ('{1,2}'), as PostgreSQL
+      // resolves it.
+      if (r->type.is_unknown())
+        r = CastTo(std::move(r), SqlType::ArrayOf(l->type.is_unknown() ? SqlType::Of(TypeId::kText) : l->type.Base()));
+      if (!r->type.is_array())
+        throw SqlError("42809", "op ANY/ALL (array) requires array on right side", loc);
+      const SqlType element = r->type.Element();
+      std::optional<SqlType> t = ComparisonType(l->type, element);
+      if (!t) NoOperator(name, &l->type, element, loc);
+      // Both sides in the comparison's type, as AlignOperands does for a plain one.
+      auto aligned = [&](const SqlType& type) {
+        return type.id == t->id || (t->is_integer() && type.is_integer()) ||
+               (t->id == TypeId::kText && (type.id == TypeId::kVarchar || type.id == TypeId::kText));
+      };
+      if (!aligned(l->type)) l = CastTo(std::move(l), *t);
+      if (!aligned(element)) r = CastTo(std::move(r), SqlType::ArrayOf(*t));
+      auto e = MakeNode(ExprKind::kAnyAll, SqlType::Of(TypeId::kBool), loc);
+      e->op = op;
+      e->negated = all;
+      e->args.push_back(std::move(l));
+      e->args.push_back(std::move(r));
+      return e;
+    }
     case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: throw NotSupported("SIMILAR TO", loc);
     default: throw NotSupported("this operator", loc);
   }

@@ -124,6 +124,30 @@ bool Like(std::string_view t, std::string_view p) {
 
 }  // namespace
 
+Datum EvalAnyAll(Op op, bool all, const SqlType& type, const Datum& value, const Datum& array) {
+  if (array.is_null()) return Datum::Null();
+  bool saw_null = false;
+  for (const Datum& element : *array.array) {
+    if (value.is_null() || element.is_null()) {
+      saw_null = true;
+      continue;
+    }
+    const int c = CompareForType(value, element, type);
+    bool holds = false;
+    switch (op) {
+      case Op::kEq: holds = c == 0; break;
+      case Op::kNe: holds = c != 0; break;
+      case Op::kLt: holds = c < 0; break;
+      case Op::kLe: holds = c <= 0; break;
+      case Op::kGt: holds = c > 0; break;
+      case Op::kGe: holds = c >= 0; break;
+      default: throw SqlError(sqlstate::kInternalError, "internal error: ANY/ALL without a comparison");
+    }
+    if (holds != all) return Datum::Bool(!all);  // ANY: one true; ALL: one false
+  }
+  return saw_null ? Datum::Null() : Datum::Bool(all);
+}
+
 bool LikeMatch(std::string_view text, std::string_view pattern, bool case_insensitive) {
   if (!case_insensitive) return Like(text, pattern);
   std::string t(text), p(pattern);
@@ -283,6 +307,10 @@ Datum EvalNode(const Expr& e, const EvalContext& ctx) {
       Datum p = EvalNode(*e.args[1], ctx);
       if (p.is_null()) return p;
       return Datum::Bool(LikeMatch(t.s, p.s, e.case_insensitive) != e.negated);
+    }
+    case ExprKind::kAnyAll: {
+      Datum value = EvalNode(*e.args[0], ctx);
+      return EvalAnyAll(e.op, e.negated, e.args[0]->type, value, EvalNode(*e.args[1], ctx));
     }
     case ExprKind::kFunc: {
       std::vector<Datum> args;

@@ -47,6 +47,12 @@ Datum Arithmetic(Op op, const Datum& a, const Datum& b, const SqlType& type);
 std::optional<Numeric> NumericArithmetic(Op op, const Numeric& a, const Numeric& b);
 // SQL comparison of two non-null datums of one family (bpchar: trailing blanks ignored).
 int CompareForType(const Datum& a, const Datum& b, const SqlType& type);
+// A kAnyAll of its evaluated operands: ANY is true when a comparison with an
+// element is, ALL false when one is false; otherwise NULL if a comparison was NULL (a
+// NULL value or element), else false (ANY) / true (ALL). A NULL array is NULL; an empty
+// one gives false (ANY) / true (ALL), whatever the value.
+// `op` is the comparison, `type` the value's (the elements compare as that type).
+Datum EvalAnyAll(Op op, bool all, const SqlType& type, const Datum& value, const Datum& array);
 // LIKE with PostgreSQL's default escape character '\'.
 bool LikeMatch(std::string_view text, std::string_view pattern, bool case_insensitive);
 

@@ -88,6 +88,8 @@ std::string RenderExpr(const Expr& e, const RenderNames& names) {
     case ExprKind::kIn: return fmt::format("({} {}IN ({}))", arg(0), e.negated ? "NOT " : "", Join(e.args, names, 1));
     case ExprKind::kLike:
       return fmt::format("({} {}{} {})", arg(0), e.negated ? "NOT " : "", e.case_insensitive ? "ILIKE" : "LIKE", arg(1));
+    case ExprKind::kAnyAll:
+      return fmt::format("({} {} {} ({}))", arg(0), OpText(e.op), e.negated ? "ALL" : "ANY", arg(1));
     case ExprKind::kFunc: return fmt::format("{}({})", FunctionName(e.func), Join(e.args, names));
     case ExprKind::kAggRef: return "aggregate(" + Join(e.args, names) + ")";
     case ExprKind::kArray: return fmt::format("ARRAY[{}]", Join(e.args, names));

@@ -74,3 +74,36 @@ END $$;
 
 --- calls: arrays 300
 SELECT id, n FROM counter ORDER BY id;
+
+-- op ANY / ALL (array): PostgreSQL's NULL rules, element conversion (int[] against
+-- numeric), in WHERE (a write's WHERE scans the range) and in conditions
+SELECT id FROM counter WHERE id = ANY (ARRAY[1, 3, 99]) ORDER BY id;
+SELECT id FROM counter WHERE id <> ALL ('{1,2,3}') ORDER BY id LIMIT 3;
+SELECT 1 = ANY ('{}'::integer[]), NULL::integer = ANY ('{}'::integer[]), 1 = ALL ('{}'::integer[]),
+       1 = ANY (NULL::integer[]), NULL::integer = ANY (ARRAY[1]), 2 = ANY (ARRAY[1, NULL]), 1 = ANY (ARRAY[1, NULL]),
+       1 = ALL (ARRAY[1, NULL]), 2 = ALL (ARRAY[1, NULL]), 2.0 = ANY (ARRAY[2]), 2.5 > ALL (ARRAY[1, 2]),
+       'b' = ANY ('{a,b}'), 'b'::char(3) = ANY (ARRAY['b', 'c']);
+SELECT 1 + ANY (ARRAY[1]);
+SELECT 1 = ANY (1);
+CREATE FUNCTION reset_some(p_ids integer[], p_keep integer[]) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  v_n bigint := 0;
+BEGIN
+  UPDATE counter SET n = 0 WHERE id = ANY (p_ids) AND id <> ALL (p_keep);
+  IF 3 = ANY (p_ids) AND NOT (3 = ANY (p_keep)) THEN
+    v_n := 3;
+  END IF;
+  RETURN v_n || ':' || (NULL::integer = ANY (p_keep) IS NULL)::text || ':' || (1.0 = ANY (p_ids))::text;
+END $$;
+SELECT reset_some(ARRAY[1, 2, 3], ARRAY[2]);
+SELECT reset_some(ARRAY[5], '{}');
+SELECT id, n FROM counter WHERE id <= 5 ORDER BY id;
+-- an integer array assigned to a numeric[] variable converts its elements
+CREATE FUNCTION thirds(p_ids integer[]) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  q numeric[];
+BEGIN
+  q := p_ids;
+  RETURN (q[1] / 3)::text || ' ' || (q[2] * 1.5)::text;
+END $$;
+SELECT thirds(ARRAY[7, 8]);
