@@ -55,8 +55,9 @@ ResultSet ExplainSelect(const SelectPlan& plan) {
     if (slot.space == SlotSpace::kGroupKey) return RenderExpr(*plan.group_by.at(static_cast<size_t>(slot.index)), names);
     if (slot.space == SlotSpace::kAggregate) {
       const AggregateSpec& a = plan.aggregates.at(static_cast<size_t>(slot.index));
-      if (!a.arg) return "count(*)";
-      return fmt::format("{}({}{})", AggName(a.func), a.distinct ? "DISTINCT " : "", RenderExpr(*a.arg, names));
+      std::string call = a.arg ? fmt::format("{}({}{})", AggName(a.func), a.distinct ? "DISTINCT " : "", RenderExpr(*a.arg, names))
+                               : std::string("count(*)");
+      return a.filter ? fmt::format("{} FILTER (WHERE {})", call, RenderExpr(*a.filter, names)) : call;
     }
     return "?";
   };

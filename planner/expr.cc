@@ -17,6 +17,7 @@ ExprPtr Expr::Clone() const {
   e->explicit_cast = explicit_cast;
   e->distinct = distinct;
   e->sort = sort;
+  e->filtered = filtered;
   e->value = value;
   e->slot = slot;
   for (const auto& a : args) e->args.push_back(a->Clone());
@@ -26,7 +27,7 @@ ExprPtr Expr::Clone() const {
 bool Expr::Equals(const Expr& o) const {
   if (kind != o.kind || !(type == o.type) || op != o.op || func != o.func || agg != o.agg ||
       negated != o.negated || case_insensitive != o.case_insensitive || args.size() != o.args.size() ||
-      distinct != o.distinct || sort != o.sort)
+      distinct != o.distinct || sort != o.sort || filtered != o.filtered)
     return false;
   if (kind == ExprKind::kSlot && !(slot == o.slot)) return false;
   if (kind == ExprKind::kConst) {

@@ -118,6 +118,8 @@ struct Expr {
   // (1 ascending, -1 descending, 0: input order).
   bool distinct = false;
   int8_t sort = 0;
+  // kAggRef with FILTER (WHERE cond): the last of `args` is cond.
+  bool filtered = false;
   Datum value;  // kConst
   Slot slot;    // kSlot
   std::vector<ExprPtr> args;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "planner/catalog.h"
 #include "planner/constant_folding.h"
 #include "planner/functions.h"
@@ -739,6 +741,30 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
 }
 
 ExprPtr ExprBinder::BindAggregate(const PgQuery__Node* node, const std::string& name) {
+  ExprPtr e = BindAggregateCall(node, name);
+  const PgQuery__FuncCall* f = node->func_call;
+  if (f->agg_filter) {
+    // FILTER (WHERE cond): over the input row, like the argument; no aggregate inside.
+    const bool allowed = allow_aggregates_;
+    std::string clause = std::exchange(clause_, "FILTER");
+    allow_aggregates_ = false;
+    ExprPtr cond;
+    try {
+      cond = RequireBoolean(Bind(f->agg_filter), "FILTER");
+    } catch (...) {
+      allow_aggregates_ = allowed;
+      clause_ = std::move(clause);
+      throw;
+    }
+    allow_aggregates_ = allowed;
+    clause_ = std::move(clause);
+    e->args.push_back(std::move(cond));
+    e->filtered = true;
+  }
+  return e;
+}
+
+ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::string& name) {
   const PgQuery__FuncCall* f = node->func_call;
   int loc = f->location;
   if (in_aggregate_) throw SqlError(sqlstate::kGroupingError, "aggregate function calls cannot be nested", loc);
@@ -747,7 +773,6 @@ ExprPtr ExprBinder::BindAggregate(const PgQuery__Node* node, const std::string& 
                    clause_.empty() ? std::string("aggregate functions are not allowed here")
                                    : fmt::format("aggregate functions are not allowed in {}", clause_),
                    loc);
-  if (f->agg_filter) throw NotSupported("FILTER in an aggregate", loc);
   if (f->n_agg_order > 0 && name != "array_agg") throw NotSupported("ORDER BY in an aggregate other than array_agg", loc);
   auto e = MakeNode(ExprKind::kAggRef, SqlType::Of(TypeId::kInt8), loc);
   e->distinct = f->agg_distinct;

@@ -68,6 +68,7 @@ class ExprBinder {
   ExprPtr BindColumnRef(const PgQuery__Node* node);
   ExprPtr BindAExpr(const PgQuery__Node* node);
   ExprPtr BindFuncCall(const PgQuery__Node* node);
+  ExprPtr BindAggregateCall(const PgQuery__Node* node, const std::string& name);
   ExprPtr BindAggregate(const PgQuery__Node* node, const std::string& name);
   ExprPtr BindTypeCast(const PgQuery__Node* node);
   ExprPtr BindCase(const PgQuery__Node* node);

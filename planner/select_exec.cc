@@ -128,6 +128,7 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
       }
       for (size_t i = 0; i < plan.aggregates.size(); ++i) {
         const AggregateSpec& a = plan.aggregates[i];
+        if (a.filter && !EvalCondition(*a.filter, ctx)) continue;
         Accumulator& acc = group->accumulators[i];
         if (const Column* c = column_args[i]; c != nullptr) {
           const int col = a.arg->slot.index;

@@ -107,13 +107,17 @@ class GroupRewriter {
 
  private:
   int AggregateIndex(const Expr& agg) {
+    // The argument (none for count(*)), then the FILTER condition when there is one.
+    const Expr* arg = agg.args.size() > (agg.filtered ? 1u : 0u) ? agg.args[0].get() : nullptr;
+    const Expr* filter = agg.filtered ? agg.args.back().get() : nullptr;
+    auto same = [](const ExprPtr& a, const Expr* b) { return a ? b != nullptr && a->Equals(*b) : b == nullptr; };
     for (size_t i = 0; i < plan_.aggregates.size(); ++i) {
       const AggregateSpec& s = plan_.aggregates[i];
-      bool same_arg = (!s.arg && agg.args.empty()) || (s.arg && !agg.args.empty() && s.arg->Equals(*agg.args[0]));
-      if (s.func == agg.agg && same_arg && s.distinct == agg.distinct && s.sort == agg.sort) return static_cast<int>(i);
+      if (s.func == agg.agg && same(s.arg, arg) && same(s.filter, filter) && s.distinct == agg.distinct && s.sort == agg.sort)
+        return static_cast<int>(i);
     }
-    plan_.aggregates.push_back(
-        AggregateSpec{agg.agg, agg.args.empty() ? nullptr : agg.args[0]->Clone(), agg.type, agg.distinct, agg.sort});
+    plan_.aggregates.push_back(AggregateSpec{agg.agg, arg ? arg->Clone() : nullptr, agg.type, agg.distinct, agg.sort,
+                                             filter ? filter->Clone() : nullptr});
     return static_cast<int>(plan_.aggregates.size() - 1);
   }
 

@@ -33,8 +33,9 @@ struct AggregateSpec {
   AggFunc func;
   ExprPtr arg;     // over kColumn slots; null for count(*)
   SqlType type;    // result type
-  bool distinct = false;  // array_agg(DISTINCT x)
+  bool distinct = false;  // agg(DISTINCT x)
   int8_t sort = 0;        // array_agg(x ORDER BY x [DESC]): 1 / -1; 0: input order
+  ExprPtr filter;         // FILTER (WHERE filter), over kColumn slots; null: none
 };
 
 struct SelectPlan {

@@ -73,3 +73,18 @@ BEGIN
 END $$;
 SELECT grid_distinct_v(1);
 SELECT grid_distinct_v(2);
+-- FILTER (WHERE ...) on aggregates: rows the condition does not hold for are not added
+SELECT count(*) FILTER (WHERE v > 5), count(v) FILTER (WHERE a = 1), sum(b) FILTER (WHERE v IS NOT NULL),
+       avg(v) FILTER (WHERE a > 100), count(DISTINCT c) FILTER (WHERE b < 3) FROM grid;
+SELECT a, count(*), count(*) FILTER (WHERE v >= 5), max(c) FILTER (WHERE b <> 2) FROM grid GROUP BY a ORDER BY a;
+SELECT a FROM grid GROUP BY a HAVING count(*) FILTER (WHERE v > 5) > 1 ORDER BY 1;
+SELECT count(*) FILTER (WHERE count(*) > 1) FROM grid;
+CREATE FUNCTION grid_count_over(p_v integer) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  n bigint;
+BEGIN
+  SELECT count(*) FILTER (WHERE v > p_v) INTO n FROM grid;
+  RETURN n;
+END $$;
+SELECT grid_count_over(0);
+SELECT grid_count_over(50);
