@@ -162,15 +162,23 @@ void DropIndexes(const std::vector<std::string>& names, Catalog& catalog, Engine
     std::vector<Catalog::DetachedIndex> detached;
     std::vector<const TableInfo*> tables;
     std::vector<std::shared_ptr<const ProcedureIr>> again;
+    auto put_back = [&] {
+      for (auto it = detached.rbegin(); it != detached.rend(); ++it) catalog.ReattachIndex(std::move(*it));
+    };
     try {
       for (const std::string& name : names) {
         detached.push_back(catalog.DetachIndex(name));
         const TableInfo* table = catalog.FindTable(detached.back().info.table);
         if (std::ranges::find(tables, table) == tables.end()) tables.push_back(table);
       }
+    } catch (const SqlError&) {
+      put_back();
+      throw;
+    }
+    try {
       again = ReanalyzedProceduresUsing(tables, catalog);
     } catch (const SqlError& e) {
-      for (auto it = detached.rbegin(); it != detached.rend(); ++it) catalog.ReattachIndex(std::move(*it));
+      put_back();
       throw SqlError(sqlstate::kDependentObjectsStillExist,
                      fmt::format("cannot drop index {} because other objects depend on it", fmt::join(names, ", ")))
           .WithDetail(e.what())
@@ -284,7 +292,8 @@ DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, Engine& engine)
                                                                               : sqlstate::kUndefinedTable,
                      fmt::format("{} \"{}\" does not exist", kind, name));
     }
-    names.push_back(name);
+    // A name given twice is dropped once, as PostgreSQL does.
+    if (std::ranges::find(names, name) == names.end()) names.push_back(name);
   }
   if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX) {
     DropIndexes(names, catalog, engine);

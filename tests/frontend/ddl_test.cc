@@ -226,6 +226,13 @@ TEST_F(DdlTest, DropIsAllOrNothing) {
   EXPECT_EQ(r[0].notices, std::vector<std::string>{"table \"nosuch\" does not exist, skipping"});
   EXPECT_EQ(session_.catalog().FindTable("a"), nullptr);
   EXPECT_EQ(Q("create table a (k text primary key)"), "CREATE TABLE");
+  // A name given twice is dropped once (PostgreSQL's behaviour).
+  Q("create index a_k on a (k)");
+  Q("create sequence s");
+  EXPECT_EQ(Q("drop index a_k, a_k"), "DROP INDEX");
+  EXPECT_EQ(Q("drop sequence s, s"), "DROP SEQUENCE");
+  EXPECT_EQ(Q("drop table a, a"), "DROP TABLE");
+  EXPECT_EQ(session_.catalog().FindTable("a"), nullptr);
 }
 
 TEST_F(DdlTest, UnsupportedStatements) {
