@@ -28,4 +28,4 @@ if [ "$status" -ne 0 ]; then
     grep -m1 -A60 -E 'ERROR|Assertion|runtime error|terminate|deadly|Timeout|out-of-memory' || tail -60 "$log"
   exit "$status"
 fi
-tail -6 "$log"
+grep "^stat::" "$log" || tail -6 "$log"
