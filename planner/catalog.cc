@@ -101,8 +101,9 @@ Catalog::DetachedIndex Catalog::DetachIndex(std::string_view name) {
 void Catalog::ReattachIndex(DetachedIndex detached) {
   TableInfo& table = *tables_.at(detached.info.table);
   const int position = detached.info.engine_index;
-  table.indexes.insert(table.indexes.begin() + position, detached.info.name);
-  indexes_.emplace(detached.info.name, std::move(detached.info));
+  std::string name = detached.info.name;
+  table.indexes.insert(table.indexes.begin() + position, name);
+  indexes_.emplace(std::move(name), std::move(detached.info));
   NumberIndexes(table);
 }
 
