@@ -116,15 +116,16 @@ std::optional<SqlType> ComparisonType(const SqlType& a, const SqlType& b) {
 
 // Brings both operands to the comparison type (integers of any width compare as int64,
 // varchar/text as bytes, so those need no cast node).
+// Whether a comparison in type `t` takes an operand of `type` as it is: integers of any
+// width compare as int64, varchar as text.
+bool ComparesAs(const SqlType& type, const SqlType& t) {
+  return type.id == t.id || (t.is_integer() && type.is_integer()) ||
+         (t.id == TypeId::kText && (type.id == TypeId::kVarchar || type.id == TypeId::kText));
+}
+
 void AlignOperands(ExprPtr& l, ExprPtr& r, const SqlType& t) {
-  auto align = [&](ExprPtr& e) {
-    if (e->type.id == t.id) return;
-    if (t.is_integer() && e->type.is_integer()) return;
-    if (t.id == TypeId::kText && (e->type.id == TypeId::kVarchar || e->type.id == TypeId::kText)) return;
-    e = CastTo(std::move(e), t);
-  };
-  align(l);
-  align(r);
+  if (!ComparesAs(l->type, t)) l = CastTo(std::move(l), t);
+  if (!ComparesAs(r->type, t)) r = CastTo(std::move(r), t);
 }
 
 }  // namespace
@@ -494,13 +495,9 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
       const SqlType element = r->type.Element();
       std::optional<SqlType> t = ComparisonType(l->type, element);
       if (!t) NoOperator(name, &l->type, element, loc);
-      // Both sides in the comparison's type, as AlignOperands does for a plain one.
-      auto aligned = [&](const SqlType& type) {
-        return type.id == t->id || (t->is_integer() && type.is_integer()) ||
-               (t->id == TypeId::kText && (type.id == TypeId::kVarchar || type.id == TypeId::kText));
-      };
-      if (!aligned(l->type)) l = CastTo(std::move(l), *t);
-      if (!aligned(element)) r = CastTo(std::move(r), SqlType::ArrayOf(*t));
+      // Both sides in the comparison's type, as AlignOperands puts a plain one's.
+      if (!ComparesAs(l->type, *t)) l = CastTo(std::move(l), *t);
+      if (!ComparesAs(element, *t)) r = CastTo(std::move(r), SqlType::ArrayOf(*t));
       auto e = MakeNode(ExprKind::kAnyAll, SqlType::Of(TypeId::kBool), loc);
       e->op = op;
       e->negated = all;

@@ -132,17 +132,7 @@ Datum EvalAnyAll(Op op, bool all, const SqlType& type, const Datum& value, const
       saw_null = true;
       continue;
     }
-    const int c = CompareForType(value, element, type);
-    bool holds = false;
-    switch (op) {
-      case Op::kEq: holds = c == 0; break;
-      case Op::kNe: holds = c != 0; break;
-      case Op::kLt: holds = c < 0; break;
-      case Op::kLe: holds = c <= 0; break;
-      case Op::kGt: holds = c > 0; break;
-      case Op::kGe: holds = c >= 0; break;
-      default: throw SqlError(sqlstate::kInternalError, "internal error: ANY/ALL without a comparison");
-    }
+    const bool holds = CompareResult(op, CompareForType(value, element, type));
     if (holds != all) return Datum::Bool(!all);  // ANY: one true; ALL: one false
   }
   return saw_null ? Datum::Null() : Datum::Bool(all);
