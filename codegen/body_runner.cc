@@ -383,9 +383,9 @@ void BodyRunner::RunReturnQuery(const Stmt& s) {
     for (size_t c = 0; c < columns && c < row.size(); ++c) {
       const planner::SqlType& to = ir_.result_columns[c].type;
       if (row[c].is_null() || !cast[c])
-        out.push_back(planner::DatumToValue(row[c], to));
+        out.push_back(planner::DatumToResultValue(row[c], to));
       else
-        out.push_back(planner::DatumToValue(planner::CastDatum(row[c], s.select->columns[c].type, to, false), to));
+        out.push_back(planner::DatumToResultValue(planner::CastDatum(row[c], s.select->columns[c].type, to, false), to));
     }
     exec_->Emit(std::move(out));
     return true;
@@ -396,7 +396,7 @@ void BodyRunner::RunReturnQuery(const Stmt& s) {
 void BodyRunner::EmitRow(const std::vector<Datum>& values) {
   std::vector<Value> row;
   row.reserve(values.size());
-  for (size_t c = 0; c < values.size(); ++c) row.push_back(planner::DatumToValue(values[c], ir_.result_columns[c].type));
+  for (size_t c = 0; c < values.size(); ++c) row.push_back(planner::DatumToResultValue(values[c], ir_.result_columns[c].type));
   exec_->Emit(std::move(row));
 }
 

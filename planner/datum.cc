@@ -497,6 +497,19 @@ void DatumFromRowInto(const RowValue& row, int col, const Column& c, Datum& out)
   out = DatumFromRow(row, col, c);
 }
 
+namespace {
+
+// A numeric at the scale a Value of `type` takes, if a stored value can hold it.
+std::optional<Numeric> StoredNumeric(const Numeric& n, const SqlType& type) {
+  const int scale = type.scale >= 0 ? type.scale : n.scale();
+  if (scale > 18) return std::nullopt;
+  const Numeric r = n.Rescale(scale);
+  if (r.mantissa() > INT64_MAX || r.mantissa() < INT64_MIN) return std::nullopt;
+  return r;
+}
+
+}  // namespace
+
 Value DatumToValue(const Datum& d, const SqlType& type) {
   switch (d.kind) {
     case Datum::Kind::kNull: return Value::Null();
@@ -504,12 +517,11 @@ Value DatumToValue(const Datum& d, const SqlType& type) {
     case Datum::Kind::kInt: return Value::Int(d.i);
     case Datum::Kind::kFloat: return Value::Double(d.f);
     case Datum::Kind::kNumeric: {
-      int scale = type.scale >= 0 ? type.scale : d.n.scale();
-      const Numeric r = d.n.Rescale(scale);
-      if (r.mantissa() > INT64_MAX || r.mantissa() < INT64_MIN || scale > 18)
+      const std::optional<Numeric> r = StoredNumeric(d.n, type);
+      if (!r)
         throw SqlError(sqlstate::kNumericOutOfRange, "numeric field overflow")
             .WithDetail("Stored numeric values hold at most 18 digits.");
-      return Value::Numeric(static_cast<int64_t>(r.mantissa()), scale);
+      return Value::Numeric(static_cast<int64_t>(r->mantissa()), r->scale());
     }
     case Datum::Kind::kString: return Value::String(d.s);
     case Datum::Kind::kTimestamp: return Value::Timestamp(d.i);
@@ -521,6 +533,15 @@ Value DatumToValue(const Datum& d, const SqlType& type) {
     }
   }
   return Value::Null();
+}
+
+Value DatumToResultValue(const Datum& d, const SqlType& type) {
+  if (d.kind == Datum::Kind::kNumeric && !StoredNumeric(d.n, type)) return Value::String(DatumToText(d, type));
+  if (d.kind != Datum::Kind::kArray) return DatumToValue(d, type);
+  std::vector<Value> elements;
+  const SqlType element = type.is_array() ? type.Element() : SqlType::Of(TypeId::kText);
+  for (const Datum& e : *d.array) elements.push_back(DatumToResultValue(e, element));
+  return Value::Array(std::move(elements));
 }
 
 namespace {

@@ -91,6 +91,10 @@ void DatumFromRowInto(const RowValue& row, int col, const Column& column, Datum&
 // To an engine Value for storing into a column of `type` (the value already coerced).
 // Arrays become Value::Array of their elements.
 Value DatumToValue(const Datum& d, const SqlType& type);
+// To an engine Value for a client (a procedure's result row): as DatumToValue, except
+// that a numeric wider than a stored one (more than 18 digits, `1.5 / 3` has scale 20)
+// travels as its text, which is what the client prints; it is no column's value.
+Value DatumToResultValue(const Datum& d, const SqlType& type);
 // Column `col` of a row being built or patched := non-null `d` (a value of `type`,
 // already coerced to the column), exactly as Set(col, DatumToValue(d, type)) would,
 // but without a Value in between for the common kinds. A string is referenced, not

@@ -63,3 +63,14 @@ SELECT nn_set_amount(2, 3.25);
 SELECT nn_set_amount(2, 3.25);
 SELECT nn_set_amount(1, NULL);
 SELECT id, amount FROM ledger WHERE id <= 2 ORDER BY id;
+-- A numeric result wider than a stored value (scale 20, 19 digits) reaches the client whole
+CREATE FUNCTION nn_thirds(p numeric) RETURNS TABLE (third numeric, parts numeric[]) LANGUAGE plpgsql AS $$
+BEGIN
+  third := p / 3;
+  parts := ARRAY[p / 7, p];
+  RETURN NEXT;
+  RETURN QUERY SELECT amount / 11, ARRAY[amount * 100000000000000000] FROM ledger WHERE id = 1;
+END $$;
+SELECT * FROM nn_thirds(1.5);
+CREATE FUNCTION nn_third(p numeric) RETURNS numeric LANGUAGE plpgsql AS $$ BEGIN RETURN p / 3; END $$;
+SELECT nn_third(2);
