@@ -158,11 +158,28 @@ Flow BodyRunner::RunBlock(const planner::Block& block) {
 
 Flow BodyRunner::RunStmt(const Stmt& s) {
   try {
-    return RunStmtKind(s);
+    return ir_.row_count_variable < 0 ? RunStmtKind(s) : RunCountingRows(s);
   } catch (SqlError& e) {
     AddStatementContext(e, ir_, s);  // kept if an inner statement set it
     throw;
   }
+}
+
+Flow BodyRunner::RunCountingRows(const Stmt& s) {
+  switch (s.kind) {
+    case StmtKind::kSelectInto:
+    case StmtKind::kInsert:
+    case StmtKind::kUpdate:
+    case StmtKind::kDelete:
+    case StmtKind::kReturnQuery: break;
+    default: return RunStmtKind(s);
+  }
+  const int64_t written_before = rows_processed_;
+  statement_rows_ = -1;
+  const Flow flow = RunStmtKind(s);
+  const int64_t rows = statement_rows_ >= 0 ? statement_rows_ : rows_processed_ - written_before;
+  frame_.var(ir_.row_count_variable) = Datum::Int(rows);
+  return flow;
 }
 
 Flow BodyRunner::RunStmtKind(const Stmt& s) {
@@ -328,6 +345,7 @@ void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
     const RowValue* row = key ? source.Read(s.table->id, *key) : nullptr;
     if (s.strict && row == nullptr) throw SqlError("P0002", "query returned no rows").AtPlpgsqlLevel();
     SetFound(row != nullptr);
+    statement_rows_ = row != nullptr ? 1 : 0;
     if (row == nullptr) {
       for (size_t i = 0; i < s.into.size(); ++i) Assign(s.into[i], Datum::Null(), planner::SqlType());
       return;
@@ -356,6 +374,8 @@ void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
   std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars, accelerator_);
   CheckStrict(s, static_cast<int64_t>(rows.size()));
   SetFound(!rows.empty());
+  // As PL/pgSQL: SELECT INTO takes (and counts) one row, PERFORM counts them all.
+  statement_rows_ = s.into.empty() ? static_cast<int64_t>(rows.size()) : std::min<int64_t>(1, static_cast<int64_t>(rows.size()));
   if (s.into.empty()) return;
   for (size_t i = 0; i < s.into.size(); ++i) {
     Datum v = rows.empty() || i >= s.select->columns.size() ? Datum::Null() : std::move(rows[0][i]);
@@ -374,10 +394,10 @@ void BodyRunner::RunReturnQuery(const Stmt& s) {
     const planner::SqlType& to = ir_.result_columns[c].type;
     cast[c] = !(from == to || to == from.Base());
   }
-  bool found = false;
+  int64_t emitted = 0;
   // Each row is emitted as the query produces it (no result set in between).
   planner::ForEachSelectedRow(*s.select, source, frame_.vars, accelerator_, [&](std::span<const Datum> row) {
-    found = true;
+    ++emitted;
     std::vector<Value> out;
     out.reserve(columns);
     for (size_t c = 0; c < columns && c < row.size(); ++c) {
@@ -390,7 +410,8 @@ void BodyRunner::RunReturnQuery(const Stmt& s) {
     exec_->Emit(std::move(out));
     return true;
   });
-  SetFound(found);
+  SetFound(emitted > 0);
+  statement_rows_ = emitted;
 }
 
 void BodyRunner::EmitRow(const std::vector<Datum>& values) {

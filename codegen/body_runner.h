@@ -131,6 +131,8 @@ class BodyRunner {
   bool Condition(const planner::Expr& e) const;
   void Assign(int slot, planner::Datum value, const planner::SqlType& from);
   void SetFound(bool found);
+  // Runs SQL statement `s` and sets ROW_COUNT to the rows it processed.
+  Flow RunCountingRows(const planner::Stmt& s);
   // The keys a range statement covers at this transaction's position (declared in Declare).
   const std::vector<Key>& RangeKeys(const planner::Stmt& s);
   // The row a point statement addresses: its WHERE key (UPDATE/DELETE) or its point read
@@ -152,6 +154,9 @@ class BodyRunner {
   bool published_ = false;
   bool returned_value_ = false;
   int64_t rows_processed_ = 0;
+  // The rows the running query statement reported for ROW_COUNT (SELECT INTO, PERFORM,
+  // RETURN QUERY); -1: none, the rows it wrote count (rows_processed_'s growth).
+  int64_t statement_rows_ = -1;
   std::function<void(const planner::Stmt&)> declare_observer_;
   const planner::ExprAccelerator* accelerator_ = nullptr;
   const CompiledExprs* compiled_ = nullptr;  // the same object as accelerator_, or null

@@ -26,6 +26,9 @@ Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vect
     d.kind = Datum::Kind::kNull;
     if (d.array) d.array.reset();
   }
+  // PL/pgSQL's FOUND starts false, and ROW_COUNT 0.
+  if (ir.found_variable >= 0) frame.vars[ir.found_variable] = Datum::Bool(false);
+  if (ir.row_count_variable >= 0) frame.vars[ir.row_count_variable] = Datum::Int(0);
   for (size_t i = 0; i < parameters; ++i) planner::AssignFromValue(frame.vars[i], input.args[i], ir.variables[i].type);
   for (size_t i = 0; i < ir.sequence_calls.size() && i < input.sequence_values.size(); ++i)
     frame.vars[ir.sequence_calls[i].variable] = Datum::Int(input.sequence_values[i]);

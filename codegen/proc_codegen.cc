@@ -174,6 +174,13 @@ class BlockCompiler {
     emitter_->Store(CgValue{Repr::kBool, b_.getFalse(), found}, TypeId::kBool, emitter_->Variable(ir_.found_variable));
   }
 
+  // ROW_COUNT after a point lookup: 1 or 0 (BodyRunner::SelectInto's count).
+  void SetRowCountFound(llvm::Value* found) {
+    if (ir_.row_count_variable < 0) return;
+    emitter_->Store(CgValue{Repr::kInt, b_.getFalse(), b_.CreateZExt(found, b_.getInt64Ty())}, TypeId::kInt8,
+                    emitter_->Variable(ir_.row_count_variable));
+  }
+
   void CompileBlock(const Block& block) {
     for (const auto& s : block) CompileStmt(*s);
   }
@@ -578,6 +585,7 @@ class BlockCompiler {
     ErrorScope into(*this, &s, ErrorWhere::kPlpgsql);
     if (s.strict) emitter_->RaiseIf(b_.CreateNot(found), "P0002", "query returned no rows");
     SetFound(found);
+    SetRowCountFound(found);
     llvm::BasicBlock* have_row = NewBlock("sel.row");
     llvm::BasicBlock* no_row = NewBlock("sel.norow");
     llvm::BasicBlock* done = NewBlock("sel.done");

@@ -168,6 +168,7 @@ class ProcedureBinder {
   StmtPtr BindReturnQuery(const json& st);
   StmtPtr BindRaise(const json& st);
   StmtPtr BindAssert(const json& st);
+  void BindGetDiagnostics(const json& st, Block& out);
 
   // Expressions: PL/pgSQL hands them over as text; they are parsed as `SELECT <expr>`.
   ExprPtr BindExpr(const std::string& text, int line, const std::function<ExprPtr(ExprBinder&, const PgQuery__Node*)>& bind);
@@ -615,8 +616,7 @@ void ProcedureBinder::BindStatementKind(std::string_view type, const json& st, B
   if (type == "PLpgSQL_stmt_return_query") return out.push_back(BindReturnQuery(st));
   if (type == "PLpgSQL_stmt_raise") return out.push_back(BindRaise(st));
   if (type == "PLpgSQL_stmt_assert") return out.push_back(BindAssert(st));
-  if (type == "PLpgSQL_stmt_getdiag")
-    Unsupported("GET DIAGNOSTICS", line, "Test FOUND after the statement instead of its row count.");
+  if (type == "PLpgSQL_stmt_getdiag") return BindGetDiagnostics(st, out);
   if (type == "PLpgSQL_stmt_dynexecute" || type == "PLpgSQL_stmt_dynfors")
     Unsupported("dynamic SQL (EXECUTE)", line, "Write the statement directly: its write set must be known before it runs.");
   if (type == "PLpgSQL_stmt_fors" || type == "PLpgSQL_stmt_forc")
@@ -859,6 +859,29 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
   } catch (SqlError& e) {
     e.ShiftLocation(at);
     throw;
+  }
+}
+
+// GET [CURRENT] DIAGNOSTICS target = ROW_COUNT, ...: one assignment per item, from the
+// hidden ROW_COUNT variable (made on first use: a procedure without GET DIAGNOSTICS does
+// not keep a count).
+void ProcedureBinder::BindGetDiagnostics(const json& st, Block& out) {
+  if (st.value("is_stacked", false))
+    Unsupported("GET STACKED DIAGNOSTICS", line_, "EXCEPTION blocks are not supported, so no error is ever stacked.");
+  for (const json& node : st.value("diag_items", json::array())) {
+    const json& item = NodeBody(node);
+    const std::string kind = item.value("kind", "");
+    if (kind != "ROW_COUNT") Unsupported(fmt::format("GET DIAGNOSTICS {}", kind), line_, "ROW_COUNT is the item supported.");
+    const int slot = SlotOfVarno(item.value("target", 0), line_);
+    CheckAssignable(slot, line_);
+    if (ir_->row_count_variable < 0)
+      ir_->row_count_variable = AddVariable("$row_count", SqlType::Of(TypeId::kInt8), VariableKind::kRowCount);
+    const Variable& target = ir_->variables[slot];
+    auto s = NewStmt(StmtKind::kAssign, line_);
+    s->target = slot;
+    s->value = Coerce(MakeSlot(Slot{SlotSpace::kVariable, ir_->row_count_variable}, SqlType::Of(TypeId::kInt8)),
+                      target.type, CastContext::kAssignment, target.name);
+    out.push_back(std::move(s));
   }
 }
 

@@ -43,6 +43,7 @@ enum class VariableKind : uint8_t {
   kLocal,      // DECLAREd variable
   kLoopVar,    // FOR / FOREACH loop variable
   kFound,      // the FOUND flag (one per procedure)
+  kRowCount,   // GET DIAGNOSTICS' ROW_COUNT: rows the last SQL statement processed
   kSequence,   // the value of sequence_calls[i], drawn at sequencing
   kNow,        // now() / current_timestamp: the transaction's timestamp, drawn at sequencing
   kTemp,       // a hidden temporary of the binder or analysis
@@ -209,6 +210,9 @@ struct ProcedureIr {
   std::vector<Variable> variables;           // the frame; parameters first
   int parameter_count = 0;
   int found_variable = -1;
+  // ROW_COUNT (bigint), only when a GET DIAGNOSTICS reads it: each SQL statement sets it,
+  // as it sets FOUND. Starts at 0, as FOUND starts false.
+  int row_count_variable = -1;
   // OUT / INOUT parameter slots, in declaration order: a function with OUT parameters
   // returns one row of them (or, with RETURN NEXT, one row per RETURN NEXT).
   std::vector<int> out_variables;

@@ -127,6 +127,7 @@ class Taint {
  public:
   explicit Taint(const ProcedureIr& ir) {
     if (ir.found_variable >= 0) Add(ir.found_variable, -2);
+    if (ir.row_count_variable >= 0) Add(ir.row_count_variable, -4);
     for (int changes = 1; changes > 0;) {
       changes_ = 0;
       Walk(ir.body, std::nullopt);
@@ -336,6 +337,7 @@ class Classifier {
 
   std::string DependsText(int source) const {
     if (source == -2) return "FOUND";
+    if (source == -4) return "ROW_COUNT";
     if (source == -3) return "the RETURNING of a write";
     if (source >= 1) {
       const Stmt& r = *ir_.table_statements[source - 1];
@@ -405,14 +407,15 @@ class Classifier {
     return reads;
   }
 
-  // Whether FOUND may be read after `s` sets it (anywhere later, or anywhere at all when
-  // `s` repeats in a loop).
+  // Whether FOUND (or ROW_COUNT, its count) may be read after `s` sets it (anywhere
+  // later, or anywhere at all when `s` repeats in a loop).
   bool FoundReadAfter(const Stmt& s, bool in_loop) const {
-    if (ir_.found_variable < 0) return false;
+    if (ir_.found_variable < 0 && ir_.row_count_variable < 0) return false;
     bool after = false, read = false;
     ForEachStmt(ir_.body, [&](const Stmt& n) {
       if (&n == &s) after = true;
-      else if ((after || in_loop) && ReadsVariable(n, ir_.found_variable)) read = true;
+      else if ((after || in_loop) && (ReadsVariable(n, ir_.found_variable) || ReadsVariable(n, ir_.row_count_variable)))
+        read = true;
     });
     return read;
   }
@@ -583,7 +586,10 @@ class InitBuilder {
       for (int v : vars)
         if (!Computable(v)) {
           int source = taint_.SourceOf(v);
-          std::string what = source == -2 ? "FOUND" : source == -3 ? "the RETURNING of an earlier write" : "a computed value";
+          std::string what = source == -2   ? "FOUND"
+                             : source == -4 ? "ROW_COUNT"
+                             : source == -3 ? "the RETURNING of an earlier write"
+                                            : "a computed value";
           throw AtLine(NotSupported(fmt::format("a write whose key depends on {}", what))
                            .WithDetail(fmt::format("The key of statement {} ({} on {}) uses \"{}\", which cannot be known "
                                                    "before the call runs.",

@@ -271,6 +271,20 @@ def gen_ordered_scans(rng, n):
     return out
 
 
+def gen_diagnostics(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.4:
+            lo = rng.randrange(1, 40)
+            out.append(f"SELECT bump_range({lo}, {lo + rng.randrange(0, 6)}, {rng.randrange(1, 5)});")
+        elif r < 0.65:
+            out.append(f"SELECT touch({1 if rng.random() < 0.7 else rng.randrange(2, 5)});")
+        else:
+            out.append(f"SELECT * FROM churn({rng.randrange(1, 45)}, {rng.randrange(1, 45)});")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------

@@ -125,5 +125,29 @@ CREATE FUNCTION e21() RETURNS integer LANGUAGE plpgsql;
 CREATE PROCEDURE e22() LANGUAGE plpgsql;
 CREATE FUNCTION e23() RETURNS integer LANGUAGE plpgsql AS 'BEGIN RETURN 1; END', 'extra';
 
+-- 41. GET DIAGNOSTICS: only ROW_COUNT; a write whose key depends on it cannot be declared
+CREATE FUNCTION e24() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  c text;
+BEGIN
+  GET DIAGNOSTICS c = PG_CONTEXT;
+  RETURN c;
+END $$;
+CREATE FUNCTION e25() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  c text;
+BEGIN
+  GET STACKED DIAGNOSTICS c = MESSAGE_TEXT;
+  RETURN c;
+END $$;
+CREATE FUNCTION e26(p integer) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  n integer;
+BEGIN
+  UPDATE t SET v = v + 1 WHERE k >= p;
+  GET DIAGNOSTICS n = ROW_COUNT;
+  DELETE FROM t WHERE k = n;
+END $$;
+
 -- nothing above was created
 SELECT count(*) FROM caracal_write_sets;
