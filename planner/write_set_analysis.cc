@@ -599,6 +599,7 @@ class InitBuilder {
                        ir_, s->line);
         }
     }
+    NoteAssignments();
     ir_.init = Build(ir_.body, true);
   }
 
@@ -710,6 +711,31 @@ class InitBuilder {
     return true;
   }
 
+  // Whether the init program can decide condition `e` as the body will: its variables
+  // are computable, and the init program gives them their values - it keeps only needed
+  // assignments, so a computable variable nothing needs stays unset there.
+  bool Decidable(const Expr* e) const {
+    if (!ExprComputable(e)) return false;
+    for (int v : VariablesOf(e))
+      if (!needed_.count(v) && !set_in_init_.count(v) && assigned_.count(v)) return false;
+    return true;
+  }
+  // assigned_: variables the body assigns (so their frame value in the init program is
+  // only right if the init program assigns them too); set_in_init_: those it does
+  // assign without their being needed (INTO targets of reconnaissance reads, loop
+  // variables of the loops it keeps).
+  void NoteAssignments() {
+    ForEachStmt(ir_.body, [&](const Stmt& s) {
+      if (s.kind == StmtKind::kAssign || IsLoop(s)) {
+        if (s.target >= 0) assigned_.insert(s.target);
+      }
+      for (int t : s.into) assigned_.insert(t);
+      if (IsLoop(s) && s.target >= 0) set_in_init_.insert(s.target);
+    });
+    for (const Stmt* r : recon_)
+      for (int t : r->into) set_in_init_.insert(t);
+  }
+
   StmtPtr Shell(const Stmt& s, StmtKind kind) const {
     auto n = std::make_unique<Stmt>();
     n->kind = kind;
@@ -738,7 +764,7 @@ class InitBuilder {
         case StmtKind::kIf: {
           // Conditions over inputs (or values known by reconnaissance) are decided exactly.
           bool exact_conditions = true;
-          for (const auto& c : s.conds) exact_conditions = exact_conditions && ExprComputable(c.get());
+          for (const auto& c : s.conds) exact_conditions = exact_conditions && Decidable(c.get());
           std::vector<Block> blocks;
           bool any = false;
           for (const auto& b : s.blocks) {
@@ -792,7 +818,7 @@ class InitBuilder {
         }
         case StmtKind::kExit:
         case StmtKind::kContinue:
-          if (exact && (s.conds.empty() || ExprComputable(s.conds[0].get()))) {
+          if (exact && (s.conds.empty() || Decidable(s.conds[0].get()))) {
             auto n = Shell(s, s.kind);
             for (const auto& c : s.conds) n->conds.push_back(c->Clone());
             out.push_back(std::move(n));
@@ -834,6 +860,8 @@ class InitBuilder {
   std::set<const Stmt*> kept_;
   std::set<const Stmt*> recon_;
   std::set<int> computable_;
+  std::set<int> assigned_;
+  std::set<int> set_in_init_;
   int dropped_exits_ = 0;  // EXITs the init program cannot decide (see kWhile)
 };
 
