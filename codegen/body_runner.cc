@@ -166,6 +166,7 @@ Flow BodyRunner::RunStmt(const Stmt& s) {
 }
 
 Flow BodyRunner::RunCountingRows(const Stmt& s) {
+  if (s.collect) return RunStmtKind(s);  // a FOR over a query leaves ROW_COUNT alone
   switch (s.kind) {
     case StmtKind::kSelectInto:
     case StmtKind::kInsert:
@@ -338,6 +339,7 @@ void BodyRunner::RunSelectInto(const Stmt& s) {
 }
 
 void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
+  if (s.collect) return CollectRows(s, source);
   if (s.point_lookup) {
     // One row by its primary key: read it and assign the outputs directly.
     EvalContext ctx = FrameContext();
@@ -381,6 +383,17 @@ void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
     Datum v = rows.empty() || i >= s.select->columns.size() ? Datum::Null() : std::move(rows[0][i]);
     Assign(s.into[i], std::move(v), i < s.select->columns.size() ? s.select->columns[i].type : planner::SqlType());
   }
+}
+
+void BodyRunner::CollectRows(const Stmt& s, planner::RowSource& source) {
+  std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars, accelerator_);
+  for (size_t c = 0; c + 1 < s.into.size(); ++c) {
+    std::vector<Datum> column;
+    column.reserve(rows.size());
+    for (std::vector<Datum>& row : rows) column.push_back(std::move(row[c]));
+    frame_.var(s.into[c]) = Datum::Array(std::move(column));
+  }
+  frame_.var(s.into.back()) = Datum::Int(static_cast<int64_t>(rows.size()));
 }
 
 void BodyRunner::RunReturnQuery(const Stmt& s) {

@@ -102,6 +102,8 @@ class BodyRunner {
   Flow AfterIteration(const planner::Stmt& loop, Flow f, bool& stop);
 
   void RunSelectInto(const planner::Stmt& s);
+  // A FOR over a query's read (Stmt::collect): its rows, column by column, into arrays.
+  void CollectRows(const planner::Stmt& s, planner::RowSource& source);
   void SelectInto(const planner::Stmt& s, planner::RowSource& source);
   void RunReturnQuery(const planner::Stmt& s);
   void RunInsert(const planner::Stmt& s);

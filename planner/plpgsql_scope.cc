@@ -1,5 +1,7 @@
 #include "planner/plpgsql_scope.h"
 
+#include <fmt/format.h>
+
 #include "planner/sql_error.h"
 
 namespace caracal::planner {
@@ -28,6 +30,11 @@ std::optional<NameBinding> PlpgsqlScope::Lookup(std::span<const std::string> nam
     return Binding(slot);
   }
   if (names.size() == 2) {
+    if (auto r = records_.find(names[0]); r != records_.end()) {
+      for (const auto& [name, slot] : r->second)
+        if (name == names[1]) return Binding(slot);
+      throw SqlError(sqlstate::kUndefinedColumn, fmt::format("record \"{}\" has no field \"{}\"", names[0], names[1]), location);
+    }
     for (auto b = blocks_.rbegin(); b != blocks_.rend(); ++b) {
       if (b->label != names[0]) continue;
       for (auto e = b->entries.rbegin(); e != b->entries.rend(); ++e)
@@ -35,6 +42,10 @@ std::optional<NameBinding> PlpgsqlScope::Lookup(std::span<const std::string> nam
     }
   }
   return std::nullopt;
+}
+
+void PlpgsqlScope::SetRecordFields(const std::string& record, std::vector<std::pair<std::string, int>> fields) {
+  records_[record] = std::move(fields);
 }
 
 std::optional<Slot> PlpgsqlScope::NowSlot() const {

@@ -5,6 +5,7 @@
 // the n-th parameter. now() / CURRENT_TIMESTAMP gets its frame slot on first use.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ class PlpgsqlScope : public NameScope {
   void Declare(const std::string& name, int slot);
   // The slot `name` resolves to here (innermost first), or -1.
   int Find(const std::string& name) const;
+  // Record variable `record`'s fields from here on: `record.name` is the slot.
+  void SetRecordFields(const std::string& record, std::vector<std::pair<std::string, int>> fields);
   // The slots of the parameters in declaration order, for `$n` (all parameter modes).
   void SetPositionalParameters(std::vector<int> slots) { positional_ = std::move(slots); }
 
@@ -45,6 +48,7 @@ class PlpgsqlScope : public NameScope {
   ProcedureIr& ir_;
   std::vector<BlockScope> blocks_;
   std::vector<int> positional_;
+  std::map<std::string, std::vector<std::pair<std::string, int>>> records_;
 };
 
 }  // namespace caracal::planner

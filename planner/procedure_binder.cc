@@ -67,6 +67,7 @@ std::string_view PlpgsqlStatementName(std::string_view type, const json& st) {
       {"PLpgSQL_stmt_while", "at WHILE"},
       {"PLpgSQL_stmt_fori", "at FOR with integer loop variable"},
       {"PLpgSQL_stmt_foreach_a", "at FOREACH over array"},
+      {"PLpgSQL_stmt_fors", "at FOR over SELECT rows"},
       {"PLpgSQL_stmt_return", "at RETURN"},
       {"PLpgSQL_stmt_return_next", "at RETURN NEXT"},
       {"PLpgSQL_stmt_return_query", "at RETURN QUERY"},
@@ -136,6 +137,7 @@ class ProcedureBinder {
  private:
   struct DatumInfo {
     int slot = -1;
+    std::string record;  // a record variable (no slot): its name
   };
 
   void BindSignature(const PgQuery__CreateFunctionStmt* stmt);
@@ -149,6 +151,8 @@ class ProcedureBinder {
   int DeclareLoopVariable(const json& var);
   int SlotOfVarno(int varno, int line) const;
   std::vector<int> IntoTargets(const json& target, int line) const;
+  // The record variable a FOR loop's target is, or "" (a list of scalar variables).
+  std::string RecordTarget(const json& target) const;
 
   Block BindStatements(const json& list);
   void BindStatement(const json& node, Block& out);
@@ -159,6 +163,7 @@ class ProcedureBinder {
   StmtPtr BindCase(const json& st, Block& out);
   StmtPtr BindForRange(const json& st);
   StmtPtr BindForEach(const json& st);
+  void BindForQuery(const json& st, Block& out);
   StmtPtr BindLoop(const json& st, bool with_condition);
   StmtPtr BindExit(const json& st);
   void BindExecSql(const json& st, Block& out);
@@ -191,6 +196,7 @@ class ProcedureBinder {
   PlpgsqlScope scope_;
   json datums_;
   std::vector<DatumInfo> datum_info_;
+  int for_queries_ = 0;  // FOR-over-query loops bound so far (their hidden variables' names)
   size_t cursor_ = 0;         // the next datum not yet attributed to a declaration
   int line_ = 0;              // line of the statement being bound (error CONTEXT)
   std::vector<std::string> loop_labels_;  // labels of the enclosing loops ("" if none)
@@ -432,6 +438,15 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
     line_ = line;
     if (type == "PLpgSQL_rec") Unsupported("record variables", line, "Declare one variable per column and SELECT ... INTO them.");
     if (d.contains("cursor_explicit_expr")) Unsupported("cursors", line, "Use FOR loops over key ranges or RETURN QUERY.");
+    if (Lower(Trim(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""))) == "record") {
+      // A record takes its fields from the FOR over a query that assigns it.
+      if (d.contains("default_val")) Unsupported("a record variable with a default", line);
+      datum_info_.resize(std::max(datum_info_.size(), cursor_ + 1));
+      datum_info_[cursor_].record = name;
+      ++cursor_;
+      SkipRowDatums();
+      continue;
+    }
     SqlType var_type = TypeFromText(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""), line);
     int slot = AddVariable(name, var_type, VariableKind::kLocal);
     Variable& v = ir_->variables[slot];
@@ -482,9 +497,21 @@ int ProcedureBinder::DeclareLoopVariable(const json& var) {
 int ProcedureBinder::SlotOfVarno(int varno, int line) const {
   if (varno >= 0 && static_cast<size_t>(varno) < datum_info_.size() && datum_info_[varno].slot >= 0)
     return datum_info_[varno].slot;
+  if (varno >= 0 && static_cast<size_t>(varno) < datum_info_.size() && !datum_info_[varno].record.empty())
+    Unsupported(fmt::format("record variable \"{}\" here", datum_info_[varno].record), line,
+                "A record variable can be the target of a FOR over a query, and its fields read as record.field.");
   if (varno >= 0 && static_cast<size_t>(varno) < datums_.size() && NodeType(datums_[varno]) == "PLpgSQL_row")
     Unsupported("row variables", line);
   throw SqlError(sqlstate::kInternalError, fmt::format("internal error: PL/pgSQL datum {} has no variable", varno));
+}
+
+std::string ProcedureBinder::RecordTarget(const json& target) const {
+  if (NodeType(target) != "PLpgSQL_row") return {};
+  const json& fields = Get(NodeBody(target), "fields");
+  if (fields.size() != 1) return {};
+  const int varno = fields[0].value("varno", -1);
+  if (varno < 0 || static_cast<size_t>(varno) >= datum_info_.size()) return {};
+  return datum_info_[varno].record;
 }
 
 std::vector<int> ProcedureBinder::IntoTargets(const json& target, int line) const {
@@ -619,9 +646,8 @@ void ProcedureBinder::BindStatementKind(std::string_view type, const json& st, B
   if (type == "PLpgSQL_stmt_getdiag") return BindGetDiagnostics(st, out);
   if (type == "PLpgSQL_stmt_dynexecute" || type == "PLpgSQL_stmt_dynfors")
     Unsupported("dynamic SQL (EXECUTE)", line, "Write the statement directly: its write set must be known before it runs.");
-  if (type == "PLpgSQL_stmt_fors" || type == "PLpgSQL_stmt_forc")
-    Unsupported("FOR loops over query results", line,
-                "Use RETURN QUERY, or SELECT the keys into an array and loop with FOREACH.");
+  if (type == "PLpgSQL_stmt_fors") return BindForQuery(st, out);
+  if (type == "PLpgSQL_stmt_forc") Unsupported("FOR loops over cursors", line, "Loop over the cursor's query itself.");
   if (type == "PLpgSQL_stmt_open" || type == "PLpgSQL_stmt_fetch" || type == "PLpgSQL_stmt_close")
     Unsupported("cursors", line, "Use FOR loops over key ranges or RETURN QUERY.");
   if (type == "PLpgSQL_stmt_commit" || type == "PLpgSQL_stmt_rollback")
@@ -783,6 +809,86 @@ StmtPtr ProcedureBinder::BindForEach(const json& st) {
   loop_labels_.pop_back();
   scope_.PopBlock();
   return s;
+}
+
+// FOR targets IN SELECT ... LOOP body END LOOP, as
+//   $forN_0, $forN_1, ..., $forN_rows := the query's columns as arrays, its row count;
+//   FOR $forN_i IN 1..$forN_rows LOOP targets := $forN_c[$forN_i]; body END LOOP
+// so that the read, the loop and the writes in the body are the ordinary statements
+// the analyses already classify (writes keyed by a target are `dependent`).
+void ProcedureBinder::BindForQuery(const json& st, Block& out) {
+  const std::string record = RecordTarget(Get(st, "var"));
+  std::vector<int> targets;
+  if (record.empty()) targets = IntoTargets(Get(st, "var"), line_);
+  const std::string query = QueryOf(Get(st, "query"));
+  StmtPtr read;
+  try {
+    PgParse parse = PgParse::Parse(query);
+    if (parse.size() != 1 || parse.statement(0)->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+      throw NotSupported("FOR over anything but a SELECT").WithHint("Loop over a SELECT of the rows the statement would touch.");
+    TableStatementBinder binder(catalog_, &scope_);
+    read = binder.BindSelect(parse.statement(0)->select_stmt, StmtKind::kSelectInto);
+  } catch (SqlError& e) {
+    e.ShiftLocation(LocateInStatement(query, line_));
+    throw;
+  }
+  read->line = line_;
+  read->sql_text = query;
+  read->collect = true;
+  const int n = for_queries_++;
+  const std::vector<OutputColumn>& columns = read->select->columns;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c].type.is_array()) Unsupported("FOR over a query with an array column", line_, "Select the array's elements instead.");
+    read->into.push_back(AddVariable(fmt::format("$for{}_{}", n, c), SqlType::ArrayOf(columns[c].type), VariableKind::kTemp));
+  }
+  const SqlType int4 = SqlType::Of(TypeId::kInt4);
+  // The row count is the last INTO target: to the analyses, one more value of the read.
+  const int rows = AddVariable(fmt::format("$for{}_rows", n), int4, VariableKind::kTemp);
+  read->into.push_back(rows);
+  if (!record.empty()) {
+    // The record's fields are variables of the columns' types, read as record.column
+    // from here on (a later FOR over another query gives the record other fields).
+    std::vector<std::pair<std::string, int>> fields;
+    for (const OutputColumn& c : columns) {
+      targets.push_back(AddVariable(fmt::format("{}.{}", record, c.name), c.type, VariableKind::kLocal));
+      fields.emplace_back(c.name, targets.back());
+    }
+    scope_.SetRecordFields(record, std::move(fields));
+  }
+
+  auto loop = NewStmt(StmtKind::kForRange, line_);
+  loop->label = st.value("label", "");
+  loop->lower = MakeConst(Datum::Int(1), int4);
+  loop->upper = MakeSlot(Slot{SlotSpace::kVariable, rows}, int4);
+  loop->target = AddVariable(fmt::format("$for{}_i", n), int4, VariableKind::kLoopVar);
+  // Each iteration assigns every target: a column's element, NULL past the last column
+  // (PL/pgSQL's rule for a target list longer than the row).
+  for (size_t t = 0; t < targets.size(); ++t) {
+    const Variable& v = ir_->variables[targets[t]];
+    ExprPtr value;
+    if (t < columns.size()) {
+      value = std::make_unique<Expr>();
+      value->kind = ExprKind::kSubscript;
+      value->type = columns[t].type;
+      value->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, read->into[t]}, ir_->variables[read->into[t]].type));
+      value->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, loop->target}, int4));
+      value = Coerce(std::move(value), v.type, CastContext::kAssignment, v.name);
+    } else {
+      value = MakeConst(Datum::Null(), v.type);
+    }
+    auto assign = NewStmt(StmtKind::kAssign, line_);
+    assign->target = targets[t];
+    assign->value = std::move(value);
+    loop->body.push_back(std::move(assign));
+  }
+  scope_.PushBlock(loop->label);
+  loop_labels_.push_back(loop->label);
+  Block body = BindStatements(st.value("body", json::array()));
+  loop_labels_.pop_back();
+  scope_.PopBlock();
+  for (StmtPtr& b : body) loop->body.push_back(std::move(b));
+  out.push_back(std::move(read));
+  out.push_back(std::move(loop));
 }
 
 StmtPtr ProcedureBinder::BindLoop(const json& st, bool with_condition) {

@@ -167,6 +167,10 @@ struct Stmt {
   std::vector<ExprPtr> returning;   // RETURNING expressions (column + variable slots)
   std::vector<int> into;            // INTO targets (frame slots), for SELECT and RETURNING
   bool strict = false;              // INTO STRICT
+  // kSelectInto of a FOR over a query: every row, output column c into array variable
+  // into[c], and the row count into into.back(); it sets neither FOUND nor ROW_COUNT
+  // (the kForRange after it iterates over the arrays).
+  bool collect = false;
   bool emit_returning = false;      // ad-hoc DML: each RETURNING row is a result row
   // kSelectInto: the query reads at most one row by its full primary key, its WHERE is
   // exactly those key equalities, and it has no grouping, ordering or LIMIT: a found row

@@ -285,6 +285,21 @@ def gen_diagnostics(rng, n):
     return out
 
 
+def gen_for_query(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.25:
+            out.append(f"SELECT restock({rng.randrange(0, 4)}, {rng.randrange(1, 6)});")
+        elif r < 0.5:
+            out.append(f"SELECT * FROM sweep({rng.randrange(1, 30)});")
+        elif r < 0.8:
+            out.append(f"SELECT add_item({rng.randrange(1, 34)}, {rng.randrange(0, 3)}, {rng.randrange(0, 10)});")
+        else:
+            out.append(f"SELECT take({rng.randrange(0, 3)}, {rng.randrange(1, 3)});")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------

@@ -60,7 +60,7 @@ CREATE FUNCTION e11() RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   r record;
 BEGIN
-  FOR r IN SELECT * FROM t LOOP
+  FOR r IN EXECUTE 'SELECT * FROM t' LOOP
     NULL;
   END LOOP;
 END $$;
@@ -147,6 +147,24 @@ BEGIN
   UPDATE t SET v = v + 1 WHERE k >= p;
   GET DIAGNOSTICS n = ROW_COUNT;
   DELETE FROM t WHERE k = n;
+END $$;
+
+-- 42. FOR over a query: a record field the query does not have; a record elsewhere
+CREATE FUNCTION e27() RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  FOR r IN SELECT k FROM t LOOP
+    RETURN r.nope;
+  END LOOP;
+  RETURN 0;
+END $$;
+CREATE FUNCTION e28() RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  SELECT k, v INTO r FROM t WHERE k = 1;
+  RETURN 0;
 END $$;
 
 -- nothing above was created
