@@ -258,6 +258,11 @@ StatementResult CallResult(const planner::CallPlan& call, TxnResult&& txn) {
       fields.push_back(text_of(row[c], ir.result_columns[c].type));
     if (call.form == planner::CallPlan::Form::kSelectValue && fields.size() > 1)
       fields = {planner::RecordText(fields)};
+    if (!call.projection.empty()) {
+      std::vector<std::optional<std::string>> selected;
+      for (int c : call.projection) selected.push_back(static_cast<size_t>(c) < fields.size() ? fields[c] : std::nullopt);
+      fields = std::move(selected);
+    }
     rows.rows.push_back(std::move(fields));
   }
   // A function that returns no value (void, or a scalar function that ended without

@@ -22,16 +22,39 @@ bool IsStar(const PgQuery__Node* n) {
          v->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_A_STAR;
 }
 
-// The function call of `SELECT * FROM f(...)`, or null.
-const PgQuery__FuncCall* FromFunction(const PgQuery__SelectStmt* s) {
-  if (s->n_from_clause != 1 || s->n_target_list != 1 || !IsStar(s->target_list[0])) return nullptr;
+// The column a target of `SELECT ... FROM f(...) [AS alias]` names (`col` or `q.col`,
+// q the alias or the function), or "" if it is no plain column reference.
+std::string TargetColumn(const PgQuery__Node* n, const std::string& qualifier) {
+  if (n == nullptr || n->node_case != PG_QUERY__NODE__NODE_RES_TARGET) return {};
+  const PgQuery__Node* v = n->res_target->val;
+  if (!v || v->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) return {};
+  const PgQuery__ColumnRef* ref = v->column_ref;
+  for (size_t i = 0; i < ref->n_fields; ++i)
+    if (ref->fields[i]->node_case != PG_QUERY__NODE__NODE_STRING) return {};
+  if (ref->n_fields == 1) return StringValue(ref->fields[0]);
+  if (ref->n_fields == 2 && StringValue(ref->fields[0]) == qualifier) return StringValue(ref->fields[1]);
+  return {};
+}
+
+// The function call of `SELECT * | columns FROM f(...) [AS alias]`, or null; `qualifier`:
+// the name its columns may be qualified with.
+const PgQuery__FuncCall* FromFunction(const PgQuery__SelectStmt* s, std::string& qualifier) {
+  if (s->n_from_clause != 1 || s->n_target_list == 0) return nullptr;
   const PgQuery__Node* from = s->from_clause[0];
   if (from->node_case != PG_QUERY__NODE__NODE_RANGE_FUNCTION) return nullptr;
   const PgQuery__RangeFunction* rf = from->range_function;
+  if (rf->alias && rf->alias->n_colnames > 0) return nullptr;  // column aliases: the query planner's error
+  qualifier = rf->alias && rf->alias->aliasname ? rf->alias->aliasname : "";
   if (rf->n_functions != 1 || rf->functions[0]->node_case != PG_QUERY__NODE__NODE_LIST) return nullptr;
   const PgQuery__List* pair = rf->functions[0]->list;
   if (pair->n_items < 1 || pair->items[0]->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return nullptr;
-  return pair->items[0]->func_call;
+  const PgQuery__FuncCall* call = pair->items[0]->func_call;
+  if (qualifier.empty() && call->n_funcname > 0) qualifier = StringValue(call->funcname[call->n_funcname - 1]);
+  // `*` alone, or plain column references (anything else is an ordinary query's).
+  if (s->n_target_list == 1 && IsStar(s->target_list[0])) return call;
+  for (size_t i = 0; i < s->n_target_list; ++i)
+    if (TargetColumn(s->target_list[i], qualifier).empty()) return nullptr;
+  return call;
 }
 
 bool HasOtherClauses(const PgQuery__SelectStmt* s) {
@@ -87,20 +110,38 @@ int Matches(const ProcedureIr& ir, const std::vector<int>& slots, std::vector<Ex
   return exact;
 }
 
+// SELECT a, b AS x FROM f(...): the result columns named, in order, as plan.projection.
+void Project(CallPlan& plan, const PgQuery__SelectStmt& select, const std::string& qualifier) {
+  std::vector<ResultColumn> all = std::move(plan.columns);
+  plan.columns.clear();
+  for (size_t i = 0; i < select.n_target_list; ++i) {
+    const PgQuery__ResTarget* target = select.target_list[i]->res_target;
+    const std::string name = TargetColumn(select.target_list[i], qualifier);
+    auto it = std::ranges::find_if(all, [&](const ResultColumn& c) { return c.name == name; });
+    if (it == all.end())
+      throw SqlError(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", name), target->location);
+    plan.projection.push_back(static_cast<int>(it - all.begin()));
+    plan.columns.push_back(ResultColumn{target->name && *target->name ? target->name : it->name, it->type});
+  }
+}
+
 }  // namespace
 
 std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catalog, bool any_kind) {
   CallPlan plan;
   const PgQuery__FuncCall* call = nullptr;
   std::string column_name;
+  std::string qualifier;                       // kSelectFrom: its columns' qualifier
+  const PgQuery__SelectStmt* select = nullptr;  // kSelectFrom: the statement
   if (stmt->node_case == PG_QUERY__NODE__NODE_CALL_STMT) {
     plan.form = CallPlan::Form::kCall;
     call = stmt->call_stmt->funccall;
   } else if (stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
     const PgQuery__SelectStmt* s = stmt->select_stmt;
     if (HasOtherClauses(s)) return std::nullopt;
-    if ((call = FromFunction(s))) {
+    if ((call = FromFunction(s, qualifier))) {
       plan.form = CallPlan::Form::kSelectFrom;
+      select = s;
     } else if (s->n_from_clause == 0 && s->n_target_list == 1 &&
                s->target_list[0]->node_case == PG_QUERY__NODE__NODE_RES_TARGET &&
                s->target_list[0]->res_target->val &&
@@ -192,9 +233,11 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
         plan.columns.push_back(ResultColumn{c.name, c.type});
       if (plan.form == CallPlan::Form::kSelectFrom && ir.returns == ProcedureIr::Returns::kScalar &&
           ir.out_variables.empty())
-        plan.columns.at(0).name = name;
+        plan.columns.at(0).name = qualifier;  // the function's name, or its alias
       if (plan.form == CallPlan::Form::kSelectFrom && ir.returns == ProcedureIr::Returns::kVoid)
         plan.columns = {ResultColumn{name, SqlType::Of(TypeId::kText)}};
+      if (plan.form == CallPlan::Form::kSelectFrom && !(select->n_target_list == 1 && IsStar(select->target_list[0])))
+        Project(plan, *select, qualifier);
       break;
     case CallPlan::Form::kSelectValue: {
       SqlType type = ir.result_columns.size() == 1 ? ir.result_columns[0].type : SqlType::Of(TypeId::kText);

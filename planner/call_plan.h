@@ -1,5 +1,5 @@
 // CallPlan: a statement that calls a user procedure - `CALL p(...)`, `SELECT f(...)`,
-// `SELECT * FROM f(...)` - resolved against the catalog, with its arguments evaluated
+// `SELECT * | columns FROM f(...)` - resolved against the catalog, with its arguments evaluated
 // and coerced to the parameter types. The session submits it as one transaction.
 #pragma once
 
@@ -28,6 +28,9 @@ struct CallPlan {
   std::shared_ptr<const ProcedureIr> ir;
   std::vector<Value> args;
   std::vector<ResultColumn> columns;  // the statement's output columns
+  // kSelectFrom: the result columns the statement selects, in order (SELECT a, b AS x
+  // FROM f(...)); empty: all of them (SELECT *).
+  std::vector<int> projection;
 };
 
 // The call `stmt` makes, or nullopt if it is not a call of a user procedure (an ad-hoc

@@ -98,3 +98,11 @@ SELECT id, touched, calls FROM tally ORDER BY id;
 -- Only ROW_COUNT is supported; FOUND starts false, as in PostgreSQL.
 CREATE FUNCTION found_first() RETURNS boolean LANGUAGE plpgsql AS $$ BEGIN RETURN FOUND; END $$;
 SELECT found_first();
+-- Some columns of a function's result, by name, alias or qualified
+SELECT n, what AS label FROM counts(100, 99);
+SELECT c.n FROM counts(100, 99) AS c;
+SELECT counts.what FROM counts(100, 99);
+SELECT nope FROM counts(1, 2);
+SELECT found_first FROM found_first();
+SELECT f FROM found_first() AS f;
+SELECT * FROM found_first() AS f;
