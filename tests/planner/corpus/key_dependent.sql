@@ -41,6 +41,23 @@ BEGIN
 END $$;
 EXPLAIN PROCEDURE award_first;
 
+-- 16. a FOR over a query (a record): the read, and writes keyed by its rows, found by
+-- reconnaissance; the IF on a field declares both branches' writes
+CREATE FUNCTION award_low(p_below integer) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+  n integer := 0;
+BEGIN
+  FOR r IN SELECT id, points FROM person WHERE id >= 1 ORDER BY id LOOP
+    IF r.points < p_below THEN
+      UPDATE person SET points = r.points + 10 WHERE id = r.id;
+      n := n + 1;
+    END IF;
+  END LOOP;
+  RETURN n;
+END $$;
+EXPLAIN PROCEDURE award_low;
+
 SELECT award('b@x', 5);
 SELECT award('nobody', 5);
 SELECT award_by_email('c@x');
@@ -49,4 +66,6 @@ EXPLAIN CALL award('a@x', 1);
 -- the reconnaissance through the index: an equality range
 EXPLAIN CALL award_by_email('b@x');
 EXPLAIN CALL award_first(2);
+EXPLAIN CALL award_low(5);
+SELECT award_low(5);
 SELECT * FROM person ORDER BY id;
