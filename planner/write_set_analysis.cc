@@ -558,24 +558,8 @@ class InitBuilder {
     // Variables the kept statements need, to a fixpoint over assignments and recon reads.
     for (const Stmt* s : ir_.table_statements)
       if (s->access && Declared(*s)) NeedKeysOf(*s);
-    for (size_t before = 0; before != needed_.size() + recon_.size();) {
-      before = needed_.size() + recon_.size();
-      ForEachStmt(ir_.body, [&](const Stmt& s) {
-        if (s.kind == StmtKind::kAssign && needed_.count(s.target)) Need(s.value.get());
-        if (s.kind == StmtKind::kSelectInto && s.table)
-          for (int t : s.into)
-            if (needed_.count(t) && taint_.read_derived().count(t)) recon_.insert(&s);
-        if (s.kind == StmtKind::kSelectInto && !s.table)
-          for (int t : s.into)
-            if (needed_.count(t))
-              for (const auto& o : s.select->outputs) Need(o.get());
-        if (recon_.count(&s)) {
-          ForEachOwnExpr(s, [&](const Expr& e) { Need(&e); });
-        }
-      });
-      // Control flow the kept statements sit under.
-      NeedControl(ir_.body);
-    }
+    NeedToFixpoint();
+    DecideFromReconnaissance();
     for (const Stmt* r : recon_)
       for (int t : r->into) computable_.insert(t);
     ComputeComputable();
@@ -641,6 +625,70 @@ class InitBuilder {
   void NeedKeysOf(const Stmt& s) {
     for (int v : KeyVariables(s)) needed_.insert(v);
     kept_.insert(&s);
+  }
+
+  // needed_ and recon_ closed over assignments, reconnaissance reads and the control flow
+  // the kept statements sit under.
+  void NeedToFixpoint() {
+    for (size_t before = 0; before != needed_.size() + recon_.size();) {
+      before = needed_.size() + recon_.size();
+      ForEachStmt(ir_.body, [&](const Stmt& s) {
+        if (s.kind == StmtKind::kAssign && needed_.count(s.target)) Need(s.value.get());
+        if (s.kind == StmtKind::kSelectInto && s.table)
+          for (int t : s.into)
+            if (needed_.count(t) && taint_.read_derived().count(t)) recon_.insert(&s);
+        if (s.kind == StmtKind::kSelectInto && !s.table)
+          for (int t : s.into)
+            if (needed_.count(t))
+              for (const auto& o : s.select->outputs) Need(o.get());
+        if (recon_.count(&s)) {
+          ForEachOwnExpr(s, [&](const Expr& e) { Need(&e); });
+        }
+      });
+      // Control flow the kept statements sit under.
+      NeedControl(ir_.body);
+    }
+  }
+
+  // A condition over values read (IF r.qty < 5, CONTINUE WHEN q >= 5) above kept
+  // statements is decided by the init program when the reads it needs run by
+  // reconnaissance already: then it declares only the branch taken, not every branch.
+  // A condition that would need another read stays undecided.
+  void DecideFromReconnaissance() {
+    std::vector<const Expr*> conditions;
+    ReadDependentConditions(ir_.body, conditions);
+    for (const Expr* c : conditions) {
+      const std::set<int> needed = needed_;
+      const std::set<const Stmt*> recon = recon_;
+      Need(c);
+      NeedToFixpoint();
+      if (recon_ != recon) {
+        needed_ = needed;
+        recon_ = recon;
+      }
+    }
+  }
+  // The read-dependent conditions of IFs and loop EXIT / CONTINUEs that have kept
+  // statements (or needed assignments) under them.
+  bool ReadDependentConditions(const Block& block, std::vector<const Expr*>& out) const {
+    bool any = false;
+    for (const auto& sp : block) {
+      const Stmt& s = *sp;
+      bool inner = kept_.count(&s) || recon_.count(&s) || (s.kind == StmtKind::kAssign && needed_.count(s.target));
+      for (const auto& b : s.blocks) inner = ReadDependentConditions(b, out) || inner;
+      inner = ReadDependentConditions(s.else_block, out) || inner;
+      inner = ReadDependentConditions(s.body, out) || inner;
+      if (inner && s.kind == StmtKind::kIf)
+        for (const auto& c : s.conds)
+          if (taint_.Refs(c.get())) out.push_back(c.get());
+      if (inner && IsLoop(s))
+        ForEachStmt(s.body, [&](const Stmt& e) {
+          if ((e.kind == StmtKind::kExit || e.kind == StmtKind::kContinue) && !e.conds.empty() && taint_.Refs(e.conds[0].get()))
+            out.push_back(e.conds[0].get());
+        });
+      any = any || inner;
+    }
+    return any;
   }
 
   // Marks the conditions and bounds of control statements that contain kept statements

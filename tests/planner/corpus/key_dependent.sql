@@ -42,7 +42,7 @@ END $$;
 EXPLAIN PROCEDURE award_first;
 
 -- 16. a FOR over a query (a record): the read, and writes keyed by its rows, found by
--- reconnaissance; the IF on a field declares both branches' writes
+X
 CREATE FUNCTION award_low(p_below integer) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   r record;
