@@ -129,6 +129,63 @@ END $$)"))
   }
 }
 
+// A FOR over a query with a record, decided IFs and GET DIAGNOSTICS on two workers: the
+// collected arrays, the record's fields and ROW_COUNT, against a serial simulation.
+TEST(CodegenSanitize, ForOverAQueryAndRowCount) {
+  frontend::SessionOptions options;
+  options.engine.workers = 2;
+  options.engine.epoch_interval_ms = 1;
+  frontend::Session session(options);
+  auto run = [&](const std::string& sql) {
+    std::vector<frontend::StatementResult> results = session.Execute(sql);
+    for (const auto& r : results) EXPECT_FALSE(r.error) << sql << ": " << r.error->message;
+    return results.empty() || !results.back().rows || results.back().rows->rows.empty()
+               ? std::string()
+               : results.back().rows->rows[0][0].value_or("");
+  };
+  run("CREATE TABLE stock (id int PRIMARY KEY, qty int NOT NULL, note text NOT NULL)");
+  std::vector<int> qty(31), note(31, 1);
+  for (int id = 1; id <= 30; ++id) {
+    qty[id] = id % 7;
+    run("INSERT INTO stock VALUES (" + std::to_string(id) + ", " + std::to_string(qty[id]) + ", 'n')");
+  }
+  run(R"(CREATE FUNCTION restock(p_lo int, p_add int) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE r record; n bigint;
+BEGIN
+  FOR r IN SELECT id, qty, note FROM stock WHERE id >= p_lo AND id < p_lo + 5 ORDER BY id LOOP
+    IF r.qty < 3 THEN
+      UPDATE stock SET qty = r.qty + p_add, note = r.note || repeat('r', p_add) WHERE id = r.id;
+    END IF;
+  END LOOP;
+  UPDATE stock SET note = note || '.' WHERE id >= p_lo AND id < p_lo + 5;
+  GET DIAGNOSTICS n = ROW_COUNT;
+  RETURN n;
+END $$)");
+  std::string calls;
+  for (int i = 0; i < 100; ++i) {
+    const int lo = 1 + (i * 7) % 26, add = 1 + i % 3;
+    calls += "SELECT restock(" + std::to_string(lo) + ", " + std::to_string(add) + ");";
+    for (int id = lo; id < lo + 5; ++id) {
+      if (qty[id] < 3) {
+        qty[id] += add;
+        note[id] += add;
+      }
+      note[id] += 1;
+    }
+  }
+  std::vector<frontend::PendingResult> pending = session.Submit(calls);
+  for (auto& p : pending) {
+    frontend::StatementResult r = p.Get();
+    ASSERT_FALSE(r.error) << r.error->message;
+    ASSERT_TRUE(r.rows && r.rows->rows.size() == 1);
+    EXPECT_EQ(r.rows->rows[0][0].value_or(""), "5");
+  }
+  int qty_sum = 0, note_sum = 0;
+  for (int id = 1; id <= 30; ++id) qty_sum += qty[id], note_sum += note[id];
+  EXPECT_EQ(run("SELECT sum(qty) FROM stock"), std::to_string(qty_sum));
+  EXPECT_EQ(run("SELECT sum(length(note)) FROM stock"), std::to_string(note_sum));
+}
+
 // Dropped and replaced procedures never remove their entries: the scratch stays bounded,
 // and a run that borrowed buffers keeps them when the scratch drops every entry under it.
 TEST(CodegenSanitize, TheScratchStaysBoundedAndLentBuffersOutliveItsEntries) {
