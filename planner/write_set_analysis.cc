@@ -656,7 +656,7 @@ class InitBuilder {
   // A condition that would need another read stays undecided.
   void DecideFromReconnaissance() {
     std::vector<const Expr*> conditions;
-    ReadDependentConditions(ir_.body, conditions);
+    NeedControl(ir_.body, &conditions);  // needs nothing new: only lists them
     for (const Expr* c : conditions) {
       const std::set<int> needed = needed_;
       const std::set<const Stmt*> recon = recon_;
@@ -668,39 +668,18 @@ class InitBuilder {
       }
     }
   }
-  // The read-dependent conditions of IFs and loop EXIT / CONTINUEs that have kept
-  // statements (or needed assignments) under them.
-  bool ReadDependentConditions(const Block& block, std::vector<const Expr*>& out) const {
-    bool any = false;
-    for (const auto& sp : block) {
-      const Stmt& s = *sp;
-      bool inner = kept_.count(&s) || recon_.count(&s) || (s.kind == StmtKind::kAssign && needed_.count(s.target));
-      for (const auto& b : s.blocks) inner = ReadDependentConditions(b, out) || inner;
-      inner = ReadDependentConditions(s.else_block, out) || inner;
-      inner = ReadDependentConditions(s.body, out) || inner;
-      if (inner && s.kind == StmtKind::kIf)
-        for (const auto& c : s.conds)
-          if (taint_.Refs(c.get())) out.push_back(c.get());
-      if (inner && IsLoop(s))
-        ForEachStmt(s.body, [&](const Stmt& e) {
-          if ((e.kind == StmtKind::kExit || e.kind == StmtKind::kContinue) && !e.conds.empty() && taint_.Refs(e.conds[0].get()))
-            out.push_back(e.conds[0].get());
-        });
-      any = any || inner;
-    }
-    return any;
-  }
-
   // Marks the conditions and bounds of control statements that contain kept statements
-  // (or needed assignments); returns whether `block` contains any.
-  bool NeedControl(const Block& block) {
+  // (or needed assignments); returns whether `block` contains any. The read-dependent
+  // conditions it leaves unmarked (of IFs, and of EXIT / CONTINUEs in such loops) go to
+  // `undecided`, if given.
+  bool NeedControl(const Block& block, std::vector<const Expr*>* undecided = nullptr) {
     bool any = false;
     for (const auto& sp : block) {
       const Stmt& s = *sp;
       bool inner = kept_.count(&s) || recon_.count(&s) || (s.kind == StmtKind::kAssign && needed_.count(s.target));
-      for (const auto& b : s.blocks) inner = NeedControl(b) || inner;
-      inner = NeedControl(s.else_block) || inner;
-      inner = NeedControl(s.body) || inner;
+      for (const auto& b : s.blocks) inner = NeedControl(b, undecided) || inner;
+      inner = NeedControl(s.else_block, undecided) || inner;
+      inner = NeedControl(s.body, undecided) || inner;
       if (inner && (IsLoop(s) || s.kind == StmtKind::kIf)) {
         bool keep_conditions = true;
         if (s.kind == StmtKind::kIf)
@@ -711,17 +690,21 @@ class InitBuilder {
           Need(s.upper.get());
           Need(s.step.get());
           Need(s.value.get());
+        } else if (undecided) {
+          for (const auto& c : s.conds)
+            if (taint_.Refs(c.get())) undecided->push_back(c.get());
         }
-        if (IsLoop(s)) NeedExits(s.body);
+        if (IsLoop(s)) NeedExits(s.body, undecided);
       }
       any = any || inner;
     }
     return any;
   }
-  void NeedExits(const Block& block) {
+  void NeedExits(const Block& block, std::vector<const Expr*>* undecided) {
     ForEachStmt(block, [&](const Stmt& s) {
-      if ((s.kind == StmtKind::kExit || s.kind == StmtKind::kContinue) && !s.conds.empty() && !taint_.Refs(s.conds[0].get()))
-        Need(s.conds[0].get());
+      if ((s.kind != StmtKind::kExit && s.kind != StmtKind::kContinue) || s.conds.empty()) return;
+      if (!taint_.Refs(s.conds[0].get())) Need(s.conds[0].get());
+      else if (undecided) undecided->push_back(s.conds[0].get());
     });
   }
 
