@@ -17,6 +17,11 @@ int main(int argc, char** argv) {
   app.add_option("--warehouses", o.workload_options.warehouses, "TPC-C warehouses (default: workers)");
   app.add_option("--seed", o.workload_options.seed, "random seed of the load and the transaction stream")
       ->capture_default_str();
+  app.add_option("--tpcc-mix", o.workload_options.tpcc_mix,
+                 "tpcc: percent of new_order payment order_status delivery stock_level (e.g. 0,100,0,0,0)")
+      ->delimiter(',')
+      ->expected(5)
+      ->capture_default_str();
   auto* txns = app.add_option("--txns", o.txns, "run exactly this many transactions");
   app.add_option("--seconds", o.seconds, "run for this long (when --txns is not given)")->excludes(txns);
   app.add_option("--workers", o.engine.workers, "worker threads")->capture_default_str()->check(CLI::Range(1, 1024));

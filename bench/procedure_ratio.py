@@ -6,7 +6,7 @@ one JSON line per pair, then a summary: pooled (sum of sql txn/s over sum of nat
 median, and the geometric mean of the pair ratios with its 95% interval.
 
   bench/procedure_ratio.py [--bench build/caracal-bench] [--workload tpcc] [--pairs 40]
-                           [--seconds 6] [--workers 2]
+                           [--seconds 6] [--workers 2] [--tpcc-mix 0,100,0,0,0]
 """
 import argparse
 import json
@@ -22,12 +22,16 @@ ap.add_argument("--workload", default="tpcc")
 ap.add_argument("--pairs", type=int, default=40)
 ap.add_argument("--seconds", type=float, default=6)
 ap.add_argument("--workers", type=int, default=2)
+ap.add_argument("--tpcc-mix", help="tpcc only: one transaction type's share alone, say (see caracal-bench --help)")
 args = ap.parse_args()
 
 
 def rate(procedures):
-    out = subprocess.run([args.bench, args.workload, "--procedures", procedures, "--seconds", str(args.seconds),
-                          "--workers", str(args.workers)], capture_output=True, text=True, check=True).stdout
+    command = [args.bench, args.workload, "--procedures", procedures, "--seconds", str(args.seconds),
+               "--workers", str(args.workers)]
+    if args.tpcc_mix:
+        command += ["--tpcc-mix", args.tpcc_mix]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     result = json.loads(out.strip().splitlines()[-1])
     return result["txn_per_s"]
 
@@ -42,7 +46,7 @@ for i in range(args.pairs):
                       "ratio": round(got["sql"] / got["native"], 3)}), flush=True)
 
 ratios = [s / n for s, n in zip(sql, native)]
-summary = {"workload": args.workload, "pairs": len(ratios), "pooled": round(sum(sql) / sum(native), 3),
+summary = {"workload": args.workload, "tpcc_mix": args.tpcc_mix, "pairs": len(ratios), "pooled": round(sum(sql) / sum(native), 3),
            "median": round(statistics.median(ratios), 3), "min": round(min(ratios), 3), "max": round(max(ratios), 3)}
 if len(ratios) >= 2:
     logs = [math.log(r) for r in ratios]

@@ -23,6 +23,10 @@ struct WorkloadOptions {
   uint64_t keys = 1'000'000;  // YCSB rows
   int warehouses = 2;         // TPC-C warehouses
   uint64_t seed = 1;
+  // TPC-C transaction mix in percent: NewOrder, Payment, Order-Status, Delivery,
+  // Stock-Level (sums to 100). Clause 5.2.3's 45/43/4/4/4 unless a profile asks for one
+  // transaction type alone.
+  std::vector<int> tpcc_mix = {45, 43, 4, 4, 4};
 };
 
 // Reports load progress (rows done so far); no-op when output is not a terminal.

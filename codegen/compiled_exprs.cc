@@ -98,8 +98,11 @@ int32_t CompiledExprs::Patch(const planner::Stmt& s, const planner::EvalContext&
   const int32_t which = CasesOf(code_, s).row_write;
   if (which < 0) return kRowFallback;
   RowPatch patch(*ctx.row);
-  const int32_t result = RunRowWrite(which, ctx, patch.mutable_row());
-  if (result == kRowWritten) row = patch.Build();
+  PatchTarget target{patch.mutable_row(), ctx.schema, nullptr};
+  const int32_t result = RunRowWrite(which, ctx, &target);
+  // Set only on the way to kRowWritten.
+  RowValuePtr rebuilt(target.rebuilt);
+  if (result == kRowWritten) row = rebuilt ? std::move(rebuilt) : patch.Build();
   return result;
 }
 

@@ -60,6 +60,22 @@ struct BuildCell {
   const planner::Datum* string;  // a string column's value (kind kString); else nullptr
   int64_t is_null;
 };
+// What a compiled UPDATE's patch writes to (row_writes.h): `row` is the caller's
+// writable copy of the old row. When a string column changes size or nullness the copy
+// cannot take it, and the runtime encodes the whole new row into `rebuilt`, which the
+// caller then owns (and uses instead of the copy).
+struct PatchTarget {
+  RowValue* row = nullptr;
+  const Schema* schema = nullptr;
+  RowValue* rebuilt = nullptr;
+};
+// A string SET value of a compiled UPDATE, as generated code records it for
+// caracal_rt_rebuild_row.
+struct PatchString {
+  int64_t col;
+  const planner::Datum* value;  // kind kString unless is_null
+  int64_t is_null;
+};
 // What a compiled INSERT's case writes to: the caller sets `schema` (the table's); the
 // runtime sets `row`, which the caller then owns.
 struct BuiltRow {
@@ -106,6 +122,10 @@ struct Layout {
   static size_t BuildCellSize();
   static size_t BuildCellString();
   static size_t BuildCellNull();
+  static size_t PatchTargetRow();
+  static size_t PatchStringSize();
+  static size_t PatchStringValue();
+  static size_t PatchStringNull();
 
   static size_t RowHeader();
   static size_t RowNumColumns();

@@ -248,6 +248,52 @@ int32_t caracal_rt_patch_string(RowValue* row, int32_t col, const Datum* value) 
   return 1;
 }
 
+// The new row of a compiled UPDATE whose string values do not all fit its copy
+// (row_writes.h): target->row (the copy, with every fixed-width SET value written) with
+// the `count` string values set, encoded as RowBuilder would into target->rebuilt:
+// kRowWritten; kRowFallback (nothing built) for a char(n) value shorter than n, which
+// the general path pads; 0 on an error.
+int32_t caracal_rt_rebuild_row(EvalState* state, PatchTarget* target, const PatchString* strings, int32_t count) {
+  int32_t result = kRowWritten;
+  const int32_t ok = Guard(state, [&] {
+    const Schema& schema = *target->schema;
+    const RowValue& row = *target->row;
+    const int n = schema.num_columns();
+    for (int k = 0; k < count; ++k) {
+      const PatchString& p = strings[k];
+      const Column& c = schema.column(static_cast<int>(p.col));
+      if (p.is_null == 0 && c.type == ColumnType::kChar && static_cast<int64_t>(p.value->s.size()) < c.precision) {
+        result = kRowFallback;
+        return;
+      }
+    }
+    // Column i's string SET value, if it has one (an UPDATE sets a few columns).
+    auto set_value = [&](int i) -> const PatchString* {
+      for (int k = 0; k < count; ++k)
+        if (strings[k].col == i) return &strings[k];
+      return nullptr;
+    };
+    target->rebuilt = EncodeRowWith(n, [&](int i) {
+                        RowCell cell;
+                        if (const PatchString* p = set_value(i)) {
+                          cell.null = p->is_null != 0;
+                          cell.is_string = true;
+                          if (!cell.null) cell.str = p->value->s;
+                          return cell;
+                        }
+                        cell.null = row.IsNull(i);
+                        if (cell.null) return cell;
+                        cell.is_string = IsStringType(schema.column(i).type);
+                        if (cell.is_string)
+                          cell.str = row.GetString(i);
+                        else
+                          cell.bits = row.GetInt(i);  // the slot's bits, whatever the type
+                        return cell;
+                      }).release();
+  });
+  return ok == 0 ? 0 : result;
+}
+
 // The row of a compiled INSERT (row_writes.h) from its cells, one per column of
 // out->schema, encoded as RowBuilder would: kRowWritten with the row in out->row;
 // kRowFallback (nothing built) for a char(n) value shorter than n, which the general
@@ -308,6 +354,7 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_ascii", "lpi", reinterpret_cast<void*>(&caracal_rt_ascii)},
       {"caracal_rt_patch_string", "ipip", reinterpret_cast<void*>(&caracal_rt_patch_string)},
       {"caracal_rt_build_row", "ippp", reinterpret_cast<void*>(&caracal_rt_build_row)},
+      {"caracal_rt_rebuild_row", "ipppi", reinterpret_cast<void*>(&caracal_rt_rebuild_row)},
       // Procedures (proc_runtime.h).
       {"caracal_rt_stmt", "ipp", reinterpret_cast<void*>(&caracal_rt_stmt)},
       {"caracal_rt_stmt_key", "ippp", reinterpret_cast<void*>(&caracal_rt_stmt_key)},

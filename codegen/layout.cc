@@ -109,6 +109,11 @@ static_assert(offsetof(BuildCell, bits) == 0);
 size_t Layout::BuildCellSize() { return sizeof(BuildCell); }
 size_t Layout::BuildCellString() { return offsetof(BuildCell, string); }
 size_t Layout::BuildCellNull() { return offsetof(BuildCell, is_null); }
+size_t Layout::PatchTargetRow() { return offsetof(PatchTarget, row); }
+static_assert(offsetof(PatchString, col) == 0);
+size_t Layout::PatchStringSize() { return sizeof(PatchString); }
+size_t Layout::PatchStringValue() { return offsetof(PatchString, value); }
+size_t Layout::PatchStringNull() { return offsetof(PatchString, is_null); }
 
 size_t Layout::RowHeader() { return sizeof(RowValue); }
 size_t Layout::RowNumColumns() { return 4; }

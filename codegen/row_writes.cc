@@ -17,9 +17,7 @@ namespace {
 // What the patch stores into a column's slot.
 enum class SlotKind { kInt, kBool, kReal, kDouble, kNumeric, kString, kNone };
 
-// `any_string`: a string of any string column (an INSERT encodes strings whole); else
-// char(n) only (an UPDATE patches a string that keeps its size).
-SlotKind SlotKindOf(const Column& c, const planner::CatalogColumn& catalog, const SqlType& value, bool any_string) {
+SlotKind SlotKindOf(const Column& c, const planner::CatalogColumn& catalog, const SqlType& value) {
   if (IsIntegerType(c.type)) return value.is_integer() ? SlotKind::kInt : SlotKind::kNone;
   switch (c.type) {
     case ColumnType::kTimestamp: return value.id == TypeId::kTimestamp ? SlotKind::kInt : SlotKind::kNone;
@@ -32,12 +30,11 @@ SlotKind SlotKindOf(const Column& c, const planner::CatalogColumn& catalog, cons
       return value.id == TypeId::kNumeric && c.scale >= 0 && c.scale <= 18 && catalog.type.scale == c.scale
                  ? SlotKind::kNumeric
                  : SlotKind::kNone;
-    // char(n) values keep their size (n blank-padded characters) unless multibyte
-    // characters come or go; a varchar or text value's size usually changes, and then
-    // the patch would only be wasted work before the general path.
-    case ColumnType::kChar: return value.is_string() ? SlotKind::kString : SlotKind::kNone;
+    // A string that keeps its size is written into the UPDATE's copy; else the row is
+    // encoded again (caracal_rt_rebuild_row), as an INSERT's is.
+    case ColumnType::kChar:
     case ColumnType::kVarchar:
-    case ColumnType::kText: return any_string && value.is_string() ? SlotKind::kString : SlotKind::kNone;
+    case ColumnType::kText: return value.is_string() ? SlotKind::kString : SlotKind::kNone;
     default: return SlotKind::kNone;
   }
 }
@@ -113,13 +110,15 @@ std::vector<const planner::Expr*> PatchFilter(const planner::Stmt& s) {
 bool UpdatePatchable(const planner::Stmt& s, const Schema& schema) {
   if (s.kind != planner::StmtKind::kUpdate || s.assignments.empty()) return false;
   for (const auto& [col, e] : s.assignments)
-    if (SlotKindOf(schema.column(col), s.table->columns[static_cast<size_t>(col)], e->type, false) == SlotKind::kNone)
+    if (SlotKindOf(schema.column(col), s.table->columns[static_cast<size_t>(col)], e->type) == SlotKind::kNone)
       return false;
   return true;
 }
 
-void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const Schema& schema, llvm::Value* new_row) {
+void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const Schema& schema, llvm::Value* target) {
   llvm::IRBuilder<>& b = emitter.builder();
+  llvm::LLVMContext& context = b.getContext();
+  llvm::Function* fn = b.GetInsertBlock()->getParent();
   auto require = Requirer(b, Returning(b, "patch.fallback", kRowFallback));
 
   const std::vector<const planner::Expr*> filter = PatchFilter(s);
@@ -127,7 +126,7 @@ void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const Schema&
     llvm::BasicBlock* rejected = Returning(b, "patch.rejected", kRowRejected);
     for (const planner::Expr* conjunct : filter) {
       llvm::Value* pass = emitter.EmitCondition(*conjunct);
-      auto* next = llvm::BasicBlock::Create(b.getContext(), "patch.values", b.GetInsertBlock()->getParent());
+      auto* next = llvm::BasicBlock::Create(context, "patch.values", fn);
       b.CreateCondBr(pass, next, rejected);
       b.SetInsertPoint(next);
     }
@@ -136,21 +135,51 @@ void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const Schema&
   std::vector<CgValue> values;
   for (const auto& [col, e] : s.assignments) values.push_back(emitter.Emit(*e));
 
+  llvm::Value* new_row = b.CreateLoad(
+      b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), target, Layout::PatchTargetRow()), "patch.row");
+  // String values: each is recorded for caracal_rt_rebuild_row and written into the copy
+  // when it keeps the old value's size; one that does not (or a NULL) makes the runtime
+  // encode the whole row once the fixed-width values are in the copy.
+  size_t string_count = 0;
+  for (size_t i = 0; i < values.size(); ++i)
+    string_count += SlotKindOf(schema.column(s.assignments[i].first), s.table->columns[static_cast<size_t>(s.assignments[i].first)],
+                               s.assignments[i].second->type) == SlotKind::kString;
+  llvm::Value* strings =
+      string_count == 0 ? nullptr
+                        : emitter.EntryAlloca(llvm::ArrayType::get(b.getInt8Ty(), string_count * Layout::PatchStringSize()));
+  llvm::Value* rebuild = b.getFalse();
+  size_t string_index = 0;
+
   for (size_t i = 0; i < values.size(); ++i) {
     const int col = s.assignments[i].first;
     const Column& c = schema.column(col);
     const planner::CatalogColumn& catalog = s.table->columns[static_cast<size_t>(col)];
     const CgValue& v = values[i];
-    const SlotKind kind = SlotKindOf(c, catalog, s.assignments[i].second->type, false);
-    if (kind == SlotKind::kString) {
-      // NULL, or another size than the old value's: the layout changes (RowBuilder).
-      require(b.CreateNot(v.is_null));
-      llvm::Value* patched = emitter.CallRuntime("caracal_rt_patch_string", {new_row, b.getInt32(col), v.value});
-      require(b.CreateICmpNE(patched, b.getInt32(0)));
-      continue;
-    }
     // A NOT NULL violation is raised by the general path, with its message.
     if (catalog.not_null) require(b.CreateNot(v.is_null));
+    const SlotKind kind = SlotKindOf(c, catalog, s.assignments[i].second->type);
+    if (kind == SlotKind::kString) {
+      llvm::Value* entry = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), strings, string_index++ * Layout::PatchStringSize());
+      b.CreateStore(b.getInt64(static_cast<uint64_t>(col)), entry);
+      b.CreateStore(v.value, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), entry, Layout::PatchStringValue()));
+      b.CreateStore(b.CreateZExt(v.is_null, b.getInt64Ty()),
+                    b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), entry, Layout::PatchStringNull()));
+      llvm::BasicBlock* from = b.GetInsertBlock();
+      auto* in_place = llvm::BasicBlock::Create(context, "patch.string", fn);
+      auto* done = llvm::BasicBlock::Create(context, "patch.string.done", fn);
+      b.CreateCondBr(v.is_null, done, in_place);
+      b.SetInsertPoint(in_place);
+      llvm::Value* patched = emitter.CallRuntime("caracal_rt_patch_string", {new_row, b.getInt32(col), v.value});
+      llvm::Value* resized = b.CreateICmpEQ(patched, b.getInt32(0));
+      llvm::BasicBlock* patched_from = b.GetInsertBlock();
+      b.CreateBr(done);
+      b.SetInsertPoint(done);
+      llvm::PHINode* misfit = b.CreatePHI(b.getInt1Ty(), 2, "patch.string.misfit");
+      misfit->addIncoming(b.getTrue(), from);
+      misfit->addIncoming(resized, patched_from);
+      rebuild = b.CreateOr(rebuild, misfit);
+      continue;
+    }
     llvm::Value* bits = FixedSlotBits(emitter, kind, c, v, require);
     b.CreateStore(bits, emitter.RowColumn(new_row, col).second);
     llvm::Value* null_byte_ptr = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), new_row, Layout::RowHeader() + col / 8);
@@ -160,7 +189,16 @@ void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const Schema&
     llvm::Value* cleared = b.CreateAnd(byte, b.getInt8(static_cast<uint8_t>(~mask)));
     b.CreateStore(b.CreateSelect(v.is_null, set, cleared), null_byte_ptr);
   }
-  b.CreateRet(b.getInt32(kRowWritten));
+  if (string_count == 0) {
+    b.CreateRet(b.getInt32(kRowWritten));
+    return;
+  }
+  auto* rebuilt = llvm::BasicBlock::Create(context, "patch.rebuild", fn);
+  auto* written = Returning(b, "patch.written", kRowWritten);
+  b.CreateCondBr(rebuild, rebuilt, written);
+  b.SetInsertPoint(rebuilt);
+  b.CreateRet(emitter.CallRuntime("caracal_rt_rebuild_row",
+                                  {emitter.state(), target, strings, b.getInt32(static_cast<int32_t>(string_count))}));
 }
 
 bool InsertBuildable(const planner::Stmt& s, const Schema& schema) {
@@ -171,7 +209,7 @@ bool InsertBuildable(const planner::Stmt& s, const Schema& schema) {
     if (!s.table->columns[static_cast<size_t>(c)].type.is_integer()) return false;
   for (size_t c = 0; c < s.row_values.size(); ++c)
     if (!s.row_values[c] ||
-        SlotKindOf(schema.column(static_cast<int>(c)), s.table->columns[c], s.row_values[c]->type, true) == SlotKind::kNone)
+        SlotKindOf(schema.column(static_cast<int>(c)), s.table->columns[c], s.row_values[c]->type) == SlotKind::kNone)
       return false;
   return true;
 }
@@ -193,7 +231,7 @@ void EmitInsertRow(ExprEmitter& emitter, const planner::Stmt& s, const Schema& s
     // NOT NULL and key violations are raised by the general path, with their messages.
     if (catalog.not_null || in_key[i]) require(b.CreateNot(v.is_null));
     llvm::Value* cell = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), cells, i * Layout::BuildCellSize());
-    const SlotKind kind = SlotKindOf(c, catalog, s.row_values[i]->type, true);
+    const SlotKind kind = SlotKindOf(c, catalog, s.row_values[i]->type);
     llvm::Value* string = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), cell, Layout::BuildCellString());
     if (kind == SlotKind::kString) {
       b.CreateStore(v.value, string);

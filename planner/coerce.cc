@@ -22,6 +22,12 @@ int NumericRank(TypeId t) {
 }
 
 ExprPtr Convert(ExprPtr e, const SqlType& to, bool explicit_cast) {
+  if (e->kind == ExprKind::kConst && e->type.is_unknown() && to.has_typmod()) {
+    // PostgreSQL reads the literal as the type (an error points at it), then applies
+    // the modifier as a step of its own, which reports no position ('abcde' into a
+    // char(4) column).
+    return Convert(Convert(std::move(e), to.Base(), explicit_cast), to, explicit_cast);
+  }
   if (e->kind == ExprKind::kConst) {
     // Fold: the literal is checked now, at its location.
     try {

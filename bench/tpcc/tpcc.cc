@@ -1,6 +1,7 @@
 #include "bench/tpcc/tpcc.h"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <stdexcept>
 #include <string>
@@ -22,12 +23,6 @@ using namespace tpcc;  // NOLINT: this file is the TPC-C workload
 // a day after the load and every generated transaction advances the clock by 1 ms.
 constexpr int64_t kRunStartTimestamp = kLoadTimestamp + kMicrosPerDay;
 constexpr int64_t kClockTick = 1000;
-
-// Transaction mix (clause 5.2.3, as in the paper): 45/43/4/4/4.
-constexpr int kNewOrderPercent = 45;
-constexpr int kPaymentPercent = 43;
-constexpr int kOrderStatusPercent = 4;
-constexpr int kDeliveryPercent = 4;
 
 // An order the generator knows to exist and to be undelivered.
 struct UndeliveredOrder {
@@ -53,6 +48,13 @@ class TpccWorkload final : public Workload {
         warehouses_(single_warehouse ? 1 : options.warehouses),
         seed_(options.seed) {
     if (warehouses_ < 1) throw std::invalid_argument("tpcc needs at least one warehouse");
+    const std::vector<int>& mix = options.tpcc_mix;
+    if (mix.size() != 5 || std::any_of(mix.begin(), mix.end(), [](int p) { return p < 0; }) ||
+        mix[0] + mix[1] + mix[2] + mix[3] + mix[4] != 100)
+      throw std::invalid_argument("tpcc mix: five percentages (new_order, payment, order_status, "
+                                  "delivery, stock_level) that sum to 100");
+    int sum = 0;
+    for (size_t i = 0; i < 4; ++i) mix_upto_[i] = sum += mix[i];
   }
 
   std::string name() const override { return single_warehouse_ ? "tpcc-1wh" : "tpcc"; }
@@ -78,11 +80,10 @@ class TpccWorkload final : public Workload {
     clock_ += kClockTick;
     const int64_t w = Uniform(rng, 1, warehouses_);
     const int64_t pick = Uniform(rng, 1, 100);
-    if (pick <= kNewOrderPercent) return NextNewOrder(rng, w);
-    if (pick <= kNewOrderPercent + kPaymentPercent) return NextPayment(rng, w);
-    if (pick <= kNewOrderPercent + kPaymentPercent + kOrderStatusPercent) return NextOrderStatus(rng, w);
-    if (pick <= kNewOrderPercent + kPaymentPercent + kOrderStatusPercent + kDeliveryPercent)
-      return NextDelivery(rng, w);
+    if (pick <= mix_upto_[0]) return NextNewOrder(rng, w);
+    if (pick <= mix_upto_[1]) return NextPayment(rng, w);
+    if (pick <= mix_upto_[2]) return NextOrderStatus(rng, w);
+    if (pick <= mix_upto_[3]) return NextDelivery(rng, w);
     return NextStockLevel(rng, w);
   }
 
@@ -211,6 +212,8 @@ class TpccWorkload final : public Workload {
   const bool single_warehouse_;
   const int warehouses_;
   const uint64_t seed_;
+  // Cumulative percentages: NewOrder up to mix_upto_[0], Payment up to mix_upto_[1], ...
+  std::array<int, 4> mix_upto_{};
   Tables tables_;  // filled by Setup; the procedures refer to it
   const NewOrderProcedure new_order_{tables_};
   const PaymentProcedure payment_{tables_};

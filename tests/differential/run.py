@@ -300,6 +300,25 @@ def gen_for_query(rng, n):
     return out
 
 
+def gen_string_updates(rng, n):
+    words = ["NULL", "''", "'a'", "'ab'", "'é'", "'ü€x'", "'same'", "'a longer note'"]
+    out = []
+    for _ in range(n):
+        k = rng.randrange(1, 10)
+        r = rng.random()
+        if r < 0.35:
+            out.append(f"CALL pay({k}, {rng.randrange(1, 900) / 100});")
+        elif r < 0.55:
+            name = rng.choice(["'x'", "'ann'", "'bob'", "'ü€'", "'twelve chars'", "'thirteen char'"])
+            out.append(f"SELECT rename({k}, {name});")
+        elif r < 0.85:
+            out.append(f"CALL annotate({k}, {rng.choice(words)}, {rng.choice(words)});")
+        else:
+            lo = rng.randrange(1, 8)
+            out.append(f"SELECT stamp({lo}, {lo + rng.randrange(0, 4)}, {rng.choice(words[1:])});")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------
