@@ -512,6 +512,7 @@ CgValue ExprEmitter::Cast(const CgValue& v, const SqlType& from, const SqlType& 
   if (to.id == TypeId::kNumeric && fast_paths_) {
     if (std::optional<CgValue> fast = NumericCastFastPath(v, from, to, explicit_cast)) return *fast;
   }
+  if (std::optional<CgValue> same = RelabelString(v, from, to, explicit_cast)) return *same;
   // Everything else through CastDatum itself (null in, null out: no call).
   llvm::Value* in = Box(v, from.id);
   llvm::Value* out = NewTemp();
@@ -571,6 +572,36 @@ llvm::Value* ExprEmitter::Int128Constant(planner::int128 v) {
   const auto bits = static_cast<unsigned __int128>(v);
   const uint64_t words[2] = {static_cast<uint64_t>(bits), static_cast<uint64_t>(bits >> 64)};
   return llvm::ConstantInt::get(b_.getInt128Ty(), llvm::APInt(128, words));
+}
+
+std::optional<CgValue> ExprEmitter::RelabelString(const CgValue& v, const SqlType& from, const SqlType& to,
+                                                   bool explicit_cast) {
+  const auto plain_string = [](const SqlType& t) { return t.id == TypeId::kText || t.id == TypeId::kVarchar; };
+  if (!plain_string(from) || !plain_string(to)) return std::nullopt;
+  if (to.precision < 0) return CgValue{Repr::kBoxed, v.is_null, v.value};
+  if (!fast_paths_ || !Layout::StringLayoutKnown()) return std::nullopt;
+  // varchar(n): at most n bytes are at most n characters, which CastDatum leaves as they
+  // are; a longer value may still fit (multibyte characters), or raises, or is cut (an
+  // explicit cast): the runtime decides, into a temp. A NULL Datum holds a valid string.
+  llvm::Value* size = b_.CreateLoad(b_.getInt64Ty(), FieldPtr(FieldPtr(v.value, Layout::DatumString()), 8));
+  llvm::Value* out = NewTemp();
+  llvm::BasicBlock* from_bb = b_.GetInsertBlock();
+  llvm::BasicBlock* call_bb = NewBlock("relabel.call");
+  llvm::BasicBlock* done = NewBlock("relabel.done");
+  llvm::Value* same = b_.CreateOr(v.is_null, b_.CreateICmpULE(size, b_.getInt64(static_cast<uint64_t>(to.precision))));
+  b_.CreateCondBr(same, done, call_bb, Likely());
+  b_.SetInsertPoint(call_bb);
+  CheckOk(CallRuntime("caracal_rt_cast",
+                      {state_, v.value, b_.getInt32(TypeCode(from)), b_.getInt32(from.precision),
+                       b_.getInt32(from.scale), b_.getInt32(TypeCode(to)), b_.getInt32(to.precision),
+                       b_.getInt32(to.scale), b_.getInt32(explicit_cast ? 1 : 0), out}));
+  llvm::BasicBlock* call_end = b_.GetInsertBlock();
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  llvm::PHINode* result = b_.CreatePHI(b_.getPtrTy(), 2, "relabel");
+  result->addIncoming(v.value, from_bb);
+  result->addIncoming(out, call_end);
+  return CgValue{Repr::kBoxed, v.is_null, result};
 }
 
 std::optional<CgValue> ExprEmitter::NumericCastFastPath(const CgValue& v, const SqlType& from, const SqlType& to,

@@ -110,6 +110,12 @@ class ExprEmitter {
   // A cast to numeric without a runtime call where the value allows (else the call).
   std::optional<CgValue> NumericCastFastPath(const CgValue& v, const planner::SqlType& from,
                                              const planner::SqlType& to, bool explicit_cast);
+  // A varchar or text value cast to text or varchar(n) when it stays the same string
+  // (no modifier, or at most n bytes): the value itself, not a copy. Boxed string
+  // values are read-only to their consumers, so sharing the Datum is safe. nullopt for
+  // other casts.
+  std::optional<CgValue> RelabelString(const CgValue& v, const planner::SqlType& from, const planner::SqlType& to,
+                                       bool explicit_cast);
   // Raises SqlError(sqlstate, message) when `cond` (i1) holds.
   void RaiseIf(llvm::Value* cond, const char* sqlstate, const std::string& message);
 

@@ -71,6 +71,8 @@ ExprPtr TryCoerce(ExprPtr& e, const SqlType& to, CastContext context) {
   // Dropping a modifier never changes the value; an array's elements must still be of
   // the same type (int[] to numeric[] converts each one).
   if (from.id == to.id && from.element == to.element && !to.has_typmod() && context != CastContext::kExplicit) {
+    // A cast's type is what it does (x::varchar(2) cuts x): it stays, under the relabel.
+    if (e->kind == ExprKind::kCast) return CastNode(std::move(e), to, false);
     e->type = to;
     return std::move(e);
   }

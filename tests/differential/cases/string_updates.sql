@@ -86,3 +86,45 @@ UPDATE acct SET tag = 'abcde' WHERE id = 6;
 UPDATE acct SET tag = 'é', note = NULL WHERE id = 6;
 UPDATE acct SET hist = repeat('x', 41) WHERE id = 7;
 SELECT id, tag, note, hist, bal FROM acct WHERE id IN (5, 6, 7) ORDER BY id;
+
+-- Casts between varchar and text hand compiled code the value itself, not a copy: values
+-- swapped through SELECT or RETURNING ... INTO must still be read before either is set.
+-- An explicit varchar(n) or numeric(p,s) cast keeps cutting or rounding when the target
+-- variable has no modifier.
+CREATE FUNCTION swap_names(a varchar, b varchar) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  x varchar := a;
+  y varchar := b;
+  u varchar(3) := 'uuu';
+  w text := 'w';
+BEGIN
+  SELECT y::text, x::text INTO x, y;
+  SELECT w::varchar(3), u::text INTO u, w;
+  RETURN x || ',' || y || ',' || u || ',' || w;
+END $$;
+SELECT swap_names('p', 'q');
+SELECT swap_names('ppppp', NULL);
+SELECT swap_names('pp', 'qqqqqqqq');
+
+CREATE FUNCTION swap_returning(p_id integer) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  x text := 'xx';
+  y varchar := 'yy';
+BEGIN
+  UPDATE acct SET note = y WHERE id = p_id RETURNING x::text, name::text INTO y, x;
+  RETURN x || ',' || y;
+END $$;
+SELECT swap_returning(1);
+SELECT swap_returning(2);
+
+CREATE FUNCTION cut(a text, OUT p varchar, OUT q text, OUT r numeric) LANGUAGE plpgsql AS $$
+BEGIN
+  p := a;
+  q := p::text || '!';
+  p := q::varchar(2);
+  q := p::text;
+  r := length(a)::numeric / 3;
+  r := r::numeric(4, 1);
+END $$;
+SELECT * FROM cut('abc');
+SELECT * FROM cut('ébcdefg');
