@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "planner/aggregate.h"
@@ -98,9 +99,10 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
     return g;
   };
   // An aggregate query without GROUP BY has exactly one group, even over no input: made
-  // up front, so that rows do not look it up.
+  // up front, outside the map, so that rows do not look it up.
+  std::optional<Group> lone_group;
   Group* single_group = nullptr;
-  if (plan.grouped && plan.group_by.empty()) single_group = &groups.emplace(std::vector<Datum>{}, new_group()).first->second;
+  if (plan.grouped && plan.group_by.empty()) single_group = &lone_group.emplace(new_group());
   // Aggregates whose argument is a column of an integer or numeric type read it straight
   // from the row (Accumulator::AddInt / AddNumeric), not through a Datum: the column,
   // else nullptr. Set once the table's schema is known.
@@ -193,15 +195,17 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
   if (stream) return;
 
   if (plan.grouped) {
-    for (const auto& [key, group] : groups) {
+    auto finish = [&](std::span<const Datum> key, const Group& group) {
       std::vector<Datum> aggs;
       for (const Accumulator& a : group.accumulators) aggs.push_back(a.Result());
       EvalContext ctx = vars_only;
       ctx.group_keys = key;
       ctx.aggregates = aggs;
-      if (plan.having && !EvalCondition(*plan.having, ctx)) continue;
+      if (plan.having && !EvalCondition(*plan.having, ctx)) return;
       project(ctx);
-    }
+    };
+    if (lone_group) finish({}, *lone_group);
+    for (const auto& [key, group] : groups) finish(key, group);
   }
 
   if (plan.distinct) {
