@@ -354,16 +354,24 @@ void BodyRunner::SelectInto(const Stmt& s, planner::RowSource& source) {
     }
     ctx.row = row;
     ctx.schema = &source.schema(s.table->id);
-    for (size_t i = 0; i < s.into.size() && i < s.select->columns.size(); ++i) {
-      const planner::Expr& out = *s.select->outputs[i];
-      const planner::Variable& v = ir_.variables[s.into[i]];
-      if (out.kind == planner::ExprKind::kSlot && out.slot.space == planner::SlotSpace::kColumn && out.type == v.type &&
-          !v.not_null) {
-        // A column into a variable of its type: copied in place.
-        planner::DatumFromRowInto(*row, out.slot.index, ctx.schema->column(out.slot.index), frame_.var(s.into[i]));
-        continue;
+    if (s.into_reads_targets) {
+      // The whole row first: an output reads a target assigned before it.
+      std::vector<Datum> values;
+      for (size_t i = 0; i < s.into.size() && i < s.select->columns.size(); ++i)
+        values.push_back(planner::Eval(*s.select->outputs[i], ctx));
+      for (size_t i = 0; i < values.size(); ++i) Assign(s.into[i], std::move(values[i]), s.select->columns[i].type);
+    } else {
+      for (size_t i = 0; i < s.into.size() && i < s.select->columns.size(); ++i) {
+        const planner::Expr& out = *s.select->outputs[i];
+        const planner::Variable& v = ir_.variables[s.into[i]];
+        if (out.kind == planner::ExprKind::kSlot && out.slot.space == planner::SlotSpace::kColumn && out.type == v.type &&
+            !v.not_null) {
+          // A column into a variable of its type: copied in place.
+          planner::DatumFromRowInto(*row, out.slot.index, ctx.schema->column(out.slot.index), frame_.var(s.into[i]));
+          continue;
+        }
+        Assign(s.into[i], planner::Eval(out, ctx), s.select->columns[i].type);
       }
-      Assign(s.into[i], planner::Eval(out, ctx), s.select->columns[i].type);
     }
     for (size_t i = s.select->columns.size(); i < s.into.size(); ++i) Assign(s.into[i], Datum::Null(), planner::SqlType());
     // The outputs no target takes (PERFORM's, all of them) are still computed: they may raise.

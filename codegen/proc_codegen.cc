@@ -566,7 +566,9 @@ class BlockCompiler {
   // Whether point SELECT INTO `s` can be compiled here: the runtime only reads the row,
   // and the outputs are assigned by this code exactly as BodyRunner::SelectInto does.
   bool CanCompileSelectInto(const Stmt& s) const {
-    if (db_ == nullptr || s.kind != StmtKind::kSelectInto || !s.point_lookup || !s.select || s.collect) return false;
+    if (db_ == nullptr || s.kind != StmtKind::kSelectInto || !s.point_lookup || !s.select || s.collect ||
+        s.into_reads_targets)
+      return false;
     for (const auto& out : s.select->outputs)
       if (out->ContainsAggregate() || out->References(planner::SlotSpace::kExcluded) ||
           out->References(planner::SlotSpace::kGroupKey))

@@ -8,6 +8,7 @@
 
 #include "planner/coerce.h"
 #include "planner/expr_binder.h"
+#include "planner/ir_visit.h"
 #include "planner/pg_nodes.h"
 #include "planner/pg_parse.h"
 #include "planner/plpgsql_parse.h"
@@ -957,6 +958,12 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
       if (into && i == 0) {
         s.into = targets;
         s.strict = strict;
+        if (s.kind == StmtKind::kSelectInto && s.select) {
+          for (size_t k = 1; k < s.select->outputs.size() && !s.into_reads_targets; ++k) {
+            const std::set<int> read = VariablesOf(s.select->outputs[k].get());
+            for (size_t j = 0; j < k && j < s.into.size(); ++j) s.into_reads_targets |= read.count(s.into[j]) > 0;
+          }
+        }
         // PL/pgSQL (without extra_errors) tolerates a column count that differs from the
         // targets: extra columns are dropped, missing ones leave NULL.
       }

@@ -102,6 +102,18 @@ BEGIN
   SELECT w::varchar(3), u::text INTO u, w;
   RETURN x || ',' || y || ',' || u || ',' || w;
 END $$;
+-- The same swap through a point read: the row's outputs are all computed first too.
+CREATE FUNCTION swap_read(a varchar, b varchar, p_id integer) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  x varchar := a;
+  y varchar := b;
+  z text;
+BEGIN
+  SELECT y, x::text, name INTO x, y, z FROM acct WHERE id = p_id;
+  RETURN x || ',' || y || ',' || coalesce(z, 'none');
+END $$;
+SELECT swap_read('p', 'q', 1);
+SELECT swap_read('p', 'q', 99);
 SELECT swap_names('p', 'q');
 SELECT swap_names('ppppp', NULL);
 SELECT swap_names('pp', 'qqqqqqqq');
