@@ -45,6 +45,13 @@ int32_t Guard(EvalState* state, F&& f) {
   }
 }
 
+// Whether string `value` for column `c` needs the blank-padding only the general path
+// does: a char(n) value shorter than n bytes (a compiled row write stores strings as
+// they are).
+bool NeedsPadding(const Column& c, const Datum& value) {
+  return c.type == ColumnType::kChar && static_cast<int64_t>(value.s.size()) < c.precision;
+}
+
 }  // namespace
 
 extern "C" {
@@ -261,8 +268,7 @@ int32_t caracal_rt_rebuild_row(EvalState* state, PatchTarget* target, const Patc
     const int n = schema.num_columns();
     for (int k = 0; k < count; ++k) {
       const PatchString& p = strings[k];
-      const Column& c = schema.column(static_cast<int>(p.col));
-      if (p.is_null == 0 && c.type == ColumnType::kChar && static_cast<int64_t>(p.value->s.size()) < c.precision) {
+      if (p.is_null == 0 && NeedsPadding(schema.column(static_cast<int>(p.col)), *p.value)) {
         result = kRowFallback;
         return;
       }
@@ -306,8 +312,7 @@ int32_t caracal_rt_build_row(EvalState* state, const BuildCell* cells, BuiltRow*
     // Generated code sets `string` exactly for string columns.
     for (int i = 0; i < n; ++i) {
       if (cells[i].is_null != 0 || cells[i].string == nullptr) continue;
-      const Column& c = schema.column(i);
-      if (c.type == ColumnType::kChar && static_cast<int64_t>(cells[i].string->s.size()) < c.precision) {
+      if (NeedsPadding(schema.column(i), *cells[i].string)) {
         result = kRowFallback;
         return;
       }

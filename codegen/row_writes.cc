@@ -140,10 +140,10 @@ void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const Schema&
   // String values: each is recorded for caracal_rt_rebuild_row and written into the copy
   // when it keeps the old value's size; one that does not (or a NULL) makes the runtime
   // encode the whole row once the fixed-width values are in the copy.
-  size_t string_count = 0;
-  for (size_t i = 0; i < values.size(); ++i)
-    string_count += SlotKindOf(schema.column(s.assignments[i].first), s.table->columns[static_cast<size_t>(s.assignments[i].first)],
-                               s.assignments[i].second->type) == SlotKind::kString;
+  std::vector<SlotKind> kinds;
+  for (const auto& [col, e] : s.assignments)
+    kinds.push_back(SlotKindOf(schema.column(col), s.table->columns[static_cast<size_t>(col)], e->type));
+  const auto string_count = static_cast<size_t>(std::ranges::count(kinds, SlotKind::kString));
   llvm::Value* strings =
       string_count == 0 ? nullptr
                         : emitter.EntryAlloca(llvm::ArrayType::get(b.getInt8Ty(), string_count * Layout::PatchStringSize()));
@@ -157,7 +157,7 @@ void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const Schema&
     const CgValue& v = values[i];
     // A NOT NULL violation is raised by the general path, with its message.
     if (catalog.not_null) require(b.CreateNot(v.is_null));
-    const SlotKind kind = SlotKindOf(c, catalog, s.assignments[i].second->type);
+    const SlotKind kind = kinds[i];
     if (kind == SlotKind::kString) {
       llvm::Value* entry = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), strings, string_index++ * Layout::PatchStringSize());
       b.CreateStore(b.getInt64(static_cast<uint64_t>(col)), entry);
