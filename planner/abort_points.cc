@@ -60,6 +60,8 @@ bool MayRaise(const Expr& e) {
     case ExprKind::kFunc:
       switch (e.func) {
         case Func::kLength:
+        case Func::kOctetLength:
+        case Func::kBitLength:
         case Func::kLower:
         case Func::kUpper:
         case Func::kBtrim:
@@ -68,6 +70,7 @@ bool MayRaise(const Expr& e) {
         case Func::kReplace:
         case Func::kStrpos:
         case Func::kConcat:
+        case Func::kConcatWs:
         case Func::kLeft:
         case Func::kRight:
         case Func::kAscii:
@@ -122,6 +125,7 @@ bool MayBeNull(const Expr& e, const ProcedureIr& ir, const TableInfo* table) {
     case ExprKind::kNextval: return true;
     case ExprKind::kFunc:
       if (e.func == Func::kConcat || e.func == Func::kFormat) return false;
+      if (e.func == Func::kConcatWs) return MayBeNull(*e.args[0], ir, table);
       if (e.func == Func::kArrayLength || e.func == Func::kArrayUpper || e.func == Func::kArrayLower) return true;
       if (e.func == Func::kArrayAppend || e.func == Func::kArrayPrepend || e.func == Func::kArraySet) return false;
       if (e.func == Func::kArrayCat) return MayBeNull(*e.args[0], ir, table) && MayBeNull(*e.args[1], ir, table);

@@ -726,8 +726,9 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
   auto e = MakeNode(ExprKind::kFunc, m->result, loc);
   e->func = m->func;
   for (size_t i = 0; i < args.size(); ++i) {
-    // concat() prints each argument with its type's output function.
-    if (m->func == Func::kConcat) {
+    // concat() prints each argument with its type's output function; so does
+    // concat_ws() after its separator, which is text (a char(n) one loses its blanks).
+    if (m->func == Func::kConcat || (m->func == Func::kConcatWs && i > 0)) {
       e->args.push_back(OutputText(std::move(args[i])));
       continue;
     }

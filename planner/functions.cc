@@ -21,7 +21,9 @@ struct Signature {
   Func func;
   std::vector<TypeId> params;
   TypeId result;
-  bool variadic_text = false;  // concat(any, ...): every argument becomes text
+  // concat(any, ...): every argument from the `params` on becomes text, and there
+  // must be at least one (concat_ws(text, any, ...) has its separator in `params`).
+  bool variadic_text = false;
 };
 
 const std::vector<Signature>& Signatures() {
@@ -45,6 +47,12 @@ const std::vector<Signature>& Signatures() {
       {"sign", Func::kSign, {T::kFloat8}, T::kFloat8}, {"sign", Func::kSign, {T::kNumeric}, T::kNumeric},
       {"length", Func::kLength, {T::kText}, T::kInt4}, {"char_length", Func::kLength, {T::kText}, T::kInt4},
       {"character_length", Func::kLength, {T::kText}, T::kInt4},
+      // Bytes, of char(n) with its padding (PostgreSQL's bpcharoctetlen): the bpchar
+      // overload keeps the blanks that the cast to text strips. bit_length has no
+      // bpchar overload in PostgreSQL, so there they are stripped.
+      {"octet_length", Func::kOctetLength, {T::kText}, T::kInt4},
+      {"octet_length", Func::kOctetLength, {T::kBpchar}, T::kInt4},
+      {"bit_length", Func::kBitLength, {T::kText}, T::kInt4},
       {"lower", Func::kLower, {T::kText}, T::kText}, {"upper", Func::kUpper, {T::kText}, T::kText},
       {"substr", Func::kSubstr, {T::kText, T::kInt4}, T::kText},
       {"substr", Func::kSubstr, {T::kText, T::kInt4, T::kInt4}, T::kText},
@@ -59,6 +67,7 @@ const std::vector<Signature>& Signatures() {
       {"left", Func::kLeft, {T::kText, T::kInt4}, T::kText},
       {"right", Func::kRight, {T::kText, T::kInt4}, T::kText},
       {"concat", Func::kConcat, {}, T::kText, true},
+      {"concat_ws", Func::kConcatWs, {T::kText}, T::kText, true},
       {"ascii", Func::kAscii, {T::kText}, T::kInt4},
       {"repeat", Func::kRepeat, {T::kText, T::kInt4}, T::kText},
       {"chr", Func::kChr, {T::kInt4}, T::kText},
@@ -327,7 +336,12 @@ std::optional<FunctionMatch> ResolveFunction(std::string_view name, std::span<co
   for (const Signature& sig : Signatures()) {
     if (sig.name != name) continue;
     if (sig.variadic_text) {
-      if (args.empty()) continue;
+      if (args.size() <= sig.params.size()) continue;
+      bool fixed_ok = true;
+      for (size_t i = 0; i < sig.params.size(); ++i)
+        if (args[i].id != sig.params[i] && CastContextFor(args[i], SqlType::Of(sig.params[i])) != CastContext::kImplicit)
+          fixed_ok = false;
+      if (!fixed_ok) continue;
       FunctionMatch m{sig.func, {}, SqlType::Of(TypeId::kText)};
       for (size_t i = 0; i < args.size(); ++i) m.params.push_back(SqlType::Of(TypeId::kText));
       return m;
@@ -372,7 +386,7 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
   // concat() and the array functions have NULL rules of their own.
   const bool array_function =
       func == Func::kArrayAppend || func == Func::kArrayPrepend || func == Func::kArrayCat || func == Func::kArraySet;
-  if (func != Func::kConcat && !array_function)
+  if (func != Func::kConcat && func != Func::kConcatWs && !array_function)
     for (const Datum& d : a)
       if (d.is_null()) return Datum::Null();
   switch (func) {
@@ -421,6 +435,8 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
       if (a[0].kind == Datum::Kind::kFloat) return Datum::Float(a[0].f > 0 ? 1 : (a[0].f < 0 ? -1 : 0));
       return Datum::Num(Numeric(a[0].n.sign(), 0));
     case Func::kLength: return Datum::Int(CharLength(a[0].s));
+    case Func::kOctetLength: return Datum::Int(static_cast<int64_t>(a[0].s.size()));
+    case Func::kBitLength: return Datum::Int(static_cast<int64_t>(a[0].s.size()) * 8);
     case Func::kLower:
     case Func::kUpper: {
       std::string s = a[0].s;
@@ -460,6 +476,19 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
       std::string out;
       for (const Datum& d : a)
         if (!d.is_null()) out += d.s;
+      return Datum::String(std::move(out));
+    }
+    case Func::kConcatWs: {
+      // The separator goes between the non-NULL values; a NULL separator is a NULL result.
+      if (a[0].is_null()) return Datum::Null();
+      std::string out;
+      bool first = true;
+      for (const Datum& d : a.subspan(1)) {
+        if (d.is_null()) continue;
+        if (!first) out += a[0].s;
+        out += d.s;
+        first = false;
+      }
       return Datum::String(std::move(out));
     }
     case Func::kAscii: {

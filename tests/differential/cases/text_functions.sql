@@ -37,3 +37,29 @@ SELECT starts_with('hello', 'he'), starts_with('hello', ''), starts_with('he', '
 SELECT translate('12345', '143', 'ax'), translate('hello', 'l', ''), translate('aéb', 'é', 'e'), translate('abc', '', 'x');
 SELECT pi(), pi() * 2, round(pi()::numeric, 4);
 SELECT lpad(NULL, 3), split_part('a', NULL, 1), translate('a', 'a', NULL);
+
+-- octet_length counts bytes, and a char(n) value's padding (its bpchar overload); the
+-- cast to text and bit_length (text only) strip the blanks; multibyte characters.
+CREATE TABLE padded (id integer PRIMARY KEY, c char(6), v varchar(10), t text);
+INSERT INTO padded VALUES (1, 'ab', 'ab  ', 'héllo'), (2, NULL, NULL, NULL), (3, 'éé', 'x', '');
+
+CREATE FUNCTION padded_bytes(p_id integer, p_c char(8)) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  v_local char(8) := p_c;
+  v_bytes integer;
+BEGIN
+  SELECT octet_length(c) * 1000 + octet_length(v) * 100 + octet_length(t) INTO v_bytes FROM padded WHERE id = p_id;
+  RETURN concat_ws(',', v_bytes, octet_length(p_c), octet_length(v_local), bit_length(v_local),
+                   octet_length(v_local::text), octet_length(v_local || '!'));
+END $$;
+
+SELECT padded_bytes(1, 'xy');
+SELECT padded_bytes(2, 'é');
+SELECT padded_bytes(3, NULL);
+SELECT id, octet_length(c), octet_length(v), octet_length(t), bit_length(c), bit_length(t), length(c),
+       octet_length(c::text), octet_length(c || 'x') FROM padded ORDER BY id;
+SELECT octet_length('abc '), bit_length('é'), octet_length('ab'::char(5)), octet_length(NULL::text), octet_length(''::char(3));
+SELECT concat_ws(', ', 'a', NULL, 2, 1.50, true, 'x'::char(3)), concat_ws(NULL, 'a', 'b'), concat_ws('-'),
+       concat_ws('ab'::char(3), 'x', 'y'), concat_ws('', NULL, NULL), concat_ws('|', '2024-01-02 03:04:05'::timestamp);
+SELECT concat_ws(1, 'a');
+SELECT concat_ws();
