@@ -4,7 +4,7 @@ namespace caracal {
 
 namespace {
 // Up to this many entries a scan of the contiguous hashes beats a hash table lookup.
-constexpr size_t kLinearSearchLimit = 48;
+constexpr size_t kLinearSearchLimit = 64;
 }
 
 CacheEntry* EpochTxn::Find(const Table* table, const Key& key, uint64_t hash) {
