@@ -67,8 +67,11 @@ enum class ExprKind : uint8_t {
 enum class Op : uint8_t { kNone, kAdd, kSub, kMul, kDiv, kMod, kNeg, kEq, kNe, kLt, kLe, kGt, kGe };
 
 enum class Func : uint8_t {
-  kAbs, kRound, kTrunc, kFloor, kCeil, kMod, kLength, kOctetLength, kBitLength, kLower, kUpper, kSubstr, kBtrim, kLtrim,
-  kRtrim, kReplace, kStrpos, kConcat, kConcatWs, kPower, kSqrt, kSign, kLeft, kRight,
+  kAbs, kRound, kTrunc, kFloor, kCeil, kMod, kLength, kLower, kUpper, kSubstr, kBtrim, kLtrim,
+  kRtrim, kReplace, kStrpos, kConcat, kPower, kSqrt, kSign, kLeft, kRight,
+  kOctetLength,  // octet_length(text | char(n)) -> integer: bytes (char(n) with its padding)
+  kBitLength,    // bit_length(text) -> integer: 8 * octet_length
+  kConcatWs,     // concat_ws(text, any, ...) -> text: the non-NULL values joined by the first
   kAscii,        // ascii(text) -> integer: the first character's code point (0 if empty)
   kRepeat,       // repeat(text, integer) -> text
   kChr,          // chr(integer) -> text

@@ -383,7 +383,7 @@ const char* NonDeterministicReason(std::string_view name) {
 
 Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
   if (func == Func::kFormat) return Format(a);
-  // concat() and the array functions have NULL rules of their own.
+  // concat(), concat_ws() and the array functions have NULL rules of their own.
   const bool array_function =
       func == Func::kArrayAppend || func == Func::kArrayPrepend || func == Func::kArrayCat || func == Func::kArraySet;
   if (func != Func::kConcat && func != Func::kConcatWs && !array_function)
