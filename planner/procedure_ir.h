@@ -176,9 +176,9 @@ struct Stmt {
   // exactly those key equalities, and it has no grouping, ordering or LIMIT: a found row
   // is the answer (executors may skip the general query machinery).
   bool point_lookup = false;
-  // kSelectInto with point_lookup: an output reads a target an earlier output is
-  // assigned to (SELECT y, x INTO x, y ...). PL/pgSQL computes the row before it assigns
-  // any target, so executors must too (they may otherwise assign as they go).
+  // kSelectInto: an output reads a target an earlier output is assigned to (SELECT y, x
+  // INTO x, y ...). PL/pgSQL computes the row before it assigns any target, so executors
+  // must too; a point lookup's may otherwise assign as they go.
   bool into_reads_targets = false;
   // kSelectInto over a primary-key range of the table that the next statement of its
   // block UPDATEs or DELETEs by a range: that statement's id (else -1). An executor may
