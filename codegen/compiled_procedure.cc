@@ -1,5 +1,7 @@
 #include "codegen/compiled_procedure.h"
 
+#include <algorithm>
+
 #include "codegen/body_runner.h"
 #include "codegen/compiled_exprs.h"
 #include "codegen/frame.h"
@@ -50,6 +52,9 @@ CompiledProcedure::CompiledProcedure(Jit& jit, std::shared_ptr<const planner::Pr
     : ir_(std::move(ir)), catalog_(catalog), interpreted_(ir_, catalog) {
   for (int i = 0; i < ir_->parameter_count && i < static_cast<int>(ir_->variables.size()); ++i)
     if (ir_->variables[static_cast<size_t>(i)].type.is_array()) parameters_with_arrays_ = ir_->parameter_count;
+  init_parameters_ = ParametersReadByInit(*ir_);
+  const std::vector<bool>& read = init_parameters_.read;
+  init_reads_all_ = std::find(read.begin(), read.end(), false) == read.end();
   first_ = ProcedureCode::Compile(jit, *ir_, options, &catalog.database());
   active_.store(first_.get(), std::memory_order_release);
 }
@@ -62,7 +67,9 @@ void CompiledProcedure::Reoptimize(Jit& jit, const CompileOptions& options) {
 
 void CompiledProcedure::Declare(DeclareContext& ctx) const {
   BorrowedBuffers buffers(ctx.worker_scratch(), this, parameters_with_arrays_);
-  Frame& frame = buffers.Hold(MakeFrame(*ir_, ctx.input(), buffers.TakeVars()));
+  Frame& frame = buffers.Hold(
+      MakeFrame(*ir_, ctx.input(), buffers.TakeVars(),
+                init_reads_all_ || !init_parameters_.Holds() ? nullptr : &init_parameters_.read));
   BodyRunner runner(*ir_, catalog_, ctx, frame);
   const ProcedureCode& code = *active_.load(std::memory_order_acquire);
   CompiledExprs exprs(code, buffers.temps());

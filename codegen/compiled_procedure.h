@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "codegen/init_parameters.h"
 #include "codegen/interpreted_procedure.h"
 #include "codegen/jit.h"
 #include "codegen/proc_codegen.h"
@@ -65,6 +66,9 @@ class CompiledProcedure final : public Procedure {
   std::atomic<const ProcedureCode*> active_;
   // The parameters BorrowedBuffers checks for shared arrays: all of them, or 0 when none is an array.
   int parameters_with_arrays_ = 0;
+  // The parameters Declare converts (ParametersReadByInit), while they hold.
+  InitParameters init_parameters_;
+  bool init_reads_all_ = true;  // every parameter: Declare converts them all
 };
 
 // What CREATE FUNCTION / PROCEDURE should register: the compiled procedure when `jit` is

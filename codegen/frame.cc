@@ -12,7 +12,8 @@ namespace caracal::codegen {
 
 using planner::Datum;
 
-Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vector<Datum> buffer) {
+Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vector<Datum> buffer,
+                const std::vector<bool>* parameters_read) {
   Frame frame;
   frame.vars = std::move(buffer);
   frame.vars.resize(ir.variables.size());
@@ -29,7 +30,13 @@ Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vect
   // PL/pgSQL's FOUND starts false, and ROW_COUNT 0.
   if (ir.found_variable >= 0) frame.vars[ir.found_variable] = Datum::Bool(false);
   if (ir.row_count_variable >= 0) frame.vars[ir.row_count_variable] = Datum::Int(0);
-  for (size_t i = 0; i < parameters; ++i) planner::AssignFromValue(frame.vars[i], input.args[i], ir.variables[i].type);
+  for (size_t i = 0; i < parameters; ++i) {
+    if (parameters_read != nullptr && !(*parameters_read)[i]) {
+      frame.vars[i].kind = Datum::Kind::kNull;
+      continue;
+    }
+    planner::AssignFromValue(frame.vars[i], input.args[i], ir.variables[i].type);
+  }
   for (size_t i = 0; i < ir.sequence_calls.size() && i < input.sequence_values.size(); ++i)
     frame.vars[ir.sequence_calls[i].variable] = Datum::Int(input.sequence_values[i]);
   // now(), when used, follows the sequence values (InterpretedProcedure::Sequence).

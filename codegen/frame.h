@@ -27,7 +27,11 @@ struct Frame {
 // capacity and the parameters' arrays): see RunBuffers. Declare and Execute each build
 // their own frame: converting the arguments again is cheaper than keeping them from
 // Declare to Execute, which would allocate for every transaction of an epoch at once.
-Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vector<planner::Datum> buffer = {});
+// `parameters_read`, when given, has one flag per parameter: those without it are left
+// NULL rather than converted (Declare's frame: see init_parameters.h). A NULL parameter
+// may keep its array's elements, for the next conversion to rewrite in place.
+Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vector<planner::Datum> buffer = {},
+                const std::vector<bool>* parameters_read = nullptr);
 
 // What one procedure's runs on one worker reuse (kept in the worker's WorkerScratch):
 // the frame's variables and the compiled code's temps. With them a transaction does not

@@ -712,13 +712,15 @@ void AssignFromValue(Datum& out, const Value& v, const SqlType& type) {
   if (AssignSimple(out, v, type.id, BoundsOf(type.id))) return;
   // ThreadSanitizer does not model the fence below, so there every conversion allocates.
 #if !defined(__SANITIZE_THREAD__)
-  if (type.id == TypeId::kArray && v.kind() == Value::Kind::kArray && out.kind == Datum::Kind::kArray &&
-      out.array.use_count() == 1) {
+  // `out` may be NULL and still hold the elements of an earlier array (a reused frame's
+  // parameter that a run left unconverted: see codegen's MakeFrame).
+  if (type.id == TypeId::kArray && v.kind() == Value::Kind::kArray && out.array && out.array.use_count() == 1) {
     // Nothing else holds these elements, and every array is created as a non-const vector
     // (Datum::Array, DatumFromValue), so they may be rewritten in place. The fence orders
     // the rewrite after a last holder's reads on another thread (its release of the count).
     std::atomic_thread_fence(std::memory_order_acquire);
     FillArrayElements(const_cast<std::vector<Datum>&>(*out.array), v.as_array(), type.Element());
+    out.kind = Datum::Kind::kArray;
     return;
   }
 #endif
