@@ -611,7 +611,8 @@ void EpochWorker::CollectCandidates(EpochJob& job) {
 // execution starts. Each core's queue is in serial order, so execution cannot deadlock:
 // an item waits only for versions of smaller serial ids, or (a piece) for its own
 // transaction to post it, and a transaction never waits for a piece placed on its own
-// core (those run inline).
+// core (those run inline). A transaction's pieces on one core run as a group, each as it
+// is posted (RunPieces), because the transaction may wait for one before posting another.
 void EpochWorker::PlanPieces(EpochJob& job) {
   const SerialId epoch_start = MakeSerialId(job.epoch, 0);
   std::unordered_map<const Row*, bool> contended;
@@ -664,15 +665,36 @@ void EpochWorker::PlanPieces(EpochJob& job) {
   }
 }
 
-void EpochWorker::RunPiece(Piece& piece) {
-  int posted;
-  for (int spins = 0; (posted = piece.posted.load(std::memory_order_acquire)) == Piece::kWaiting; ++spins) {
-    if (spins < 256)
+void EpochWorker::RunPieces(std::span<const QueueItem> pieces) {
+  // Pieces of one transaction share a serial position, so the queue's order among them
+  // is arbitrary, and the transaction may wait for one before it posts the next (SQL's
+  // UPDATE ... RETURNING INTO). Waiting for them in queue order could deadlock; running
+  // each as it is posted cannot, and their rows differ, so the order changes nothing.
+  std::vector<bool> settled(pieces.size(), false);
+  size_t left = pieces.size();
+  for (int spins = 0; left > 0; ++spins) {
+    bool progressed = false;
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      if (settled[i]) continue;
+      const int posted = pieces[i].piece->posted.load(std::memory_order_acquire);
+      if (posted == Piece::kWaiting) continue;
+      // Cancelled: the transaction settles the version itself.
+      if (posted == Piece::kPosted) RunPostedPiece(*pieces[i].piece);
+      settled[i] = true;
+      --left;
+      progressed = true;
+    }
+    if (progressed) {
+      spins = 0;
+    } else if (spins < 256) {
       CpuRelax();
-    else
+    } else {
       std::this_thread::yield();
+    }
   }
-  if (posted == Piece::kCancelled) return;  // the transaction settles the version itself
+}
+
+void EpochWorker::RunPostedPiece(Piece& piece) {
   const CacheEntry& e = *piece.entry;
   const SerialId sid = piece.txn->sid;
   uintptr_t value = version::kIgnore;  // unchanged (or absent): readers skip to the previous
@@ -744,7 +766,10 @@ void EpochWorker::RunEpoch(EpochJob& job) {
     const std::vector<QueueItem>& queue = job.queues[id_];
     for (size_t i = 0; i < queue.size(); ++i) {
       if (queue[i].piece != nullptr) {
-        RunPiece(*queue[i].piece);
+        size_t end = i + 1;
+        while (end < queue.size() && queue[end].piece != nullptr && queue[end].txn == queue[i].txn) ++end;
+        RunPieces(std::span<const QueueItem>(queue).subspan(i, end - i));
+        i = end - 1;
         continue;
       }
       if (i + 1 < queue.size()) PrefetchRows(*queue[i + 1].txn);

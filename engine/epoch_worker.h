@@ -88,7 +88,9 @@ class EpochWorker {
   void InsertLocked(Row& row, SerialId sid);
   void CollectCandidates(EpochJob& job);
   void PlanPieces(EpochJob& job);
-  void RunPiece(Piece& piece);
+  // Runs one transaction's pieces queued together, each once the transaction posts it.
+  void RunPieces(std::span<const QueueItem> pieces);
+  void RunPostedPiece(Piece& piece);
   void MinorCollect(Row& row);
   void MajorCollect(SerialId horizon);
 

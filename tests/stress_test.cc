@@ -3,8 +3,11 @@
 // garbage collection, and snapshot readers running concurrently.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <thread>
 
@@ -184,6 +187,90 @@ TEST(StressTest, SplitPiecesOnHotRows) {
       }
     }
   }
+}
+
+// A transaction that waits for each split update before it makes the next (as a SQL
+// UPDATE ... RETURNING INTO does) may have two pieces on one other core, queued at the
+// same serial position in either order. That core must run whichever is posted first:
+// waiting for the other would deadlock with the transaction waiting for this one. The
+// updates are made in a random order per transaction, so both queue orders occur.
+TEST(StressTest, SplitPiecesWaitedOneByOne) {
+  constexpr int kHot = 3;
+  Database db;
+  ReferenceExecutor ref;
+  TableId t = CreateKv(db);
+  TableId rt = CreateKv(ref);
+  for (int k = 0; k < kHot; ++k) {
+    db.LoadRow(t, KvRow(db, t, k, 1));
+    ref.LoadRow(rt, KvRow(ref, rt, k, 1));
+  }
+  auto make = [](TableId table) {
+    return LambdaProcedure(
+        "hot_rmw_waited",
+        [table](DeclareContext& c) {
+          for (int k = 0; k < kHot; ++k) c.DeclareRowUpdate(table, K(k), 1);
+        },
+        [table](ExecContext& c) {
+          const auto& a = c.input().args;
+          c.Publish();
+          const Schema* s = &c.table(table).schema();
+          int64_t seen = 0;
+          for (int i = 0; i < kHot; ++i) {
+            const int64_t mul = a[static_cast<size_t>(kHot + i)].as_int();
+            int64_t before = 0;
+            RowUpdateFuture f = c.ApplyRowUpdate(
+                table, K(a[static_cast<size_t>(i)].as_int()),
+                [s, mul, &before](const RowValue& old) {
+                  before = old.GetInt(1);
+                  return RowBuilder(*s, old).SetInt(1, (old.GetInt(1) * mul + 7) % 1000003).Build();
+                },
+                1);
+            if (!f.Wait()) throw std::logic_error("hot row missing");
+            seen = (seen * 31 + before) % 1000003;
+          }
+          c.Emit({Value::Int(seen)});
+        });
+  };
+  LambdaProcedure proc = make(t), ref_proc = make(rt);
+  // A deadlock hangs the engine: fail the test instead of waiting for ctest's timeout.
+  std::atomic<bool> finished{false};
+  std::thread watchdog([&finished] {
+    for (int i = 0; i < 1200 && !finished.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!finished.load()) {
+      std::fprintf(stderr, "SplitPiecesWaitedOneByOne: no progress for 120 s (deadlock)\n");
+      std::_Exit(1);
+    }
+  });
+  for (int workers : {2, 3}) {
+    EngineOptions o;
+    o.workers = workers;
+    o.epoch_max_txns = 400;
+    o.epoch_interval_ms = 2;
+    o.split_threshold = 1;
+    Engine engine(db, o);
+    std::mt19937_64 rng(11 + workers);
+    std::vector<TxnResult> got(4000), want(4000);
+    for (size_t n = 0; n < got.size(); ++n) {
+      std::vector<int64_t> order(kHot);
+      for (int k = 0; k < kHot; ++k) order[static_cast<size_t>(k)] = k;
+      std::shuffle(order.begin(), order.end(), rng);
+      std::vector<Value> args;
+      for (int64_t k : order) args.push_back(Value::Int(k));
+      for (int i = 0; i < kHot; ++i) args.push_back(Value::Int(static_cast<int64_t>(rng() % 5 + 2)));
+      SubmitTo(engine, proc, args, &got[n]);
+      SubmitTo(ref, ref_proc, args, &want[n]);
+    }
+    engine.Drain();
+    EXPECT_GT(engine.stats().split_pieces, 1000u) << workers;
+    EXPECT_EQ(StateHash(db), StateHash(ref)) << workers;
+    for (size_t n = 0; n < got.size(); ++n) {
+      ASSERT_EQ(got[n].status, want[n].status) << n;
+      ASSERT_EQ(got[n].rows.size(), 1u) << n;
+      ASSERT_EQ(got[n].rows[0][0].as_int(), want[n].rows[0][0].as_int()) << n;
+    }
+  }
+  finished = true;
+  watchdog.join();
 }
 
 }  // namespace
