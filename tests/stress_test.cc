@@ -19,16 +19,36 @@
 namespace caracal::testing {
 namespace {
 
-TEST(StressTest, ContendedEpochsWithSnapshotReaders) {
-  constexpr int kKeys = 64;
+// The engine's database and the serial reference executor, each with a kv table that
+// holds the same rows: a stress test runs the same stream on both and compares them.
+struct KvWithReference {
   Database db;
   ReferenceExecutor ref;
   TableId t = CreateKv(db);
   TableId rt = CreateKv(ref);
-  for (int k = 0; k < kKeys; k += 2) {
-    db.LoadRow(t, KvRow(db, t, k, k));
-    ref.LoadRow(rt, KvRow(ref, rt, k, k));
+
+  void Load(int64_t k, int64_t v) {
+    db.LoadRow(t, KvRow(db, t, k, v));
+    ref.LoadRow(rt, KvRow(ref, rt, k, v));
   }
+};
+
+// Short epochs, and split-on-demand from the first pending version: nearly every
+// declared row update runs as a piece on another core.
+EngineOptions SplittingEveryUpdate(int workers, uint32_t epoch_max_txns) {
+  EngineOptions o;
+  o.workers = workers;
+  o.epoch_max_txns = epoch_max_txns;
+  o.epoch_interval_ms = 2;
+  o.split_threshold = 1;
+  return o;
+}
+
+TEST(StressTest, ContendedEpochsWithSnapshotReaders) {
+  constexpr int kKeys = 64;
+  KvWithReference kv;
+  auto& [db, ref, t, rt] = kv;
+  for (int k = 0; k < kKeys; k += 2) kv.Load(k, k);
   // Reads three keys, then inserts, deletes or increments three others, sometimes
   // aborting: exercises every kind of version on a few hot rows.
   auto make = [](TableId table) {
@@ -110,14 +130,9 @@ TEST(StressTest, ContendedEpochsWithSnapshotReaders) {
 // nearly every update runs as a piece on another core. Final state equals the reference.
 TEST(StressTest, SplitPiecesOnHotRows) {
   constexpr int kKeys = 32;
-  Database db;
-  ReferenceExecutor ref;
-  TableId t = CreateKv(db);
-  TableId rt = CreateKv(ref);
-  for (int k = 0; k < kKeys; ++k) {
-    db.LoadRow(t, KvRow(db, t, k, 1));
-    ref.LoadRow(rt, KvRow(ref, rt, k, 1));
-  }
+  KvWithReference kv;
+  auto& [db, ref, t, rt] = kv;
+  for (int k = 0; k < kKeys; ++k) kv.Load(k, 1);
   auto make = [](TableId table) {
     return LambdaProcedure(
         "hot_rmw",
@@ -155,12 +170,7 @@ TEST(StressTest, SplitPiecesOnHotRows) {
   };
   LambdaProcedure proc = make(t), ref_proc = make(rt);
   for (int workers : {2, 4}) {
-    EngineOptions o;
-    o.workers = workers;
-    o.epoch_max_txns = 200;
-    o.epoch_interval_ms = 2;
-    o.split_threshold = 1;
-    Engine engine(db, o);
+    Engine engine(db, SplittingEveryUpdate(workers, 200));
     std::mt19937_64 rng(7 + workers);
     std::vector<TxnResult> got(3000), want(3000);
     for (size_t n = 0; n < got.size(); ++n) {
@@ -196,14 +206,9 @@ TEST(StressTest, SplitPiecesOnHotRows) {
 // updates are made in a random order per transaction, so both queue orders occur.
 TEST(StressTest, SplitPiecesWaitedOneByOne) {
   constexpr int kHot = 3;
-  Database db;
-  ReferenceExecutor ref;
-  TableId t = CreateKv(db);
-  TableId rt = CreateKv(ref);
-  for (int k = 0; k < kHot; ++k) {
-    db.LoadRow(t, KvRow(db, t, k, 1));
-    ref.LoadRow(rt, KvRow(ref, rt, k, 1));
-  }
+  KvWithReference kv;
+  auto& [db, ref, t, rt] = kv;
+  for (int k = 0; k < kHot; ++k) kv.Load(k, 1);
   auto make = [](TableId table) {
     return LambdaProcedure(
         "hot_rmw_waited",
@@ -242,12 +247,7 @@ TEST(StressTest, SplitPiecesWaitedOneByOne) {
     }
   });
   for (int workers : {2, 3}) {
-    EngineOptions o;
-    o.workers = workers;
-    o.epoch_max_txns = 400;
-    o.epoch_interval_ms = 2;
-    o.split_threshold = 1;
-    Engine engine(db, o);
+    Engine engine(db, SplittingEveryUpdate(workers, 400));
     std::mt19937_64 rng(11 + workers);
     std::vector<TxnResult> got(4000), want(4000);
     for (size_t n = 0; n < got.size(); ++n) {
