@@ -15,12 +15,12 @@
 #include <semaphore>
 #include <stdexcept>
 
-#include "engine/checkpoint.h"
-#include "engine/database.h"
-#include "engine/engine.h"
-#include "engine/log_replay.h"
-#include "engine/log_writer.h"
-#include "engine/reference_executor.h"
+#include "engine/durability/checkpoint.h"
+#include "engine/storage/database.h"
+#include "engine/execution/engine.h"
+#include "engine/durability/log_replay.h"
+#include "engine/log/log_writer.h"
+#include "engine/execution/reference_executor.h"
 
 namespace caracal::bench {
 

@@ -10,9 +10,9 @@
 #include <string>
 
 #include "bench/workload.h"
-#include "engine/database.h"
-#include "engine/engine.h"
-#include "engine/engine_options.h"
+#include "engine/storage/database.h"
+#include "engine/execution/engine.h"
+#include "engine/execution/engine_options.h"
 
 namespace caracal::bench {
 

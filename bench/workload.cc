@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "engine/sequences.h"
+#include "engine/storage/sequences.h"
 
 #include "bench/tpcc/tpcc.h"
 #include "bench/ycsb/ycsb.h"

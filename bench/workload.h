@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/executor.h"
-#include "engine/store.h"
+#include "engine/procedure/executor.h"
+#include "engine/storage/store.h"
 
 namespace caracal::bench {
 

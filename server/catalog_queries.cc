@@ -10,7 +10,7 @@ extern "C" {
 
 #include <fmt/format.h>
 
-#include "planner/sql_error.h"
+#include "planner/types/sql_error.h"
 #include "server/pg_catalog_describe.h"
 #include "server/pg_types.h"
 
@@ -117,12 +117,12 @@ bool MentionsCatalog(const std::string& text) {
 
 }  // namespace
 
-bool IsCatalogQuery(const frontend::ParsedStatement& stmt, const std::string& text) {
+bool IsCatalogQuery(const planner::ParsedStatement& stmt, const std::string& text) {
   if (!stmt.node || stmt.node->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return false;
   return MentionsCatalog(stmt.text) || stmt.node->select_stmt->n_from_clause == 0;
 }
 
-std::optional<WireResult> AnswerCatalogQuery(const frontend::ParsedStatement& stmt, const std::string& text,
+std::optional<WireResult> AnswerCatalogQuery(const planner::ParsedStatement& stmt, const std::string& text,
                                              CatalogContext& c) {
   if (!stmt.node || stmt.node->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return std::nullopt;
   if (std::optional<WireResult> r = ServerInformation(stmt.node->select_stmt, c)) return r;

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "frontend/parser.h"
+#include "planner/parser/parse_tree.h"
 #include "server/connection_settings.h"
 #include "server/shared_session.h"
 #include "server/wire_result.h"
@@ -28,9 +28,9 @@ struct CatalogContext {
 
 // Whether `stmt` is answered here (it reads pg_catalog / information_schema, or only
 // calls server-information functions).
-bool IsCatalogQuery(const frontend::ParsedStatement& stmt, const std::string& text);
+bool IsCatalogQuery(const planner::ParsedStatement& stmt, const std::string& text);
 // The answer, or nullopt if `stmt` is not a catalog query.
-std::optional<WireResult> AnswerCatalogQuery(const frontend::ParsedStatement& stmt, const std::string& text,
+std::optional<WireResult> AnswerCatalogQuery(const planner::ParsedStatement& stmt, const std::string& text,
                                              CatalogContext& context);
 
 }  // namespace caracal::server

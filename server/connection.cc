@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "planner/sql_error.h"
+#include "planner/types/sql_error.h"
 #include "server/scram.h"
 
 namespace caracal::server {

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/parser.h"
+#include "planner/parser/parse_tree.h"
 #include "server/connection_settings.h"
 #include "server/parameters.h"
 #include "server/protocol.h"
@@ -62,14 +62,14 @@ class Connection {
   // The statement state of the extended protocol.
   struct Prepared {
     std::string text;
-    std::shared_ptr<const frontend::ParseTree> tree;  // at most one statement
-    std::vector<ParameterSlot> slots;
+    std::shared_ptr<const planner::ParseTree> tree;  // at most one statement
+    std::vector<planner::ParameterSlot> slots;
     std::vector<int32_t> types;  // declared or inferred; 0: unknown (text, bound untyped)
   };
   struct Portal {
     std::shared_ptr<const Prepared> statement;
     std::string text;                                // with the parameters bound
-    std::shared_ptr<const frontend::ParseTree> tree;  // of `text`
+    std::shared_ptr<const planner::ParseTree> tree;  // of `text`
     std::vector<int16_t> result_formats;
     std::optional<WireResult> result;  // once run (Describe or Execute)
     size_t rows_sent = 0;
@@ -97,13 +97,13 @@ class Connection {
 
   // Runs one statement of `text` (local statements, catalog emulation, or the database),
   // keeping the transaction-block status.
-  WireResult RunStatement(const frontend::ParsedStatement& stmt, const std::string& text);
+  WireResult RunStatement(const planner::ParsedStatement& stmt, const std::string& text);
   // Statements answered by the connection itself: BEGIN/COMMIT/ROLLBACK, per-connection
   // SET/SHOW/RESET, DEALLOCATE, DISCARD (local_statements.cc).
-  std::optional<WireResult> RunLocal(const frontend::ParsedStatement& stmt, const std::string& text);
+  std::optional<WireResult> RunLocal(const planner::ParsedStatement& stmt, const std::string& text);
   // Describing a local statement without running it: SHOW's one column, or no columns;
   // nullopt for statements that are not local.
-  std::optional<WireResult> RunLocalDescribe(const frontend::ParsedStatement& stmt);
+  std::optional<WireResult> RunLocalDescribe(const planner::ParsedStatement& stmt);
   // The columns a prepared statement returns (nullopt: none), for Describe.
   std::optional<std::vector<WireColumn>> DescribeColumns(const Prepared& p);
   // Sends a result's notices (filtered by client_min_messages) and parameter changes.

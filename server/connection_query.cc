@@ -6,7 +6,7 @@ extern "C" {
 
 #include <fmt/format.h>
 
-#include "planner/sql_error.h"
+#include "planner/types/sql_error.h"
 #include "server/catalog_queries.h"
 #include "server/connection.h"
 #include "server/pg_types.h"
@@ -22,7 +22,7 @@ ErrorFields Error(const std::string& sqlstate, const std::string& message) {
   return e;
 }
 
-bool IsTransactionEnd(const frontend::ParsedStatement& s) {
+bool IsTransactionEnd(const planner::ParsedStatement& s) {
   if (!s.node || s.node->node_case != PG_QUERY__NODE__NODE_TRANSACTION_STMT) return false;
   auto k = s.node->transaction_stmt->kind;
   return k == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT ||
@@ -38,7 +38,7 @@ int16_t FormatOf(const std::vector<int16_t>& formats, size_t column) {
 
 }  // namespace
 
-WireResult Connection::RunStatement(const frontend::ParsedStatement& stmt, const std::string& text) {
+WireResult Connection::RunStatement(const planner::ParsedStatement& stmt, const std::string& text) {
   if (cancel_requested_.exchange(false)) {
     WireResult r;
     r.error = Error("57014", "canceling statement due to user request");
@@ -71,9 +71,9 @@ void Connection::SimpleQuery(MessageReader& in) {
   in.ExpectEnd();
   // A simple query ends any extended-protocol unnamed portal.
   portals_.erase("");
-  std::optional<frontend::ParseTree> tree;
+  std::optional<planner::ParseTree> tree;
   try {
-    tree.emplace(frontend::ParseTree::Parse(text));
+    tree.emplace(planner::ParseTree::Parse(text));
   } catch (...) {
     WireResult r = FromCurrentException(text);
     SendError(*r.error);
@@ -82,7 +82,7 @@ void Connection::SimpleQuery(MessageReader& in) {
     return;
   }
   if (tree->statements().empty()) out_.EmptyQueryResponse();
-  for (const frontend::ParsedStatement& stmt : tree->statements()) {
+  for (const planner::ParsedStatement& stmt : tree->statements()) {
     WireResult r = RunStatement(stmt, text);
     SendSideMessages(r);
     if (r.error) {
@@ -124,15 +124,15 @@ void Connection::ParseMessage(MessageReader& in) {
   auto p = std::make_shared<Prepared>();
   p->text = text;
   try {
-    p->tree = std::make_shared<const frontend::ParseTree>(frontend::ParseTree::Parse(text));
+    p->tree = std::make_shared<const planner::ParseTree>(planner::ParseTree::Parse(text));
     if (p->tree->statements().size() > 1) {
       fail(Error("42601", "cannot insert multiple commands into a prepared statement"));
       return;
     }
-    p->slots = FindParameters(text);
+    p->slots = planner::FindParameters(text);
     int count = 0;
-    for (const ParameterSlot& s : p->slots) count = std::max(count, s.number);
-    const frontend::ParsedStatement* stmt = p->tree->statements().empty() ? nullptr : &p->tree->statements()[0];
+    for (const planner::ParameterSlot& s : p->slots) count = std::max(count, s.number);
+    const planner::ParsedStatement* stmt = p->tree->statements().empty() ? nullptr : &p->tree->statements()[0];
     p->types = shared_.With([&](frontend::Session& s) {
       return InferParameterTypes(stmt, s.catalog(), declared, count);
     });
@@ -212,7 +212,7 @@ void Connection::BindMessage(MessageReader& in) {
       portal.tree = p.tree;
     } else {
       portal.text = SubstituteParameters(p.text, p.slots, p.types, values);
-      portal.tree = std::make_shared<const frontend::ParseTree>(frontend::ParseTree::Parse(portal.text));
+      portal.tree = std::make_shared<const planner::ParseTree>(planner::ParseTree::Parse(portal.text));
     }
   } catch (const ProtocolError&) {
     throw;
@@ -239,12 +239,12 @@ std::optional<std::vector<WireColumn>> Connection::DescribeColumns(const Prepare
   if (p.tree->statements().empty()) return std::nullopt;
   // Planned with NULL for every parameter: the columns do not depend on the values.
   std::string text = p.text;
-  std::shared_ptr<const frontend::ParseTree> tree = p.tree;
+  std::shared_ptr<const planner::ParseTree> tree = p.tree;
   if (!p.slots.empty()) {
     text = SubstituteParameters(p.text, p.slots, p.types, std::vector<std::optional<std::string>>(p.types.size()));
-    tree = std::make_shared<const frontend::ParseTree>(frontend::ParseTree::Parse(text));
+    tree = std::make_shared<const planner::ParseTree>(planner::ParseTree::Parse(text));
   }
-  const frontend::ParsedStatement& stmt = tree->statements()[0];
+  const planner::ParsedStatement& stmt = tree->statements()[0];
   if (std::optional<WireResult> local = RunLocalDescribe(stmt)) return local->columns;
   CatalogContext context{shared_, settings_, user_, database_, pid_};
   if (IsCatalogQuery(stmt, text)) {

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "planner/sql_error.h"
+#include "planner/types/sql_error.h"
 
 namespace caracal::server {
 

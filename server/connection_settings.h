@@ -3,7 +3,7 @@
 // search_path, ...) and the read-only ones a server reports (server_version,
 // integer_datetimes, ...). SET / SHOW / RESET of these names stay inside the
 // connection; the engine's `caracal.*` settings are the database's and go to the
-// Session (frontend/settings.h). Values are kept as given: there is nothing here that
+// Session (frontend/session/settings.h). Values are kept as given: there is nothing here that
 // would interpret a DateStyle or a TimeZone (timestamps are without time zone).
 #pragma once
 

@@ -57,7 +57,7 @@ ErrorFields Warning(const std::string& sqlstate, const std::string& message) {
 
 }  // namespace
 
-std::optional<WireResult> Connection::RunLocalDescribe(const frontend::ParsedStatement& stmt) {
+std::optional<WireResult> Connection::RunLocalDescribe(const planner::ParsedStatement& stmt) {
   const PgQuery__Node* n = stmt.node;
   if (!n) return std::nullopt;
   switch (n->node_case) {
@@ -79,7 +79,7 @@ std::optional<WireResult> Connection::RunLocalDescribe(const frontend::ParsedSta
   }
 }
 
-std::optional<WireResult> Connection::RunLocal(const frontend::ParsedStatement& stmt, const std::string& text) {
+std::optional<WireResult> Connection::RunLocal(const planner::ParsedStatement& stmt, const std::string& text) {
   const PgQuery__Node* n = stmt.node;
   if (!n) return std::nullopt;
   switch (n->node_case) {

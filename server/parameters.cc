@@ -1,40 +1,16 @@
 #include "server/parameters.h"
 
 extern "C" {
-#include <pg_query.h>
 #include <pg_query/pg_query.pb-c.h>
 }
 
-#include <charconv>
 #include <memory>
 
-#include "planner/procedure_ir.h"
+#include "planner/plan/procedure_ir.h"
 #include "server/pg_types.h"
 
 namespace caracal::server {
 
-std::vector<ParameterSlot> FindParameters(const std::string& text) {
-  PgQueryScanResult scan = pg_query_scan(text.c_str());
-  std::unique_ptr<PgQueryScanResult, void (*)(PgQueryScanResult*)> guard(
-      &scan, [](PgQueryScanResult* r) { pg_query_free_scan_result(*r); });
-  if (scan.error) throw frontend::SyntaxError(scan.error->message, scan.error->cursorpos);
-  std::unique_ptr<PgQuery__ScanResult, void (*)(PgQuery__ScanResult*)> tokens(
-      pg_query__scan_result__unpack(nullptr, scan.pbuf.len, reinterpret_cast<const uint8_t*>(scan.pbuf.data)),
-      [](PgQuery__ScanResult* r) { pg_query__scan_result__free_unpacked(r, nullptr); });
-  std::vector<ParameterSlot> slots;
-  if (!tokens) return slots;
-  for (size_t i = 0; i < tokens->n_tokens; ++i) {
-    const PgQuery__ScanToken* t = tokens->tokens[i];
-    if (t->token != PG_QUERY__TOKEN__PARAM) continue;
-    int n = 0;
-    const char* first = text.data() + t->start + 1;
-    const char* last = text.data() + t->end;
-    auto [p, ec] = std::from_chars(first, last, n);
-    if (ec != std::errc() || p != last || n < 1) continue;
-    slots.push_back({n, t->start, t->end});
-  }
-  return slots;
-}
 
 namespace {
 
@@ -150,7 +126,7 @@ class Inference {
 
 }  // namespace
 
-std::vector<int32_t> InferParameterTypes(const frontend::ParsedStatement* stmt, const planner::Catalog& catalog,
+std::vector<int32_t> InferParameterTypes(const planner::ParsedStatement* stmt, const planner::Catalog& catalog,
                                          const std::vector<int32_t>& declared, int count) {
   std::vector<int32_t> types(std::max<size_t>(count, declared.size()), 0);
   for (size_t i = 0; i < declared.size(); ++i) types[i] = declared[i];
@@ -158,12 +134,12 @@ std::vector<int32_t> InferParameterTypes(const frontend::ParsedStatement* stmt, 
   return types;
 }
 
-std::string SubstituteParameters(const std::string& text, const std::vector<ParameterSlot>& slots,
+std::string SubstituteParameters(const std::string& text, const std::vector<planner::ParameterSlot>& slots,
                                  const std::vector<int32_t>& types, const std::vector<std::optional<std::string>>& values) {
   std::string out;
   out.reserve(text.size() + 16 * slots.size());
   size_t pos = 0;
-  for (const ParameterSlot& s : slots) {
+  for (const planner::ParameterSlot& s : slots) {
     out.append(text, pos, s.start - pos);
     pos = s.end;
     const std::optional<std::string>& v = values.at(s.number - 1);

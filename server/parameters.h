@@ -10,20 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "frontend/parser.h"
-#include "planner/catalog.h"
+#include "planner/parser/parameter_tokens.h"
+#include "planner/parser/parse_tree.h"
+#include "planner/catalog/catalog.h"
 
 namespace caracal::server {
-
-struct ParameterSlot {
-  int number;  // n of $n
-  int start;   // byte range of "$n" in the text
-  int end;
-};
-
-// The `$n` tokens of `text` (found by libpg_query's scanner, so `'$1'` in a string or a
-// comment is not one). Throws frontend::SyntaxError if the text does not scan.
-std::vector<ParameterSlot> FindParameters(const std::string& text);
 
 // Parameter types for a statement with `count` parameters: `declared` (0 = let the
 // server choose) completed from the statement: an argument of a CALL / SELECT f(...) /
@@ -31,12 +22,12 @@ std::vector<ParameterSlot> FindParameters(const std::string& text);
 // a value of INSERT ... VALUES its column's; the rest stay 0 (described to clients as
 // text, bound as untyped literals, which take their type from the context as
 // PostgreSQL's unknown-type literals do).
-std::vector<int32_t> InferParameterTypes(const frontend::ParsedStatement* stmt, const planner::Catalog& catalog,
+std::vector<int32_t> InferParameterTypes(const planner::ParsedStatement* stmt, const planner::Catalog& catalog,
                                          const std::vector<int32_t>& declared, int count);
 
 // `text` with every `$n` replaced by value n-1 (PostgreSQL text format; nullopt: NULL)
 // as a literal of type `types[n-1]`.
-std::string SubstituteParameters(const std::string& text, const std::vector<ParameterSlot>& slots,
+std::string SubstituteParameters(const std::string& text, const std::vector<planner::ParameterSlot>& slots,
                                  const std::vector<int32_t>& types, const std::vector<std::optional<std::string>>& values);
 
 }  // namespace caracal::server

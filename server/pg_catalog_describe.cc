@@ -12,9 +12,9 @@
 
 #include <fmt/format.h>
 
-#include "frontend/describe.h"
-#include "planner/procedure_ir.h"
-#include "planner/sql_error.h"
+#include "planner/exec/describe.h"
+#include "planner/plan/procedure_ir.h"
+#include "planner/types/sql_error.h"
 #include "server/pg_types.h"
 
 namespace caracal::server {
@@ -122,7 +122,7 @@ const Relation* ByOid(const std::vector<Relation>& rels, std::optional<uint32_t>
 }
 
 uint32_t ProcedureOid(const planner::ProcedureIr& ir) {
-  return MakeOid('p', ir.name + "(" + frontend::FunctionArgumentTypes(ir) + ")");
+  return MakeOid('p', ir.name + "(" + planner::FunctionArgumentTypes(ir) + ")");
 }
 
 // pg_get_functiondef: PostgreSQL's layout of a CREATE OR REPLACE statement.
@@ -138,8 +138,8 @@ std::string FunctionDef(const planner::ProcedureIr& ir) {
   }
   std::string tag = procedure ? "$procedure$" : "$function$";
   std::string def = fmt::format("CREATE OR REPLACE {} public.{}({})\n", procedure ? "PROCEDURE" : "FUNCTION", ir.name,
-                                frontend::FunctionArgumentTypes(ir));
-  if (!procedure) def += " RETURNS " + frontend::FunctionResultType(ir) + "\n";
+                                planner::FunctionArgumentTypes(ir));
+  if (!procedure) def += " RETURNS " + planner::FunctionResultType(ir) + "\n";
   def += " LANGUAGE plpgsql\nAS " + tag + body + tag + "\n";
   return def;
 }
@@ -178,7 +178,7 @@ std::optional<WireResult> AnswerDescribeQuery(const std::string& text, CatalogCo
       const Relation* r = ByOid(rels, OidAfter(text, "a.attrelid = "));
       if (r && r->kind == 'r')
         for (const planner::CatalogColumn& col : r->table->columns) {
-          std::string def = frontend::ColumnDefaultText(col);
+          std::string def = planner::ColumnDefaultText(col);
           rows.push_back({col.name, col.type.Name(), def.empty() ? std::nullopt : std::optional<std::string>(def),
                           Bool(col.not_null), std::nullopt, "", ""});
         }
@@ -281,7 +281,7 @@ std::optional<WireResult> AnswerDescribeQuery(const std::string& text, CatalogCo
         if (!MatchesPattern(text, "p.proname", ir->name) || !MatchesPattern(text, "n.nspname", "public")) continue;
         bool procedure = ir->kind == planner::ProcedureIr::Kind::kProcedure;
         if (Has(text, "p.prokind = 'p'") && !procedure) continue;
-        rows.push_back({"public", ir->name, frontend::FunctionResultType(*ir), frontend::FunctionArgumentTypes(*ir),
+        rows.push_back({"public", ir->name, planner::FunctionResultType(*ir), planner::FunctionArgumentTypes(*ir),
                         procedure ? "proc" : "func"});
       }
       std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {

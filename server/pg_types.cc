@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "planner/datum.h"
-#include "planner/sql_error.h"
+#include "planner/types/datum.h"
+#include "planner/types/sql_error.h"
 
 namespace caracal::server {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "planner/sql_type.h"
+#include "planner/types/sql_type.h"
 
 namespace caracal::server {
 

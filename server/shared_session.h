@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-#include "frontend/session.h"
+#include "frontend/session/session.h"
 
 namespace caracal::server {
 
@@ -22,7 +22,7 @@ class SharedSession {
   SharedSession& operator=(const SharedSession&) = delete;
 
   // Starts one statement; the caller waits on the result without the lock.
-  frontend::PendingResult Start(const frontend::ParsedStatement& stmt, const std::string& text) {
+  frontend::PendingResult Start(const planner::ParsedStatement& stmt, const std::string& text) {
     std::lock_guard lock(mutex_);
     return session_.StartStatement(stmt, text);
   }

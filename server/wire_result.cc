@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "frontend/parser.h"
-#include "planner/sql_error.h"
+#include "planner/parser/parse_tree.h"
+#include "planner/types/sql_error.h"
 #include "server/pg_types.h"
 
 namespace caracal::server {
@@ -63,7 +63,7 @@ WireResult FromCurrentException(const std::string& query) {
     e.hint = x.hint();
     e.context = x.context();
     if (x.location() >= 0) e.position = frontend::CharacterPosition(query, x.location());
-  } catch (const frontend::SyntaxError& x) {
+  } catch (const planner::SyntaxError& x) {
     e.sqlstate = "42601";
     e.message = x.what();
     e.position = x.position();

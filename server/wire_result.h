@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "frontend/session.h"
-#include "planner/result_set.h"
+#include "frontend/session/session.h"
+#include "planner/types/result_set.h"
 #include "server/protocol.h"
 
 namespace caracal::server {

@@ -14,8 +14,8 @@ packages=(
   postgresql  # the test oracle and benchmark peer, never a runtime part (psql, pgbench: postgresql-15)
   python3-psycopg2 python3-psycopg  # tests/server: the Python drivers against caracal --listen
   libpostgresql-jdbc-java default-jdk-headless  # tests/server: pgjdbc against caracal --listen
-  python3     # tests/differential/run.py, tests/shell/*.py
-  tmux        # tests/shell/interactive.py drives the shell in a terminal
+  python3     # tests/differential/run.py, tests/frontend/shell/*.py
+  tmux        # tests/frontend/shell/interactive.py drives the shell in a terminal
   clang libclang-rt-14-dev  # tools/fuzz.sh (libFuzzer)
 )
 missing=()

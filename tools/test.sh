@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Sets everything up and runs the whole test suite: the release build's ctest suite,
+# Sets everything up and runs the whole test suite: the include-layering check, the
+# release build's ctest suite,
 # then the tests labelled `sanitize` (concurrency and memory-safety heavy) under
 # AddressSanitizer+UBSan and under ThreadSanitizer, then a bounded libFuzzer run over the
 # compiler's front half (tools/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
+
+echo "== include layering (tools/check_layering.py)"
+python3 tools/check_layering.py
 
 echo "== ctest (release build)"
 ctest --test-dir build -j2 --output-on-failure --timeout 900

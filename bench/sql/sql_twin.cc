@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "frontend/session.h"
+#include "frontend/session/session.h"
 
 namespace caracal::bench {
 

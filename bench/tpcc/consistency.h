@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "bench/tpcc/schema.h"
-#include "engine/store.h"
+#include "engine/storage/store.h"
 
 namespace caracal::bench::tpcc {
 

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "bench/tpcc/random.h"
-#include "engine/row_value.h"
+#include "engine/types/row_value.h"
 
 namespace caracal::bench::tpcc {
 

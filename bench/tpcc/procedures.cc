@@ -6,7 +6,7 @@
 #include <string_view>
 #include <utility>
 
-#include "engine/row_value.h"
+#include "engine/types/row_value.h"
 
 namespace caracal::bench::tpcc {
 

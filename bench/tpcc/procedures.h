@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "bench/tpcc/schema.h"
-#include "engine/procedure.h"
+#include "engine/procedure/procedure.h"
 
 namespace caracal::bench::tpcc {
 

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/key.h"
-#include "engine/store.h"
-#include "engine/types.h"
+#include "engine/types/key.h"
+#include "engine/storage/store.h"
+#include "engine/types/types.h"
 
 namespace caracal::bench::tpcc {
 

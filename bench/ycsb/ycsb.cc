@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "bench/ycsb/zipf.h"
-#include "engine/errors.h"
-#include "engine/table.h"
+#include "engine/types/errors.h"
+#include "engine/storage/table.h"
 
 namespace caracal::bench {
 

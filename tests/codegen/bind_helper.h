@@ -12,9 +12,9 @@ extern "C" {
 #include <string>
 #include <vector>
 
-#include "frontend/parser.h"
-#include "planner/expr_binder.h"
-#include "planner/sql_error.h"
+#include "planner/parser/parse_tree.h"
+#include "planner/binder/expr_binder.h"
+#include "planner/types/sql_error.h"
 
 namespace caracal::codegen::testing {
 
@@ -39,10 +39,10 @@ class TestScope : public planner::NameScope {
   std::vector<Name> names_;
 };
 
-// Binds the single target of `SELECT <expr>`. Throws SqlError / frontend::SyntaxError.
+// Binds the single target of `SELECT <expr>`. Throws SqlError / planner::SyntaxError.
 // Constant subexpressions are not folded, so that `1 + 2` still tests compiled addition.
 inline planner::ExprPtr BindExpr(const std::string& expr, const planner::NameScope& scope) {
-  frontend::ParseTree tree = frontend::ParseTree::Parse("SELECT " + expr);
+  planner::ParseTree tree = planner::ParseTree::Parse("SELECT " + expr);
   const PgQuery__Node* stmt = tree.statements().at(0).node;
   const PgQuery__SelectStmt* select = stmt->select_stmt;
   planner::ExprBinder binder(&scope);

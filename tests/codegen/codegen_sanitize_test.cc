@@ -3,12 +3,12 @@
 // Datums, row blobs, scratch temps, constants, strings grown by runtime calls - and errors.
 #include <gtest/gtest.h>
 
-#include "codegen/expr_codegen.h"
-#include "codegen/frame.h"
-#include "codegen/jit.h"
-#include "frontend/session.h"
-#include "engine/row_value.h"
-#include "planner/sql_error.h"
+#include "codegen/jit/expr_codegen.h"
+#include "codegen/runtime/frame.h"
+#include "codegen/jit/jit.h"
+#include "frontend/session/session.h"
+#include "engine/types/row_value.h"
+#include "planner/types/sql_error.h"
 #include "tests/codegen/bind_helper.h"
 
 namespace caracal::codegen::testing {

@@ -3,15 +3,15 @@
 // SQLSTATEs and messages must be identical. Also MakeProcedure's fallback rule.
 #include <gtest/gtest.h>
 
-#include "codegen/compiled_procedure.h"
-#include "codegen/frame.h"
-#include "codegen/init_parameters.h"
-#include "codegen/interpreted_procedure.h"
-#include "engine/database.h"
-#include "engine/reference_executor.h"
-#include "frontend/session.h"
+#include "codegen/procedures/compiled_procedure.h"
+#include "codegen/runtime/frame.h"
+#include "codegen/jit/init_parameters.h"
+#include "codegen/interpreter/interpreted_procedure.h"
+#include "engine/storage/database.h"
+#include "engine/execution/reference_executor.h"
+#include "frontend/session/session.h"
 #include "tests/codegen/ir_builder.h"
-#include "tests/test_util.h"
+#include "tests/engine/test_util.h"
 
 namespace caracal::codegen::testing {
 namespace {

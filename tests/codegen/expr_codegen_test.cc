@@ -6,11 +6,11 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "codegen/expr_codegen.h"
-#include "codegen/jit.h"
-#include "engine/row_value.h"
-#include "planner/expr_eval.h"
-#include "planner/sql_error.h"
+#include "codegen/jit/expr_codegen.h"
+#include "codegen/jit/jit.h"
+#include "engine/types/row_value.h"
+#include "planner/expr/expr_eval.h"
+#include "planner/types/sql_error.h"
 #include "tests/codegen/bind_helper.h"
 #include "tests/codegen/expr_gen.h"
 

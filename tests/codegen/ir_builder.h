@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "planner/procedure_ir.h"
+#include "planner/plan/procedure_ir.h"
 #include "tests/codegen/bind_helper.h"
 
 namespace caracal::codegen::testing {

@@ -5,10 +5,10 @@
 
 #include <algorithm>
 
-#include "codegen/eval_state.h"
-#include "codegen/point_key.h"
-#include "codegen/proc_codegen.h"
-#include "planner/sql_error.h"
+#include "codegen/runtime/eval_state.h"
+#include "codegen/runtime/point_key.h"
+#include "codegen/jit/procedure_codegen.h"
+#include "planner/types/sql_error.h"
 #include "tests/codegen/bind_helper.h"
 #include "tests/codegen/ir_builder.h"
 

@@ -33,8 +33,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/store.h"
-#include "frontend/session.h"
+#include "engine/storage/store.h"
+#include "frontend/session/session.h"
 
 namespace {
 

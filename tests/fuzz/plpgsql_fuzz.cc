@@ -14,16 +14,17 @@ extern "C" {
 #include <pg_query/pg_query.pb-c.h>
 }
 
-#include "engine/database.h"
-#include "engine/engine.h"
-#include "planner/catalog.h"
-#include "planner/ddl.h"
-#include "planner/dml_binder.h"
-#include "planner/pg_parse.h"
-#include "planner/procedure_binder.h"
-#include "planner/select_plan.h"
-#include "planner/sql_error.h"
-#include "planner/write_set_analysis.h"
+#include "engine/storage/database.h"
+#include "engine/execution/engine.h"
+#include "planner/binder/select_binder.h"
+#include "planner/catalog/catalog.h"
+#include "planner/exec/ddl.h"
+#include "planner/exec/ad_hoc_dml.h"
+#include "planner/parser/fragment_parser.h"
+#include "planner/binder/procedure_binder.h"
+#include "planner/plan/select_plan.h"
+#include "planner/types/sql_error.h"
+#include "planner/analysis/write_set_analysis.h"
 
 namespace {
 

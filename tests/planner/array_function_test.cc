@@ -4,10 +4,10 @@
 #include <string>
 #include <string_view>
 
-#include "tests/frontend/session_fixture.h"
-#include "planner/datum.h"
-#include "planner/numeric.h"
-#include "planner/sql_error.h"
+#include "tests/frontend/session/session_fixture.h"
+#include "planner/types/datum.h"
+#include "planner/types/numeric.h"
+#include "planner/types/sql_error.h"
 
 namespace caracal::frontend::testing {
 namespace {

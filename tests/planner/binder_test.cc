@@ -3,8 +3,8 @@
 // program, the publish point.
 #include <gtest/gtest.h>
 
-#include "planner/ir_visit.h"
-#include "tests/frontend/session_fixture.h"
+#include "planner/plan/ir_visit.h"
+#include "tests/frontend/session/session_fixture.h"
 
 namespace caracal::frontend::testing {
 namespace {

@@ -6,11 +6,11 @@
 #include <optional>
 #include <string>
 
-#include "engine/errors.h"
-#include "engine/row_value.h"
-#include "planner/cast.h"
-#include "planner/datum.h"
-#include "planner/sql_error.h"
+#include "engine/types/errors.h"
+#include "engine/types/row_value.h"
+#include "planner/types/cast.h"
+#include "planner/types/datum.h"
+#include "planner/types/sql_error.h"
 
 namespace caracal::planner {
 namespace {

@@ -16,9 +16,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "frontend/printer.h"
-#include "frontend/script.h"
-#include "frontend/session.h"
+#include "frontend/shell/result_printer.h"
+#include "planner/parser/statement_splitter.h"
+#include "frontend/session/session.h"
 
 namespace caracal::frontend::testing {
 namespace {
@@ -66,7 +66,7 @@ std::string RunScript(const std::string& script) {
   options.engine.epoch_interval_ms = 1;
   Session session(options);
   std::string out;
-  for (const ScriptStatement& s : SplitScript(Expand(script))) {
+  for (const planner::ScriptStatement& s : planner::SplitScript(Expand(script))) {
     out += s.text + "\n";
     for (const StatementResult& r : session.Execute(s.text)) out += Render(r);
     out += "\n";

@@ -1,0 +1,69 @@
+#include "codegen/runtime/error_context.h"
+
+#include <fmt/format.h>
+
+namespace caracal::codegen {
+
+namespace {
+
+using planner::ProcedureIr;
+using planner::SqlError;
+using planner::SqlType;
+
+// format_type_be's name: no typmod ("numeric", "character varying", "integer[]").
+std::string TypeName(const SqlType& t) {
+  if (t.is_array()) return TypeName(t.Element()) + "[]";
+  return SqlType{t.id, -1, -1}.Name();
+}
+
+// format_procedure's "name(type,type)": the IN and INOUT parameters, no spaces.
+std::string FunctionSignature(const ProcedureIr& ir) {
+  std::string text = ir.name + "(";
+  for (int i = 0; i < ir.parameter_count; ++i) {
+    if (i > 0) text += ',';
+    text += TypeName(ir.variables[static_cast<size_t>(i)].type);
+  }
+  return text + ")";
+}
+
+bool Wanted(const SqlError& e, const ProcedureIr& ir) { return e.context().empty() && ir.command_tag.empty(); }
+
+}  // namespace
+
+void AddStatementContext(SqlError& e, const ProcedureIr& ir, const planner::Stmt& s) {
+  if (!Wanted(e, ir) || s.plpgsql_what.empty()) return;
+  std::string context;
+  if (!s.sql_text.empty() && !e.plpgsql_level()) context = fmt::format("SQL statement \"{}\"\n", s.sql_text);
+  context += fmt::format("PL/pgSQL function {} line {} {}", FunctionSignature(ir), s.line, s.plpgsql_what);
+  e.WithContext(std::move(context));
+}
+
+void AddLocalsContext(SqlError& e, const ProcedureIr& ir, const planner::Variable& v) {
+  if (!Wanted(e, ir)) return;
+  e.WithContext(fmt::format("PL/pgSQL function {} line {} during statement block local variable initialization",
+                            FunctionSignature(ir), v.line));
+}
+
+void AddReturnCastContext(SqlError& e, const ProcedureIr& ir) {
+  if (!Wanted(e, ir)) return;
+  e.WithContext(
+      fmt::format("PL/pgSQL function {} while casting return value to function's return type", FunctionSignature(ir)));
+}
+
+void AddCompiledContext(SqlError& e, const ProcedureIr& ir, const void* where_at, ErrorWhere where) {
+  const auto* s = static_cast<const planner::Stmt*>(where_at);
+  switch (where) {
+    case ErrorWhere::kLocals:
+      if (where_at != nullptr) AddLocalsContext(e, ir, *static_cast<const planner::Variable*>(where_at));
+      return;
+    case ErrorWhere::kReturnCast: return AddReturnCastContext(e, ir);
+    case ErrorWhere::kPlpgsql:
+      e.AtPlpgsqlLevel();
+      [[fallthrough]];
+    case ErrorWhere::kStatement:
+      if (s != nullptr) AddStatementContext(e, ir, *s);
+      return;
+  }
+}
+
+}  // namespace caracal::codegen

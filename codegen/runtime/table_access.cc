@@ -1,0 +1,136 @@
+#include "codegen/runtime/table_access.h"
+
+#include "codegen/runtime/point_key.h"
+
+#include <fmt/format.h>
+
+#include "planner/plan/access_path.h"
+#include "planner/catalog/constraint_errors.h"
+#include "planner/types/sql_error.h"
+
+namespace caracal::codegen {
+
+using planner::Datum;
+using planner::SqlError;
+using planner::TableInfo;
+
+namespace {
+
+std::string KeyText(const TableInfo& table, std::span<const Datum> row) {
+  std::string names, values;
+  for (size_t i = 0; i < table.primary_key.size(); ++i) {
+    int c = table.primary_key[i];
+    if (i > 0) {
+      names += ", ";
+      values += ", ";
+    }
+    names += table.columns[c].name;
+    values += planner::DatumToText(row[c], table.columns[c].type);
+  }
+  return fmt::format("({})=({})", names, values);
+}
+
+}  // namespace
+
+Key PrimaryKeyOf(const TableInfo& table, std::span<const Datum> row) {
+  Key key;
+  for (int c : table.primary_key) {
+    const planner::CatalogColumn& col = table.columns[c];
+    if (row[c].is_null()) throw planner::NotNullViolation(table, c, row);
+    if (!planner::AppendKeyValue(key, row[c], col))
+      throw SqlError(planner::sqlstate::kNumericOutOfRange,
+                     fmt::format("value {} of key column \"{}\" cannot be stored", planner::DatumToText(row[c], col.type),
+                                 col.name));
+  }
+  return key;
+}
+
+Key IntegerPrimaryKeyOf(const TableInfo& table, const RowValue& row) {
+  const size_t n = table.primary_key.size();
+  if (n <= static_cast<size_t>(kMaxPointKeyParts)) {
+    // As compiled code hands keys over: KeyFromParts encodes all-integer keys fastest.
+    int64_t parts[kMaxPointKeyParts];
+    int32_t widths = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const int c = table.primary_key[i];
+      parts[i] = row.GetInt(c);
+      widths |= PackedKeyWidth(IntegerWidth(table.columns[static_cast<size_t>(c)].type.id).value()) << (2 * i);
+    }
+    return KeyFromParts(parts, static_cast<int32_t>(n), widths);
+  }
+  Key key;
+  for (int c : table.primary_key)
+    key.AppendInt(row.GetInt(c), IntegerWidth(table.columns[static_cast<size_t>(c)].type.id).value());
+  return key;
+}
+
+std::optional<Key> PointKey(const TableInfo& table, const planner::KeyAccess& access,
+                            const planner::EvalContext& ctx) {
+  Key key;
+  for (size_t i = 0; i < access.key.size(); ++i) {
+    Datum v = planner::Eval(*access.key[i], ctx);
+    if (v.is_null()) return std::nullopt;
+    // A value with no exact encoding (e.g. 1.5 for an integer column) matches no row.
+    if (!planner::AppendKeyValue(key, v, table.columns[table.primary_key[i]])) return std::nullopt;
+  }
+  return key;
+}
+
+std::optional<KeySpan> RangeSpan(const TableInfo& table, std::span<const int> columns,
+                                 const planner::KeyAccess& access, const planner::EvalContext& ctx) {
+  KeySpan span;
+  if (access.kind == planner::KeyAccess::Kind::kFullScan) return span;
+  Key prefix;
+  for (size_t i = 0; i < access.key.size(); ++i) {
+    Datum v = planner::Eval(*access.key[i], ctx);
+    if (v.is_null()) return std::nullopt;
+    if (!planner::AppendKeyValue(prefix, v, table.columns[columns[i]])) return std::nullopt;
+  }
+  span.lo = prefix;
+  span.hi = prefix.empty() ? Key() : prefix.PrefixSuccessor();
+  if (access.key.size() >= columns.size()) return span;
+  const planner::CatalogColumn& next = table.columns[columns[access.key.size()]];
+  if (access.lower) {
+    Datum v = planner::Eval(*access.lower, ctx);
+    if (v.is_null()) return std::nullopt;
+    Key k = prefix;
+    if (planner::AppendKeyValue(k, v, next)) span.lo = access.lower_inclusive ? k : k.PrefixSuccessor();
+  }
+  if (access.upper) {
+    Datum v = planner::Eval(*access.upper, ctx);
+    if (v.is_null()) return std::nullopt;
+    Key k = prefix;
+    if (planner::AppendKeyValue(k, v, next)) span.hi = access.upper_inclusive ? k.PrefixSuccessor() : k;
+  }
+  return span;
+}
+
+std::vector<Datum> RowDatums(const Schema& schema, const RowValue& row) {
+  std::vector<Datum> out;
+  out.reserve(static_cast<size_t>(schema.num_columns()));
+  for (int c = 0; c < schema.num_columns(); ++c)
+    out.push_back(planner::DatumFromRow(row, c, schema.column(c)));
+  return out;
+}
+
+RowValuePtr BuildRow(const TableInfo& table, const Schema& schema, std::span<const Datum> row) {
+  RowBuilder b(schema);
+  for (size_t c = 0; c < table.columns.size(); ++c) {
+    const planner::CatalogColumn& col = table.columns[c];
+    if (row[c].is_null()) {
+      if (col.not_null) throw planner::NotNullViolation(table, static_cast<int>(c), row);
+      b.SetNull(static_cast<int>(c));
+      continue;
+    }
+    planner::SetRowColumn(b, static_cast<int>(c), schema.column(static_cast<int>(c)), row[c], col.type);
+  }
+  return b.Build();
+}
+
+void ThrowDuplicateKey(const TableInfo& table, std::span<const Datum> row) {
+  throw SqlError(planner::sqlstate::kUniqueViolation,
+                 fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", table.name))
+      .WithDetail(fmt::format("Key {} already exists.", KeyText(table, row)));
+}
+
+}  // namespace caracal::codegen

@@ -1,0 +1,49 @@
+// Table access for procedures: the runtime helpers through which interpreted and JIT'd
+// procedure code reads and writes rows. They turn Datums into engine keys and rows, and
+// engine outcomes into PostgreSQL's errors (duplicate keys, NOT NULL violations).
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/types/key.h"
+#include "engine/types/row_value.h"
+#include "planner/catalog/catalog.h"
+#include "planner/types/datum.h"
+#include "planner/expr/expr_eval.h"
+#include "planner/plan/procedure_ir.h"
+
+namespace caracal::codegen {
+
+// The primary key of `row` (one Datum per table column, schema order). Throws SqlError
+// if a key column is NULL (23502) or its value has no exact key encoding.
+Key PrimaryKeyOf(const planner::TableInfo& table, std::span<const planner::Datum> row);
+// The same key read back from a built row of `table`, whose key columns are all integers.
+Key IntegerPrimaryKeyOf(const planner::TableInfo& table, const RowValue& row);
+
+// The key fixed by a point KeyAccess; nullopt when a key value is NULL (no row matches).
+std::optional<Key> PointKey(const planner::TableInfo& table, const planner::KeyAccess& access,
+                            const planner::EvalContext& ctx);
+
+// [lo, hi) of a range, index or full-scan KeyAccess (hi empty: unbounded) over the key
+// `columns` (the primary key, or the secondary index's columns for kIndex); nullopt when
+// a bound is NULL (no row matches).
+struct KeySpan {
+  Key lo, hi;
+};
+std::optional<KeySpan> RangeSpan(const planner::TableInfo& table, std::span<const int> columns,
+                                 const planner::KeyAccess& access, const planner::EvalContext& ctx);
+
+// The row as Datums, one per column (schema order).
+std::vector<planner::Datum> RowDatums(const Schema& schema, const RowValue& row);
+
+// Builds a row from Datums already coerced to the column types; NOT NULL is checked here
+// (23502 naming the column and the table, as PostgreSQL words it).
+RowValuePtr BuildRow(const planner::TableInfo& table, const Schema& schema, std::span<const planner::Datum> row);
+
+// PostgreSQL's duplicate-key error for `table`'s primary key.
+[[noreturn]] void ThrowDuplicateKey(const planner::TableInfo& table, std::span<const planner::Datum> row);
+
+}  // namespace caracal::codegen

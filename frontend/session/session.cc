@@ -1,0 +1,432 @@
+#include "frontend/session/session.h"
+
+extern "C" {
+#include <pg_query/pg_query.pb-c.h>
+}
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "engine/types/errors.h"
+#include "frontend/session/encoding.h"
+#include "planner/binder/call_binder.h"
+#include "planner/binder/select_binder.h"
+#include "planner/parser/parse_tree.h"
+#include "frontend/session/session_replay.h"
+#include "frontend/session/statement_names.h"
+#include "codegen/interpreter/explain_call.h"
+#include "codegen/interpreter/interpreted_procedure.h"
+#include "planner/plan/call_plan.h"
+#include "planner/analysis/explain_procedure.h"
+#include "planner/exec/explain_select.h"
+#include "planner/exec/copy.h"
+#include "planner/exec/ad_hoc_dml.h"
+#include "planner/exec/ddl.h"
+#include "planner/exec/select_exec.h"
+#include "planner/plan/select_plan.h"
+#include "planner/types/sql_error.h"
+#include "planner/catalog/system_views.h"
+#include "planner/exec/system_view_scan.h"
+
+namespace caracal::frontend {
+
+int CharacterPosition(std::string_view text, int offset) {
+  int chars = 0;
+  for (int i = 0; i < offset && i < static_cast<int>(text.size()); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++chars;
+  return chars + 1;
+}
+
+Session::Session(SessionOptions options)
+    : settings_(options.engine),
+      db_(std::make_unique<Database>()),
+      engine_(std::make_unique<Engine>(*db_, options.engine)),
+      catalog_(std::make_unique<planner::Catalog>(*db_)),
+      procedures_(std::make_unique<codegen::CompiledProcedureCache>(*catalog_)) {
+  if (options.durability) {
+    replayer_ = std::make_unique<Replayer>(*this, std::move(options.native_procedures));
+    const DurabilityOptions& d = *options.durability;
+    settings_.SetInitial("caracal.data_directory", d.data_dir.string());
+    settings_.SetInitial("caracal.synchronous_commit", d.synchronous_commit ? "on" : "off");
+    settings_.SetInitial("caracal.checkpoint_interval_s", std::to_string(std::llround(d.checkpoint_interval_s)));
+    settings_.SetInitial("caracal.checkpoint_log_mb", std::to_string(d.checkpoint_log_bytes >> 20));
+    durable_ = std::make_unique<DurableStore>(std::move(*options.durability), *engine_, *replayer_);
+    catalog_->set_durability_status([store = durable_.get()] { return store->Stats(); });
+  }
+}
+
+Session::~Session() {
+  // Everything in flight is released (after its log record is durable) before the log
+  // closes; the engine's threads stop before the database and procedures go away.
+  engine_->Drain();
+  durable_.reset();
+  engine_.reset();
+}
+
+const Procedure* Session::FindProcedure(std::string_view name) {
+  std::vector<std::shared_ptr<const planner::ProcedureIr>> found = catalog_->FindProcedures(name);
+  return found.empty() ? nullptr : &procedures_->Get(found.front());
+}
+
+StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bool compile_now) {
+  const PgQuery__Node* stmt = parsed.node;
+  StatementResult result;
+  switch (stmt->node_case) {
+    case PG_QUERY__NODE__NODE_SELECT_STMT: {
+      planner::SelectPlan plan = planner::PlanSelect(stmt->select_stmt, *catalog_);
+      result.rows = plan.table && planner::IsSystemView(*plan.table) ? planner::ExecuteSystemViewSelect(plan, *catalog_)
+                                                                     : planner::ExecuteSelect(plan, *db_);
+      result.tag = fmt::format("SELECT {}", result.rows->rows.size());
+      return result;
+    }
+    case PG_QUERY__NODE__NODE_EXPLAIN_STMT: {
+      planner::CheckExplainOptions(stmt->explain_stmt);
+      const PgQuery__Node* query = stmt->explain_stmt->query;
+      if (query->node_case == PG_QUERY__NODE__NODE_INSERT_STMT || query->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
+          query->node_case == PG_QUERY__NODE__NODE_DELETE_STMT) {
+        // An ad-hoc write runs as a one-statement procedure: what its call would declare.
+        result.rows = codegen::ExplainCall(planner::BindAdHocDml(query, parsed.text, *catalog_), *catalog_, *db_, {});
+      } else {
+        result.rows = planner::ExplainQuery(query, *catalog_);
+      }
+      result.tag = "EXPLAIN";
+      return result;
+    }
+    case PG_QUERY__NODE__NODE_COPY_STMT: {
+      if (!durable_) {
+        result.tag = fmt::format("COPY {}", planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_));
+        return result;
+      }
+      // The rows are logged as they are loaded, and the load closed as one unit.
+      std::unique_lock changes = durable_->LockChanges();
+      durable_->BeginLoad();
+      int64_t n = 0;
+      try {
+        n = planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_);
+      } catch (...) {
+        durable_->EndLoad();  // logs whatever was loaded (nothing, for a COPY that failed its checks)
+        throw;
+      }
+      durable_->EndLoad();
+      result.tag = fmt::format("COPY {}", n);
+      return result;
+    }
+    case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
+      if (durable_)
+        durable_->Checkpoint();
+      else
+        result.notices.push_back("the database is in memory (no data directory): there is nothing to checkpoint");
+      result.tag = "CHECKPOINT";
+      return result;
+    case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
+    case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: return RunSetting(stmt);
+    default: break;
+  }
+  if (planner::IsDdl(stmt)) {
+    // The background compiler reads the catalog entries (tables, indexes) of the
+    // procedures it recompiles: let it finish before DDL changes or frees any.
+    if (stmt->node_case != PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT) procedures_->WaitForReoptimization();
+    // Run and logged under one lock, so a checkpoint sees both or neither.
+    std::unique_lock<std::mutex> changes;
+    if (durable_) changes = durable_->LockChanges();
+    planner::DdlOutcome outcome = planner::ExecuteDdl(stmt, *catalog_, *engine_, parsed.text, parsed.location);
+    if (durable_) durable_->LogDdl(parsed.text);
+    // Compile a new procedure now, not on its first call.
+    if (outcome.procedure && compile_now) procedures_->Get(outcome.procedure);
+    result.tag = outcome.tag;
+    result.notices = std::move(outcome.notices);
+    return result;
+  }
+  throw planner::SqlError(planner::sqlstate::kFeatureNotSupported,
+                          fmt::format("{} is not supported yet", StatementName(stmt)));
+}
+
+StatementResult Session::RunSetting(const PgQuery__Node* stmt) {
+  StatementResult result;
+  if (stmt->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT) {
+    result.rows = ExecuteShow(stmt->variable_show_stmt, settings_);
+    result.tag = "SHOW";
+    return result;
+  }
+  const std::string sync = settings_.Get("caracal.synchronous_commit");
+  const std::string interval = settings_.Get("caracal.checkpoint_interval_s");
+  const std::string log_mb = settings_.Get("caracal.checkpoint_log_mb");
+  SetOutcome outcome = ExecuteSet(stmt->variable_set_stmt, settings_);
+  result.tag = outcome.tag;
+  // Durability settings act at once on the data directory (only those that changed: the
+  // session may have opened it with a finer interval than whole seconds).
+  if (durable_) {
+    if (settings_.Get("caracal.synchronous_commit") != sync)
+      durable_->set_synchronous_commit(settings_.GetBool("caracal.synchronous_commit"));
+    if (settings_.Get("caracal.checkpoint_interval_s") != interval)
+      durable_->set_checkpoint_interval_s(std::stod(settings_.Get("caracal.checkpoint_interval_s")));
+    if (settings_.Get("caracal.checkpoint_log_mb") != log_mb)
+      durable_->set_checkpoint_log_bytes(std::stoull(settings_.Get("caracal.checkpoint_log_mb")) << 20);
+  }
+  for (std::string& w : outcome.warnings) result.notices.push_back("WARNING:" + w);
+  procedures_->set_jit(settings_.Get("caracal.jit") == "on");
+  const EngineOptions& want = settings_.engine_options();
+  const EngineOptions& have = engine_->options();
+  if (want.workers != have.workers || want.epoch_max_txns != have.epoch_max_txns ||
+      want.epoch_interval_ms != have.epoch_interval_ms || want.batch_append != have.batch_append ||
+      want.row_buffers != have.row_buffers || want.split_on_demand != have.split_on_demand ||
+      want.split_threshold != have.split_threshold || want.gc != have.gc || want.minor_gc != have.minor_gc ||
+      want.gc_k != have.gc_k)
+    Reconfigure(want);
+  return result;
+}
+
+void Session::Reconfigure(const EngineOptions& options) {
+  // The old engine drains in its destructor; the new one continues from the database's
+  // committed epoch, so serial ids keep increasing. The input log moves with it.
+  EngineOptions previous = engine_->options();
+  engine_->Drain();
+  if (durable_) durable_->DetachEngine();
+  engine_.reset();
+  try {
+    engine_ = std::make_unique<Engine>(*db_, options);
+  } catch (...) {
+    engine_ = std::make_unique<Engine>(*db_, previous);
+    if (durable_) durable_->AttachEngine(*engine_);
+    throw;
+  }
+  if (durable_) durable_->AttachEngine(*engine_);
+}
+
+StatementResult Session::RunExtension(const planner::ParsedStatement& parsed) {
+  StatementResult result;
+  if (parsed.extension == planner::Extension::kExplainProcedure) {
+    result.rows = planner::ExplainProcedure(*catalog_, parsed.name);
+    if (settings_.Get("caracal.dump_ir") == "on")
+      for (const auto& ir : catalog_->FindProcedures(parsed.name))
+        result.notices.push_back("INFO:" + procedures_->DescribeCode(ir));
+  } else {
+    std::optional<planner::CallPlan> call = planner::PlanCall(parsed.node, *catalog_, true);
+    if (!call)
+      throw planner::SqlError(planner::sqlstate::kSyntaxError, "EXPLAIN CALL needs a call of a procedure", parsed.location);
+    result.rows = codegen::ExplainCall(call->ir, *catalog_, *db_, std::move(call->args));
+  }
+  result.tag = "EXPLAIN";
+  return result;
+}
+
+namespace {
+
+// Any exception out of a statement as the error a client sees: a SqlError as it is, an
+// engine error with its SQLSTATE, anything else as an internal error (never a crash).
+StatementResult Failed(std::exception_ptr error, const std::string& text) {
+  ErrorReport r;
+  r.query = text;
+  try {
+    std::rethrow_exception(error);
+  } catch (const planner::SqlError& e) {
+    r = ErrorReport{"ERROR", e.sqlstate(), e.what(), e.detail(), e.hint(), e.context(), 0, text};
+    if (e.location() >= 0) r.position = CharacterPosition(text, e.location());
+  } catch (const EngineError& e) {
+    r = ErrorReport{"ERROR", e.sqlstate(), e.what(), "", "", "", 0, text};
+  } catch (const std::exception& e) {
+    r = ErrorReport{"ERROR", "XX000", fmt::format("internal error: {}", e.what()), "", "", "", 0, text};
+  }
+  StatementResult result;
+  result.error = std::move(r);
+  return result;
+}
+
+// What a call's transaction gives its client: the rows it emitted shaped as the call
+// statement's output, its NOTICEs, or its error.
+StatementResult CallResult(const planner::CallPlan& call, TxnResult&& txn) {
+  StatementResult result;
+  result.notices = std::move(txn.notices);
+  if (txn.status == TxnResult::Status::kAborted) {
+    ErrorFields& f = txn.error_fields;
+    result.error = ErrorReport{"ERROR", txn.sqlstate, txn.message, std::move(f.detail), std::move(f.hint),
+                               std::move(f.context), 0, ""};
+    return result;
+  }
+  const planner::ProcedureIr& ir = *call.ir;
+  if (!ir.command_tag.empty()) {
+    int64_t n = std::max<int64_t>(txn.row_count, 0);
+    result.tag = ir.command_tag == "INSERT" ? fmt::format("INSERT 0 {}", n) : fmt::format("{} {}", ir.command_tag, n);
+  }
+  auto text_of = [&](const Value& v, const planner::SqlType& type) -> std::optional<std::string> {
+    if (v.is_null()) return std::nullopt;
+    return planner::DatumToText(planner::DatumFromValue(v, type), type);
+  };
+  planner::ResultSet rows;
+  rows.columns = call.columns;
+  for (const std::vector<Value>& row : txn.rows) {
+    std::vector<std::optional<std::string>> fields;
+    for (size_t c = 0; c < row.size() && c < ir.result_columns.size(); ++c)
+      fields.push_back(text_of(row[c], ir.result_columns[c].type));
+    if (call.form == planner::CallPlan::Form::kSelectValue && fields.size() > 1)
+      fields = {planner::RecordText(fields)};
+    if (!call.projection.empty()) {
+      std::vector<std::optional<std::string>> selected;
+      for (int c : call.projection) selected.push_back(static_cast<size_t>(c) < fields.size() ? fields[c] : std::nullopt);
+      fields = std::move(selected);
+    }
+    rows.rows.push_back(std::move(fields));
+  }
+  // A function that returns no value (void, or a scalar function that ended without
+  // RETURN is an error already) still yields one row to SELECT: an empty one. (Ad-hoc
+  // DML is void too, but yields its RETURNING rows only.)
+  const bool select = call.form == planner::CallPlan::Form::kSelectValue || call.form == planner::CallPlan::Form::kSelectFrom;
+  if (select && ir.returns == planner::ProcedureIr::Returns::kVoid && rows.rows.empty())
+    rows.rows.push_back({std::optional<std::string>("")});
+  if (call.form == planner::CallPlan::Form::kDml) {
+    if (!call.columns.empty()) result.rows = std::move(rows);
+    return result;
+  }
+  if (call.form == planner::CallPlan::Form::kCall) {
+    result.tag = "CALL";
+    if (!rows.rows.empty()) result.rows = std::move(rows);
+    return result;
+  }
+  result.tag = fmt::format("SELECT {}", rows.rows.size());
+  result.rows = std::move(rows);
+  return result;
+}
+
+}  // namespace
+
+PendingResult::PendingResult(StatementResult done) : done_(std::move(done)) {}
+
+PendingResult::PendingResult(std::shared_future<TxnResult> txn, std::function<StatementResult(TxnResult&&)> finish)
+    : txn_(std::move(txn)), finish_(std::move(finish)) {}
+
+StatementResult PendingResult::Get() {
+  if (!done_) {
+    TxnResult r = txn_.get();
+    done_ = finish_(std::move(r));
+  }
+  return std::move(*done_);
+}
+
+bool PendingResult::WaitFor(std::chrono::milliseconds timeout) const {
+  return done_.has_value() || txn_.wait_for(timeout) == std::future_status::ready;
+}
+
+PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, const std::string& text) {
+  try {
+    if (parsed.extension != planner::Extension::kNone) {
+      engine_->Drain();
+      return PendingResult(RunExtension(parsed));
+    }
+    const PgQuery__Node* stmt = parsed.node;
+    if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) return SubmitCall(std::move(*call), text);
+    if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT || stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
+        stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT)
+      return SubmitDml(parsed, text);
+    // Anything else sees (or changes) the state after every call submitted before it.
+    engine_->Drain();
+    return PendingResult(RunStatement(parsed));
+  } catch (...) {
+    return PendingResult(Failed(std::current_exception(), text));
+  }
+}
+
+std::optional<std::vector<planner::ResultColumn>> Session::DescribeStatement(const planner::ParsedStatement& parsed) {
+  const PgQuery__Node* stmt = parsed.node;
+  auto run = [&]() -> std::optional<std::vector<planner::ResultColumn>> {
+    StatementResult r = parsed.extension != planner::Extension::kNone ? RunExtension(parsed) : RunStatement(parsed);
+    if (!r.rows) return std::nullopt;
+    return std::move(r.rows->columns);
+  };
+  if (parsed.extension != planner::Extension::kNone) return run();
+  if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) {
+    if (call->form == planner::CallPlan::Form::kCall && call->columns.empty()) return std::nullopt;
+    return std::move(call->columns);
+  }
+  switch (stmt->node_case) {
+    case PG_QUERY__NODE__NODE_SELECT_STMT: {
+      planner::SelectPlan plan = planner::PlanSelect(stmt->select_stmt, *catalog_);
+      std::vector<planner::ResultColumn> columns;
+      for (const planner::OutputColumn& c : plan.columns) columns.push_back({c.name, c.type});
+      return columns;
+    }
+    case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: return run();
+    case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+      engine_->Drain();  // EXPLAIN of a write reads the committed state between epochs
+      return run();
+    case PG_QUERY__NODE__NODE_INSERT_STMT:
+    case PG_QUERY__NODE__NODE_UPDATE_STMT:
+    case PG_QUERY__NODE__NODE_DELETE_STMT: {
+      std::shared_ptr<const planner::ProcedureIr> ir = planner::BindAdHocDml(stmt, parsed.text, *catalog_);
+      if (ir->result_columns.empty()) return std::nullopt;
+      std::vector<planner::ResultColumn> columns;
+      for (const planner::OutputColumn& c : ir->result_columns) columns.push_back({c.name, c.type});
+      return columns;
+    }
+    default: return std::nullopt;
+  }
+}
+
+PendingResult Session::SubmitDml(const planner::ParsedStatement& parsed, const std::string& text) {
+  std::shared_ptr<const planner::ProcedureIr> ir = planner::BindAdHocDml(parsed.node, parsed.text, *catalog_);
+  planner::CallPlan call;
+  call.form = planner::CallPlan::Form::kDml;
+  call.ir = ir;
+  for (const planner::OutputColumn& c : ir->result_columns) call.columns.push_back({c.name, c.type});
+  // One statement, run once: interpreted (compiling would cost more than it saves) and
+  // owned by its transaction rather than cached.
+  auto procedure = std::make_shared<codegen::InterpretedProcedure>(ir, *catalog_);
+  return SubmitCall(std::move(call), text, procedure);
+}
+
+PendingResult Session::SubmitCall(planner::CallPlan call, const std::string& text,
+                                  std::shared_ptr<const Procedure> owned) {
+  auto promise = std::make_shared<std::promise<TxnResult>>();
+  std::shared_future<TxnResult> future = promise->get_future().share();
+  TxnRequest request;
+  request.procedure = owned ? owned.get() : &procedures_->Get(call.ir);
+  request.input.args = std::move(call.args);
+  request.on_done = [promise, owned](TxnResult&& r) { promise->set_value(std::move(r)); };
+  engine_->Submit(std::move(request));
+  auto finish = [call = std::move(call), text](TxnResult&& r) {
+    StatementResult result = CallResult(call, std::move(r));
+    if (result.error) result.error->query = text;
+    return result;
+  };
+  return PendingResult(std::move(future), std::move(finish));
+}
+
+std::vector<PendingResult> Session::Start(std::string_view sql, bool stop_at_error) {
+  std::vector<PendingResult> results;
+  std::string text(sql);
+  if (std::optional<std::string> bad = InvalidUtf8(text)) {
+    StatementResult r;
+    r.error = ErrorReport{"ERROR", "22021", *bad, "", "", "", 0, text};
+    results.emplace_back(std::move(r));
+    return results;
+  }
+  std::optional<planner::ParseTree> tree;
+  try {
+    tree.emplace(planner::ParseTree::Parse(text));
+  } catch (const planner::SyntaxError& e) {
+    StatementResult r;
+    r.error = ErrorReport{"ERROR", "42601", e.what(), "", "", "", e.position(), text};
+    results.emplace_back(std::move(r));
+    return results;
+  }
+  for (const planner::ParsedStatement& s : tree->statements()) {
+    results.push_back(StartStatement(s, text));
+    if (!stop_at_error) continue;
+    // One at a time: the next statement starts only after this one succeeded.
+    StatementResult done = results.back().Get();
+    bool failed = done.error.has_value();
+    results.back() = PendingResult(std::move(done));
+    if (failed) break;
+  }
+  return results;
+}
+
+std::vector<StatementResult> Session::Execute(std::string_view sql) {
+  std::vector<StatementResult> results;
+  for (PendingResult& r : Start(sql, true)) results.push_back(r.Get());
+  return results;
+}
+
+std::vector<PendingResult> Session::Submit(std::string_view sql) { return Start(sql, false); }
+
+}  // namespace caracal::frontend

@@ -1,0 +1,160 @@
+// Session: one embedded, in-memory database and the statements run against it. It owns
+// the engine Database, the epoch Engine running on it and the SQL Catalog, and turns SQL
+// text into results or PostgreSQL-style errors. A bad statement never takes the session
+// down: every failure comes back as an ErrorReport.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/storage/database.h"
+#include "engine/execution/engine.h"
+#include "engine/execution/engine_options.h"
+#include "engine/durability/durable_store.h"
+#include "planner/parser/parse_tree.h"
+#include "codegen/procedures/compiled_procedure_cache.h"
+#include "planner/plan/call_plan.h"
+#include "planner/catalog/catalog.h"
+#include "planner/exec/copy.h"
+#include "planner/types/result_set.h"
+#include "frontend/session/settings.h"
+
+struct PgQuery__Node;
+
+namespace caracal::frontend {
+
+struct ErrorReport {
+  std::string severity = "ERROR";
+  std::string sqlstate;
+  std::string message;
+  std::string detail, hint, context;
+  int position = 0;   // 1-based character position in `query`, 0 if unknown
+  std::string query;  // the text `position` refers to
+};
+
+struct StatementResult {
+  std::string tag;                        // command tag: "SELECT 3", "CREATE TABLE", "COPY 10"
+  std::optional<planner::ResultSet> rows;  // set for statements that return rows
+  std::vector<std::string> notices;       // NOTICE messages, in order
+  std::optional<ErrorReport> error;       // set if the statement failed (then it is the last)
+};
+
+// The result of a statement that may still be running: a call submitted to the engine
+// completes when its epoch commits. Everything else is complete at once.
+class PendingResult {
+ public:
+  explicit PendingResult(StatementResult done);
+  // A call in flight: `finish` turns the transaction's result into the statement's.
+  PendingResult(std::shared_future<TxnResult> txn, std::function<StatementResult(TxnResult&&)> finish);
+  // Waits for the statement and returns its result (once).
+  StatementResult Get();
+  // Whether Get() would return at once, after waiting at most `timeout` (the shell
+  // polls so that Ctrl-C can stop the wait).
+  bool WaitFor(std::chrono::milliseconds timeout) const;
+
+ private:
+  std::optional<StatementResult> done_;
+  std::shared_future<TxnResult> txn_;
+  std::function<StatementResult(TxnResult&&)> finish_;
+};
+
+struct SessionOptions {
+  EngineOptions engine;
+  // Set: a durable database in this data directory (created if missing), recovered by
+  // the constructor (engine/durability/durable_store.h). Unset: in memory.
+  std::optional<DurabilityOptions> durability;
+  // Native procedures that transactions may run besides SQL ones (test drivers):
+  // recovery finds them by their log_identity(). They must outlive the session.
+  std::vector<const Procedure*> native_procedures;
+};
+
+class Session {
+ public:
+  // Throws (std::runtime_error) if a data directory cannot be opened or recovered.
+  explicit Session(SessionOptions options = {});
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Runs every statement of `sql` in order and returns one result per statement run.
+  // Like a PostgreSQL simple-query message, it stops at the first failing statement,
+  // whose result carries the error (positions refer to the whole of `sql`).
+  std::vector<StatementResult> Execute(std::string_view sql);
+  // Runs the statements of `sql` without waiting for calls: procedure calls and DML are
+  // submitted to the engine so consecutive ones share epochs (psql's pipeline mode);
+  // any other statement first waits for everything submitted before it. Every statement
+  // runs, whatever the others' outcome; results come back in submission order.
+  std::vector<PendingResult> Submit(std::string_view sql);
+  // Starts one statement of a parse of `text` (error positions refer to `text`): a call
+  // or DML is submitted without waiting, anything else first waits for everything
+  // submitted before it and runs to completion. Never throws: failures are results.
+  // The wire server (server/) runs each client's statements through this, one at a time.
+  PendingResult StartStatement(const planner::ParsedStatement& stmt, const std::string& text);
+  // The columns `stmt` would return, without running it (a call's or a SELECT's plan;
+  // SHOW and EXPLAIN run, as they change nothing); nullopt for a statement without rows.
+  // Throws planner::SqlError when the statement does not plan.
+  std::optional<std::vector<planner::ResultColumn>> DescribeStatement(const planner::ParsedStatement& stmt);
+
+  planner::Catalog& catalog() { return *catalog_; }
+  // The runnable procedure (function) named `name`, or nullptr; the first overload when
+  // there are several.
+  const Procedure* FindProcedure(std::string_view name);
+  Database& database() { return *db_; }
+  // The compiled procedures (tiered: see codegen/procedures/compiled_procedure_cache.h).
+  codegen::CompiledProcedureCache& procedure_cache() { return *procedures_; }
+  Engine& engine() { return *engine_; }
+  // The data directory's log and checkpoints; null for an in-memory session.
+  DurableStore* durable() { return durable_.get(); }
+  // SET / SHOW / RESET parameters (settings.h); a changed engine setting takes effect
+  // through Reconfigure before the next statement runs.
+  const Settings& settings() const { return settings_; }
+  // Receives COPY FROM's progress (rows read so far); it may throw to cancel the COPY.
+  void set_copy_progress(planner::CopyProgress progress) { copy_progress_ = std::move(progress); }
+
+ private:
+  class Replayer;  // recovery's ReplayHost (session_replay.cc)
+
+  // `compile_now`: compile a procedure CREATE FUNCTION stores at once (recovery, which
+  // replays every CREATE OR REPLACE of a history, leaves it to the first call).
+  StatementResult RunStatement(const planner::ParsedStatement& stmt, bool compile_now = true);
+  // EXPLAIN PROCEDURE name / EXPLAIN CALL p(...) (planner/parser/parse_tree.h's Extension).
+  StatementResult RunExtension(const planner::ParsedStatement& stmt);
+  // Parses `sql` and starts its statements; with `stop_at_error`, each is finished
+  // before the next starts and the first failure ends the list.
+  std::vector<PendingResult> Start(std::string_view sql, bool stop_at_error);
+  // Submits a call as one transaction; its result arrives when its epoch commits.
+  // `owned`: a procedure that lives only as long as this call (ad-hoc DML); otherwise
+  // the compiled procedure of `call.ir` from the cache.
+  PendingResult SubmitCall(planner::CallPlan call, const std::string& text,
+                           std::shared_ptr<const Procedure> owned = nullptr);
+  // An ad-hoc INSERT / UPDATE / DELETE as a one-statement transaction (bound from the
+  // statement's own text, which is what the input log records).
+  PendingResult SubmitDml(const planner::ParsedStatement& stmt, const std::string& text);
+
+  // SET / SHOW / RESET (VariableSetStmt / VariableShowStmt).
+  StatementResult RunSetting(const ::PgQuery__Node* stmt);
+  // Drains the engine and starts a new one over the same database with `options`
+  // (committed epochs, sequences and tables stay).
+  void Reconfigure(const EngineOptions& options);
+
+  Settings settings_;
+  planner::CopyProgress copy_progress_;
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<planner::Catalog> catalog_;
+  std::unique_ptr<codegen::CompiledProcedureCache> procedures_;
+  std::unique_ptr<Replayer> replayer_;
+  // Null while recovery runs (so what it replays is not logged again) and in memory.
+  std::unique_ptr<DurableStore> durable_;
+};
+
+// The 1-based character (UTF-8 code point) position of byte `offset` in `text`.
+int CharacterPosition(std::string_view text, int offset);
+
+}  // namespace caracal::frontend

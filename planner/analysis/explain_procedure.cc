@@ -1,0 +1,103 @@
+#include "planner/analysis/explain_procedure.h"
+
+#include <fmt/format.h>
+
+#include "planner/analysis/expr_render.h"
+#include "planner/plan/ir_visit.h"
+#include "planner/types/sql_error.h"
+
+namespace caracal::planner {
+
+std::string AccessText(AccessInfo::Access access) {
+  switch (access) {
+    case AccessInfo::Access::kRead: return "read";
+    case AccessInfo::Access::kReadPrefetch: return "read_prefetch";
+    case AccessInfo::Access::kInsert: return "insert";
+    case AccessInfo::Access::kUpsert: return "upsert";
+    case AccessInfo::Access::kUpdate: return "update";
+    case AccessInfo::Access::kDelete: return "delete";
+    case AccessInfo::Access::kRangeUpdate: return "range_update";
+    case AccessInfo::Access::kRangeDelete: return "range_delete";
+  }
+  return "?";
+}
+
+std::string KeyClassText(AccessInfo::KeyClass key_class) {
+  switch (key_class) {
+    case AccessInfo::KeyClass::kStatic: return "static";
+    case AccessInfo::KeyClass::kLoop: return "loop";
+    case AccessInfo::KeyClass::kRange: return "range";
+    case AccessInfo::KeyClass::kDependent: return "dependent";
+  }
+  return "?";
+}
+
+std::vector<WriteSetRow> AnalysisRows(const ProcedureIr& ir) {
+  std::vector<WriteSetRow> rows;
+  RenderNames names;
+  names.variable = [&](int slot) { return ir.variables[slot].name; };
+  for (const SequenceCall& c : ir.sequence_calls) {
+    WriteSetRow r;
+    std::string name = RenderExpr(*c.sequence_name, names);
+    r.table = c.sequence_name->kind == ExprKind::kConst && !c.sequence_name->value.is_null() ? c.sequence_name->value.s : "";
+    r.access = "nextval";
+    r.key_class = "static";
+    r.key_expr = fmt::format("nextval({})", name);
+    r.note = "drawn when the call is sequenced, in submission order";
+    rows.push_back(std::move(r));
+  }
+  ForEachStmt(ir.body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::kPublish) {
+      WriteSetRow r;
+      r.line = s.line;
+      r.access = "publish";
+      r.note = "no statement from here on can fail: later writes are visible at once";
+      rows.push_back(std::move(r));
+      return;
+    }
+    if (!s.access || s.id < 1 || !s.table) return;
+    const AccessInfo& a = *s.access;
+    WriteSetRow r;
+    r.statement = s.id;
+    r.line = s.line;
+    r.table = s.table->name;
+    r.access = AccessText(a.access);
+    r.key_class = KeyClassText(a.key_class);
+    r.key_expr = a.key_expr;
+    r.apply_row_update = a.apply_row_update;
+    r.weight = a.weight;
+    r.note = a.note;
+    rows.push_back(std::move(r));
+  });
+  return rows;
+}
+
+ResultSet ExplainProcedure(const Catalog& catalog, std::string_view name) {
+  std::vector<std::shared_ptr<const ProcedureIr>> found = catalog.FindProcedures(name);
+  if (found.empty())
+    throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function or procedure \"{}\" does not exist", name));
+  const SqlType text = SqlType::Of(TypeId::kText), integer = SqlType::Of(TypeId::kInt4);
+  ResultSet out;
+  out.columns = {{"procedure", text}, {"statement", integer}, {"line", integer},   {"table", text},
+                 {"access", text},    {"key_class", text},   {"key", text},       {"apply_row_update", SqlType::Of(TypeId::kBool)},
+                 {"weight", integer}, {"note", text}};
+  for (const auto& ir : found) {
+    for (const WriteSetRow& r : AnalysisRows(*ir)) {
+      std::vector<std::optional<std::string>> row;
+      row.push_back(ir->Signature());
+      row.push_back(r.statement ? std::optional<std::string>(std::to_string(*r.statement)) : std::nullopt);
+      row.push_back(r.line > 0 ? std::optional<std::string>(std::to_string(r.line)) : std::nullopt);
+      row.push_back(r.table.empty() ? std::nullopt : std::optional<std::string>(r.table));
+      row.push_back(r.access);
+      row.push_back(r.key_class.empty() ? std::nullopt : std::optional<std::string>(r.key_class));
+      row.push_back(r.key_expr.empty() ? std::nullopt : std::optional<std::string>(r.key_expr));
+      row.push_back(std::string(r.apply_row_update ? "t" : "f"));
+      row.push_back(std::to_string(r.weight));
+      row.push_back(r.note.empty() ? std::nullopt : std::optional<std::string>(r.note));
+      out.rows.push_back(std::move(row));
+    }
+  }
+  return out;
+}
+
+}  // namespace caracal::planner

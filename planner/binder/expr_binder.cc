@@ -1,0 +1,866 @@
+#include "planner/binder/expr_binder.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "planner/catalog/catalog.h"
+#include "planner/expr/constant_folding.h"
+#include "planner/expr/functions.h"
+#include "planner/parser/pg_nodes.h"
+#include "planner/types/sql_error.h"
+#include "planner/binder/type_name.h"
+
+namespace caracal::planner {
+
+namespace {
+
+constexpr const char* kOperatorHint =
+    "No operator matches the given name and argument types. You might need to add explicit type casts.";
+constexpr const char* kFunctionHint =
+    "No function matches the given name and argument types. You might need to add explicit type casts.";
+
+[[noreturn]] void NoOperator(std::string_view name, const SqlType* left, const SqlType& right, int location) {
+  std::string sig = left ? fmt::format("{} {} {}", left->BaseName(), name, right.BaseName())
+                         : fmt::format("{} {}", name, right.BaseName());
+  throw SqlError(sqlstate::kUndefinedFunction, "operator does not exist: " + sig, location).WithHint(kOperatorHint);
+}
+
+ExprPtr MakeNode(ExprKind kind, SqlType type, int location) {
+  auto e = std::make_unique<Expr>();
+  e->kind = kind;
+  e->type = type;
+  e->location = location;
+  return e;
+}
+
+Op ArithOp(std::string_view name) {
+  if (name == "+") return Op::kAdd;
+  if (name == "-") return Op::kSub;
+  if (name == "*") return Op::kMul;
+  if (name == "/") return Op::kDiv;
+  if (name == "%") return Op::kMod;
+  return Op::kNone;
+}
+
+Op CompareOp(std::string_view name) {
+  if (name == "=") return Op::kEq;
+  if (name == "<>" || name == "!=") return Op::kNe;
+  if (name == "<") return Op::kLt;
+  if (name == "<=") return Op::kLe;
+  if (name == ">") return Op::kGt;
+  if (name == ">=") return Op::kGe;
+  return Op::kNone;
+}
+
+ExprPtr CastTo(ExprPtr e, const SqlType& t) { return Coerce(std::move(e), t, CastContext::kImplicit); }
+
+// `e` as text the way its type's output function prints it, for concat() and format():
+// the same as the assignment cast to text except for char(n), which keeps its padding,
+// and booleans ('t'/'f', not 'true'/'false').
+ExprPtr OutputText(ExprPtr e) {
+  if (e->type.id == TypeId::kBpchar) return e;
+  if (e->type.id != TypeId::kBool) return Coerce(std::move(e), SqlType::Of(TypeId::kText), CastContext::kAssignment);
+  auto out = MakeNode(ExprKind::kFunc, SqlType::Of(TypeId::kText), e->location);
+  out->func = Func::kBoolOut;
+  out->args.push_back(std::move(e));
+  return out;
+}
+
+// array_append (args: array, element), array_prepend (element, array) or array_cat
+// (array, array), typed as PostgreSQL 14+ types these anycompatible functions: the
+// elements' common type, the array's typmod dropped; an unknown argument takes its type
+// from the other. nullptr, with `args` left as they were, when the types do not fit (the
+// caller names the missing function or operator).
+ExprPtr MakeArrayFunction(Func func, std::vector<ExprPtr>& args, int location) {
+  if (args.size() != 2) return nullptr;
+  auto array_side = [&](size_t i) { return func == Func::kArrayCat || (func == Func::kArrayAppend) == (i == 0); };
+  std::vector<SqlType> elements;
+  for (size_t i = 0; i < 2; ++i) {
+    const SqlType& t = args[i]->type;
+    if (t.is_unknown()) continue;
+    if (t.is_array() != array_side(i)) return nullptr;
+    elements.push_back(t.is_array() ? t.Element().Base() : t);
+  }
+  SqlType element;
+  try {
+    element = CommonType(elements, "array", location);
+  } catch (const SqlError&) {
+    return nullptr;
+  }
+  std::vector<SqlType> targets;
+  for (size_t i = 0; i < 2; ++i) targets.push_back(array_side(i) ? SqlType::ArrayOf(element) : element);
+  for (size_t i = 0; i < 2; ++i)
+    if (CastContextFor(args[i]->type, targets[i]) != CastContext::kImplicit) return nullptr;
+  auto e = MakeNode(ExprKind::kFunc, SqlType::ArrayOf(element), location);
+  e->func = func;
+  for (size_t i = 0; i < 2; ++i) e->args.push_back(CastTo(std::move(args[i]), targets[i]));
+  return e;
+}
+
+// Operand type for comparing `a` and `b`, or nullopt if they are not comparable.
+std::optional<SqlType> ComparisonType(const SqlType& a, const SqlType& b) {
+  if (a.is_unknown() && b.is_unknown()) return SqlType::Of(TypeId::kText);
+  if (a.is_unknown()) return b.Base();
+  if (b.is_unknown()) return a.Base();
+  if (a.is_numeric_category() && b.is_numeric_category()) return PromoteNumeric(a, b);
+  if (a.is_string() && b.is_string())
+    return a.id == TypeId::kBpchar && b.id == TypeId::kBpchar ? SqlType::Of(TypeId::kBpchar) : SqlType::Of(TypeId::kText);
+  if (a.is_array() || b.is_array()) {
+    if (a.is_array() && b.is_array() && a.element == b.element) return a.Base();
+    return std::nullopt;
+  }
+  if (a.id == b.id) return a.Base();
+  return std::nullopt;
+}
+
+// Brings both operands to the comparison type (integers of any width compare as int64,
+// varchar/text as bytes, so those need no cast node).
+// Whether a comparison in type `t` takes an operand of `type` as it is: integers of any
+// width compare as int64, varchar as text.
+bool ComparesAs(const SqlType& type, const SqlType& t) {
+  return type.id == t.id || (t.is_integer() && type.is_integer()) ||
+         (t.id == TypeId::kText && (type.id == TypeId::kVarchar || type.id == TypeId::kText));
+}
+
+void AlignOperands(ExprPtr& l, ExprPtr& r, const SqlType& t) {
+  if (!ComparesAs(l->type, t)) l = CastTo(std::move(l), t);
+  if (!ComparesAs(r->type, t)) r = CastTo(std::move(r), t);
+}
+
+}  // namespace
+
+int NodeLocation(const PgQuery__Node* n) {
+  if (!n) return -1;
+  switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_A_CONST: return n->a_const->location;
+    case PG_QUERY__NODE__NODE_COLUMN_REF: return n->column_ref->location;
+    case PG_QUERY__NODE__NODE_A_EXPR: return n->a_expr->location;
+    case PG_QUERY__NODE__NODE_FUNC_CALL: return n->func_call->location;
+    case PG_QUERY__NODE__NODE_TYPE_CAST: return n->type_cast->location;
+    case PG_QUERY__NODE__NODE_BOOL_EXPR: return n->bool_expr->location;
+    case PG_QUERY__NODE__NODE_NULL_TEST: return n->null_test->location;
+    case PG_QUERY__NODE__NODE_BOOLEAN_TEST: return n->boolean_test->location;
+    case PG_QUERY__NODE__NODE_CASE_EXPR: return n->case_expr->location;
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR: return n->coalesce_expr->location;
+    case PG_QUERY__NODE__NODE_MIN_MAX_EXPR: return n->min_max_expr->location;
+    case PG_QUERY__NODE__NODE_PARAM_REF: return n->param_ref->location;
+    case PG_QUERY__NODE__NODE_SUB_LINK: return n->sub_link->location;
+    case PG_QUERY__NODE__NODE_RES_TARGET: return n->res_target->location;
+    case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: return n->sqlvalue_function->location;
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: return n->a_array_expr->location;
+    case PG_QUERY__NODE__NODE_A_INDIRECTION: return NodeLocation(n->a_indirection->arg);
+    default: return -1;
+  }
+}
+
+ExprPtr RequireBoolean(ExprPtr e, std::string_view clause) {
+  if (e->type.id == TypeId::kBool) return e;
+  if (e->type.is_unknown()) return Coerce(std::move(e), SqlType::Of(TypeId::kBool), CastContext::kImplicit);
+  throw SqlError(sqlstate::kDatatypeMismatch,
+                 fmt::format("argument of {} must be type boolean, not type {}", clause, e->type.BaseName()),
+                 e->location);
+}
+
+ExprPtr MakeOperator(std::string_view name, ExprPtr l, ExprPtr r, int location) {
+  SqlType lt = l->type, rt = r->type;
+  if (Op op = CompareOp(name); op != Op::kNone) {
+    std::optional<SqlType> t = ComparisonType(lt, rt);
+    if (!t) NoOperator(name, &lt, rt, location);
+    AlignOperands(l, r, *t);
+    auto e = MakeNode(ExprKind::kCompare, SqlType::Of(TypeId::kBool), location);
+    e->op = op;
+    e->args.push_back(std::move(l));
+    e->args.push_back(std::move(r));
+    return e;
+  }
+  if (name == "||" && (lt.is_array() || rt.is_array())) {
+    // An unknown literal beside an array is an array ('{3,4}'), as PostgreSQL resolves it.
+    Func func = lt.is_array() && rt.is_array() ? Func::kArrayCat
+                : lt.is_array()                ? (rt.is_unknown() ? Func::kArrayCat : Func::kArrayAppend)
+                                               : (lt.is_unknown() ? Func::kArrayCat : Func::kArrayPrepend);
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(l));
+    args.push_back(std::move(r));
+    ExprPtr e = MakeArrayFunction(func, args, location);
+    if (!e) NoOperator(name, &lt, rt, location);
+    return e;
+  }
+  if (name == "||") {
+    // text || text, and anynonarray || text: the non-text side goes through its output function.
+    if (!(lt.is_string() || lt.is_unknown() || rt.is_string() || rt.is_unknown())) NoOperator(name, &lt, rt, location);
+    auto e = MakeNode(ExprKind::kConcat, SqlType::Of(TypeId::kText), location);
+    e->args.push_back(Coerce(std::move(l), SqlType::Of(TypeId::kText), CastContext::kAssignment));
+    e->args.push_back(Coerce(std::move(r), SqlType::Of(TypeId::kText), CastContext::kAssignment));
+    return e;
+  }
+  Op op = ArithOp(name);
+  if (name == "^") {
+    if (!(lt.is_numeric_category() || lt.is_unknown()) || !(rt.is_numeric_category() || rt.is_unknown()))
+      NoOperator(name, &lt, rt, location);
+    auto e = MakeNode(ExprKind::kFunc, SqlType::Of(TypeId::kFloat8), location);
+    e->func = Func::kPower;
+    e->args.push_back(CastTo(std::move(l), SqlType::Of(TypeId::kFloat8)));
+    e->args.push_back(CastTo(std::move(r), SqlType::Of(TypeId::kFloat8)));
+    return e;
+  }
+  if (op == Op::kNone) NoOperator(name, &lt, rt, location);
+  if (lt.is_unknown() && rt.is_unknown())
+    throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("operator is not unique: unknown {} unknown", name), location)
+        .WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.");
+  SqlType t;
+  if (lt.is_unknown() && rt.is_numeric_category()) t = rt.Base();
+  else if (rt.is_unknown() && lt.is_numeric_category()) t = lt.Base();
+  else if (lt.is_numeric_category() && rt.is_numeric_category()) t = PromoteNumeric(lt, rt);
+  else if (lt.id == TypeId::kTimestamp && rt.id == TypeId::kTimestamp && op == Op::kSub)
+    throw NotSupported("interval arithmetic (timestamp - timestamp)", location);
+  else NoOperator(name, &lt, rt, location);
+  if (op == Op::kMod && t.is_float()) NoOperator(name, &t, t, location);
+  AlignOperands(l, r, t);
+  auto e = MakeNode(ExprKind::kArith, t, location);
+  e->op = op;
+  e->args.push_back(std::move(l));
+  e->args.push_back(std::move(r));
+  return e;
+}
+
+ExprPtr ExprBinder::Bind(const PgQuery__Node* node) {
+  ExprPtr e = BindNode(node);
+  if (fold_constants_) FoldConstantNode(*e);
+  return e;
+}
+
+ExprPtr ExprBinder::BindNode(const PgQuery__Node* node) {
+  if (!node) throw SqlError(sqlstate::kInternalError, "missing expression");
+  int location = NodeLocation(node);
+  switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_A_CONST: return BindConst(node);
+    case PG_QUERY__NODE__NODE_COLUMN_REF: return BindColumnRef(node);
+    case PG_QUERY__NODE__NODE_A_EXPR: return BindAExpr(node);
+    case PG_QUERY__NODE__NODE_FUNC_CALL: return BindFuncCall(node);
+    case PG_QUERY__NODE__NODE_TYPE_CAST: return BindTypeCast(node);
+    case PG_QUERY__NODE__NODE_BOOL_EXPR: return BindBool(node);
+    case PG_QUERY__NODE__NODE_CASE_EXPR: return BindCase(node);
+    case PG_QUERY__NODE__NODE_NULL_TEST: {
+      auto e = MakeNode(ExprKind::kIsNull, SqlType::Of(TypeId::kBool), location);
+      e->negated = node->null_test->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NOT_NULL;
+      e->args.push_back(Bind(node->null_test->arg));
+      return e;
+    }
+    case PG_QUERY__NODE__NODE_BOOLEAN_TEST: {
+      auto e = MakeNode(ExprKind::kBoolTest, SqlType::Of(TypeId::kBool), location);
+      switch (node->boolean_test->booltesttype) {
+        case PG_QUERY__BOOL_TEST_TYPE__IS_TRUE: e->op = Op::kEq; break;
+        case PG_QUERY__BOOL_TEST_TYPE__IS_NOT_TRUE: e->op = Op::kEq; e->negated = true; break;
+        case PG_QUERY__BOOL_TEST_TYPE__IS_FALSE: e->op = Op::kNe; break;
+        case PG_QUERY__BOOL_TEST_TYPE__IS_NOT_FALSE: e->op = Op::kNe; e->negated = true; break;
+        case PG_QUERY__BOOL_TEST_TYPE__IS_UNKNOWN: e->op = Op::kLt; break;
+        default: e->op = Op::kLt; e->negated = true; break;
+      }
+      const char* what = e->op == Op::kEq ? "IS TRUE" : e->op == Op::kNe ? "IS FALSE" : "IS UNKNOWN";
+      e->args.push_back(RequireBoolean(Bind(node->boolean_test->arg), what));
+      return e;
+    }
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR: {
+      std::vector<ExprPtr> items;
+      for (size_t i = 0; i < node->coalesce_expr->n_args; ++i) items.push_back(Bind(node->coalesce_expr->args[i]));
+      return BindList(std::move(items), ExprKind::kCoalesce, "COALESCE", location);
+    }
+    case PG_QUERY__NODE__NODE_MIN_MAX_EXPR: {
+      std::vector<ExprPtr> items;
+      for (size_t i = 0; i < node->min_max_expr->n_args; ++i) items.push_back(Bind(node->min_max_expr->args[i]));
+      bool greatest = node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST;
+      return BindList(std::move(items), greatest ? ExprKind::kGreatest : ExprKind::kLeast,
+                      greatest ? "GREATEST" : "LEAST", location);
+    }
+    case PG_QUERY__NODE__NODE_PARAM_REF: {
+      std::optional<NameBinding> b = scope_ ? scope_->LookupParameter(node->param_ref->number, location) : std::nullopt;
+      if (!b) throw SqlError("42P02", fmt::format("there is no parameter ${}", node->param_ref->number), location);
+      return MakeSlot(b->slot, b->type, location);
+    }
+    case PG_QUERY__NODE__NODE_SUB_LINK: throw NotSupported("subqueries", location);
+    case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
+      switch (node->sqlvalue_function->op) {
+        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP:
+        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP: return BindNow(location);
+        default: throw NotSupported("CURRENT_DATE, CURRENT_TIME, CURRENT_USER and similar functions", location);
+      }
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: return BindArray(node);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION: return BindIndirection(node);
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: throw NotSupported("COLLATE", location);
+    case PG_QUERY__NODE__NODE_ROW_EXPR: throw NotSupported("row constructors", location);
+    default: throw NotSupported("this kind of expression", location);
+  }
+}
+
+ExprPtr ExprBinder::BindConst(const PgQuery__Node* node) {
+  const PgQuery__AConst* c = node->a_const;
+  int loc = c->location;
+  if (c->isnull) return MakeConst(Datum::Null(), SqlType::Of(TypeId::kUnknown), loc);
+  switch (c->val_case) {
+    case PG_QUERY__A__CONST__VAL_IVAL: return MakeConst(Datum::Int(c->ival->ival), SqlType::Of(TypeId::kInt4), loc);
+    case PG_QUERY__A__CONST__VAL_FVAL: {
+      std::string_view text = c->fval->fval;
+      // Integers too wide for the lexer's int4 arrive as "floats": int8 if they fit, else
+      // numeric. As PostgreSQL's make_const, one that fits int4 after all (-2147483648, a
+      // negated literal the grammar folds) is an int4.
+      if (text.find_first_of(".eE") == std::string_view::npos) {
+        std::optional<Datum> wide;
+        try {
+          wide = DatumFromText(text, SqlType::Of(TypeId::kInt8));
+        } catch (const SqlError&) {
+        }
+        if (wide) {
+          const bool int4 = wide->i >= INT32_MIN && wide->i <= INT32_MAX;
+          return MakeConst(*wide, SqlType::Of(int4 ? TypeId::kInt4 : TypeId::kInt8), loc);
+        }
+      }
+      std::optional<Numeric> n = Numeric::Parse(text);
+      if (!n) {
+        // Beyond the 38 digits Numeric holds (1e308, 1e-300): keep it as a double rather
+        // than refuse it; PostgreSQL would type it numeric.
+        Datum d = DatumFromText(text, SqlType::Of(TypeId::kFloat8));
+        return MakeConst(d, SqlType::Of(TypeId::kFloat8), loc);
+      }
+      return MakeConst(Datum::Num(*n), SqlType::Of(TypeId::kNumeric), loc);
+    }
+    case PG_QUERY__A__CONST__VAL_BOOLVAL:
+      return MakeConst(Datum::Bool(c->boolval->boolval), SqlType::Of(TypeId::kBool), loc);
+    case PG_QUERY__A__CONST__VAL_SVAL:
+      return MakeConst(Datum::String(c->sval->sval), SqlType::Of(TypeId::kUnknown), loc);
+    default: throw NotSupported("bit-string constants", loc);
+  }
+}
+
+ExprPtr ExprBinder::BindColumnRef(const PgQuery__Node* node) {
+  const PgQuery__ColumnRef* ref = node->column_ref;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < ref->n_fields; ++i) {
+    if (ref->fields[i]->node_case == PG_QUERY__NODE__NODE_A_STAR)
+      throw SqlError(sqlstate::kFeatureNotSupported, "a * is not allowed in this position", ref->location);
+    names.push_back(StringValue(ref->fields[i]));
+  }
+  std::optional<NameBinding> b = scope_ ? scope_->Lookup(names, ref->location) : std::nullopt;
+  if (!b) {
+    if (names.size() > 1)
+      throw SqlError(sqlstate::kUndefinedTable, fmt::format("missing FROM-clause entry for table \"{}\"", names[0]),
+                     ref->location);
+    std::string shown = names.size() == 1 ? fmt::format("\"{}\"", names[0]) : fmt::format("{}.{}", names[0], names[1]);
+    throw SqlError(sqlstate::kUndefinedColumn, fmt::format("column {} does not exist", shown), ref->location);
+  }
+  return MakeSlot(b->slot, b->type, ref->location);
+}
+
+ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
+  const PgQuery__AExpr* a = node->a_expr;
+  int loc = a->location;
+  std::string name = a->n_name > 0 ? StringValue(a->name[a->n_name - 1]) : "";
+  switch (a->kind) {
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP: {
+      if (!a->lexpr) {  // prefix operator
+        ExprPtr r = Bind(a->rexpr);
+        if (name == "+" && (r->type.is_numeric_category() || r->type.is_unknown())) return r;
+        if (name != "-" || !(r->type.is_numeric_category() || r->type.is_unknown())) NoOperator(name, nullptr, r->type, loc);
+        if (r->type.is_unknown()) r = CastTo(std::move(r), SqlType::Of(TypeId::kFloat8));
+        auto e = MakeNode(ExprKind::kArith, r->type.Base(), loc);
+        e->op = Op::kNeg;
+        e->args.push_back(std::move(r));
+        return e;
+      }
+      ExprPtr l = Bind(a->lexpr);
+      ExprPtr r = Bind(a->rexpr);
+      return MakeOperator(name, std::move(l), std::move(r), loc);
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE: {
+      ExprPtr l = Bind(a->lexpr);
+      ExprPtr r = Bind(a->rexpr);
+      auto text = SqlType::Of(TypeId::kText);
+      if (!(l->type.is_string() || l->type.is_unknown()) || !(r->type.is_string() || r->type.is_unknown()))
+        NoOperator(name, &l->type, r->type, loc);
+      auto e = MakeNode(ExprKind::kLike, SqlType::Of(TypeId::kBool), loc);
+      e->negated = name[0] == '!';
+      e->case_insensitive = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE;
+      e->args.push_back(CastTo(std::move(l), text));
+      e->args.push_back(CastTo(std::move(r), text));
+      return e;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_IN: {
+      const PgQuery__List* list = a->rexpr->list;
+      std::vector<ExprPtr> items;
+      items.push_back(Bind(a->lexpr));
+      for (size_t i = 0; i < list->n_items; ++i) items.push_back(Bind(list->items[i]));
+      std::vector<SqlType> types;
+      for (const auto& it : items) types.push_back(it->type);
+      SqlType t = CommonType(types, "IN", loc);
+      if (t.id == TypeId::kBpchar) {
+        for (const auto& it : items)
+          if (it->type.id != TypeId::kBpchar && !it->type.is_unknown()) t = SqlType::Of(TypeId::kText);
+      }
+      auto e = MakeNode(ExprKind::kIn, SqlType::Of(TypeId::kBool), loc);
+      e->negated = name == "<>";
+      for (auto& it : items) e->args.push_back(CastTo(std::move(it), t));
+      return e;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN_SYM:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM: {
+      const PgQuery__List* list = a->rexpr->list;
+      bool negated = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN ||
+                     a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM;
+      bool symmetric = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN_SYM ||
+                       a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM;
+      // x BETWEEN a AND b  ==  x >= a AND x <= b (x is bound twice: it has no side effects).
+      auto range = [&](const PgQuery__Node* lo, const PgQuery__Node* hi) {
+        auto e = MakeNode(ExprKind::kAnd, SqlType::Of(TypeId::kBool), loc);
+        e->args.push_back(MakeOperator(">=", Bind(a->lexpr), Bind(lo), loc));
+        e->args.push_back(MakeOperator("<=", Bind(a->lexpr), Bind(hi), loc));
+        return e;
+      };
+      ExprPtr e = range(list->items[0], list->items[1]);
+      if (symmetric) {
+        auto either = MakeNode(ExprKind::kOr, SqlType::Of(TypeId::kBool), loc);
+        either->args.push_back(std::move(e));
+        either->args.push_back(range(list->items[1], list->items[0]));
+        e = std::move(either);
+      }
+      if (negated) {
+        auto n = MakeNode(ExprKind::kNot, SqlType::Of(TypeId::kBool), loc);
+        n->args.push_back(std::move(e));
+        e = std::move(n);
+      }
+      return e;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF: {
+      ExprPtr l = Bind(a->lexpr);
+      ExprPtr r = Bind(a->rexpr);
+      std::optional<SqlType> t = ComparisonType(l->type, r->type);
+      if (!t) NoOperator("=", &l->type, r->type, loc);
+      SqlType result = l->type.is_unknown() ? *t : l->type.Base();
+      auto e = MakeNode(ExprKind::kNullIf, result, loc);
+      if (l->type.is_unknown()) l = CastTo(std::move(l), *t);
+      AlignOperands(l, r, *t);
+      e->args.push_back(std::move(l));
+      e->args.push_back(std::move(r));
+      return e;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: {
+      // a IS DISTINCT FROM b  ==  CASE WHEN a IS NULL THEN b IS NOT NULL
+      //                               WHEN b IS NULL THEN true ELSE NOT (a = b) END,
+      // and IS NOT DISTINCT FROM its negation (both sides are bound more than once, as
+      // BETWEEN's: they have no side effects). Never NULL.
+      const bool distinct = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT;
+      const SqlType boolean = SqlType::Of(TypeId::kBool);
+      auto is_null = [&](const PgQuery__Node* side, bool negated) {
+        auto e = MakeNode(ExprKind::kIsNull, boolean, loc);
+        e->negated = negated;
+        e->args.push_back(Bind(side));
+        return e;
+      };
+      ExprPtr equal = MakeOperator("=", Bind(a->lexpr), Bind(a->rexpr), loc);
+      auto e = MakeNode(ExprKind::kCase, boolean, loc);
+      e->args.push_back(is_null(a->lexpr, false));
+      e->args.push_back(is_null(a->rexpr, distinct));
+      e->args.push_back(is_null(a->rexpr, false));
+      e->args.push_back(MakeConst(Datum::Bool(distinct), boolean, loc));
+      if (distinct) {
+        auto n = MakeNode(ExprKind::kNot, boolean, loc);
+        n->args.push_back(std::move(equal));
+        equal = std::move(n);
+      }
+      e->args.push_back(std::move(equal));
+      return e;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: {
+      const bool all = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL;
+      if (a->rexpr && a->rexpr->node_case == PG_QUERY__NODE__NODE_SUB_LINK)
+        throw NotSupported(fmt::format("{} with a subquery", all ? "ALL" : "ANY"), loc);
+      const Op op = CompareOp(name);
+      if (op == Op::kNone) {
+        if (ArithOp(name) != Op::kNone || name == "||")
+          throw SqlError("42809", "op ANY/ALL (array) requires operator to yield boolean", loc);
+        throw NotSupported(fmt::format("the operator {} with ANY/ALL", name), loc);
+      }
+      ExprPtr l = Bind(a->lexpr);
+      ExprPtr r = Bind(a->rexpr);
+      // An unknown literal is an array of the other side's type ('{1,2}'), as PostgreSQL
+      // resolves it.
+      if (r->type.is_unknown())
+        r = CastTo(std::move(r), SqlType::ArrayOf(l->type.is_unknown() ? SqlType::Of(TypeId::kText) : l->type.Base()));
+      if (!r->type.is_array())
+        throw SqlError("42809", "op ANY/ALL (array) requires array on right side", loc);
+      const SqlType element = r->type.Element();
+      std::optional<SqlType> t = ComparisonType(l->type, element);
+      if (!t) NoOperator(name, &l->type, element, loc);
+      // Both sides in the comparison's type, as AlignOperands puts a plain one's.
+      if (!ComparesAs(l->type, *t)) l = CastTo(std::move(l), *t);
+      if (!ComparesAs(element, *t)) r = CastTo(std::move(r), SqlType::ArrayOf(*t));
+      auto e = MakeNode(ExprKind::kAnyAll, SqlType::Of(TypeId::kBool), loc);
+      e->op = op;
+      e->negated = all;
+      e->args.push_back(std::move(l));
+      e->args.push_back(std::move(r));
+      return e;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: throw NotSupported("SIMILAR TO", loc);
+    default: throw NotSupported("this operator", loc);
+  }
+}
+
+ExprPtr ExprBinder::BindList(std::vector<ExprPtr> items, ExprKind kind, std::string_view construct, int location) {
+  std::vector<SqlType> types;
+  for (const auto& it : items) types.push_back(it->type);
+  SqlType t = WithCommonTypmod(CommonType(types, construct, location), types);
+  auto e = MakeNode(kind, t, location);
+  for (auto& it : items) e->args.push_back(CastTo(std::move(it), t));
+  return e;
+}
+
+ExprPtr ExprBinder::BindBool(const PgQuery__Node* node) {
+  const PgQuery__BoolExpr* b = node->bool_expr;
+  ExprKind kind = b->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR  ? ExprKind::kAnd
+                  : b->boolop == PG_QUERY__BOOL_EXPR_TYPE__OR_EXPR ? ExprKind::kOr
+                                                                   : ExprKind::kNot;
+  const char* name = kind == ExprKind::kAnd ? "AND" : kind == ExprKind::kOr ? "OR" : "NOT";
+  auto e = MakeNode(kind, SqlType::Of(TypeId::kBool), b->location);
+  for (size_t i = 0; i < b->n_args; ++i) e->args.push_back(RequireBoolean(Bind(b->args[i]), name));
+  return e;
+}
+
+ExprPtr ExprBinder::BindCase(const PgQuery__Node* node) {
+  const PgQuery__CaseExpr* c = node->case_expr;
+  std::vector<ExprPtr> conditions, results;
+  for (size_t i = 0; i < c->n_args; ++i) {
+    const PgQuery__CaseWhen* w = c->args[i]->case_when;
+    if (c->arg) {
+      // CASE x WHEN v: the test is x = v.
+      conditions.push_back(MakeOperator("=", Bind(c->arg), Bind(w->expr), w->location));
+    } else {
+      conditions.push_back(RequireBoolean(Bind(w->expr), "CASE/WHEN"));
+    }
+    results.push_back(Bind(w->result));
+  }
+  results.push_back(c->defresult ? Bind(c->defresult) : MakeConst(Datum::Null(), SqlType::Of(TypeId::kUnknown)));
+  std::vector<SqlType> types;
+  for (const auto& r : results) types.push_back(r->type);
+  SqlType t = WithCommonTypmod(CommonType(types, "CASE", c->location), types);
+  auto e = MakeNode(ExprKind::kCase, t, c->location);
+  for (size_t i = 0; i < conditions.size(); ++i) {
+    e->args.push_back(std::move(conditions[i]));
+    e->args.push_back(CastTo(std::move(results[i]), t));
+  }
+  e->args.push_back(CastTo(std::move(results.back()), t));
+  return e;
+}
+
+ExprPtr ExprBinder::BindNow(int location) {
+  std::optional<Slot> slot = scope_ ? scope_->NowSlot() : std::nullopt;
+  if (!slot)
+    throw SqlError(sqlstate::kFeatureNotSupported,
+                   "now() is only available inside procedures (it is the epoch's timestamp)", location);
+  return MakeSlot(*slot, SqlType::Of(TypeId::kTimestamp), location);
+}
+
+ExprPtr ExprBinder::BindArray(const PgQuery__Node* node) {
+  const PgQuery__AArrayExpr* a = node->a_array_expr;
+  int loc = a->location;
+  if (a->n_elements == 0)
+    throw SqlError("42P18", "cannot determine type of empty array", loc)
+        .WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[].");
+  std::vector<ExprPtr> items;
+  std::vector<SqlType> types;
+  for (size_t i = 0; i < a->n_elements; ++i) {
+    if (a->elements[i]->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR) throw NotSupported("multidimensional arrays", loc);
+    items.push_back(Bind(a->elements[i]));
+    if (items.back()->type.is_array()) throw NotSupported("multidimensional arrays", loc);
+    types.push_back(items.back()->type);
+  }
+  SqlType element = CommonType(types, "ARRAY", loc);
+  auto e = MakeNode(ExprKind::kArray, SqlType::ArrayOf(element), loc);
+  for (auto& it : items) e->args.push_back(CastTo(std::move(it), element));
+  return e;
+}
+
+ExprPtr ExprBinder::BindIndirection(const PgQuery__Node* node) {
+  const PgQuery__AIndirection* ind = node->a_indirection;
+  ExprPtr e = Bind(ind->arg);
+  for (size_t i = 0; i < ind->n_indirection; ++i) {
+    const PgQuery__Node* step = ind->indirection[i];
+    int loc = NodeLocation(ind->arg);
+    if (step->node_case != PG_QUERY__NODE__NODE_A_INDICES) throw NotSupported("field selection", loc);
+    const PgQuery__AIndices* idx = step->a_indices;
+    if (idx->is_slice) throw NotSupported("array slices", loc);
+    if (!e->type.is_array())
+      throw SqlError(sqlstate::kDatatypeMismatch,
+                     fmt::format("cannot subscript type {} because it does not support subscripting", e->type.BaseName()),
+                     loc);
+    ExprPtr sub = Bind(idx->uidx);
+    if (!(sub->type.is_integer() || sub->type.is_unknown() || sub->type.is_numeric_category()))
+      throw SqlError(sqlstate::kDatatypeMismatch, "array subscript must have type integer", NodeLocation(idx->uidx));
+    sub = Coerce(std::move(sub), SqlType::Of(TypeId::kInt4), CastContext::kAssignment);
+    auto s = MakeNode(ExprKind::kSubscript, e->type.Element().Base(), loc);
+    s->args.push_back(std::move(e));
+    s->args.push_back(std::move(sub));
+    e = std::move(s);
+  }
+  return e;
+}
+
+ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__FuncCall* f) {
+  int loc = f->location;
+  auto args = [&]() {
+    std::vector<ExprPtr> out;
+    for (size_t i = 0; i < f->n_args; ++i) out.push_back(Bind(f->args[i]));
+    return out;
+  };
+  auto no_function = [&](const std::vector<ExprPtr>& a) -> SqlError {
+    std::string sig;
+    for (size_t i = 0; i < a.size(); ++i) sig += (i ? ", " : "") + a[i]->type.BaseName();
+    return SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), loc)
+        .WithHint(kFunctionHint);
+  };
+  if (name == "now" || name == "transaction_timestamp" || name == "localtimestamp" || name == "current_timestamp") {
+    if (f->n_args != 0) throw no_function(args());
+    return BindNow(loc);
+  }
+  if (name == "nextval") {
+    std::vector<ExprPtr> a = args();
+    if (a.size() != 1 || !(a[0]->type.is_string() || a[0]->type.is_unknown())) throw no_function(a);
+    auto e = MakeNode(ExprKind::kNextval, SqlType::Of(TypeId::kInt8), loc);
+    e->args.push_back(CastTo(std::move(a[0]), SqlType::Of(TypeId::kText)));
+    return e;
+  }
+  if (name == "array_length" || name == "array_upper" || name == "array_lower" || name == "cardinality") {
+    std::vector<ExprPtr> a = args();
+    bool one = name == "cardinality";
+    if (a.size() != (one ? 1u : 2u) || !a[0]->type.is_array()) throw no_function(a);
+    auto e = MakeNode(ExprKind::kFunc, SqlType::Of(TypeId::kInt4), loc);
+    e->func = one ? Func::kCardinality
+              : name == "array_length" ? Func::kArrayLength
+              : name == "array_upper"  ? Func::kArrayUpper
+                                       : Func::kArrayLower;
+    e->args.push_back(std::move(a[0]));
+    if (!one) {
+      ExprPtr dim = std::move(a[1]);
+      if (!(dim->type.is_integer() || dim->type.is_unknown())) throw no_function(a);
+      e->args.push_back(CastTo(std::move(dim), SqlType::Of(TypeId::kInt4)));
+    }
+    return e;
+  }
+  if (name == "array_append" || name == "array_prepend" || name == "array_cat") {
+    std::vector<ExprPtr> a = args();
+    Func func = name == "array_append" ? Func::kArrayAppend : name == "array_prepend" ? Func::kArrayPrepend : Func::kArrayCat;
+    ExprPtr e = MakeArrayFunction(func, a, loc);
+    if (!e) throw no_function(a);
+    return e;
+  }
+  if (name == "format") {
+    std::vector<ExprPtr> a = args();
+    if (a.empty() || !(a[0]->type.is_string() || a[0]->type.is_unknown())) throw no_function(a);
+    auto e = MakeNode(ExprKind::kFunc, SqlType::Of(TypeId::kText), loc);
+    e->func = Func::kFormat;
+    for (size_t i = 0; i < a.size(); ++i) {
+      // String arguments keep their own text (char(n) its padding, as its output function).
+      if (a[i]->type.is_string()) e->args.push_back(std::move(a[i]));
+      else e->args.push_back(OutputText(std::move(a[i])));
+    }
+    return e;
+  }
+  return nullptr;
+}
+
+ExprPtr ExprBinder::BindTypeCast(const PgQuery__Node* node) {
+  const PgQuery__TypeCast* tc = node->type_cast;
+  SqlType to = ResolveTypeName(tc->type_name);
+  // ARRAY[]::t[]: an empty array takes its type from the cast.
+  if (tc->arg->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR && tc->arg->a_array_expr->n_elements == 0) {
+    if (!to.is_array())
+      throw SqlError(sqlstate::kCannotCoerce, fmt::format("cannot cast type unknown[] to {}", to.Name()), tc->location);
+    return MakeConst(Datum::Array({}), to, tc->location);
+  }
+  ExprPtr arg = Bind(tc->arg);
+  int loc = tc->location;
+  ExprPtr e = Coerce(std::move(arg), to, CastContext::kExplicit);
+  // An explicit cast of a value already of the target type still applies the modifiers.
+  if (e->type == to) return e;
+  auto cast = MakeNode(ExprKind::kCast, to, loc);
+  cast->explicit_cast = true;
+  cast->args.push_back(std::move(e));
+  return cast;
+}
+
+ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
+  const PgQuery__FuncCall* f = node->func_call;
+  int loc = f->location;
+  std::vector<std::string> names = NameList(f->funcname, f->n_funcname);
+  if (names.size() > 2 || (names.size() == 2 && names[0] != "pg_catalog" && names[0] != "public"))
+    throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", names[0]), loc);
+  const std::string& name = names.back();
+  if (f->over) throw NotSupported("window functions", loc);
+  if (name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg" || name == "array_agg")
+    return BindAggregate(node, name);
+  if (f->agg_star) throw SqlError("42809", fmt::format("{}(*) specified, but {} is not an aggregate function", name, name), loc);
+  if (const char* why = NonDeterministicReason(name))
+    throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("function {}() is not allowed: {}", name, why), loc)
+        .WithHint("Transactions must be deterministic; pass the value in as an argument instead.");
+  if (ExprPtr special = BindSpecialFunction(name, f)) return special;
+  std::vector<ExprPtr> args;
+  std::vector<SqlType> types;
+  for (size_t i = 0; i < f->n_args; ++i) {
+    args.push_back(Bind(f->args[i]));
+    types.push_back(args.back()->type);
+  }
+  std::optional<FunctionMatch> m = ResolveFunction(name, types);
+  if (!m) {
+    if (catalog_ != nullptr && !catalog_->FindProcedures(name).empty())
+      throw NotSupported(fmt::format("calling the user function {}() inside an expression", name), loc)
+          .WithHint("A call is one transaction: call it on its own, as SELECT f(...), SELECT * FROM f(...) or CALL p(...).");
+    std::string sig;
+    for (size_t i = 0; i < types.size(); ++i) sig += (i ? ", " : "") + types[i].BaseName();
+    throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), loc)
+        .WithHint(kFunctionHint);
+  }
+  auto e = MakeNode(ExprKind::kFunc, m->result, loc);
+  e->func = m->func;
+  for (size_t i = 0; i < args.size(); ++i) {
+    // concat() prints each argument with its type's output function; so does
+    // concat_ws() after its separator, which is text (a char(n) one loses its blanks).
+    if (m->func == Func::kConcat || (m->func == Func::kConcatWs && i > 0)) {
+      e->args.push_back(OutputText(std::move(args[i])));
+      continue;
+    }
+    e->args.push_back(Coerce(std::move(args[i]), m->params[i], CastContext::kImplicit));
+  }
+  // abs/round/... keep the argument's own type where the signature says so.
+  return e;
+}
+
+ExprPtr ExprBinder::BindAggregate(const PgQuery__Node* node, const std::string& name) {
+  ExprPtr e = BindAggregateCall(node, name);
+  const PgQuery__FuncCall* f = node->func_call;
+  if (f->agg_filter) {
+    // FILTER (WHERE cond): over the input row, like the argument; no aggregate inside.
+    const bool allowed = allow_aggregates_;
+    std::string clause = std::exchange(clause_, "FILTER");
+    allow_aggregates_ = false;
+    ExprPtr cond;
+    try {
+      cond = RequireBoolean(Bind(f->agg_filter), "FILTER");
+    } catch (...) {
+      allow_aggregates_ = allowed;
+      clause_ = std::move(clause);
+      throw;
+    }
+    allow_aggregates_ = allowed;
+    clause_ = std::move(clause);
+    e->args.push_back(std::move(cond));
+    e->filtered = true;
+  }
+  return e;
+}
+
+ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::string& name) {
+  const PgQuery__FuncCall* f = node->func_call;
+  int loc = f->location;
+  if (in_aggregate_) throw SqlError(sqlstate::kGroupingError, "aggregate function calls cannot be nested", loc);
+  if (!allow_aggregates_)
+    throw SqlError(sqlstate::kGroupingError,
+                   clause_.empty() ? std::string("aggregate functions are not allowed here")
+                                   : fmt::format("aggregate functions are not allowed in {}", clause_),
+                   loc);
+  if (f->n_agg_order > 0 && name != "array_agg") throw NotSupported("ORDER BY in an aggregate other than array_agg", loc);
+  auto e = MakeNode(ExprKind::kAggRef, SqlType::Of(TypeId::kInt8), loc);
+  e->distinct = f->agg_distinct;
+  if (f->agg_star) {
+    if (name != "count")
+      throw SqlError("42809", fmt::format("{}(*) specified, but {} is not an aggregate function", name, name), loc);
+    e->agg = AggFunc::kCountStar;
+    return e;
+  }
+  if (f->n_args != 1) {
+    std::string sig;
+    for (size_t i = 0; i < f->n_args; ++i) sig += (i ? ", " : "") + Bind(f->args[i])->type.BaseName();
+    throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), loc)
+        .WithHint(kFunctionHint);
+  }
+  in_aggregate_ = true;
+  ExprPtr arg;
+  try {
+    arg = Bind(f->args[0]);
+  } catch (...) {
+    in_aggregate_ = false;
+    throw;
+  }
+  in_aggregate_ = false;
+  SqlType t = arg->type;
+  auto no_function = [&]() {
+    throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, t.BaseName()), loc)
+        .WithHint(kFunctionHint);
+  };
+  if (name == "array_agg") {
+    if (t.is_array()) throw NotSupported("array_agg over arrays", loc);
+    if (t.is_unknown()) arg = CastTo(std::move(arg), SqlType::Of(TypeId::kText));
+    e->agg = AggFunc::kArrayAgg;
+    e->distinct = f->agg_distinct;
+    e->type = SqlType::ArrayOf(arg->type.Base());
+    // ORDER BY is supported on the aggregated value itself (what DISTINCT requires anyway).
+    if (f->n_agg_order > 1) throw NotSupported("array_agg with more than one ORDER BY key", loc);
+    if (f->n_agg_order == 1) {
+      const PgQuery__SortBy* sb = f->agg_order[0]->sort_by;
+      in_aggregate_ = true;
+      ExprPtr key;
+      try {
+        key = Bind(sb->node);
+      } catch (...) {
+        in_aggregate_ = false;
+        throw;
+      }
+      in_aggregate_ = false;
+      if (!key->Equals(*arg) && !(key->kind == ExprKind::kSlot && arg->kind == ExprKind::kCast && key->Equals(*arg->args[0])))
+        throw SqlError(f->agg_distinct ? "42P10" : sqlstate::kFeatureNotSupported,
+                       f->agg_distinct ? "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"
+                                       : "array_agg ORDER BY on another expression than the argument is not supported yet",
+                       loc);
+      if (sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT) throw NotSupported("NULLS FIRST/LAST in array_agg", loc);
+      e->sort = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC ? -1 : 1;
+    } else if (f->agg_distinct) {
+      e->sort = 1;  // DISTINCT sorts, as PostgreSQL's implementation does
+    }
+  } else if (name == "count") {
+    e->agg = AggFunc::kCount;
+  } else if (name == "sum" || name == "avg") {
+    if (t.is_unknown()) {
+      throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("function {}(unknown) is not unique", name), loc)
+          .WithHint("Could not choose a best candidate function. You might need to add explicit type casts.");
+    }
+    if (!t.is_numeric_category()) no_function();
+    e->agg = name == "sum" ? AggFunc::kSum : AggFunc::kAvg;
+    if (name == "sum") {
+      e->type = t.id == TypeId::kInt2 || t.id == TypeId::kInt4 ? SqlType::Of(TypeId::kInt8)
+                : t.id == TypeId::kInt8                          ? SqlType::Of(TypeId::kNumeric)
+                                                                 : t.Base();
+    } else {
+      e->type = t.is_float() ? SqlType::Of(TypeId::kFloat8) : SqlType::Of(TypeId::kNumeric);
+    }
+  } else {  // min / max
+    if (t.id == TypeId::kBool) no_function();
+    if (t.is_unknown()) arg = CastTo(std::move(arg), SqlType::Of(TypeId::kText));
+    e->agg = name == "min" ? AggFunc::kMin : AggFunc::kMax;
+    e->type = arg->type.id == TypeId::kVarchar ? SqlType::Of(TypeId::kText) : arg->type.Base();
+  }
+  e->args.push_back(std::move(arg));
+  return e;
+}
+
+ExprPtr ExprBinder::BindCondition(const PgQuery__Node* node, std::string_view clause) {
+  return RequireBoolean(Bind(node), clause);
+}
+
+ExprPtr ExprBinder::BindAssignment(const PgQuery__Node* node, const SqlType& type, std::string_view column) {
+  return Coerce(Bind(node), type, CastContext::kAssignment, column);
+}
+
+}  // namespace caracal::planner

@@ -1,0 +1,98 @@
+// ExprBinder: a parsed SQL expression (libpg_query node) -> a typed, coerced Expr.
+// Name resolution is delegated to a NameScope, so the same binder serves a SELECT over a
+// table (columns -> kColumn slots) and, later, PL/pgSQL (variables -> kVariable slots).
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planner/binder/coerce.h"
+#include "planner/expr/expr.h"
+
+struct PgQuery__Node;
+struct PgQuery__FuncCall;
+
+namespace caracal::planner {
+
+struct NameBinding {
+  Slot slot;
+  SqlType type;
+};
+
+class NameScope {
+ public:
+  virtual ~NameScope() = default;
+  // Resolves a column reference of 1..n names (`a`, `t.a`). Returns nullopt when no
+  // such name exists; throws SqlError for a bad qualifier or an ambiguous name.
+  virtual std::optional<NameBinding> Lookup(std::span<const std::string> names, int location) const = 0;
+  // Where now() / CURRENT_TIMESTAMP read the epoch's timestamp (a procedure frame slot);
+  // nullopt: not available here (ad-hoc statements).
+  virtual std::optional<Slot> NowSlot() const { return std::nullopt; }
+  // Resolves a positional parameter `$n` (PL/pgSQL); nullopt: no such parameter here.
+  virtual std::optional<NameBinding> LookupParameter(int number, int location) const { return std::nullopt; }
+};
+
+class Catalog;
+
+class ExprBinder {
+ public:
+  // `scope` may be null (SELECT without FROM). `catalog` (may be null) lets an error name
+  // a user function called inside an expression (only a whole statement can call one).
+  explicit ExprBinder(const NameScope* scope, const Catalog* catalog = nullptr) : scope_(scope), catalog_(catalog) {}
+
+  // Aggregates (kAggRef) are accepted only while allowed; `clause` names where we are
+  // for the error otherwise ("aggregate functions are not allowed in WHERE").
+  void AllowAggregates(bool allow, std::string clause = {}) {
+    allow_aggregates_ = allow;
+    clause_ = std::move(clause);
+  }
+
+  // Constant subexpressions are folded (constant_folding.h) unless this is turned off,
+  // which only tests of the compiled code do, so that constant operands still reach it.
+  void FoldConstants(bool fold) { fold_constants_ = fold; }
+
+  ExprPtr Bind(const PgQuery__Node* node);
+  // A condition (WHERE, HAVING, CASE WHEN): must be boolean ("argument of WHERE must be
+  // type boolean, not type integer").
+  ExprPtr BindCondition(const PgQuery__Node* node, std::string_view clause);
+  // A value for a column/variable of `type`, with assignment coercion.
+  ExprPtr BindAssignment(const PgQuery__Node* node, const SqlType& type, std::string_view column);
+
+ private:
+  // Bind without folding the result (Bind folds it: see constant_folding.h).
+  ExprPtr BindNode(const PgQuery__Node* node);
+  ExprPtr BindConst(const PgQuery__Node* node);
+  ExprPtr BindColumnRef(const PgQuery__Node* node);
+  ExprPtr BindAExpr(const PgQuery__Node* node);
+  ExprPtr BindFuncCall(const PgQuery__Node* node);
+  ExprPtr BindAggregateCall(const PgQuery__Node* node, const std::string& name);
+  ExprPtr BindAggregate(const PgQuery__Node* node, const std::string& name);
+  ExprPtr BindTypeCast(const PgQuery__Node* node);
+  ExprPtr BindCase(const PgQuery__Node* node);
+  ExprPtr BindBool(const PgQuery__Node* node);
+  ExprPtr BindList(std::vector<ExprPtr> items, ExprKind kind, std::string_view construct, int location);
+  ExprPtr BindArray(const PgQuery__Node* node);
+  ExprPtr BindIndirection(const PgQuery__Node* node);
+  ExprPtr BindNow(int location);
+  // Functions whose signature is polymorphic or variadic (array_length, format, nextval);
+  // nullptr if `name` is not one of them.
+  ExprPtr BindSpecialFunction(const std::string& name, const PgQuery__FuncCall* f);
+
+  const NameScope* scope_;
+  const Catalog* catalog_;
+  bool allow_aggregates_ = false;
+  bool in_aggregate_ = false;
+  bool fold_constants_ = true;
+  std::string clause_;
+};
+
+// Binary operators, usable by other binders (PL/pgSQL): resolves `name` over the two
+// operand types with PostgreSQL's promotion rules and builds the node.
+ExprPtr MakeOperator(std::string_view name, ExprPtr left, ExprPtr right, int location);
+// Coerces a bound expression to boolean for a clause.
+ExprPtr RequireBoolean(ExprPtr e, std::string_view clause);
+
+}  // namespace caracal::planner

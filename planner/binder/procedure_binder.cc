@@ -1,0 +1,1262 @@
+#include "planner/binder/procedure_binder.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "planner/binder/coerce.h"
+#include "planner/binder/expr_binder.h"
+#include "planner/plan/ir_visit.h"
+#include "planner/parser/pg_nodes.h"
+#include "planner/parser/fragment_parser.h"
+#include "planner/parser/plpgsql_parser.h"
+#include "planner/binder/plpgsql_scope.h"
+#include "planner/types/sql_error.h"
+#include "planner/binder/table_statement_binder.h"
+#include "planner/binder/type_name.h"
+
+namespace caracal::planner {
+
+namespace {
+
+using json = nlohmann::json;
+
+// PostgreSQL's elog levels, as pg_query_parse_plpgsql reports RAISE's.
+constexpr int kElogLog = 15, kElogInfo = 17, kElogNotice = 18, kElogWarning = 19, kElogError = 21;
+// PLpgSQL_raise_option types.
+constexpr int kRaiseErrcode = 0, kRaiseMessage = 1, kRaiseDetail = 2, kRaiseHint = 3;
+
+const json& NullJson() {
+  static const json kNull;
+  return kNull;
+}
+
+// A member of a JSON object, or null: the tree is read defensively (pg_query's JSON
+// leaves out zero and false values).
+const json& Get(const json& j, std::string_view key) {
+  if (!j.is_object()) return NullJson();
+  auto it = j.find(key);
+  return it == j.end() ? NullJson() : *it;
+}
+
+// The first (and only) key of a {"PLpgSQL_x": {...}} node, and its body.
+std::string_view NodeType(const json& node) {
+  if (!node.is_object() || node.empty()) return {};
+  return node.begin().key();
+}
+const json& NodeBody(const json& node) {
+  if (!node.is_object() || node.empty()) return NullJson();
+  return node.begin().value();
+}
+
+std::string QueryOf(const json& expr) {
+  const json& e = Get(expr, "PLpgSQL_expr");
+  return e.is_object() ? e.value("query", "") : std::string();
+}
+
+// How PL/pgSQL's CONTEXT names a statement of this kind (plpgsql_stmt_typename, with
+// the "at" exec_stmts puts before it).
+std::string_view PlpgsqlStatementName(std::string_view type, const json& st) {
+  static const std::pair<std::string_view, std::string_view> kNames[] = {
+      {"PLpgSQL_stmt_block", "at statement block"},
+      {"PLpgSQL_stmt_assign", "at assignment"},
+      {"PLpgSQL_stmt_if", "at IF"},
+      {"PLpgSQL_stmt_case", "at CASE"},
+      {"PLpgSQL_stmt_loop", "at LOOP"},
+      {"PLpgSQL_stmt_while", "at WHILE"},
+      {"PLpgSQL_stmt_fori", "at FOR with integer loop variable"},
+      {"PLpgSQL_stmt_foreach_a", "at FOREACH over array"},
+      {"PLpgSQL_stmt_fors", "at FOR over SELECT rows"},
+      {"PLpgSQL_stmt_return", "at RETURN"},
+      {"PLpgSQL_stmt_return_next", "at RETURN NEXT"},
+      {"PLpgSQL_stmt_return_query", "at RETURN QUERY"},
+      {"PLpgSQL_stmt_raise", "at RAISE"},
+      {"PLpgSQL_stmt_assert", "at ASSERT"},
+      {"PLpgSQL_stmt_execsql", "at SQL statement"},
+      {"PLpgSQL_stmt_perform", "at PERFORM"},
+  };
+  if (type == "PLpgSQL_stmt_exit") return st.value("is_exit", false) ? "at EXIT" : "at CONTINUE";
+  for (const auto& [t, name] : kNames)
+    if (t == type) return name;
+  return {};
+}
+
+// Names `s`, and the statements inside it that have no name of their own (those the
+// binder made for it: ASSERT's RAISE, CASE's "case not found"), for CONTEXT.
+void NameForContext(Stmt& s, std::string_view what) {
+  if (s.plpgsql_what.empty()) s.plpgsql_what = what;
+  for (auto& b : s.blocks)
+    for (auto& c : b) NameForContext(*c, what);
+  for (auto& c : s.else_block) NameForContext(*c, what);
+  for (auto& c : s.body) NameForContext(*c, what);
+}
+
+std::string Trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// SQLSTATEs of the condition names RAISE and USING ERRCODE accept most often.
+std::optional<std::string> ConditionSqlstate(const std::string& name) {
+  static const std::pair<const char*, const char*> kConditions[] = {
+      {"raise_exception", "P0001"},     {"no_data_found", "P0002"},       {"too_many_rows", "P0003"},
+      {"assert_failure", "P0004"},      {"unique_violation", "23505"},    {"not_null_violation", "23502"},
+      {"foreign_key_violation", "23503"}, {"check_violation", "23514"},   {"division_by_zero", "22012"},
+      {"numeric_value_out_of_range", "22003"}, {"invalid_parameter_value", "22023"},
+      {"data_exception", "22000"},      {"serialization_failure", "40001"}, {"insufficient_privilege", "42501"},
+      {"invalid_text_representation", "22P02"}, {"string_data_right_truncation", "22001"},
+      {"null_value_not_allowed", "22004"}, {"feature_not_supported", "0A000"}, {"internal_error", "XX000"},
+  };
+  for (const auto& [n, code] : kConditions)
+    if (name == n) return std::string(code);
+  return std::nullopt;
+}
+
+bool IsSqlstate(const std::string& s) {
+  if (s.size() != 5) return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c)) && !std::isupper(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+class ProcedureBinder {
+ public:
+  ProcedureBinder(const Catalog& catalog, std::string_view text)
+      : catalog_(catalog), text_(text), ir_(std::make_shared<ProcedureIr>()), scope_(*ir_) {}
+
+  std::shared_ptr<ProcedureIr> Bind(const PgQuery__CreateFunctionStmt* stmt);
+
+ private:
+  struct DatumInfo {
+    int slot = -1;
+    std::string record;  // a record variable (no slot): its name
+  };
+
+  void BindSignature(const PgQuery__CreateFunctionStmt* stmt);
+  SqlType ParameterType(const PgQuery__TypeName* t) const;
+  SqlType TypeFromText(const std::string& typname, int line);
+  int AddVariable(std::string name, SqlType type, VariableKind kind);
+
+  // Datums, in the order PL/pgSQL created them while parsing (see README.md).
+  void SkipRowDatums();
+  void DeclareBlockVariables(const json& block, Block& out, bool top_level);
+  int DeclareLoopVariable(const json& var);
+  int SlotOfVarno(int varno, int line) const;
+  std::vector<int> IntoTargets(const json& target, int line) const;
+  // The record variable a FOR loop's target is, or "" (a list of scalar variables).
+  std::string RecordTarget(const json& target) const;
+
+  Block BindStatements(const json& list);
+  void BindStatement(const json& node, Block& out);
+  void BindStatementKind(std::string_view type, const json& st, Block& out);
+  void BindBlock(const json& st, Block& out);
+  StmtPtr BindAssign(const json& st);
+  StmtPtr BindIf(const json& st);
+  StmtPtr BindCase(const json& st, Block& out);
+  StmtPtr BindForRange(const json& st);
+  StmtPtr BindForEach(const json& st);
+  void BindForQuery(const json& st, Block& out);
+  StmtPtr BindLoop(const json& st, bool with_condition);
+  StmtPtr BindExit(const json& st);
+  void BindExecSql(const json& st, Block& out);
+  StmtPtr BindPerform(const json& st);
+  StmtPtr BindReturn(const json& st);
+  StmtPtr BindReturnNext(const json& st);
+  StmtPtr BindReturnQuery(const json& st);
+  StmtPtr BindRaise(const json& st);
+  StmtPtr BindAssert(const json& st);
+  void BindGetDiagnostics(const json& st, Block& out);
+
+  // Expressions: PL/pgSQL hands them over as text; they are parsed as `SELECT <expr>`.
+  ExprPtr BindExpr(const std::string& text, int line, const std::function<ExprPtr(ExprBinder&, const PgQuery__Node*)>& bind);
+  ExprPtr BindValue(const json& expr, int line);
+  ExprPtr BindCondition(const json& expr, int line, std::string_view clause);
+  ExprPtr BindAssignmentTo(const std::string& text, int line, int slot);
+  ExprPtr BindElementAssignment(const std::string& target, const std::string& value, int slot);
+  // Byte offset of `text` (an expression or statement PL/pgSQL extracted from line
+  // `line` of the body) in the statement text; -1 if it cannot be found.
+  int LocateInStatement(const std::string& text, int line) const;
+
+  StmtPtr NewStmt(StmtKind kind, int line) const;
+  void CheckAssignable(int slot, int line) const;
+  [[noreturn]] void Unsupported(const std::string& what, int line, const std::string& hint = {}) const;
+
+  const Catalog& catalog_;
+  std::string text_;
+  PlpgsqlBody body_;
+  std::shared_ptr<ProcedureIr> ir_;
+  PlpgsqlScope scope_;
+  json datums_;
+  std::vector<DatumInfo> datum_info_;
+  int for_queries_ = 0;  // FOR-over-query loops bound so far (their hidden variables' names)
+  size_t cursor_ = 0;         // the next datum not yet attributed to a declaration
+  int line_ = 0;              // line of the statement being bound (error CONTEXT)
+  std::vector<std::string> loop_labels_;  // labels of the enclosing loops ("" if none)
+  std::vector<int> body_line_starts_;
+  bool has_out_parameters_ = false;
+  bool is_setof_ = false;
+  bool top_level_done_ = false;  // the function's outermost block has been entered
+  size_t return_next_used_ = 0;   // RETURN NEXT expressions taken from body_.return_next
+};
+
+[[noreturn]] void ProcedureBinder::Unsupported(const std::string& what, int line, const std::string& hint) const {
+  SqlError e = NotSupported(what);
+  if (!hint.empty()) e.WithHint(hint);
+  throw e;
+}
+
+StmtPtr ProcedureBinder::NewStmt(StmtKind kind, int line) const {
+  auto s = std::make_unique<Stmt>();
+  s->kind = kind;
+  s->line = line;
+  return s;
+}
+
+int ProcedureBinder::AddVariable(std::string name, SqlType type, VariableKind kind) {
+  Variable v;
+  v.name = std::move(name);
+  v.type = type;
+  v.kind = kind;
+  ir_->variables.push_back(std::move(v));
+  return static_cast<int>(ir_->variables.size()) - 1;
+}
+
+SqlType ProcedureBinder::ParameterType(const PgQuery__TypeName* t) const {
+  if (t->pct_type) Unsupported("%TYPE in a parameter list", 0);
+  SqlType type = ResolveTypeName(t);
+  // PostgreSQL ignores the modifiers of parameter and result types.
+  return type.Base();
+}
+
+// ---------------------------------------------------------------------------------------
+// Signature.
+
+void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
+  std::vector<std::string> names = NameList(stmt->funcname, stmt->n_funcname);
+  if (names.size() > 1 && !(names.size() == 2 && names[0] == "public"))
+    throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", names[0]));
+  ir_->name = names.back();
+  ir_->kind = stmt->is_procedure ? ProcedureIr::Kind::kProcedure : ProcedureIr::Kind::kFunction;
+  ir_->source = text_;
+
+  std::string language;
+  size_t as_items = 0;
+  for (size_t i = 0; i < stmt->n_options; ++i) {
+    const PgQuery__DefElem* d = stmt->options[i]->def_elem;
+    std::string opt = d->defname;
+    if (opt == "language") language = Lower(StringValue(d->arg));
+    else if (opt == "as") as_items = d->arg && d->arg->node_case == PG_QUERY__NODE__NODE_LIST ? d->arg->list->n_items : 1;
+    else if (opt == "window") throw NotSupported("window functions");
+  }
+  if (stmt->sql_body) throw NotSupported("SQL-standard function bodies (BEGIN ATOMIC)").WithHint("Write the body in LANGUAGE plpgsql.");
+  if (language.empty())
+    throw SqlError(sqlstate::kInvalidFunctionDefinition, "no language specified")
+        .WithHint("Use LANGUAGE plpgsql.");
+  if (language == "sql")
+    throw NotSupported("LANGUAGE sql functions").WithHint("Write the function in LANGUAGE plpgsql.");
+  if (language != "plpgsql") throw SqlError(sqlstate::kUndefinedObject, fmt::format("language \"{}\" does not exist", language));
+  // libpg_query's PL/pgSQL parser asserts that the body exists, so these are PostgreSQL's
+  // own checks, made before it runs.
+  if (as_items == 0) throw SqlError(sqlstate::kInvalidFunctionDefinition, "no function body specified");
+  if (as_items != 1)
+    throw SqlError(sqlstate::kInvalidFunctionDefinition, "only one AS item needed for language \"plpgsql\"");
+
+  // Parameters: IN / INOUT first (frame slots 0..n-1), then OUT / TABLE columns.
+  struct Param {
+    std::string name;
+    SqlType type;
+    PgQuery__FunctionParameterMode mode;
+    const PgQuery__Node* defexpr;
+  };
+  std::vector<Param> params;
+  std::set<std::string> seen;
+  for (size_t i = 0; i < stmt->n_parameters; ++i) {
+    const PgQuery__FunctionParameter* p = stmt->parameters[i]->function_parameter;
+    Param param{p->name ? p->name : "", ParameterType(p->arg_type), p->mode, p->defexpr};
+    if (param.mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_VARIADIC) throw NotSupported("VARIADIC parameters");
+    if (param.mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_DEFAULT) param.mode = PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_IN;
+    if (!param.name.empty() && !seen.insert(param.name).second)
+      throw SqlError(sqlstate::kInvalidFunctionDefinition, fmt::format("parameter name \"{}\" used more than once", param.name));
+    params.push_back(param);
+  }
+  auto is_in = [](const Param& p) {
+    return p.mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_IN ||
+           p.mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_INOUT;
+  };
+  auto is_out = [](const Param& p) {
+    return p.mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_OUT ||
+           p.mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_INOUT ||
+           p.mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_TABLE;
+  };
+  std::vector<int> slot_of(params.size(), -1);
+  bool seen_default = false;
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (!is_in(params[i])) continue;
+    std::string name = params[i].name.empty() ? fmt::format("${}", i + 1) : params[i].name;
+    slot_of[i] = AddVariable(name, params[i].type, VariableKind::kParameter);
+    ++ir_->parameter_count;
+    if (params[i].defexpr) {
+      ExprBinder binder(nullptr);
+      ir_->variables[slot_of[i]].default_value =
+          binder.BindAssignment(params[i].defexpr, params[i].type, params[i].name);
+      seen_default = true;
+    } else if (seen_default) {
+      throw SqlError(sqlstate::kInvalidFunctionDefinition,
+                     "input parameters after one with a default value must also have defaults");
+    }
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (!is_out(params[i])) continue;
+    has_out_parameters_ = true;
+    if (params[i].mode != PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_INOUT) {
+      std::string name = params[i].name.empty() ? fmt::format("${}", i + 1) : params[i].name;
+      slot_of[i] = AddVariable(name, params[i].type, VariableKind::kOutParameter);
+    }
+    ir_->out_variables.push_back(slot_of[i]);
+    ir_->result_columns.push_back(
+        {params[i].name.empty() ? fmt::format("column{}", ir_->out_variables.size()) : params[i].name, params[i].type});
+  }
+  const bool procedure = ir_->kind == ProcedureIr::Kind::kProcedure;
+  for (size_t i = 0; i < params.size(); ++i)
+    if (is_in(params[i]) || (procedure && params[i].mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_OUT))
+      ir_->call_slots.push_back(slot_of[i]);
+
+  // Result.
+  const PgQuery__TypeName* rt = stmt->return_type;
+  if (ir_->kind == ProcedureIr::Kind::kProcedure) {
+    ir_->returns = ProcedureIr::Returns::kVoid;
+  } else if (rt == nullptr) {
+    if (!has_out_parameters_) throw SqlError(sqlstate::kInvalidFunctionDefinition, "function result type must be specified");
+    ir_->returns = ProcedureIr::Returns::kScalar;
+  } else {
+    std::string base = Lower(StringValue(rt->names[rt->n_names - 1]));
+    is_setof_ = rt->setof;
+    if (base == "trigger" || base == "event_trigger") throw NotSupported("trigger functions");
+    if (base == "void") {
+      if (has_out_parameters_)
+        throw SqlError(sqlstate::kInvalidFunctionDefinition, "function result type must be record because of OUT parameters");
+      if (rt->setof) throw NotSupported("SETOF void");
+      ir_->returns = ProcedureIr::Returns::kVoid;
+    } else if (base == "record") {
+      if (!has_out_parameters_)
+        throw NotSupported("functions returning record without OUT parameters")
+            .WithHint("Declare the result columns with RETURNS TABLE (...) or OUT parameters.");
+      ir_->returns = rt->setof ? ProcedureIr::Returns::kTable : ProcedureIr::Returns::kScalar;
+    } else {
+      PgQuery__TypeName element = *rt;  // SETOF t: the row type is t
+      element.setof = false;
+      SqlType type = ParameterType(&element);
+      if (has_out_parameters_) {
+        // RETURNS TABLE (x int) parses as SETOF int with one TABLE column.
+        if (ir_->result_columns.size() != 1 || !(ir_->result_columns[0].type == type))
+          throw SqlError(sqlstate::kInvalidFunctionDefinition,
+                         "function result type must be record because of OUT parameters");
+        ir_->returns = rt->setof ? ProcedureIr::Returns::kTable : ProcedureIr::Returns::kScalar;
+      } else {
+        ir_->returns = rt->setof ? ProcedureIr::Returns::kSetOf : ProcedureIr::Returns::kScalar;
+        ir_->result_columns.push_back({ir_->name, type});
+      }
+    }
+  }
+
+  // The function-level namespace: parameters (by name and as $n), then FOUND.
+  scope_.PushBlock(ir_->name);
+  std::vector<int> positional;
+  for (size_t i = 0; i < params.size(); ++i) {
+    positional.push_back(slot_of[i]);
+    scope_.Declare(ir_->variables[slot_of[i]].name, slot_of[i]);
+  }
+  scope_.SetPositionalParameters(positional);
+  ir_->found_variable = AddVariable("found", SqlType::Of(TypeId::kBool), VariableKind::kFound);
+  scope_.Declare("found", ir_->found_variable);
+
+  // The JSON's datums start with every parameter, in order, then FOUND.
+  datum_info_.assign(params.size() + 1, {});
+  for (size_t i = 0; i < params.size(); ++i) datum_info_[i].slot = slot_of[i];
+  datum_info_[params.size()].slot = ir_->found_variable;
+}
+
+// ---------------------------------------------------------------------------------------
+// Datums and declarations.
+
+void ProcedureBinder::SkipRowDatums() {
+  while (cursor_ < datums_.size() && NodeType(datums_[cursor_]) == "PLpgSQL_row") ++cursor_;
+}
+
+SqlType ProcedureBinder::TypeFromText(const std::string& typname, int line) {
+  std::string t = Trim(typname);
+  std::string lower = Lower(t);
+  if (lower.size() > 8 && lower.ends_with("%rowtype"))
+    Unsupported("%ROWTYPE variables", line, "Declare one variable per column you need.");
+  if (lower.size() > 5 && lower.ends_with("%type")) {
+    std::string ref = Lower(Trim(t.substr(0, t.size() - 5)));
+    size_t dot = ref.find('.');
+    if (dot == std::string::npos) {
+      int slot = scope_.Find(ref);
+      if (slot < 0) throw SqlError(sqlstate::kUndefinedObject, fmt::format("variable \"{}\" does not exist", ref));
+      return ir_->variables[slot].type;
+    }
+    const TableInfo* table = catalog_.FindTable(ref.substr(0, dot));
+    if (!table) throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", ref.substr(0, dot)));
+    int c = table->ColumnIndex(ref.substr(dot + 1));
+    if (c < 0)
+      throw SqlError(sqlstate::kUndefinedColumn,
+                     fmt::format("column \"{}\" of relation \"{}\" does not exist", ref.substr(dot + 1), table->name));
+    return table->columns[c].type;
+  }
+  if (lower == "record") Unsupported("record variables", line, "Declare one variable per column and SELECT ... INTO them.");
+  if (lower == "refcursor") Unsupported("cursors", line, "Use FOR loops over key ranges or RETURN QUERY.");
+  PgParse parse = PgParse::Parse("SELECT NULL::" + t);
+  const PgQuery__Node* n = parse.statement(0)->select_stmt->target_list[0]->res_target->val;
+  if (n->node_case != PG_QUERY__NODE__NODE_TYPE_CAST) throw SqlError(sqlstate::kSyntaxError, "invalid type name \"" + t + "\"");
+  return ResolveTypeName(n->type_cast->type_name);
+}
+
+void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool top_level) {
+  int block_line = block.value("lineno", 0);
+  // A FOR loop opening the block on its BEGIN line declares its variable after ours.
+  std::string first_loop_var;
+  if (block.contains("body") && !Get(block, "body").empty() && NodeType(Get(block, "body")[0]) == "PLpgSQL_stmt_fori")
+    first_loop_var = Get(Get(NodeBody(Get(block, "body")[0]), "var"), "PLpgSQL_var").value("refname", "");
+  SkipRowDatums();
+  while (cursor_ < datums_.size()) {
+    std::string_view type = NodeType(datums_[cursor_]);
+    if (type != "PLpgSQL_var" && type != "PLpgSQL_rec") break;
+    const json& d = NodeBody(datums_[cursor_]);
+    int line = d.value("lineno", 0);
+    if (line > block_line) break;
+    std::string name = d.value("refname", "");
+    if (line == block_line && name == first_loop_var) break;
+    line_ = line;
+    if (type == "PLpgSQL_rec") Unsupported("record variables", line, "Declare one variable per column and SELECT ... INTO them.");
+    if (d.contains("cursor_explicit_expr")) Unsupported("cursors", line, "Use FOR loops over key ranges or RETURN QUERY.");
+    if (Lower(Trim(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""))) == "record") {
+      // A record takes its fields from the FOR over a query that assigns it.
+      if (d.contains("default_val")) Unsupported("a record variable with a default", line);
+      datum_info_.resize(std::max(datum_info_.size(), cursor_ + 1));
+      datum_info_[cursor_].record = name;
+      ++cursor_;
+      SkipRowDatums();
+      continue;
+    }
+    SqlType var_type = TypeFromText(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""), line);
+    int slot = AddVariable(name, var_type, VariableKind::kLocal);
+    Variable& v = ir_->variables[slot];
+    v.constant = d.value("isconst", false);
+    v.not_null = d.value("notnull", false);
+    v.line = line;
+    ExprPtr init;
+    if (d.contains("default_val")) init = BindAssignmentTo(QueryOf(Get(d, "default_val")), line, slot);
+    if (v.not_null && !init)
+      throw SqlError("22004", fmt::format("variable \"{}\" must have a default value, since it's declared NOT NULL", name));
+    if (top_level) {
+      ir_->variables[slot].default_value = std::move(init);
+    } else {
+      // A nested block's variables are initialised each time the block is entered.
+      auto s = NewStmt(StmtKind::kAssign, line);
+      s->plpgsql_what = "during statement block local variable initialization";
+      s->target = slot;
+      s->value = init ? std::move(init) : MakeConst(Datum::Null(), var_type);
+      out.push_back(std::move(s));
+    }
+    scope_.Declare(name, slot);
+    datum_info_.resize(std::max(datum_info_.size(), cursor_ + 1));
+    datum_info_[cursor_].slot = slot;
+    ++cursor_;
+    SkipRowDatums();
+  }
+}
+
+int ProcedureBinder::DeclareLoopVariable(const json& var) {
+  const json& v = Get(var, "PLpgSQL_var");
+  std::string name = v.value("refname", "");
+  SkipRowDatums();
+  // The loop's own datum is the next one; search on if a construct we do not model
+  // created others first.
+  size_t at = cursor_;
+  while (at < datums_.size() &&
+         !(NodeType(datums_[at]) == "PLpgSQL_var" && NodeBody(datums_[at]).value("refname", "") == name))
+    ++at;
+  int slot = AddVariable(name, SqlType::Of(TypeId::kInt4), VariableKind::kLoopVar);
+  if (at < datums_.size()) {
+    datum_info_.resize(std::max(datum_info_.size(), at + 1));
+    datum_info_[at].slot = slot;
+    cursor_ = at + 1;
+  }
+  return slot;
+}
+
+int ProcedureBinder::SlotOfVarno(int varno, int line) const {
+  if (varno >= 0 && static_cast<size_t>(varno) < datum_info_.size() && datum_info_[varno].slot >= 0)
+    return datum_info_[varno].slot;
+  if (varno >= 0 && static_cast<size_t>(varno) < datum_info_.size() && !datum_info_[varno].record.empty())
+    Unsupported(fmt::format("record variable \"{}\" here", datum_info_[varno].record), line,
+                "A record variable can be the target of a FOR over a query, and its fields read as record.field.");
+  if (varno >= 0 && static_cast<size_t>(varno) < datums_.size() && NodeType(datums_[varno]) == "PLpgSQL_row")
+    Unsupported("row variables", line);
+  throw SqlError(sqlstate::kInternalError, fmt::format("internal error: PL/pgSQL datum {} has no variable", varno));
+}
+
+std::string ProcedureBinder::RecordTarget(const json& target) const {
+  if (NodeType(target) != "PLpgSQL_row") return {};
+  const json& fields = Get(NodeBody(target), "fields");
+  if (fields.size() != 1) return {};
+  const int varno = fields[0].value("varno", -1);
+  if (varno < 0 || static_cast<size_t>(varno) >= datum_info_.size()) return {};
+  return datum_info_[varno].record;
+}
+
+std::vector<int> ProcedureBinder::IntoTargets(const json& target, int line) const {
+  std::vector<int> slots;
+  if (NodeType(target) == "PLpgSQL_row") {
+    for (const json& f : Get(NodeBody(target), "fields")) {
+      int slot = SlotOfVarno(f.value("varno", 0), line);
+      CheckAssignable(slot, line);
+      slots.push_back(slot);
+    }
+    return slots;
+  }
+  Unsupported("this INTO target", line);
+}
+
+void ProcedureBinder::CheckAssignable(int slot, int line) const {
+  const Variable& v = ir_->variables[slot];
+  if (v.constant) throw SqlError("22005", fmt::format("variable \"{}\" is declared CONSTANT", v.name));
+  if (v.kind == VariableKind::kFound) return;
+}
+
+// ---------------------------------------------------------------------------------------
+// Expressions.
+
+int ProcedureBinder::LocateInStatement(const std::string& text, int line) const {
+  if (body_.body_offset < 0 || text.empty()) return -1;
+  size_t from = 0;
+  if (line >= 1 && static_cast<size_t>(line) <= body_line_starts_.size()) from = body_line_starts_[line - 1];
+  // PL/pgSQL blanks an INTO clause out of a statement's text: match what precedes it.
+  std::string probe = text.substr(0, std::min<size_t>(text.size(), 40));
+  size_t gap = probe.find("  ");
+  if (gap != std::string::npos && gap > 0) probe = probe.substr(0, gap);
+  size_t at = body_.body.find(probe, from);
+  if (at == std::string::npos) at = body_.body.find(probe);
+  if (at == std::string::npos) return -1;
+  return body_.body_offset + static_cast<int>(at);
+}
+
+ExprPtr ProcedureBinder::BindExpr(const std::string& text, int line,
+                                  const std::function<ExprPtr(ExprBinder&, const PgQuery__Node*)>& bind) {
+  constexpr std::string_view kPrefix = "SELECT ";
+  int at = LocateInStatement(text, line);
+  int shift = at < 0 ? -1 : at - static_cast<int>(kPrefix.size());
+  try {
+    PgParse parse = PgParse::Parse(std::string(kPrefix) + text);
+    if (parse.size() != 1 || parse.statement(0)->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+      throw SqlError(sqlstate::kSyntaxError, fmt::format("syntax error in expression \"{}\"", text));
+    const PgQuery__SelectStmt* s = parse.statement(0)->select_stmt;
+    if (s->n_from_clause > 0 || s->where_clause || s->n_group_clause > 0 || s->n_sort_clause > 0 || s->limit_count ||
+        s->n_values_lists > 0 || s->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
+      throw NotSupported("a query as a PL/pgSQL expression")
+          .WithHint("Use SELECT ... INTO a variable, then use the variable.");
+    if (s->n_target_list != 1)
+      throw SqlError(sqlstate::kSyntaxError, fmt::format("query \"{}\" returned {} columns", text, s->n_target_list));
+    const PgQuery__ResTarget* t = s->target_list[0]->res_target;
+    ExprBinder binder(&scope_, &catalog_);
+    binder.AllowAggregates(false, "a PL/pgSQL expression");
+    return bind(binder, t->val);
+  } catch (SqlError& e) {
+    e.ShiftLocation(shift);
+    throw;
+  }
+}
+
+ExprPtr ProcedureBinder::BindValue(const json& expr, int line) {
+  return BindExpr(QueryOf(expr), line, [](ExprBinder& b, const PgQuery__Node* n) {
+    ExprPtr e = b.Bind(n);
+    if (e->type.is_unknown()) e = Coerce(std::move(e), SqlType::Of(TypeId::kText), CastContext::kImplicit);
+    return e;
+  });
+}
+
+ExprPtr ProcedureBinder::BindCondition(const json& expr, int line, std::string_view clause) {
+  return BindExpr(QueryOf(expr), line,
+                  [clause](ExprBinder& b, const PgQuery__Node* n) { return b.BindCondition(n, clause); });
+}
+
+ExprPtr ProcedureBinder::BindAssignmentTo(const std::string& text, int line, int slot) {
+  const Variable& v = ir_->variables[slot];
+  SqlType type = v.type;
+  std::string name = v.name;
+  return BindExpr(text, line, [&](ExprBinder& b, const PgQuery__Node* n) {
+    ExprPtr e = b.Bind(n);
+    return Coerce(std::move(e), type, CastContext::kAssignment, name);
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Statements.
+
+Block ProcedureBinder::BindStatements(const json& list) {
+  Block out;
+  if (!list.is_array()) return out;
+  for (const json& node : list) BindStatement(node, out);
+  return out;
+}
+
+void ProcedureBinder::BindStatement(const json& node, Block& out) {
+  std::string_view type = NodeType(node);
+  const json& st = NodeBody(node);
+  int saved_line = line_;
+  line_ = st.value("lineno", line_);
+  const size_t first = out.size();
+  BindStatementKind(type, st, out);
+  for (size_t i = first; i < out.size(); ++i) NameForContext(*out[i], PlpgsqlStatementName(type, st));
+  line_ = saved_line;
+}
+
+void ProcedureBinder::BindStatementKind(std::string_view type, const json& st, Block& out) {
+  int line = line_;
+  if (type == "PLpgSQL_stmt_block") return BindBlock(st, out);
+  if (type == "PLpgSQL_stmt_assign") return out.push_back(BindAssign(st));
+  if (type == "PLpgSQL_stmt_if") return out.push_back(BindIf(st));
+  if (type == "PLpgSQL_stmt_case") return out.push_back(BindCase(st, out));
+  if (type == "PLpgSQL_stmt_fori") return out.push_back(BindForRange(st));
+  if (type == "PLpgSQL_stmt_foreach_a") return out.push_back(BindForEach(st));
+  if (type == "PLpgSQL_stmt_while") return out.push_back(BindLoop(st, true));
+  if (type == "PLpgSQL_stmt_loop") return out.push_back(BindLoop(st, false));
+  if (type == "PLpgSQL_stmt_exit") return out.push_back(BindExit(st));
+  if (type == "PLpgSQL_stmt_execsql") return BindExecSql(st, out);
+  if (type == "PLpgSQL_stmt_perform") return out.push_back(BindPerform(st));
+  if (type == "PLpgSQL_stmt_return") {
+    // libpg_query compiles every body as if it returned void and appends a RETURN
+    // (without a line) to it; the function's own end-of-body rule applies instead.
+    if (!st.contains("lineno")) return;
+    return out.push_back(BindReturn(st));
+  }
+  if (type == "PLpgSQL_stmt_return_next") return out.push_back(BindReturnNext(st));
+  if (type == "PLpgSQL_stmt_return_query") return out.push_back(BindReturnQuery(st));
+  if (type == "PLpgSQL_stmt_raise") return out.push_back(BindRaise(st));
+  if (type == "PLpgSQL_stmt_assert") return out.push_back(BindAssert(st));
+  if (type == "PLpgSQL_stmt_getdiag") return BindGetDiagnostics(st, out);
+  if (type == "PLpgSQL_stmt_dynexecute" || type == "PLpgSQL_stmt_dynfors")
+    Unsupported("dynamic SQL (EXECUTE)", line, "Write the statement directly: its write set must be known before it runs.");
+  if (type == "PLpgSQL_stmt_fors") return BindForQuery(st, out);
+  if (type == "PLpgSQL_stmt_forc") Unsupported("FOR loops over cursors", line, "Loop over the cursor's query itself.");
+  if (type == "PLpgSQL_stmt_open" || type == "PLpgSQL_stmt_fetch" || type == "PLpgSQL_stmt_close")
+    Unsupported("cursors", line, "Use FOR loops over key ranges or RETURN QUERY.");
+  if (type == "PLpgSQL_stmt_commit" || type == "PLpgSQL_stmt_rollback")
+    Unsupported("transaction control in a procedure", line, "Each call is one transaction; RAISE EXCEPTION to roll it back.");
+  if (type == "PLpgSQL_stmt_call") Unsupported("CALL inside a procedure", line);
+  Unsupported(fmt::format("the PL/pgSQL statement {}", type.substr(std::string_view("PLpgSQL_stmt_").size())), line);
+}
+
+void ProcedureBinder::BindBlock(const json& st, Block& out) {
+  if (st.contains("exceptions"))
+    Unsupported("EXCEPTION blocks", line_,
+                "A failing statement aborts the whole call; test conditions first and RAISE EXCEPTION instead.");
+  bool top_level = !top_level_done_;
+  top_level_done_ = true;
+  scope_.PushBlock(st.value("label", ""));
+  DeclareBlockVariables(st, out, top_level);
+  Block body = BindStatements(st.value("body", json::array()));
+  scope_.PopBlock();
+  for (auto& s : body) out.push_back(std::move(s));
+}
+
+StmtPtr ProcedureBinder::BindAssign(const json& st) {
+  int slot = SlotOfVarno(st.value("varno", 0), line_);
+  std::string query = QueryOf(Get(st, "expr"));
+  // "target := value" (or "target = value"): the value is what follows the operator.
+  size_t op = query.find(":=");
+  size_t value_at = op == std::string::npos ? std::string::npos : op + 2;
+  if (op == std::string::npos) {
+    op = query.find('=');
+    if (op != std::string::npos) value_at = op + 1;
+  }
+  if (value_at == std::string::npos) throw SqlError(sqlstate::kSyntaxError, fmt::format("invalid assignment \"{}\"", query));
+  std::string target = Trim(std::string_view(query).substr(0, op));
+  CheckAssignable(slot, line_);
+  auto s = NewStmt(StmtKind::kAssign, line_);
+  s->target = slot;
+  std::string value = query.substr(value_at);
+  // `label.var` is resolved already (varno); `var[i]` is an element of an array variable.
+  s->value = target.find('[') == std::string::npos ? BindAssignmentTo(value, line_, slot)
+                                                   : BindElementAssignment(target, value, slot);
+  return s;
+}
+
+// `var[i] := value` as `var := array_set(var, i, value)`: the whole variable is assigned,
+// so the analyses and code generation see an ordinary assignment.
+ExprPtr ProcedureBinder::BindElementAssignment(const std::string& target, const std::string& value, int slot) {
+  const Variable& v = ir_->variables[slot];
+  ExprPtr element = BindExpr(target, line_, [](ExprBinder& b, const PgQuery__Node* n) { return b.Bind(n); });
+  if (element->kind != ExprKind::kSubscript || element->args[0]->kind != ExprKind::kSlot ||
+      element->args[0]->slot != Slot{SlotSpace::kVariable, slot})
+    Unsupported(fmt::format("assignment to \"{}\"", target), line_, "Assign to one element of a one-dimensional array variable.");
+  SqlType element_type = v.type.Element();
+  std::string name = v.name;
+  auto set = std::make_unique<Expr>();
+  set->kind = ExprKind::kFunc;
+  set->func = Func::kArraySet;
+  set->type = v.type;
+  set->location = element->location;
+  set->args.push_back(std::move(element->args[0]));
+  set->args.push_back(std::move(element->args[1]));
+  set->args.push_back(BindExpr(value, line_, [&](ExprBinder& b, const PgQuery__Node* n) {
+    return Coerce(b.Bind(n), element_type, CastContext::kAssignment, name);
+  }));
+  return set;
+}
+
+StmtPtr ProcedureBinder::BindIf(const json& st) {
+  auto s = NewStmt(StmtKind::kIf, line_);
+  s->conds.push_back(BindCondition(Get(st, "cond"), line_, "IF"));
+  s->blocks.push_back(BindStatements(st.value("then_body", json::array())));
+  for (const json& e : st.value("elsif_list", json::array())) {
+    const json& elsif = Get(e, "PLpgSQL_if_elsif");
+    int line = elsif.value("lineno", line_);
+    s->conds.push_back(BindCondition(Get(elsif, "cond"), line, "ELSIF"));
+    s->blocks.push_back(BindStatements(elsif.value("stmts", json::array())));
+  }
+  s->else_block = BindStatements(st.value("else_body", json::array()));
+  return s;
+}
+
+StmtPtr ProcedureBinder::BindCase(const json& st, Block& out) {
+  // CASE x WHEN a THEN ... : PL/pgSQL evaluates x once into a hidden variable that the
+  // WHEN tests name ("__Case__Variable_N__ IN (a)").
+  if (st.contains("t_expr")) {
+    SkipRowDatums();
+    if (cursor_ >= datums_.size()) throw SqlError(sqlstate::kInternalError, "internal error: CASE variable missing");
+    const json& d = NodeBody(datums_[cursor_]);
+    ExprPtr value = BindValue(Get(st, "t_expr"), line_);
+    int slot = AddVariable(d.value("refname", "$case"), value->type.Base(), VariableKind::kTemp);
+    datum_info_.resize(std::max(datum_info_.size(), cursor_ + 1));
+    datum_info_[cursor_].slot = slot;
+    ++cursor_;
+    scope_.Declare(ir_->variables[slot].name, slot);
+    auto assign = NewStmt(StmtKind::kAssign, line_);
+    assign->target = slot;
+    assign->value = std::move(value);
+    out.push_back(std::move(assign));
+  }
+  auto s = NewStmt(StmtKind::kIf, line_);
+  for (const json& w : st.value("case_when_list", json::array())) {
+    const json& when = Get(w, "PLpgSQL_case_when");
+    int line = when.value("lineno", line_);
+    s->conds.push_back(BindCondition(Get(when, "expr"), line, "CASE"));
+    s->blocks.push_back(BindStatements(when.value("stmts", json::array())));
+  }
+  if (st.value("have_else", false)) {
+    s->else_block = BindStatements(st.value("else_stmts", json::array()));
+  } else {
+    auto raise = NewStmt(StmtKind::kRaise, line_);
+    raise->level = RaiseLevel::kException;
+    raise->sqlstate = "20000";
+    raise->message = "case not found";
+    raise->args.push_back(MakeConst(Datum::String("CASE statement is missing ELSE part."), SqlType::Of(TypeId::kText)));
+    raise->raise_hint = 0;
+    s->else_block.push_back(std::move(raise));
+  }
+  return s;
+}
+
+StmtPtr ProcedureBinder::BindForRange(const json& st) {
+  auto s = NewStmt(StmtKind::kForRange, line_);
+  s->label = st.value("label", "");
+  SqlType int4 = SqlType::Of(TypeId::kInt4);
+  auto bound = [&](const json& e) {
+    return BindExpr(QueryOf(e), line_, [&](ExprBinder& b, const PgQuery__Node* n) {
+      return Coerce(b.Bind(n), int4, CastContext::kAssignment);
+    });
+  };
+  s->lower = bound(Get(st, "lower"));
+  s->upper = bound(Get(st, "upper"));
+  if (st.contains("step")) s->step = bound(Get(st, "step"));
+  s->reverse = st.value("reverse", false);
+  scope_.PushBlock(s->label);
+  s->target = DeclareLoopVariable(Get(st, "var"));
+  scope_.Declare(ir_->variables[s->target].name, s->target);
+  loop_labels_.push_back(s->label);
+  s->body = BindStatements(st.value("body", json::array()));
+  loop_labels_.pop_back();
+  scope_.PopBlock();
+  return s;
+}
+
+StmtPtr ProcedureBinder::BindForEach(const json& st) {
+  if (st.value("slice", 0) != 0) Unsupported("FOREACH ... SLICE", line_);
+  auto s = NewStmt(StmtKind::kForEach, line_);
+  s->label = st.value("label", "");
+  s->target = SlotOfVarno(st.value("varno", 0), line_);
+  CheckAssignable(s->target, line_);
+  s->value = BindValue(Get(st, "expr"), line_);
+  if (!s->value->type.is_array())
+    throw SqlError(sqlstate::kDatatypeMismatch,
+                   fmt::format("FOREACH expression must yield an array, not type {}", s->value->type.Name()));
+  // The element is assigned with assignment coercion, as PL/pgSQL does.
+  ExprPtr probe = MakeConst(Datum::Null(), s->value->type.Element());
+  Coerce(std::move(probe), ir_->variables[s->target].type, CastContext::kAssignment, ir_->variables[s->target].name);
+  scope_.PushBlock(s->label);
+  loop_labels_.push_back(s->label);
+  s->body = BindStatements(st.value("body", json::array()));
+  loop_labels_.pop_back();
+  scope_.PopBlock();
+  return s;
+}
+
+// FOR targets IN SELECT ... LOOP body END LOOP, as
+//   $forN_0, $forN_1, ..., $forN_rows := the query's columns as arrays, its row count;
+//   FOR $forN_i IN 1..$forN_rows LOOP targets := $forN_c[$forN_i]; body END LOOP
+// so that the read, the loop and the writes in the body are the ordinary statements
+// the analyses already classify (writes keyed by a target are `dependent`).
+void ProcedureBinder::BindForQuery(const json& st, Block& out) {
+  const std::string record = RecordTarget(Get(st, "var"));
+  std::vector<int> targets;
+  if (record.empty()) targets = IntoTargets(Get(st, "var"), line_);
+  const std::string query = QueryOf(Get(st, "query"));
+  StmtPtr read;
+  try {
+    PgParse parse = PgParse::Parse(query);
+    if (parse.size() != 1 || parse.statement(0)->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+      throw NotSupported("FOR over anything but a SELECT").WithHint("Loop over a SELECT of the rows the statement would touch.");
+    TableStatementBinder binder(catalog_, &scope_);
+    read = binder.BindSelect(parse.statement(0)->select_stmt, StmtKind::kSelectInto);
+  } catch (SqlError& e) {
+    e.ShiftLocation(LocateInStatement(query, line_));
+    throw;
+  }
+  read->line = line_;
+  read->sql_text = query;
+  read->collect = true;
+  const int n = for_queries_++;
+  const std::vector<OutputColumn>& columns = read->select->columns;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c].type.is_array()) Unsupported("FOR over a query with an array column", line_, "Select the array's elements instead.");
+    read->into.push_back(AddVariable(fmt::format("$for{}_{}", n, c), SqlType::ArrayOf(columns[c].type), VariableKind::kTemp));
+  }
+  const SqlType int4 = SqlType::Of(TypeId::kInt4);
+  // The row count is the last INTO target: to the analyses, one more value of the read.
+  const int rows = AddVariable(fmt::format("$for{}_rows", n), int4, VariableKind::kTemp);
+  read->into.push_back(rows);
+  if (!record.empty()) {
+    // The record's fields are variables of the columns' types, read as record.column
+    // from here on (a later FOR over another query gives the record other fields).
+    std::vector<std::pair<std::string, int>> fields;
+    for (const OutputColumn& c : columns) {
+      targets.push_back(AddVariable(fmt::format("{}.{}", record, c.name), c.type, VariableKind::kLocal));
+      fields.emplace_back(c.name, targets.back());
+    }
+    scope_.SetRecordFields(record, std::move(fields));
+  }
+
+  auto loop = NewStmt(StmtKind::kForRange, line_);
+  loop->label = st.value("label", "");
+  loop->lower = MakeConst(Datum::Int(1), int4);
+  loop->upper = MakeSlot(Slot{SlotSpace::kVariable, rows}, int4);
+  loop->target = AddVariable(fmt::format("$for{}_i", n), int4, VariableKind::kLoopVar);
+  // Each iteration assigns every target: a column's element, NULL past the last column
+  // (PL/pgSQL's rule for a target list longer than the row).
+  for (size_t t = 0; t < targets.size(); ++t) {
+    const Variable& v = ir_->variables[targets[t]];
+    ExprPtr value;
+    if (t < columns.size()) {
+      value = std::make_unique<Expr>();
+      value->kind = ExprKind::kSubscript;
+      value->type = columns[t].type;
+      value->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, read->into[t]}, ir_->variables[read->into[t]].type));
+      value->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, loop->target}, int4));
+      value = Coerce(std::move(value), v.type, CastContext::kAssignment, v.name);
+    } else {
+      value = MakeConst(Datum::Null(), v.type);
+    }
+    auto assign = NewStmt(StmtKind::kAssign, line_);
+    assign->target = targets[t];
+    assign->value = std::move(value);
+    loop->body.push_back(std::move(assign));
+  }
+  scope_.PushBlock(loop->label);
+  loop_labels_.push_back(loop->label);
+  Block body = BindStatements(st.value("body", json::array()));
+  loop_labels_.pop_back();
+  scope_.PopBlock();
+  for (StmtPtr& b : body) loop->body.push_back(std::move(b));
+  out.push_back(std::move(read));
+  out.push_back(std::move(loop));
+}
+
+StmtPtr ProcedureBinder::BindLoop(const json& st, bool with_condition) {
+  auto s = NewStmt(StmtKind::kWhile, line_);
+  s->label = st.value("label", "");
+  if (with_condition) s->conds.push_back(BindCondition(Get(st, "cond"), line_, "WHILE"));
+  scope_.PushBlock(s->label);
+  loop_labels_.push_back(s->label);
+  s->body = BindStatements(st.value("body", json::array()));
+  loop_labels_.pop_back();
+  scope_.PopBlock();
+  return s;
+}
+
+StmtPtr ProcedureBinder::BindExit(const json& st) {
+  bool is_exit = st.value("is_exit", false);
+  auto s = NewStmt(is_exit ? StmtKind::kExit : StmtKind::kContinue, line_);
+  s->label = st.value("label", "");
+  const char* what = is_exit ? "EXIT" : "CONTINUE";
+  if (s->label.empty()) {
+    if (loop_labels_.empty())
+      throw SqlError(sqlstate::kSyntaxError, is_exit ? "EXIT cannot be used outside a loop, unless it has a label"
+                                                     : "CONTINUE cannot be used outside a loop");
+  } else if (std::find(loop_labels_.begin(), loop_labels_.end(), s->label) == loop_labels_.end()) {
+    throw SqlError(sqlstate::kSyntaxError,
+                   fmt::format("there is no label \"{}\" attached to any block or loop enclosing this statement", s->label));
+  }
+  (void)what;
+  if (st.contains("cond")) s->conds.push_back(BindCondition(Get(st, "cond"), line_, is_exit ? "EXIT WHEN" : "CONTINUE WHEN"));
+  return s;
+}
+
+void ProcedureBinder::BindExecSql(const json& st, Block& out) {
+  std::string query = QueryOf(Get(st, "sqlstmt"));
+  int at = LocateInStatement(query, line_);
+  bool into = st.value("into", false);
+  bool strict = st.value("strict", false);
+  std::vector<int> targets;
+  if (into) targets = IntoTargets(Get(st, "target"), line_);
+  try {
+    PgParse parse = PgParse::Parse(query);
+    if (parse.size() != 1) throw SqlError(sqlstate::kSyntaxError, "one statement expected");
+    const PgQuery__Node* n = parse.statement(0);
+    TableStatementBinder binder(catalog_, &scope_);
+    std::vector<StmtPtr> stmts;
+    switch (n->node_case) {
+      case PG_QUERY__NODE__NODE_SELECT_STMT:
+        if (!into)
+          throw SqlError(sqlstate::kSyntaxError, "query has no destination for result data")
+              .WithHint("If you want to discard the results of a SELECT, use PERFORM instead.");
+        stmts.push_back(binder.BindSelect(n->select_stmt, StmtKind::kSelectInto));
+        break;
+      case PG_QUERY__NODE__NODE_INSERT_STMT: stmts = binder.BindInsert(n->insert_stmt); break;
+      case PG_QUERY__NODE__NODE_UPDATE_STMT: stmts.push_back(binder.BindUpdate(n->update_stmt)); break;
+      case PG_QUERY__NODE__NODE_DELETE_STMT: stmts.push_back(binder.BindDelete(n->delete_stmt)); break;
+      default:
+        throw NotSupported("this SQL statement in a procedure body")
+            .WithHint("Procedures may SELECT, INSERT, UPDATE and DELETE; run DDL outside them.");
+    }
+    for (size_t i = 0; i < stmts.size(); ++i) {
+      Stmt& s = *stmts[i];
+      s.line = line_;
+      s.sql_text = query;
+      if (into && s.kind != StmtKind::kSelectInto && s.returning.empty())
+        throw SqlError(sqlstate::kSyntaxError, "INTO used with a command that cannot return data");
+      if (into && i == 0) {
+        s.into = targets;
+        s.strict = strict;
+        if (s.kind == StmtKind::kSelectInto && s.select) {
+          for (size_t k = 1; k < s.select->outputs.size() && !s.into_reads_targets; ++k) {
+            const std::set<int> read = VariablesOf(s.select->outputs[k].get());
+            for (size_t j = 0; j < k && j < s.into.size(); ++j) s.into_reads_targets |= read.count(s.into[j]) > 0;
+          }
+        }
+        // PL/pgSQL (without extra_errors) tolerates a column count that differs from the
+        // targets: extra columns are dropped, missing ones leave NULL.
+      }
+      out.push_back(std::move(stmts[i]));
+    }
+  } catch (SqlError& e) {
+    e.ShiftLocation(at);
+    throw;
+  }
+}
+
+// GET [CURRENT] DIAGNOSTICS target = ROW_COUNT, ...: one assignment per item, from the
+// hidden ROW_COUNT variable (made on first use: a procedure without GET DIAGNOSTICS does
+// not keep a count).
+void ProcedureBinder::BindGetDiagnostics(const json& st, Block& out) {
+  if (st.value("is_stacked", false))
+    Unsupported("GET STACKED DIAGNOSTICS", line_, "EXCEPTION blocks are not supported, so no error is ever stacked.");
+  for (const json& node : st.value("diag_items", json::array())) {
+    const json& item = NodeBody(node);
+    const std::string kind = item.value("kind", "");
+    if (kind != "ROW_COUNT") Unsupported(fmt::format("GET DIAGNOSTICS {}", kind), line_, "ROW_COUNT is the item supported.");
+    const int slot = SlotOfVarno(item.value("target", 0), line_);
+    CheckAssignable(slot, line_);
+    if (ir_->row_count_variable < 0)
+      ir_->row_count_variable = AddVariable("$row_count", SqlType::Of(TypeId::kInt8), VariableKind::kRowCount);
+    const Variable& target = ir_->variables[slot];
+    auto s = NewStmt(StmtKind::kAssign, line_);
+    s->target = slot;
+    s->value = Coerce(MakeSlot(Slot{SlotSpace::kVariable, ir_->row_count_variable}, SqlType::Of(TypeId::kInt8)),
+                      target.type, CastContext::kAssignment, target.name);
+    out.push_back(std::move(s));
+  }
+}
+
+StmtPtr ProcedureBinder::BindPerform(const json& st) {
+  std::string query = QueryOf(Get(st, "expr"));
+  int at = LocateInStatement(query.substr(std::min<size_t>(query.size(), 7)), line_);
+  try {
+    PgParse parse = PgParse::Parse(query);
+    if (parse.size() != 1 || parse.statement(0)->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+      throw SqlError(sqlstate::kSyntaxError, "PERFORM needs a query");
+    TableStatementBinder binder(catalog_, &scope_);
+    StmtPtr s = binder.BindSelect(parse.statement(0)->select_stmt, StmtKind::kSelectInto);
+    s->line = line_;
+    s->sql_text = query;
+    return s;
+  } catch (SqlError& e) {
+    // PERFORM's text is "SELECT " + what the user wrote after PERFORM.
+    e.ShiftLocation(at < 0 ? -1 : at - 7);
+    throw;
+  }
+}
+
+StmtPtr ProcedureBinder::BindReturnQuery(const json& st) {
+  if (st.contains("dynquery")) Unsupported("RETURN QUERY EXECUTE", line_, "Write the query directly.");
+  if (ir_->returns != ProcedureIr::Returns::kTable && ir_->returns != ProcedureIr::Returns::kSetOf)
+    throw SqlError(sqlstate::kSyntaxError, "cannot use RETURN QUERY in a non-SETOF function");
+  std::string query = QueryOf(Get(st, "query"));
+  int at = LocateInStatement(query, line_);
+  try {
+    PgParse parse = PgParse::Parse(query);
+    if (parse.size() != 1 || parse.statement(0)->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+      throw SqlError(sqlstate::kSyntaxError, "RETURN QUERY needs a SELECT");
+    TableStatementBinder binder(catalog_, &scope_);
+    StmtPtr s = binder.BindSelect(parse.statement(0)->select_stmt, StmtKind::kReturnQuery);
+    s->line = line_;
+    s->sql_text = query;
+    const auto& columns = s->select->columns;
+    if (columns.size() != ir_->result_columns.size())
+      throw SqlError(sqlstate::kDatatypeMismatch, "structure of query does not match function result type")
+          .WithDetail(fmt::format("Number of returned columns ({}) does not match expected column count ({}).",
+                                  columns.size(), ir_->result_columns.size()));
+    for (size_t c = 0; c < columns.size(); ++c) {
+      // PostgreSQL requires the exact type (modifiers aside: a function's result columns
+      // have none), as convert_tuples_by_position does when the statement runs; we check
+      // when the procedure is created.
+      const SqlType& got = columns[c].type;
+      const SqlType& want = ir_->result_columns[c].type;
+      if (got.id != want.id || (got.id == TypeId::kArray && got.element != want.element))
+        throw SqlError(sqlstate::kDatatypeMismatch, "structure of query does not match function result type")
+            .WithDetail(fmt::format("Returned type {} does not match expected type {} in column {}.",
+                                    columns[c].type.Name(), ir_->result_columns[c].type.Name(), c + 1));
+    }
+    return s;
+  } catch (SqlError& e) {
+    e.ShiftLocation(at);
+    throw;
+  }
+}
+
+StmtPtr ProcedureBinder::BindReturn(const json& st) {
+  auto s = NewStmt(StmtKind::kReturn, line_);
+  bool has_value = st.contains("expr");
+  if (ir_->kind == ProcedureIr::Kind::kProcedure) {
+    if (has_value) throw SqlError(sqlstate::kDatatypeMismatch, "RETURN cannot have a parameter in a procedure");
+    return s;
+  }
+  switch (ir_->returns) {
+    case ProcedureIr::Returns::kVoid:
+      if (has_value) throw SqlError(sqlstate::kDatatypeMismatch, "RETURN cannot have a parameter in function returning void");
+      return s;
+    case ProcedureIr::Returns::kTable:
+    case ProcedureIr::Returns::kSetOf:
+      if (has_value)
+        throw SqlError(sqlstate::kDatatypeMismatch, "RETURN cannot have a parameter in function returning set")
+            .WithHint("Use RETURN NEXT or RETURN QUERY.");
+      return s;
+    case ProcedureIr::Returns::kScalar:
+      if (has_out_parameters_) {
+        if (has_value)
+          throw SqlError(sqlstate::kDatatypeMismatch, "RETURN cannot have a parameter in function with OUT parameters");
+        return s;
+      }
+      if (!has_value) throw SqlError(sqlstate::kSyntaxError, "missing expression at or near \";\"");
+      {
+        SqlType type = ir_->result_columns[0].type;
+        s->value = BindExpr(QueryOf(Get(st, "expr")), line_, [&](ExprBinder& b, const PgQuery__Node* n) {
+          return Coerce(b.Bind(n), type, CastContext::kAssignment);
+        });
+        // PL/pgSQL converts the value to the result type on the function's way out (its
+        // errors say "while casting return value"): the executors cast it there.
+        if (s->value->kind == ExprKind::kCast && !s->value->explicit_cast) s->value = std::move(s->value->args[0]);
+      }
+      return s;
+  }
+  return s;
+}
+
+StmtPtr ProcedureBinder::BindReturnNext(const json& st) {
+  auto s = NewStmt(StmtKind::kReturnNext, line_);
+  if (ir_->returns != ProcedureIr::Returns::kTable && ir_->returns != ProcedureIr::Returns::kSetOf)
+    throw SqlError(sqlstate::kSyntaxError, "cannot use RETURN NEXT in a non-SETOF function");
+  // The JSON leaves RETURN NEXT's expression out: take the next one found on this line.
+  std::string query;
+  for (size_t i = return_next_used_; i < body_.return_next.size(); ++i)
+    if (body_.return_next[i].first == line_) {
+      query = body_.return_next[i].second;
+      return_next_used_ = i + 1;
+      break;
+    }
+  if (query.empty() && has_out_parameters_) return s;  // the OUT parameters' current values
+  if (has_out_parameters_)
+    throw SqlError(sqlstate::kSyntaxError, "RETURN NEXT cannot have a parameter in function with OUT parameters");
+  if (query.empty()) throw SqlError(sqlstate::kSyntaxError, "RETURN NEXT must have a parameter");
+  SqlType type = ir_->result_columns[0].type;
+  s->args.push_back(BindExpr(query, line_, [&](ExprBinder& b, const PgQuery__Node* n) {
+    return Coerce(b.Bind(n), type, CastContext::kAssignment);
+  }));
+  return s;
+}
+
+StmtPtr ProcedureBinder::BindRaise(const json& st) {
+  auto s = NewStmt(StmtKind::kRaise, line_);
+  int level = st.value("elog_level", kElogError);
+  s->level = level >= kElogError     ? RaiseLevel::kException
+             : level >= kElogWarning ? RaiseLevel::kWarning
+             : level >= kElogNotice  ? RaiseLevel::kNotice
+             : level >= kElogInfo    ? RaiseLevel::kInfo
+             : level >= kElogLog     ? RaiseLevel::kLog
+                                     : RaiseLevel::kDebug;
+  bool has_message = st.contains("message");
+  s->message = st.value("message", "");
+  std::string condname = st.value("condname", "");
+  if (!condname.empty()) {
+    std::optional<std::string> code = ConditionSqlstate(Lower(condname));
+    if (code) {
+      s->sqlstate = *code;
+    } else if (IsSqlstate(condname)) {
+      s->sqlstate = condname;
+    } else {
+      throw SqlError(sqlstate::kUndefinedObject, fmt::format("unrecognized exception condition \"{}\"", condname));
+    }
+    if (!has_message) s->message = Lower(condname);
+  }
+  for (const json& p : st.value("params", json::array())) s->args.push_back(BindValue(p, line_));
+  bool message_option = false;
+  ExprPtr detail, hint;  // appended after the format arguments
+  for (const json& o : st.value("options", json::array())) {
+    const json& opt = Get(o, "PLpgSQL_raise_option");
+    int kind = opt.value("opt_type", -1);
+    if (kind == kRaiseErrcode) {
+      ExprPtr e = BindValue(Get(opt, "expr"), line_);
+      if (e->kind != ExprKind::kConst || !e->type.is_string() || e->value.is_null())
+        Unsupported("a computed ERRCODE", line_, "Write the SQLSTATE or condition name as a string literal.");
+      std::string code = e->value.s;
+      if (std::optional<std::string> c = ConditionSqlstate(Lower(code))) code = *c;
+      if (!IsSqlstate(code)) throw SqlError(sqlstate::kUndefinedObject, fmt::format("unrecognized exception condition \"{}\"", code));
+      s->sqlstate = code;
+    } else if (kind == kRaiseMessage) {
+      if (has_message) throw SqlError(sqlstate::kSyntaxError, "RAISE option already specified: MESSAGE");
+      // The message is an expression: format it through "%".
+      s->message = "%";
+      s->args.push_back(BindValue(Get(opt, "expr"), line_));
+      message_option = true;
+    } else if (kind == kRaiseDetail || kind == kRaiseHint) {
+      ExprPtr& slot = kind == kRaiseDetail ? detail : hint;
+      if (slot)
+        throw SqlError(sqlstate::kSyntaxError,
+                       fmt::format("RAISE option already specified: {}", kind == kRaiseDetail ? "DETAIL" : "HINT"));
+      slot = BindValue(Get(opt, "expr"), line_);
+    } else {
+      Unsupported("RAISE ... USING COLUMN / CONSTRAINT / DATATYPE / TABLE / SCHEMA", line_,
+                  "Put what it names into the message or its DETAIL.");
+    }
+  }
+  if (detail) {
+    s->raise_detail = static_cast<int>(s->args.size());
+    s->args.push_back(std::move(detail));
+  }
+  if (hint) {
+    s->raise_hint = static_cast<int>(s->args.size());
+    s->args.push_back(std::move(hint));
+  }
+  if (!has_message && condname.empty() && !message_option && st.value("options", json::array()).empty())
+    throw SqlError("0Z002", "RAISE without parameters cannot be used outside an exception handler");
+  if (!has_message && condname.empty() && !message_option) s->message = s->sqlstate;
+  return s;
+}
+
+StmtPtr ProcedureBinder::BindAssert(const json& st) {
+  // ASSERT cond [, message]: fails when cond is false or NULL (P0004).
+  ExprPtr cond = BindCondition(Get(st, "cond"), line_, "ASSERT");
+  auto is_not_true = std::make_unique<Expr>();
+  is_not_true->kind = ExprKind::kBoolTest;
+  is_not_true->type = SqlType::Of(TypeId::kBool);
+  is_not_true->op = Op::kEq;
+  is_not_true->negated = true;
+  is_not_true->args.push_back(std::move(cond));
+  auto raise = NewStmt(StmtKind::kRaise, line_);
+  raise->level = RaiseLevel::kException;
+  raise->sqlstate = "P0004";
+  if (st.contains("message")) {
+    raise->message = "%";
+    raise->args.push_back(BindValue(Get(st, "message"), line_));
+  } else {
+    raise->message = "assertion failed";
+  }
+  auto s = NewStmt(StmtKind::kIf, line_);
+  s->conds.push_back(std::move(is_not_true));
+  Block then;
+  then.push_back(std::move(raise));
+  s->blocks.push_back(std::move(then));
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------
+
+void NumberTableStatements(ProcedureIr& ir, Block& block) {
+  for (auto& s : block) {
+    bool table_statement = s->table != nullptr &&
+                           (s->kind == StmtKind::kSelectInto || s->kind == StmtKind::kReturnQuery ||
+                            s->kind == StmtKind::kInsert || s->kind == StmtKind::kUpdate || s->kind == StmtKind::kDelete);
+    if (table_statement) {
+      ir.table_statements.push_back(s.get());
+      s->id = static_cast<int>(ir.table_statements.size());
+    }
+    for (auto& b : s->blocks) NumberTableStatements(ir, b);
+    NumberTableStatements(ir, s->else_block);
+    NumberTableStatements(ir, s->body);
+  }
+}
+
+std::shared_ptr<ProcedureIr> ProcedureBinder::Bind(const PgQuery__CreateFunctionStmt* stmt) {
+  BindSignature(stmt);
+  body_ = ParsePlpgsql(text_, has_out_parameters_ && is_setof_);
+  body_line_starts_.push_back(0);
+  for (size_t i = 0; i < body_.body.size(); ++i)
+    if (body_.body[i] == '\n') body_line_starts_.push_back(i + 1);
+  datums_ = body_.function.value("datums", json::array());
+  cursor_ = datum_info_.size();
+  try {
+    const json& action = Get(body_.function, "action");
+    line_ = NodeBody(action).value("lineno", 0);
+    BindBlock(NodeBody(action), ir_->body);
+  } catch (SqlError& e) {
+    if (e.context().empty())
+      e.WithContext(fmt::format("compilation of PL/pgSQL function \"{}\" near line {}", ir_->name, line_));
+    throw;
+  }
+  NumberTableStatements(*ir_, ir_->body);
+  return ir_;
+}
+
+}  // namespace
+
+std::shared_ptr<ProcedureIr> BindProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_view statement_text,
+                                           const Catalog& catalog) {
+  ProcedureBinder binder(catalog, statement_text);
+  try {
+    return binder.Bind(stmt);
+  } catch (const nlohmann::json::exception& e) {
+    throw SqlError(sqlstate::kInternalError, fmt::format("internal error: unexpected PL/pgSQL parse tree ({})", e.what()));
+  }
+}
+
+}  // namespace caracal::planner

@@ -1,0 +1,300 @@
+#include "planner/binder/select_binder.h"
+
+#include <fmt/format.h>
+
+#include "planner/binder/expr_binder.h"
+#include "planner/parser/pg_nodes.h"
+#include "planner/types/sql_error.h"
+#include "planner/catalog/system_views.h"
+#include "planner/binder/table_scope.h"
+
+namespace caracal::planner {
+
+namespace {
+
+// PostgreSQL's FigureColname: the header of an output column without an alias.
+int FigureColname(const PgQuery__Node* n, std::string& name) {
+  if (!n) return 0;
+  switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_COLUMN_REF: {
+      const PgQuery__ColumnRef* c = n->column_ref;
+      for (size_t i = c->n_fields; i-- > 0;)
+        if (c->fields[i]->node_case == PG_QUERY__NODE__NODE_STRING) {
+          name = StringValue(c->fields[i]);
+          return 2;
+        }
+      return 0;
+    }
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+      name = StringValue(n->func_call->funcname[n->func_call->n_funcname - 1]);
+      return 2;
+    case PG_QUERY__NODE__NODE_A_EXPR:
+      if (n->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF) {
+        name = "nullif";
+        return 2;
+      }
+      return 0;
+    case PG_QUERY__NODE__NODE_TYPE_CAST: {
+      int strength = FigureColname(n->type_cast->arg, name);
+      if (strength <= 1) {
+        const PgQuery__TypeName* t = n->type_cast->type_name;
+        name = StringValue(t->names[t->n_names - 1]);
+        return 1;
+      }
+      return strength;
+    }
+    case PG_QUERY__NODE__NODE_CASE_EXPR: {
+      int strength = FigureColname(n->case_expr->defresult, name);
+      if (strength <= 1) {
+        name = "case";
+        return 1;
+      }
+      return strength;
+    }
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR: name = "coalesce"; return 2;
+    case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
+      name = n->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least";
+      return 2;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+std::string OutputColumnName(const PgQuery__ResTarget* target) {
+  if (target->name && *target->name) return target->name;
+  std::string name;
+  if (FigureColname(target->val, name) == 0) return "?column?";
+  return name;
+}
+
+namespace {
+
+// An integer constant in GROUP BY / ORDER BY: a position in the select list.
+std::optional<int> Position(const PgQuery__Node* n) {
+  if (n->node_case == PG_QUERY__NODE__NODE_A_CONST && n->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL)
+    return n->a_const->ival->ival;
+  return std::nullopt;
+}
+
+// A bare `name` (one-field column reference).
+std::optional<std::string> BareName(const PgQuery__Node* n) {
+  if (n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF || n->column_ref->n_fields != 1) return std::nullopt;
+  if (n->column_ref->fields[0]->node_case != PG_QUERY__NODE__NODE_STRING) return std::nullopt;
+  return StringValue(n->column_ref->fields[0]);
+}
+
+// Turns an expression over input rows into one over groups: GROUP BY expressions become
+// kGroupKey slots, aggregate calls kAggregate slots; any other column is an error.
+class GroupRewriter {
+ public:
+  GroupRewriter(SelectPlan& plan) : plan_(plan) {}
+
+  ExprPtr Rewrite(ExprPtr e) {
+    for (size_t i = 0; i < plan_.group_by.size(); ++i)
+      if (e->Equals(*plan_.group_by[i])) return MakeSlot(Slot{SlotSpace::kGroupKey, static_cast<int>(i)}, e->type, e->location);
+    if (e->kind == ExprKind::kAggRef) return MakeSlot(Slot{SlotSpace::kAggregate, AggregateIndex(*e)}, e->type, e->location);
+    if (e->kind == ExprKind::kSlot && e->slot.space == SlotSpace::kColumn) {
+      const std::string& column = plan_.table->columns[e->slot.index].name;
+      throw SqlError(sqlstate::kGroupingError,
+                     fmt::format("column \"{}.{}\" must appear in the GROUP BY clause or be used in an aggregate function",
+                                 plan_.table_ref, column),
+                     e->location);
+    }
+    for (auto& a : e->args) a = Rewrite(std::move(a));
+    return e;
+  }
+
+ private:
+  int AggregateIndex(const Expr& agg) {
+    // The argument (none for count(*)), then the FILTER condition when there is one.
+    const Expr* arg = agg.args.size() > (agg.filtered ? 1u : 0u) ? agg.args[0].get() : nullptr;
+    const Expr* filter = agg.filtered ? agg.args.back().get() : nullptr;
+    auto same = [](const ExprPtr& a, const Expr* b) { return a ? b != nullptr && a->Equals(*b) : b == nullptr; };
+    for (size_t i = 0; i < plan_.aggregates.size(); ++i) {
+      const AggregateSpec& s = plan_.aggregates[i];
+      if (s.func == agg.agg && same(s.arg, arg) && same(s.filter, filter) && s.distinct == agg.distinct && s.sort == agg.sort)
+        return static_cast<int>(i);
+    }
+    plan_.aggregates.push_back(AggregateSpec{agg.agg, arg ? arg->Clone() : nullptr, agg.type, agg.distinct, agg.sort,
+                                             filter ? filter->Clone() : nullptr});
+    return static_cast<int>(plan_.aggregates.size() - 1);
+  }
+
+  SelectPlan& plan_;
+};
+
+ExprPtr BindLimit(const PgQuery__Node* n, const NameScope* outer, const Catalog& catalog) {
+  ExprBinder binder(outer, &catalog);
+  binder.AllowAggregates(false, "LIMIT");
+  return Coerce(binder.Bind(n), SqlType::Of(TypeId::kInt8), CastContext::kAssignment);
+}
+
+void CheckSupported(const PgQuery__SelectStmt* s) {
+  if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) throw NotSupported("UNION/INTERSECT/EXCEPT");
+  if (s->n_values_lists > 0) throw NotSupported("VALUES lists");
+  if (s->with_clause) throw NotSupported("WITH queries");
+  // Plain DISTINCT is one empty node; DISTINCT ON lists its expressions.
+  if (s->n_distinct_clause > 1 || (s->n_distinct_clause == 1 && s->distinct_clause[0]->node_case != PG_QUERY__NODE__NODE__NOT_SET))
+    throw NotSupported("SELECT DISTINCT ON");
+  if (s->into_clause) throw NotSupported("SELECT INTO");
+  if (s->n_window_clause > 0) throw NotSupported("WINDOW clauses");
+  if (s->n_locking_clause > 0) throw NotSupported("FOR UPDATE/SHARE in an ad-hoc query");
+  if (s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES) throw NotSupported("FETCH ... WITH TIES");
+  if (s->n_from_clause > 1) throw NotSupported("joins");
+}
+
+}  // namespace
+
+SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, const NameScope* outer) {
+  CheckSupported(s);
+  SelectPlan plan;
+  plan.distinct = s->n_distinct_clause == 1;
+  std::optional<TableScope> scope;
+  if (s->n_from_clause == 1) {
+    const PgQuery__Node* from = s->from_clause[0];
+    if (from->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR) throw NotSupported("joins");
+    if (from->node_case != PG_QUERY__NODE__NODE_RANGE_VAR) throw NotSupported("a subquery or function in FROM");
+    const PgQuery__RangeVar* rv = from->range_var;
+    if (rv->schemaname && *rv->schemaname && std::string_view(rv->schemaname) != "public")
+      throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", rv->schemaname), rv->location);
+    plan.table = catalog.FindTable(rv->relname);
+    if (!plan.table) plan.table = FindSystemView(rv->relname);
+    if (!plan.table)
+      throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", rv->relname), rv->location);
+    if (rv->alias && rv->alias->n_colnames > 0) throw NotSupported("a column alias list in FROM");
+    plan.table_ref = rv->alias ? rv->alias->aliasname : rv->relname;
+    scope.emplace(*plan.table, plan.table_ref, outer);
+  }
+  const NameScope* names = scope ? &*scope : outer;
+  ExprBinder binder(names, &catalog);
+
+  // Target list (aggregates allowed; checked against GROUP BY below).
+  binder.AllowAggregates(true);
+  for (size_t i = 0; i < s->n_target_list; ++i) {
+    const PgQuery__ResTarget* t = s->target_list[i]->res_target;
+    const PgQuery__Node* v = t->val;
+    if (v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+        v->column_ref->fields[v->column_ref->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR) {
+      const PgQuery__ColumnRef* ref = v->column_ref;
+      if (!plan.table) throw SqlError(sqlstate::kSyntaxError, "SELECT * with no tables specified is not valid", ref->location);
+      if (ref->n_fields == 2 && StringValue(ref->fields[0]) != plan.table_ref)
+        throw SqlError(sqlstate::kUndefinedTable,
+                       fmt::format("missing FROM-clause entry for table \"{}\"", StringValue(ref->fields[0])), ref->location);
+      for (size_t c = 0; c < plan.table->columns.size(); ++c) {
+        const CatalogColumn& col = plan.table->columns[c];
+        plan.outputs.push_back(MakeSlot(Slot{SlotSpace::kColumn, static_cast<int>(c)}, col.type, ref->location));
+        plan.columns.push_back(OutputColumn{col.name, col.type});
+      }
+      continue;
+    }
+    ExprPtr e = binder.Bind(v);
+    if (e->type.is_unknown()) e = Coerce(std::move(e), SqlType::Of(TypeId::kText), CastContext::kImplicit);
+    plan.columns.push_back(OutputColumn{OutputColumnName(t), e->type});
+    plan.outputs.push_back(std::move(e));
+  }
+
+  if (s->where_clause) {
+    binder.AllowAggregates(false, "WHERE");
+    plan.where = binder.BindCondition(s->where_clause, "WHERE");
+  }
+
+  for (size_t i = 0; i < s->n_group_clause; ++i) {
+    const PgQuery__Node* g = s->group_clause[i];
+    if (g->node_case == PG_QUERY__NODE__NODE_GROUPING_SET) throw NotSupported("GROUPING SETS/ROLLUP/CUBE");
+    if (auto pos = Position(g)) {
+      if (*pos < 1 || *pos > static_cast<int>(plan.columns.size()))
+        throw SqlError(sqlstate::kInvalidColumnReference, fmt::format("GROUP BY position {} is not in select list", *pos),
+                       NodeLocation(g));
+      const Expr& target = *plan.outputs[*pos - 1];
+      if (target.ContainsAggregate())
+        throw SqlError(sqlstate::kGroupingError, "aggregate functions are not allowed in GROUP BY", target.location);
+      plan.group_by.push_back(target.Clone());
+      continue;
+    }
+    binder.AllowAggregates(false, "GROUP BY");
+    std::optional<std::string> bare = BareName(g);
+    if (bare && (!plan.table || plan.table->ColumnIndex(*bare) < 0)) {
+      // Not an input column: an output column name (SQL92 style).
+      for (size_t c = 0; c < plan.columns.size(); ++c)
+        if (plan.columns[c].name == *bare && !plan.outputs[c]->ContainsAggregate()) {
+          plan.group_by.push_back(plan.outputs[c]->Clone());
+          bare.reset();
+          break;
+        }
+      if (!bare) continue;
+    }
+    plan.group_by.push_back(binder.Bind(g));
+  }
+
+  if (s->having_clause) {
+    binder.AllowAggregates(true);
+    plan.having = binder.BindCondition(s->having_clause, "HAVING");
+  }
+
+  size_t visible = plan.outputs.size();
+  for (size_t i = 0; i < s->n_sort_clause; ++i) {
+    const PgQuery__SortBy* sb = s->sort_clause[i]->sort_by;
+    if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING) throw NotSupported("ORDER BY ... USING");
+    SortKey key;
+    key.descending = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+    key.nulls_first = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT
+                          ? key.descending
+                          : sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST;
+    std::optional<int> output;
+    if (auto pos = Position(sb->node)) {
+      if (*pos < 1 || *pos > static_cast<int>(visible))
+        throw SqlError(sqlstate::kInvalidColumnReference, fmt::format("ORDER BY position {} is not in select list", *pos),
+                       NodeLocation(sb->node));
+      output = *pos - 1;
+    } else if (auto bare = BareName(sb->node)) {
+      for (size_t c = 0; c < visible; ++c) {
+        if (plan.columns[c].name != *bare) continue;
+        if (output && !plan.outputs[*output]->Equals(*plan.outputs[c]))
+          throw SqlError("42702", fmt::format("ORDER BY \"{}\" is ambiguous", *bare), NodeLocation(sb->node));
+        if (!output) output = static_cast<int>(c);
+      }
+    }
+    if (!output) {
+      binder.AllowAggregates(true);
+      ExprPtr e = binder.Bind(sb->node);
+      if (e->type.is_unknown()) e = Coerce(std::move(e), SqlType::Of(TypeId::kText), CastContext::kImplicit);
+      if (plan.distinct) {
+        // Sorting by anything but an output could tell apart rows DISTINCT made one.
+        for (size_t c = 0; c < visible && !output; ++c)
+          if (plan.outputs[c]->Equals(*e)) output = static_cast<int>(c);
+        if (!output)
+          throw SqlError(sqlstate::kInvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+                         NodeLocation(sb->node));
+      } else {
+        output = static_cast<int>(plan.outputs.size());
+        plan.outputs.push_back(std::move(e));
+      }
+    }
+    key.output = *output;
+    plan.sort.push_back(key);
+  }
+
+  bool has_aggregates = plan.having != nullptr;
+  for (const auto& e : plan.outputs) has_aggregates = has_aggregates || e->ContainsAggregate();
+  plan.grouped = has_aggregates || !plan.group_by.empty();
+  if (plan.grouped) {
+    GroupRewriter rewriter(plan);
+    for (auto& e : plan.outputs) e = rewriter.Rewrite(std::move(e));
+    if (plan.having) plan.having = rewriter.Rewrite(std::move(plan.having));
+  }
+
+  if (s->limit_count) plan.limit = BindLimit(s->limit_count, outer, catalog);
+  if (s->limit_offset) plan.offset = BindLimit(s->limit_offset, outer, catalog);
+  // Secondary indexes too: a transaction scans them at its position, an ad-hoc SELECT in
+  // its snapshot.
+  if (plan.table && !IsSystemView(*plan.table)) plan.access = ChooseAccessPath(plan.where.get(), *plan.table, &catalog);
+  // Not with nextval(): the analysis hoists the calls it finds in `where`, not in a copy.
+  if (plan.where && !plan.access.decided.empty() && !plan.where->Contains(ExprKind::kNextval)) {
+    plan.residual = ResidualWhere(*plan.where, plan.access);
+    plan.has_residual = true;
+  }
+  return plan;
+}
+
+}  // namespace caracal::planner

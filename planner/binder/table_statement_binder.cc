@@ -1,0 +1,281 @@
+#include "planner/binder/select_binder.h"
+#include "planner/binder/table_statement_binder.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "planner/binder/coerce.h"
+#include "planner/parser/pg_nodes.h"
+#include "planner/types/sql_error.h"
+#include "planner/catalog/system_views.h"
+#include "planner/binder/table_scope.h"
+
+namespace caracal::planner {
+
+namespace {
+
+std::string RefName(const PgQuery__RangeVar* rv) { return rv->alias ? rv->alias->aliasname : rv->relname; }
+
+void RejectWith(const PgQuery__WithClause* with) {
+  if (with) throw NotSupported("WITH queries", with->location);
+}
+
+// The target column of an INSERT column list / UPDATE SET entry.
+int TargetColumn(const TableInfo& table, const PgQuery__ResTarget* target) {
+  if (target->n_indirection > 0) throw NotSupported("assignment to an array element or field", target->location);
+  int c = table.ColumnIndex(target->name);
+  if (c < 0)
+    throw SqlError(sqlstate::kUndefinedColumn,
+                   fmt::format("column \"{}\" of relation \"{}\" does not exist", target->name, table.name),
+                   target->location);
+  return c;
+}
+
+ExprPtr ColumnDefault(const CatalogColumn& column) {
+  if (column.default_expr) return column.default_expr->Clone();
+  return MakeConst(Datum::Null(), column.type);
+}
+
+// A value for `column`: DEFAULT, or the expression with assignment coercion.
+ExprPtr BindColumnValue(ExprBinder& binder, const PgQuery__Node* node, const CatalogColumn& column) {
+  if (node->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) return ColumnDefault(column);
+  return binder.BindAssignment(node, column.type, column.name);
+}
+
+bool IsPrimaryKeyTarget(const TableInfo& table, const PgQuery__InferClause* infer) {
+  if (infer->conname && *infer->conname) return std::string(infer->conname) == table.name + "_pkey";
+  std::set<int> columns;
+  for (size_t i = 0; i < infer->n_index_elems; ++i) {
+    const PgQuery__Node* n = infer->index_elems[i];
+    if (n->node_case != PG_QUERY__NODE__NODE_INDEX_ELEM || !n->index_elem->name || !*n->index_elem->name) return false;
+    int c = table.ColumnIndex(n->index_elem->name);
+    if (c < 0)
+      throw SqlError(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", n->index_elem->name),
+                     infer->location);
+    columns.insert(c);
+  }
+  return columns == std::set<int>(table.primary_key.begin(), table.primary_key.end()) && !infer->where_clause;
+}
+
+}  // namespace
+
+KeyAccess KeyAccessOf(const AccessPath& path) {
+  KeyAccess k;
+  switch (path.kind) {
+    case AccessPath::Kind::kPointRead: k.kind = KeyAccess::Kind::kPoint; break;
+    case AccessPath::Kind::kRangeScan: k.kind = KeyAccess::Kind::kRange; break;
+    case AccessPath::Kind::kFullScan: k.kind = KeyAccess::Kind::kFullScan; break;
+    case AccessPath::Kind::kIndexScan:
+      k.kind = KeyAccess::Kind::kIndex;
+      k.index = path.index;
+      break;
+  }
+  for (const Expr* e : path.prefix) k.key.push_back(e->Clone());
+  if (path.lower) {
+    k.lower = path.lower->value->Clone();
+    k.lower_inclusive = path.lower->inclusive;
+  }
+  if (path.upper) {
+    k.upper = path.upper->value->Clone();
+    k.upper_inclusive = path.upper->inclusive;
+  }
+  return k;
+}
+
+const TableInfo& TableStatementBinder::ResolveTable(const PgQuery__RangeVar* rv) const {
+  if (rv->schemaname && *rv->schemaname && std::string_view(rv->schemaname) != "public")
+    throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", rv->schemaname), rv->location);
+  const TableInfo* table = catalog_.FindTable(rv->relname);
+  if (!table)
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", rv->relname), rv->location);
+  return *table;
+}
+
+void TableStatementBinder::BindReturning(Stmt& s, PgQuery__Node* const* list, size_t n, const NameScope& scope) {
+  returning_columns_.clear();
+  ExprBinder binder(&scope, &catalog_);
+  for (size_t i = 0; i < n; ++i) {
+    const PgQuery__ResTarget* t = list[i]->res_target;
+    const PgQuery__Node* v = t->val;
+    if (v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+        v->column_ref->fields[v->column_ref->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR) {
+      for (size_t c = 0; c < s.table->columns.size(); ++c) {
+        const CatalogColumn& col = s.table->columns[c];
+        s.returning.push_back(MakeSlot(Slot{SlotSpace::kColumn, static_cast<int>(c)}, col.type, t->location));
+        returning_columns_.push_back({col.name, col.type});
+      }
+      continue;
+    }
+    ExprPtr e = binder.Bind(v);
+    if (e->type.is_unknown()) e = Coerce(std::move(e), SqlType::Of(TypeId::kText), CastContext::kImplicit);
+    returning_columns_.push_back({OutputColumnName(t), e->type});
+    s.returning.push_back(std::move(e));
+  }
+}
+
+std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt* stmt) {
+  RejectWith(stmt->with_clause);
+  const TableInfo& table = ResolveTable(stmt->relation);
+  // Target columns: the list, or every column in order.
+  std::vector<int> targets;
+  if (stmt->n_cols > 0) {
+    std::set<int> seen;
+    for (size_t i = 0; i < stmt->n_cols; ++i) {
+      const PgQuery__ResTarget* t = stmt->cols[i]->res_target;
+      int c = TargetColumn(table, t);
+      if (!seen.insert(c).second)
+        throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" specified more than once", t->name),
+                       t->location);
+      targets.push_back(c);
+    }
+  } else {
+    for (size_t c = 0; c < table.columns.size(); ++c) targets.push_back(static_cast<int>(c));
+  }
+
+  // The rows: VALUES lists, or DEFAULT VALUES (no select statement).
+  std::vector<std::vector<const PgQuery__Node*>> rows;
+  if (stmt->select_stmt) {
+    if (stmt->select_stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) throw NotSupported("this INSERT source");
+    const PgQuery__SelectStmt* source = stmt->select_stmt->select_stmt;
+    if (source->n_values_lists == 0)
+      throw NotSupported("INSERT ... SELECT").WithHint("Insert the rows one VALUES list at a time, or in a loop.");
+    for (size_t r = 0; r < source->n_values_lists; ++r) {
+      const PgQuery__List* items = source->values_lists[r]->list;
+      std::vector<const PgQuery__Node*> row(items->items, items->items + items->n_items);
+      if (row.size() > targets.size())
+        throw SqlError(sqlstate::kSyntaxError, "INSERT has more expressions than target columns",
+                       NodeLocation(row[targets.size()]));
+      if (row.size() < targets.size() && stmt->n_cols > 0)
+        throw SqlError(sqlstate::kSyntaxError, "INSERT has more target columns than expressions",
+                       stmt->cols[row.size()]->res_target->location);
+      rows.push_back(std::move(row));
+    }
+  } else {
+    rows.emplace_back();
+  }
+
+  const PgQuery__OnConflictClause* conflict = stmt->on_conflict_clause;
+  OnConflict on_conflict = OnConflict::kNone;
+  if (conflict) {
+    if (conflict->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE) on_conflict = OnConflict::kDoUpdate;
+    else on_conflict = OnConflict::kDoNothing;
+    if (!conflict->infer && on_conflict == OnConflict::kDoUpdate)
+      throw SqlError(sqlstate::kSyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name",
+                     conflict->location)
+          .WithHint("For example, ON CONFLICT (column_name).");
+    if (conflict->infer && !IsPrimaryKeyTarget(table, conflict->infer))
+      throw SqlError(sqlstate::kInvalidColumnReference,
+                     "there is no unique or exclusion constraint matching the ON CONFLICT specification",
+                     conflict->infer->location);
+  }
+
+  std::vector<StmtPtr> out;
+  ExprBinder values_binder(variables_, &catalog_);
+  for (const auto& row : rows) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = StmtKind::kInsert;
+    s->table = &table;
+    s->row_values.resize(table.columns.size());
+    for (size_t i = 0; i < row.size(); ++i)
+      s->row_values[targets[i]] = BindColumnValue(values_binder, row[i], table.columns[targets[i]]);
+    for (size_t c = 0; c < table.columns.size(); ++c)
+      if (!s->row_values[c]) s->row_values[c] = ColumnDefault(table.columns[c]);
+    s->on_conflict = on_conflict;
+    if (on_conflict == OnConflict::kDoUpdate) {
+      TableScope scope(table, RefName(stmt->relation), variables_, true);
+      ExprBinder binder(&scope, &catalog_);
+      std::set<int> assigned;
+      for (size_t i = 0; i < conflict->n_target_list; ++i) {
+        const PgQuery__ResTarget* t = conflict->target_list[i]->res_target;
+        if (t->val && t->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
+          throw NotSupported("SET (a, b) = (...) assignments", t->location);
+        int c = TargetColumn(table, t);
+        if (!assigned.insert(c).second)
+          throw SqlError(sqlstate::kSyntaxError, fmt::format("multiple assignments to same column \"{}\"", t->name),
+                         t->location);
+        s->assignments.emplace_back(c, BindColumnValue(binder, t->val, table.columns[c]));
+      }
+      for (int c : table.primary_key)
+        if (assigned.count(c))
+          throw NotSupported("ON CONFLICT DO UPDATE of a primary-key column", conflict->location);
+      if (conflict->where_clause) s->conflict_filter = binder.BindCondition(conflict->where_clause, "WHERE");
+    }
+    if (stmt->n_returning_list > 0) {
+      TableScope scope(table, RefName(stmt->relation), variables_);
+      BindReturning(*s, stmt->returning_list, stmt->n_returning_list, scope);
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+StmtPtr TableStatementBinder::BindUpdate(const PgQuery__UpdateStmt* stmt) {
+  RejectWith(stmt->with_clause);
+  if (stmt->n_from_clause > 0) throw NotSupported("UPDATE ... FROM");
+  const TableInfo& table = ResolveTable(stmt->relation);
+  TableScope scope(table, RefName(stmt->relation), variables_);
+  ExprBinder binder(&scope, &catalog_);
+  auto s = std::make_unique<Stmt>();
+  s->kind = StmtKind::kUpdate;
+  s->table = &table;
+  std::set<int> assigned;
+  for (size_t i = 0; i < stmt->n_target_list; ++i) {
+    const PgQuery__ResTarget* t = stmt->target_list[i]->res_target;
+    if (t->val && t->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
+      throw NotSupported("SET (a, b) = (...) assignments", t->location);
+    int c = TargetColumn(table, t);
+    if (!assigned.insert(c).second)
+      throw SqlError(sqlstate::kSyntaxError, fmt::format("multiple assignments to same column \"{}\"", t->name),
+                     t->location);
+    for (int k : table.primary_key)
+      if (k == c)
+        throw NotSupported("UPDATE of a primary-key column", t->location)
+            .WithHint("DELETE the row and INSERT it with the new key.");
+    s->assignments.emplace_back(c, BindColumnValue(binder, t->val, table.columns[c]));
+  }
+  if (stmt->where_clause) {
+    if (stmt->where_clause->node_case == PG_QUERY__NODE__NODE_CURRENT_OF_EXPR) throw NotSupported("WHERE CURRENT OF");
+    s->filter = binder.BindCondition(stmt->where_clause, "WHERE");
+  }
+  s->where_key = KeyAccessOf(ChooseAccessPath(s->filter.get(), table));
+  if (stmt->n_returning_list > 0) BindReturning(*s, stmt->returning_list, stmt->n_returning_list, scope);
+  return s;
+}
+
+StmtPtr TableStatementBinder::BindDelete(const PgQuery__DeleteStmt* stmt) {
+  RejectWith(stmt->with_clause);
+  if (stmt->n_using_clause > 0) throw NotSupported("DELETE ... USING");
+  const TableInfo& table = ResolveTable(stmt->relation);
+  TableScope scope(table, RefName(stmt->relation), variables_);
+  ExprBinder binder(&scope, &catalog_);
+  auto s = std::make_unique<Stmt>();
+  s->kind = StmtKind::kDelete;
+  s->table = &table;
+  if (stmt->where_clause) {
+    if (stmt->where_clause->node_case == PG_QUERY__NODE__NODE_CURRENT_OF_EXPR) throw NotSupported("WHERE CURRENT OF");
+    s->filter = binder.BindCondition(stmt->where_clause, "WHERE");
+  }
+  s->where_key = KeyAccessOf(ChooseAccessPath(s->filter.get(), table));
+  if (stmt->n_returning_list > 0) BindReturning(*s, stmt->returning_list, stmt->n_returning_list, scope);
+  return s;
+}
+
+StmtPtr TableStatementBinder::BindSelect(const PgQuery__SelectStmt* stmt, StmtKind kind) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = kind;
+  s->select = std::make_unique<SelectPlan>(PlanSelect(stmt, catalog_, variables_));
+  s->table = s->select->table;
+  if (s->table && IsSystemView(*s->table))
+    throw NotSupported(fmt::format("reading the system view {} inside a procedure", s->table->name));
+  if (s->table) s->select_key = KeyAccessOf(s->select->access);
+  const SelectPlan& q = *s->select;
+  if (q.table && q.access.kind == AccessPath::Kind::kPointRead && !q.grouped && q.sort.empty() && !q.limit &&
+      !q.offset && q.where) {
+    size_t conjuncts = q.where->kind == ExprKind::kAnd ? q.where->args.size() : 1;
+    s->point_lookup = conjuncts == q.table->primary_key.size();
+  }
+  return s;
+}
+
+}  // namespace caracal::planner

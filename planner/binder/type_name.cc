@@ -1,0 +1,64 @@
+#include "planner/binder/type_name.h"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "planner/parser/pg_nodes.h"
+#include "planner/types/sql_error.h"
+
+namespace caracal::planner {
+
+std::string TypeNameText(const PgQuery__TypeName* tn) {
+  std::string out;
+  for (size_t i = 0; i < tn->n_names; ++i) {
+    std::string part = StringValue(tn->names[i]);
+    if (part == "pg_catalog" && tn->n_names > 1) continue;
+    if (!out.empty()) out += ".";
+    out += part;
+  }
+  return out;
+}
+
+SqlType ResolveTypeName(const PgQuery__TypeName* tn) {
+  std::string name = StringValue(tn->names[tn->n_names - 1]);
+  int location = tn->location;
+  // Arrays: PostgreSQL ignores declared bounds and dimensions (int[3][3] is int[]).
+  bool array = tn->n_array_bounds > 0;
+  if (tn->setof) throw SqlError(sqlstate::kFeatureNotSupported, "SETOF types are not supported here", location);
+  std::vector<int32_t> mods;
+  for (size_t i = 0; i < tn->n_typmods; ++i) {
+    const PgQuery__Node* m = tn->typmods[i];
+    if (m->node_case != PG_QUERY__NODE__NODE_A_CONST || m->a_const->val_case != PG_QUERY__A__CONST__VAL_IVAL)
+      throw SqlError(sqlstate::kSyntaxError, "type modifiers must be simple constants", location);
+    mods.push_back(m->a_const->ival->ival);
+  }
+  if (name == "timestamptz" || name == "date" || name == "time" || name == "timetz" || name == "interval" ||
+      name == "json" || name == "jsonb" || name == "bytea" || name == "uuid" || name == "money")
+    throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("type {} is not supported yet", TypeNameText(tn)), location)
+        .WithHint("Supported types: smallint, integer, bigint, real, double precision, numeric(p,s), boolean, "
+                  "char(n), varchar(n), text, timestamp.");
+  std::optional<SqlType> t = TypeFromName(name, static_cast<int>(mods.size()), mods.data());
+  if (!t) throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", TypeNameText(tn)), location);
+  if (t->id == TypeId::kNumeric && t->precision >= 0) {
+    if (mods.size() > 2) throw SqlError(sqlstate::kSyntaxError, "invalid NUMERIC type modifier", location);
+    if (t->precision < 1 || t->precision > 1000)
+      throw SqlError(sqlstate::kInvalidParameterValue,
+                     fmt::format("NUMERIC precision {} must be between 1 and 1000", t->precision), location);
+    if (t->scale < 0 || t->scale > t->precision)
+      throw SqlError(sqlstate::kInvalidParameterValue,
+                     fmt::format("NUMERIC scale {} must be between 0 and precision {}", t->scale, t->precision), location);
+  }
+  if ((t->id == TypeId::kBpchar || t->id == TypeId::kVarchar) && !mods.empty()) {
+    if (mods.size() > 1) throw SqlError(sqlstate::kSyntaxError, "invalid type modifier", location);
+    if (t->precision < 1)
+      throw SqlError(sqlstate::kInvalidParameterValue,
+                     fmt::format("length for type {} must be at least 1", t->id == TypeId::kBpchar ? "char" : "varchar"),
+                     location);
+  } else if (!mods.empty() && t->id != TypeId::kNumeric && t->id != TypeId::kTimestamp) {
+    throw SqlError(sqlstate::kSyntaxError, fmt::format("type modifier is not allowed for type \"{}\"", name), location);
+  }
+  return array && !t->is_array() ? SqlType::ArrayOf(*t) : *t;
+}
+
+}  // namespace caracal::planner

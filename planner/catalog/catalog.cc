@@ -1,0 +1,206 @@
+#include "planner/catalog/catalog.h"
+
+#include <fmt/format.h>
+
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "planner/types/sql_error.h"
+
+namespace caracal::planner {
+
+int TableInfo::ColumnIndex(std::string_view column) const {
+  for (size_t i = 0; i < columns.size(); ++i)
+    if (columns[i].name == column) return static_cast<int>(i);
+  return -1;
+}
+
+const TableInfo* Catalog::FindTable(std::string_view name) const {
+  auto it = tables_.find(name);
+  return it == tables_.end() ? nullptr : it->second.get();
+}
+
+const IndexInfo* Catalog::FindIndex(std::string_view name) const {
+  auto it = indexes_.find(name);
+  return it == indexes_.end() ? nullptr : &it->second;
+}
+
+const SequenceInfo* Catalog::FindSequence(std::string_view name) const {
+  auto it = sequences_.find(name);
+  return it == sequences_.end() ? nullptr : &it->second;
+}
+
+bool Catalog::RelationExists(std::string_view name) const {
+  return FindTable(name) || FindIndex(name) || FindSequence(name);
+}
+
+std::vector<const TableInfo*> Catalog::Tables() const {
+  std::vector<const TableInfo*> out;
+  for (const auto& [name, t] : tables_) out.push_back(t.get());
+  return out;
+}
+
+std::vector<const SequenceInfo*> Catalog::Sequences() const {
+  std::vector<const SequenceInfo*> out;
+  for (const auto& [name, s] : sequences_) out.push_back(&s);
+  return out;
+}
+
+Schema Catalog::EngineSchema(const TableInfo& table) {
+  std::vector<Column> columns;
+  for (const CatalogColumn& c : table.columns) columns.push_back(ToColumn(c.name, c.type, c.not_null));
+  return Schema(table.name, std::move(columns), table.primary_key);
+}
+
+const TableInfo& Catalog::CreateTable(TableInfo table) {
+  if (RelationExists(table.name))
+    throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", table.name));
+  table.indexes.clear();
+  table.id = db_.CreateTable(EngineSchema(table));
+  auto owned = std::make_unique<TableInfo>(std::move(table));
+  const TableInfo& ref = *owned;
+  tables_.emplace(ref.name, std::move(owned));
+  return ref;
+}
+
+void Catalog::DropTable(std::string_view name) {
+  auto it = tables_.find(name);
+  if (it == tables_.end()) throw SqlError(sqlstate::kUndefinedTable, fmt::format("table \"{}\" does not exist", name));
+  RefuseWhileProceduresUse(*it->second, fmt::format("table {}", it->second->name));
+  for (const std::string& index : it->second->indexes) indexes_.erase(index);
+  db_.DropTable(it->second->id);
+  tables_.erase(it);
+}
+
+const IndexInfo& Catalog::CreateIndex(std::string name, std::string_view table_name, std::vector<int> columns) {
+  auto it = tables_.find(table_name);
+  if (it == tables_.end())
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", table_name));
+  if (RelationExists(name)) throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
+  TableInfo& table = *it->second;
+  IndexInfo index{name, table.name, columns, static_cast<int>(table.indexes.size())};
+  db_.AddIndex(table.id, IndexSchema{name, std::move(columns)});  // fills it from the rows
+  indexes_.emplace(name, index);
+  table.indexes.push_back(name);
+  return indexes_.at(name);
+}
+
+Catalog::DetachedIndex Catalog::DetachIndex(std::string_view name) {
+  auto it = indexes_.find(name);
+  if (it == indexes_.end()) throw SqlError(sqlstate::kUndefinedObject, fmt::format("index \"{}\" does not exist", name));
+  TableInfo& table = *tables_.at(it->second.table);
+  DetachedIndex detached{std::move(it->second), table.id};
+  indexes_.erase(it);
+  std::erase(table.indexes, detached.info.name);
+  NumberIndexes(table);
+  return detached;
+}
+
+void Catalog::ReattachIndex(DetachedIndex detached) {
+  TableInfo& table = *tables_.at(detached.info.table);
+  const int position = detached.info.engine_index;
+  std::string name = detached.info.name;
+  table.indexes.insert(table.indexes.begin() + position, name);
+  indexes_.emplace(std::move(name), std::move(detached.info));
+  NumberIndexes(table);
+}
+
+void Catalog::DropDetachedIndex(const DetachedIndex& detached) {
+  // The engine's later indexes shift down by one, as the catalog's did when detached.
+  db_.DropIndex(detached.table, detached.info.engine_index);
+}
+
+void Catalog::NumberIndexes(const TableInfo& table) {
+  for (size_t i = 0; i < table.indexes.size(); ++i) indexes_.at(table.indexes[i]).engine_index = static_cast<int>(i);
+}
+
+const SequenceInfo& Catalog::CreateSequence(std::string name, int64_t start, int64_t increment) {
+  if (RelationExists(name)) throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
+  std::string engine_name = name;
+  while (db_.sequences().Exists(engine_name)) engine_name = fmt::format("{}${}", name, ++sequence_generation_);
+  db_.sequences().Create(engine_name, start, increment);
+  return sequences_.emplace(name, SequenceInfo{name, engine_name, start, increment}).first->second;
+}
+
+void Catalog::DropSequence(std::string_view name) {
+  auto it = sequences_.find(name);
+  if (it == sequences_.end())
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("sequence \"{}\" does not exist", name));
+  db_.sequences().Drop(it->second.engine_name);
+  sequences_.erase(it);
+}
+
+std::string Catalog::ChooseIndexName(std::string_view table, const std::vector<std::string>& columns) const {
+  std::string base = std::string(table);
+  for (const std::string& c : columns) base += "_" + c;
+  base += "_idx";
+  std::string name = base;
+  for (int i = 1; RelationExists(name); ++i) name = fmt::format("{}{}", base, i);
+  return name;
+}
+
+}  // namespace caracal::planner
+
+namespace caracal::planner {
+
+std::vector<std::shared_ptr<const ProcedureIr>> Catalog::FindProcedures(std::string_view name) const {
+  auto it = procedures_.find(name);
+  if (it == procedures_.end()) return {};
+  std::vector<std::shared_ptr<const ProcedureIr>> found;
+  for (const StoredRoutine& r : it->second) found.push_back(r.ir);
+  return found;
+}
+
+std::vector<std::shared_ptr<const ProcedureIr>> Catalog::Procedures() const {
+  std::vector<std::shared_ptr<const ProcedureIr>> all;
+  for (const auto& [name, overloads] : procedures_) {
+    std::vector<const StoredRoutine*> sorted;
+    for (const StoredRoutine& r : overloads) sorted.push_back(&r);
+    std::ranges::sort(sorted, {}, [](const StoredRoutine* r) { return r->signature; });
+    for (const StoredRoutine* r : sorted) all.push_back(r->ir);
+  }
+  return all;
+}
+
+void Catalog::StoreProcedure(StoredRoutine routine, bool replace) {
+  std::vector<StoredRoutine>& overloads = procedures_[routine.name];
+  for (StoredRoutine& existing : overloads) {
+    if (existing.parameter_types != routine.parameter_types) continue;
+    if (!replace)
+      throw SqlError(sqlstate::kDuplicateFunction,
+                     fmt::format("{} \"{}\" already exists with same argument types",
+                                 routine.is_procedure ? "procedure" : "function", routine.name));
+    existing = std::move(routine);
+    return;
+  }
+  overloads.push_back(std::move(routine));
+}
+
+void Catalog::RemoveProcedure(const ProcedureIr& ir) {
+  for (auto it = procedures_.begin(); it != procedures_.end(); ++it) {
+    if (std::erase_if(it->second, [&](const StoredRoutine& r) { return r.ir.get() == &ir; }) == 0) continue;
+    if (it->second.empty()) procedures_.erase(it);
+    return;
+  }
+}
+
+std::vector<std::string> Catalog::ProceduresUsing(const TableInfo& table) const {
+  std::vector<std::string> users;
+  for (const auto& [name, overloads] : procedures_)
+    for (const StoredRoutine& r : overloads)
+      if (std::ranges::find(r.tables, &table) != r.tables.end()) users.push_back(r.signature);
+  return users;
+}
+
+void Catalog::RefuseWhileProceduresUse(const TableInfo& table, const std::string& what) const {
+  std::vector<std::string> users = ProceduresUsing(table);
+  if (users.empty()) return;
+  throw SqlError(sqlstate::kDependentObjectsStillExist,
+                 fmt::format("cannot drop {} because other objects depend on it", what))
+      .WithDetail(fmt::format("{} {} compiled against table {}", fmt::join(users, ", "),
+                              users.size() == 1 ? "is" : "are", table.name))
+      .WithHint("Drop or replace those functions first.");
+}
+
+}  // namespace caracal::planner

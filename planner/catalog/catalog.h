@@ -1,0 +1,149 @@
+// Catalog: the SQL-level description of what the engine stores. Tables carry their SQL
+// column types (numeric(p,s), char(n), varchar(n)), NOT NULL, bound DEFAULT expressions
+// and primary key; indexes map to engine secondary indexes; sequences to engine
+// sequences. Tables, indexes and sequences share one namespace, as PostgreSQL's
+// relations do. Names are stored case-folded (the parser already lower-cases unquoted
+// identifiers).
+//
+// Invariants: every TableInfo names a live engine table whose Schema matches its
+// columns and primary key; every IndexInfo names a secondary index of its table's
+// engine table. Mutations happen only between epochs (callers hold
+// Engine::RunExclusive); reads happen on the session thread.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/storage/database.h"
+#include "planner/expr/expr.h"
+#include "planner/types/sql_type.h"
+
+namespace caracal::planner {
+
+struct ProcedureIr;
+
+struct CatalogColumn {
+  std::string name;
+  SqlType type;
+  bool not_null = false;
+  std::shared_ptr<const Expr> default_expr;  // bound, coerced to `type`; null: DEFAULT NULL
+};
+
+struct TableInfo {
+  std::string name;
+  TableId id = 0;
+  std::vector<CatalogColumn> columns;
+  std::vector<int> primary_key;  // column positions, in key order
+  std::vector<std::string> indexes;  // names of this table's indexes, in engine index order
+
+  int ColumnIndex(std::string_view column) const;
+};
+
+struct IndexInfo {
+  std::string name;
+  std::string table;
+  std::vector<int> columns;
+  int engine_index = 0;  // position among the engine table's secondary indexes
+};
+
+struct SequenceInfo {
+  std::string name;
+  std::string engine_name;  // the engine never forgets a sequence: re-creations get a new name
+  int64_t start = 1;
+  int64_t increment = 1;
+};
+
+// A stored procedure or function as the catalog keeps it: its compiled IR, which the
+// catalog does not look into, and the facts the catalog needs of it, taken from the IR
+// when it is stored (planner/plan/procedure_ir.h's StoredRoutineFor).
+struct StoredRoutine {
+  std::shared_ptr<const ProcedureIr> ir;
+  std::string name;
+  std::string signature;                 // name(argument types): order and messages
+  std::vector<SqlType> parameter_types;  // what overloads are told apart by
+  bool is_procedure = false;             // PROCEDURE, not FUNCTION
+  std::vector<const TableInfo*> tables;  // the tables its statements use
+};
+
+class Catalog {
+ public:
+  explicit Catalog(Database& db) : db_(db) {}
+
+  Database& database() { return db_; }
+  const Database& database() const { return db_; }
+
+  const TableInfo* FindTable(std::string_view name) const;
+  const IndexInfo* FindIndex(std::string_view name) const;
+  const SequenceInfo* FindSequence(std::string_view name) const;
+  // Whether any relation (table, index, sequence) has this name.
+  bool RelationExists(std::string_view name) const;
+  std::vector<const TableInfo*> Tables() const;     // by name
+  std::vector<const SequenceInfo*> Sequences() const;  // by name
+
+  // Mutations: only between epochs. They throw SqlError and then change nothing.
+  const TableInfo& CreateTable(TableInfo table);
+  void DropTable(std::string_view name);
+  // CREATE INDEX fills the new engine index from the table's rows.
+  const IndexInfo& CreateIndex(std::string name, std::string_view table, std::vector<int> columns);
+  // DROP INDEX in two steps, so that the procedures using the table can be analysed
+  // again without the index before the engine loses it: DetachIndex removes the index
+  // from the catalog only (the table's later indexes take the engine positions they
+  // will have once it is dropped); then either DropDetachedIndex drops the engine's
+  // index, or ReattachIndex restores the catalog as it was. Detach several in some
+  // order, then drop them in that order or reattach them in the reverse one.
+  struct DetachedIndex {
+    IndexInfo info;
+    TableId table = 0;
+  };
+  DetachedIndex DetachIndex(std::string_view name);
+  void ReattachIndex(DetachedIndex detached);
+  void DropDetachedIndex(const DetachedIndex& detached);
+  const SequenceInfo& CreateSequence(std::string name, int64_t start, int64_t increment);
+  void DropSequence(std::string_view name);
+
+  // Procedures and functions, overloaded by name (PostgreSQL's rules: one per name and
+  // IN-parameter type list). A stored procedure is immutable; CREATE OR REPLACE stores a
+  // new one.
+  std::vector<std::shared_ptr<const ProcedureIr>> FindProcedures(std::string_view name) const;
+  std::vector<std::shared_ptr<const ProcedureIr>> Procedures() const;  // by name, then signature
+  // Stores `routine`; one with the same name and parameter types is replaced when
+  // `replace`, otherwise it is an error (42723).
+  void StoreProcedure(StoredRoutine routine, bool replace);
+  void RemoveProcedure(const ProcedureIr& ir);
+  // The procedures whose statements use `table` (DROP TABLE refuses while any does:
+  // compiled procedures hold its description), by signature.
+  std::vector<std::string> ProceduresUsing(const TableInfo& table) const;
+
+  // An unused name for an index on `table` over `columns`, as PostgreSQL picks one
+  // (t_a_b_idx, then t_a_b_idx1, ...).
+  std::string ChooseIndexName(std::string_view table, const std::vector<std::string>& columns) const;
+
+  // The engine schema for a table description.
+  static Schema EngineSchema(const TableInfo& table);
+
+  // What the caracal_stat_durability view shows (name, value rows): set by a session
+  // over a data directory (engine/durability/durable_store.h); none in memory.
+  using StatusRows = std::function<std::vector<std::pair<std::string, std::string>>()>;
+  void set_durability_status(StatusRows rows) { durability_status_ = std::move(rows); }
+  std::vector<std::pair<std::string, std::string>> DurabilityStatus() const {
+    return durability_status_ ? durability_status_() : std::vector<std::pair<std::string, std::string>>{};
+  }
+
+ private:
+  void RefuseWhileProceduresUse(const TableInfo& table, const std::string& what) const;
+  void NumberIndexes(const TableInfo& table);
+
+  Database& db_;
+  std::map<std::string, std::unique_ptr<TableInfo>, std::less<>> tables_;
+  std::map<std::string, IndexInfo, std::less<>> indexes_;
+  std::map<std::string, SequenceInfo, std::less<>> sequences_;
+  std::map<std::string, std::vector<StoredRoutine>, std::less<>> procedures_;
+  int sequence_generation_ = 0;
+  StatusRows durability_status_;
+};
+
+}  // namespace caracal::planner

@@ -1,0 +1,343 @@
+#include "planner/exec/ddl.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
+
+#include "planner/binder/expr_binder.h"
+#include "planner/expr/expr_eval.h"
+#include "planner/parser/pg_nodes.h"
+#include "planner/exec/procedure_ddl.h"
+#include "planner/plan/procedure_ir.h"
+#include "planner/types/sql_error.h"
+#include "planner/binder/type_name.h"
+
+namespace caracal::planner {
+
+namespace {
+
+// Relation names: an optional "public" schema, nothing else.
+std::string RelationName(const PgQuery__RangeVar* rv) {
+  if (rv->schemaname && *rv->schemaname && std::string_view(rv->schemaname) != "public")
+    throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", rv->schemaname), rv->location);
+  return rv->relname;
+}
+
+// DEFAULT expressions see no columns.
+class NoColumns : public NameScope {
+ public:
+  std::optional<NameBinding> Lookup(std::span<const std::string>, int location) const override {
+    throw SqlError(sqlstate::kFeatureNotSupported, "cannot use column reference in DEFAULT expression", location);
+  }
+};
+
+std::vector<std::string> KeyNames(PgQuery__Node* const* keys, size_t n) { return NameList(keys, n); }
+
+void SetPrimaryKey(TableInfo& t, const std::vector<std::string>& names, int location) {
+  if (!t.primary_key.empty())
+    throw SqlError(sqlstate::kInvalidTableDefinition,
+                   fmt::format("multiple primary keys for table \"{}\" are not allowed", t.name), location);
+  for (const std::string& n : names) {
+    int c = t.ColumnIndex(n);
+    if (c < 0)
+      throw SqlError(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" named in key does not exist", n), location);
+    if (std::find(t.primary_key.begin(), t.primary_key.end(), c) != t.primary_key.end())
+      throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" appears twice in primary key constraint", n),
+                     location);
+    t.primary_key.push_back(c);
+    t.columns[c].not_null = true;
+  }
+}
+
+void CheckConstraintSupported(const PgQuery__Constraint* c) {
+  switch (c->contype) {
+    case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE: throw NotSupported("UNIQUE constraints", c->location);
+    case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: throw NotSupported("CHECK constraints", c->location);
+    case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: throw NotSupported("FOREIGN KEY constraints", c->location);
+    case PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION: throw NotSupported("EXCLUDE constraints", c->location);
+    case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: throw NotSupported("identity columns", c->location);
+    case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED: throw NotSupported("generated columns", c->location);
+    default: break;
+  }
+}
+
+SqlType ColumnType(const PgQuery__ColumnDef* def) {
+  SqlType t = ResolveTypeName(def->type_name);
+  int loc = def->type_name->location;
+  if (t.id == TypeId::kNumeric) {
+    if (t.precision < 0)
+      throw SqlError(sqlstate::kFeatureNotSupported, "numeric columns without a precision are not supported yet", loc)
+          .WithHint("Declare the column as numeric(p,s) with p <= 18.");
+    if (t.precision > 18)
+      throw SqlError(sqlstate::kFeatureNotSupported,
+                     fmt::format("numeric precision {} is not supported yet for columns", t.precision), loc)
+          .WithHint("Columns hold numeric(p,s) with p <= 18.");
+  }
+  return t;
+}
+
+DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, Engine& engine) {
+  TableInfo t;
+  t.name = RelationName(stmt->relation);
+  if (catalog.RelationExists(t.name)) {
+    if (stmt->if_not_exists) return {"CREATE TABLE", {fmt::format("relation \"{}\" already exists, skipping", t.name)}, nullptr};
+    throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", t.name));
+  }
+  if (stmt->n_inh_relations > 0) throw NotSupported("table inheritance");
+  if (stmt->partspec) throw NotSupported("partitioned tables");
+  if (stmt->relation->relpersistence && std::string_view(stmt->relation->relpersistence) == "t")
+    throw NotSupported("temporary tables");
+  std::vector<std::pair<std::vector<std::string>, int>> table_pks;
+  NoColumns no_columns;
+  for (size_t i = 0; i < stmt->n_table_elts; ++i) {
+    const PgQuery__Node* elt = stmt->table_elts[i];
+    if (elt->node_case == PG_QUERY__NODE__NODE_CONSTRAINT) {
+      const PgQuery__Constraint* c = elt->constraint;
+      CheckConstraintSupported(c);
+      if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY) table_pks.push_back({KeyNames(c->keys, c->n_keys), c->location});
+      continue;
+    }
+    if (elt->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF) throw NotSupported("this table element");
+    const PgQuery__ColumnDef* def = elt->column_def;
+    if (t.ColumnIndex(def->colname) >= 0)
+      throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" specified more than once", def->colname));
+    if (def->coll_clause) throw NotSupported("COLLATE", def->location);
+    CatalogColumn col{def->colname, ColumnType(def), def->is_not_null != 0, nullptr};
+    bool saw_null = false, saw_not_null = false, saw_default = false;
+    int pk_location = -1;
+    for (size_t k = 0; k < def->n_constraints; ++k) {
+      const PgQuery__Constraint* c = def->constraints[k]->constraint;
+      CheckConstraintSupported(c);
+      switch (c->contype) {
+        case PG_QUERY__CONSTR_TYPE__CONSTR_NULL: saw_null = true; break;
+        case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL: saw_not_null = true; col.not_null = true; break;
+        case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY: pk_location = c->location; break;
+        case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT: {
+          if (saw_default)
+            throw SqlError(sqlstate::kSyntaxError,
+                           fmt::format("multiple default values specified for column \"{}\" of table \"{}\"", col.name, t.name),
+                           c->location);
+          saw_default = true;
+          ExprBinder binder(&no_columns);
+          binder.AllowAggregates(false, "DEFAULT expressions");
+          ExprPtr e = binder.BindAssignment(c->raw_expr, col.type, col.name);
+          // A constant default is folded now, so a bad one fails the CREATE (as in PostgreSQL).
+          if (e->kind != ExprKind::kConst && !e->References(SlotSpace::kVariable)) {
+            Datum v = Eval(*e, EvalContext{});
+            e = MakeConst(std::move(v), col.type, e->location);
+          }
+          col.default_expr = std::shared_ptr<const Expr>(std::move(e));
+          break;
+        }
+        default: break;
+      }
+      if (saw_null && saw_not_null)
+        throw SqlError(sqlstate::kSyntaxError,
+                       fmt::format("conflicting NULL/NOT NULL declarations for column \"{}\" of table \"{}\"", col.name, t.name),
+                       c->location);
+    }
+    t.columns.push_back(std::move(col));
+    if (pk_location >= 0) table_pks.push_back({{def->colname}, pk_location});
+  }
+  if (t.columns.empty())
+    throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("table \"{}\" has no columns", t.name))
+        .WithHint("Caracal tables need at least a primary key column.");
+  for (const auto& [names, location] : table_pks) SetPrimaryKey(t, names, location);
+  if (t.primary_key.empty())
+    throw SqlError(sqlstate::kInvalidTableDefinition, fmt::format("table \"{}\" must have a primary key", t.name))
+        .WithHint("Caracal addresses every row by its primary key; add PRIMARY KEY (...) to the definition.");
+  engine.RunExclusive([&] { catalog.CreateTable(std::move(t)); });
+  return {"CREATE TABLE", {}, nullptr};
+}
+
+// DROP INDEX: the procedures using the tables are analysed again without the indexes
+// (their writes must stop declaring entries, their reads stop scanning them) before the
+// engine drops any; one that no longer compiles makes the DROP fail and change nothing.
+// Nothing runs meanwhile: the session drained the engine before DDL, and all of it
+// happens between epochs.
+void DropIndexes(const std::vector<std::string>& names, Catalog& catalog, Engine& engine) {
+  engine.RunExclusive([&] {
+    std::vector<Catalog::DetachedIndex> detached;
+    std::vector<const TableInfo*> tables;
+    std::vector<std::shared_ptr<const ProcedureIr>> again;
+    auto put_back = [&] {
+      for (auto it = detached.rbegin(); it != detached.rend(); ++it) catalog.ReattachIndex(std::move(*it));
+    };
+    try {
+      for (const std::string& name : names) {
+        detached.push_back(catalog.DetachIndex(name));
+        const TableInfo* table = catalog.FindTable(detached.back().info.table);
+        if (std::ranges::find(tables, table) == tables.end()) tables.push_back(table);
+      }
+    } catch (const SqlError&) {
+      put_back();
+      throw;
+    }
+    try {
+      again = ReanalyzedProceduresUsing(tables, catalog);
+    } catch (const SqlError& e) {
+      put_back();
+      throw SqlError(sqlstate::kDependentObjectsStillExist,
+                     fmt::format("cannot drop index {} because other objects depend on it", fmt::join(names, ", ")))
+          .WithDetail(e.what())
+          .WithHint("Drop or replace that function first.");
+    }
+    for (const Catalog::DetachedIndex& d : detached) catalog.DropDetachedIndex(d);
+    for (std::shared_ptr<const ProcedureIr>& ir : again) catalog.StoreProcedure(StoredRoutineFor(std::move(ir)), true);
+  });
+}
+
+DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, Catalog& catalog, Engine& engine) {
+  if (stmt->unique) throw NotSupported("CREATE UNIQUE INDEX");
+  if (stmt->where_clause) throw NotSupported("partial indexes");
+  if (stmt->n_index_including_params > 0) throw NotSupported("INCLUDE columns");
+  if (stmt->access_method && *stmt->access_method && std::string_view(stmt->access_method) != "btree")
+    throw NotSupported(fmt::format("index access method \"{}\"", stmt->access_method));
+  std::string table_name = RelationName(stmt->relation);
+  const TableInfo* table = catalog.FindTable(table_name);
+  if (!table)
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", table_name));
+  std::vector<int> columns;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < stmt->n_index_params; ++i) {
+    const PgQuery__IndexElem* e = stmt->index_params[i]->index_elem;
+    if (!e->name || !*e->name) throw NotSupported("indexes on expressions");
+    if (e->ordering == PG_QUERY__SORT_BY_DIR__SORTBY_DESC) throw NotSupported("descending index columns");
+    int c = table->ColumnIndex(e->name);
+    if (c < 0) throw SqlError(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", e->name));
+    columns.push_back(c);
+    names.push_back(e->name);
+  }
+  std::string name = stmt->idxname && *stmt->idxname ? stmt->idxname : catalog.ChooseIndexName(table_name, names);
+  if (catalog.RelationExists(name)) {
+    if (stmt->if_not_exists) return {"CREATE INDEX", {fmt::format("relation \"{}\" already exists, skipping", name)}, nullptr};
+    throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
+  }
+  engine.RunExclusive([&] { catalog.CreateIndex(name, table_name, columns); });
+  // Procedures analysed before the index would not declare its entries.
+  ReanalyzeProceduresUsing(*table, catalog, engine);
+  return {"CREATE INDEX", {}, nullptr};
+}
+
+int64_t IntOption(const PgQuery__DefElem* d) {
+  const PgQuery__Node* arg = d->arg;
+  if (arg && arg->node_case == PG_QUERY__NODE__NODE_INTEGER) return arg->integer->ival;
+  if (arg && arg->node_case == PG_QUERY__NODE__NODE_FLOAT) {
+    Datum v = DatumFromText(arg->float_->fval, SqlType::Of(TypeId::kInt8));
+    return v.i;
+  }
+  throw SqlError(sqlstate::kSyntaxError, fmt::format("{} requires a numeric value", d->defname), d->location);
+}
+
+DdlOutcome CreateSequence(const PgQuery__CreateSeqStmt* stmt, Catalog& catalog, Engine& engine) {
+  std::string name = RelationName(stmt->sequence);
+  std::optional<int64_t> start;
+  int64_t increment = 1;
+  for (size_t i = 0; i < stmt->n_options; ++i) {
+    const PgQuery__DefElem* d = stmt->options[i]->def_elem;
+    std::string_view opt = d->defname;
+    if (opt == "start") start = IntOption(d);
+    else if (opt == "increment") increment = IntOption(d);
+    else if (opt == "cache") IntOption(d);  // no effect: values are drawn serially anyway
+    else if (opt == "as" || opt == "minvalue" || opt == "maxvalue" || opt == "cycle" || opt == "owned_by" || opt == "restart")
+      throw NotSupported(fmt::format("sequence option {}", opt), d->location);
+    else throw SqlError(sqlstate::kSyntaxError, fmt::format("option \"{}\" not recognized", opt), d->location);
+  }
+  if (increment == 0) throw SqlError(sqlstate::kInvalidParameterValue, "INCREMENT must not be zero");
+  if (catalog.RelationExists(name)) {
+    if (stmt->if_not_exists) return {"CREATE SEQUENCE", {fmt::format("relation \"{}\" already exists, skipping", name)}, nullptr};
+    throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
+  }
+  int64_t first = start.value_or(increment > 0 ? 1 : -1);
+  engine.RunExclusive([&] { catalog.CreateSequence(name, first, increment); });
+  return {"CREATE SEQUENCE", {}, nullptr};
+}
+
+DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, Engine& engine) {
+  const char* kind;
+  const char* tag;
+  switch (stmt->remove_type) {
+    case PG_QUERY__OBJECT_TYPE__OBJECT_TABLE: kind = "table"; tag = "DROP TABLE"; break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_INDEX: kind = "index"; tag = "DROP INDEX"; break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE: kind = "sequence"; tag = "DROP SEQUENCE"; break;
+    default: throw NotSupported("DROP of this kind of object");
+  }
+  DdlOutcome out{tag, {}, nullptr};
+  std::vector<std::string> names;
+  // Check every name first, so a failing DROP drops nothing.
+  for (size_t i = 0; i < stmt->n_objects; ++i) {
+    const PgQuery__Node* obj = stmt->objects[i];
+    std::vector<std::string> parts = NameList(obj->list->items, obj->list->n_items);
+    if (parts.size() > 1 && parts[0] != "public")
+      throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", parts[0]));
+    const std::string& name = parts.back();
+    bool exists = stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE   ? catalog.FindTable(name) != nullptr
+                  : stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX ? catalog.FindIndex(name) != nullptr
+                                                                             : catalog.FindSequence(name) != nullptr;
+    if (!exists) {
+      if (catalog.RelationExists(name)) {
+        const char* what = catalog.FindTable(name) ? "table" : catalog.FindIndex(name) ? "index" : "sequence";
+        throw SqlError("42809", fmt::format("\"{}\" is not a{} {}", name, kind[0] == 'i' ? "n" : "", kind))
+            .WithHint(fmt::format("Use DROP {} to remove a{} {}.",
+                                  std::string(what) == "table" ? "TABLE" : std::string(what) == "index" ? "INDEX" : "SEQUENCE",
+                                  what[0] == 'i' ? "n" : "", what));
+      }
+      if (stmt->missing_ok) {
+        out.notices.push_back(fmt::format("{} \"{}\" does not exist, skipping", kind, name));
+        continue;
+      }
+      throw SqlError(stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX ? sqlstate::kUndefinedObject
+                                                                              : sqlstate::kUndefinedTable,
+                     fmt::format("{} \"{}\" does not exist", kind, name));
+    }
+    // A name given twice is dropped once, as PostgreSQL does.
+    if (std::ranges::find(names, name) == names.end()) names.push_back(name);
+  }
+  if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX) {
+    DropIndexes(names, catalog, engine);
+    return out;
+  }
+  engine.RunExclusive([&] {
+    for (const std::string& name : names) {
+      if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) catalog.DropTable(name);
+      else catalog.DropSequence(name);
+    }
+  });
+  return out;
+}
+
+}  // namespace
+
+bool IsDdl(const PgQuery__Node* stmt) {
+  switch (stmt->node_case) {
+    case PG_QUERY__NODE__NODE_CREATE_STMT:
+    case PG_QUERY__NODE__NODE_INDEX_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
+    case PG_QUERY__NODE__NODE_DROP_STMT: return true;
+    default: return false;
+  }
+}
+
+DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, Engine& engine, std::string_view statement_text,
+                      int statement_location) {
+  switch (stmt->node_case) {
+    case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
+      return CreateProcedure(stmt->create_function_stmt, statement_text, statement_location, catalog, engine);
+    case PG_QUERY__NODE__NODE_CREATE_STMT: return CreateTable(stmt->create_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_INDEX_STMT: return CreateIndex(stmt->index_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return CreateSequence(stmt->create_seq_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_DROP_STMT:
+      switch (stmt->drop_stmt->remove_type) {
+        case PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION:
+        case PG_QUERY__OBJECT_TYPE__OBJECT_PROCEDURE:
+        case PG_QUERY__OBJECT_TYPE__OBJECT_ROUTINE: return DropProcedures(stmt->drop_stmt, catalog, engine);
+        default: return Drop(stmt->drop_stmt, catalog, engine);
+      }
+    default: throw SqlError(sqlstate::kInternalError, "not a DDL statement");
+  }
+}
+
+}  // namespace caracal::planner

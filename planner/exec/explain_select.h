@@ -1,0 +1,31 @@
+// EXPLAIN SELECT ...: the plan of an ad-hoc SELECT as a "QUERY PLAN" column, one line per
+// row, indented as PostgreSQL indents its plan tree: the access path (which index, which
+// key conditions), the filter, aggregation, DISTINCT, the sort (absent when the access
+// path already gives the order) and LIMIT. There are no costs: nothing here is costed.
+// EXPLAIN of an ad-hoc INSERT/UPDATE/DELETE is EXPLAIN CALL of its one-statement
+// procedure (the session runs codegen::ExplainCall).
+#pragma once
+
+#include "planner/binder/select_binder.h"
+#include "planner/catalog/catalog.h"
+#include "planner/types/result_set.h"
+#include "planner/plan/select_plan.h"
+
+extern "C" {
+#include <pg_query/pg_query.pb-c.h>
+}
+
+namespace caracal::planner {
+
+// The plan of `plan` (bound by PlanSelect without an outer scope).
+ResultSet ExplainSelect(const SelectPlan& plan);
+
+// EXPLAIN [ ( option [, ...] ) ] statement: throws SqlError for an option we do not
+// support (ANALYZE, formats other than TEXT) or do not know; costs, verbose and the rest
+// are accepted and change nothing.
+void CheckExplainOptions(const PgQuery__ExplainStmt* stmt);
+// The plan of EXPLAIN's statement when it is a SELECT; throws SqlError for any statement
+// but SELECT, INSERT, UPDATE and DELETE (whose write sets the caller explains).
+ResultSet ExplainQuery(const PgQuery__Node* query, const Catalog& catalog);
+
+}  // namespace caracal::planner

@@ -1,0 +1,157 @@
+#include "planner/exec/procedure_ddl.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "planner/parser/pg_nodes.h"
+#include "planner/parser/fragment_parser.h"
+#include "planner/binder/procedure_binder.h"
+#include "planner/types/sql_error.h"
+#include "planner/binder/type_name.h"
+#include "planner/analysis/write_set_analysis.h"
+
+namespace caracal::planner {
+
+namespace {
+
+const char* KindName(ProcedureIr::Kind kind) { return kind == ProcedureIr::Kind::kProcedure ? "procedure" : "function"; }
+
+bool SameParameterTypes(const ProcedureIr& a, const ProcedureIr& b) {
+  if (a.parameter_count != b.parameter_count) return false;
+  for (int i = 0; i < a.parameter_count; ++i)
+    if (!(a.variables[i].type == b.variables[i].type)) return false;
+  return true;
+}
+
+bool SameResult(const ProcedureIr& a, const ProcedureIr& b) {
+  if (a.returns != b.returns || a.result_columns.size() != b.result_columns.size()) return false;
+  for (size_t i = 0; i < a.result_columns.size(); ++i)
+    if (!(a.result_columns[i].type == b.result_columns[i].type)) return false;
+  return true;
+}
+
+std::string TypeList(const std::vector<SqlType>& types) {
+  std::string out;
+  for (size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + types[i].Name();
+  return out;
+}
+
+}  // namespace
+
+DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_view statement_text,
+                           int statement_location, Catalog& catalog, Engine& engine) {
+  std::shared_ptr<ProcedureIr> ir;
+  try {
+    ir = BindProcedure(stmt, statement_text, catalog);
+    AnalyzeProcedure(*ir, catalog);
+  } catch (SqlError& e) {
+    e.ShiftLocation(statement_location);
+    throw;
+  }
+  for (const auto& existing : catalog.FindProcedures(ir->name)) {
+    if (!SameParameterTypes(*existing, *ir)) continue;
+    if (!stmt->replace)
+      throw SqlError(sqlstate::kDuplicateFunction,
+                     fmt::format("{} \"{}\" already exists with same argument types", KindName(ir->kind), ir->name));
+    if (existing->kind != ir->kind)
+      throw SqlError("42809", fmt::format("cannot change routine kind"))
+          .WithDetail(fmt::format("\"{}\" is a {}.", existing->name, KindName(existing->kind)));
+    if (!SameResult(*existing, *ir))
+      throw SqlError(sqlstate::kInvalidFunctionDefinition, "cannot change return type of existing function")
+          .WithHint(fmt::format("Use DROP {} {} first.", ir->kind == ProcedureIr::Kind::kProcedure ? "PROCEDURE" : "FUNCTION",
+                                existing->Signature()));
+  }
+  std::shared_ptr<const ProcedureIr> stored = ir;
+  engine.RunExclusive([&] { catalog.StoreProcedure(StoredRoutineFor(stored), stmt->replace); });
+  DdlOutcome out{ir->kind == ProcedureIr::Kind::kProcedure ? "CREATE PROCEDURE" : "CREATE FUNCTION", {}, nullptr};
+  out.procedure = stored;
+  return out;
+}
+
+std::vector<std::shared_ptr<const ProcedureIr>> ReanalyzedProceduresUsing(std::span<const TableInfo* const> tables,
+                                                                           const Catalog& catalog) {
+  std::vector<std::shared_ptr<const ProcedureIr>> again;
+  for (const std::shared_ptr<const ProcedureIr>& ir : catalog.Procedures()) {
+    auto uses = [&](const Stmt* s) { return std::ranges::find(tables, s->table) != tables.end(); };
+    if (std::ranges::none_of(ir->table_statements, uses)) continue;
+    PgParse parse = PgParse::Parse(ir->source);
+    if (parse.size() != 1 || parse.statement(0)->node_case != PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT)
+      throw SqlError(sqlstate::kInternalError, fmt::format("internal error: the source of {} is not one CREATE", ir->Signature()));
+    try {
+      std::shared_ptr<ProcedureIr> fresh = BindProcedure(parse.statement(0)->create_function_stmt, parse.statement_text(0), catalog);
+      AnalyzeProcedure(*fresh, catalog);
+      again.push_back(std::move(fresh));
+    } catch (const SqlError& e) {
+      throw SqlError(sqlstate::kDependentObjectsStillExist,
+                     fmt::format("{} {} cannot be compiled again: {}", KindName(ir->kind), ir->Signature(), e.what()));
+    }
+  }
+  return again;
+}
+
+void ReanalyzeProceduresUsing(const TableInfo& table, Catalog& catalog, Engine& engine) {
+  const TableInfo* tables[] = {&table};
+  std::vector<std::shared_ptr<const ProcedureIr>> again = ReanalyzedProceduresUsing(tables, catalog);
+  if (again.empty()) return;
+  engine.RunExclusive([&] {
+    for (std::shared_ptr<const ProcedureIr>& ir : again) catalog.StoreProcedure(StoredRoutineFor(std::move(ir)), true);
+  });
+}
+
+DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, Engine& engine) {
+  std::optional<ProcedureIr::Kind> want;
+  const char* tag = "DROP ROUTINE";
+  if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION) {
+    want = ProcedureIr::Kind::kFunction;
+    tag = "DROP FUNCTION";
+  } else if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_PROCEDURE) {
+    want = ProcedureIr::Kind::kProcedure;
+    tag = "DROP PROCEDURE";
+  }
+  const char* kind = want ? KindName(*want) : "routine";
+  DdlOutcome out{tag, {}, nullptr};
+  std::vector<std::shared_ptr<const ProcedureIr>> victims;
+  // Resolve every name first, so a failing DROP drops nothing.
+  for (size_t i = 0; i < stmt->n_objects; ++i) {
+    const PgQuery__ObjectWithArgs* obj = stmt->objects[i]->object_with_args;
+    std::vector<std::string> parts = NameList(obj->objname, obj->n_objname);
+    if (parts.size() > 1 && parts[0] != "public") throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", parts[0]));
+    const std::string& name = parts.back();
+    std::vector<std::shared_ptr<const ProcedureIr>> candidates = catalog.FindProcedures(name);
+    std::shared_ptr<const ProcedureIr> found;
+    std::string shown = name;
+    if (obj->args_unspecified) {
+      if (candidates.size() > 1)
+        throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("{} name \"{}\" is not unique", kind, name))
+            .WithHint(fmt::format("Specify the argument list to select the {} unambiguously.", kind));
+      if (!candidates.empty()) found = candidates[0];
+    } else {
+      std::vector<SqlType> types;
+      for (size_t a = 0; a < obj->n_objargs; ++a) types.push_back(ResolveTypeName(obj->objargs[a]->type_name).Base());
+      shown = fmt::format("{}({})", name, TypeList(types));
+      for (const auto& c : candidates) {
+        if (c->parameter_count != static_cast<int>(types.size())) continue;
+        bool same = true;
+        for (size_t a = 0; a < types.size(); ++a) same = same && c->variables[a].type == types[a];
+        if (same) found = c;
+      }
+    }
+    if (!found) {
+      if (stmt->missing_ok) {
+        out.notices.push_back(fmt::format("{} {} does not exist, skipping", kind, shown));
+        continue;
+      }
+      throw SqlError(sqlstate::kUndefinedFunction, fmt::format("{} {} does not exist", kind, shown));
+    }
+    if (want && found->kind != *want)
+      throw SqlError("42809", fmt::format("{} is not a {}", found->Signature(), kind));
+    victims.push_back(found);
+  }
+  engine.RunExclusive([&] {
+    for (const auto& ir : victims) catalog.RemoveProcedure(*ir);
+  });
+  return out;
+}
+
+}  // namespace caracal::planner

@@ -1,0 +1,144 @@
+// The bound expression IR: what the binder makes of a SQL scalar expression, what the
+// interpreter (expr_eval.h) evaluates and what codegen/ will later compile. See README.md.
+//
+// Every node carries its SqlType; operands have already been coerced by the binder (an
+// explicit kCast node wherever PostgreSQL would insert an implicit cast), so evaluation
+// never has to resolve types. Values come from *slots*, never from raw row offsets: a
+// slot names a column of the current row, a procedure variable or parameter, a GROUP BY
+// key or an aggregate result, so the same tree runs over a table row, a group or a
+// PL/pgSQL frame.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planner/types/datum.h"
+#include "planner/types/sql_type.h"
+
+namespace caracal::planner {
+
+enum class SlotSpace : uint8_t {
+  kColumn,     // column `index` of the current row (table schema order)
+  kVariable,   // a procedure variable or parameter (PL/pgSQL binder)
+  kGroupKey,   // GROUP BY expression `index`, in a grouped query's output
+  kAggregate,  // aggregate `index`, in a grouped query's output
+  kExcluded,   // INSERT ... ON CONFLICT DO UPDATE: column `index` of the proposed row
+};
+
+struct Slot {
+  SlotSpace space = SlotSpace::kColumn;
+  int index = 0;
+  bool operator==(const Slot&) const = default;
+};
+
+enum class ExprKind : uint8_t {
+  kConst,     // value
+  kSlot,      // slot
+  kCast,      // args[0] converted to `type` (explicit: PostgreSQL's explicit-cast rules)
+  kArith,     // op in {kAdd..kMod}, args[0] op args[1] (or kNeg: -args[0])
+  kCompare,   // op in {kEq..kGe}, both args of one comparison family
+  kConcat,    // args[0] || args[1], both text
+  kAnd,       // n-ary, three-valued
+  kOr,        // n-ary, three-valued
+  kNot,
+  kIsNull,    // negated: IS NOT NULL
+  kBoolTest,  // IS [NOT] TRUE/FALSE/UNKNOWN: op kEq (TRUE), kNe (FALSE), kLt (UNKNOWN); negated
+  kCase,      // args: [when0, then0, when1, then1, ..., else] (else always present)
+  kCoalesce,
+  kNullIf,    // args[0], args[1] (compared with args[0]'s type)
+  kGreatest,
+  kLeast,
+  kIn,        // args[0] IN (args[1..]); negated: NOT IN
+  kLike,      // args[0] LIKE args[1]; negated; case_insensitive: ILIKE
+  kAnyAll,    // args[0] op ANY (args[1]), or ALL when negated: args[1] an array whose
+              // elements compare with args[0] (op in {kEq..kGe}); PostgreSQL's NULL rules
+  kFunc,      // builtin function `func` over args
+  kAggRef,    // an aggregate call (only before grouping rewrites it into a kAggregate slot)
+  kArray,     // ARRAY[args...]: a one-dimensional array of the args (coerced to the element type)
+  kSubscript, // args[0][args[1]]: args[1] is integer; NULL array, NULL or out-of-range
+              // subscript -> NULL (PostgreSQL's semantics; arrays are 1-based)
+  kNextval,   // nextval(args[0]) (args[0]: text, over parameters and constants): bigint. Never
+              // evaluated in place: the write-set analysis hoists every call to sequencing
+              // time (ProcedureIr::sequence_calls) and rewrites it into a kSequence slot;
+              // Eval throws if one is left.
+};
+
+enum class Op : uint8_t { kNone, kAdd, kSub, kMul, kDiv, kMod, kNeg, kEq, kNe, kLt, kLe, kGt, kGe };
+
+enum class Func : uint8_t {
+  kAbs, kRound, kTrunc, kFloor, kCeil, kMod, kLength, kLower, kUpper, kSubstr, kBtrim, kLtrim,
+  kRtrim, kReplace, kStrpos, kConcat, kPower, kSqrt, kSign, kLeft, kRight,
+  kOctetLength,  // octet_length(text | char(n)) -> integer: bytes (char(n) with its padding)
+  kBitLength,    // bit_length(text) -> integer: 8 * octet_length
+  kConcatWs,     // concat_ws(text, any, ...) -> text: the non-NULL values joined by the first
+  kAscii,        // ascii(text) -> integer: the first character's code point (0 if empty)
+  kRepeat,       // repeat(text, integer) -> text
+  kChr,          // chr(integer) -> text
+  kFormat,       // format(text, args...) -> text: %s, %I, %L, %%, positions (%2$s), widths;
+                 // args after the format are text (string arguments keep their padding,
+                 // as the output function prints them)
+  kArrayLength,  // array_length(anyarray, integer) -> integer (NULL for an empty array)
+  kCardinality,  // cardinality(anyarray) -> integer
+  kArrayUpper,   // array_upper(anyarray, integer) -> integer
+  kArrayLower,   // array_lower(anyarray, integer) -> integer
+  kBoolOut,      // boolout(boolean) -> text: 't'/'f', the output function, which concat()
+                 // and format() print with (a cast to text gives 'true'/'false')
+  kArrayAppend,  // array_append(anycompatiblearray, anycompatible), also `array || element`:
+                 // a NULL array is an empty one; a NULL element is appended
+  kArrayPrepend, // array_prepend(anycompatible, anycompatiblearray), `element || array`
+  kArrayCat,     // array_cat(a, b), `array || array`: NULL only when both are NULL
+  kArraySet,     // PL/pgSQL's `var[i] := x` (no SQL name): args (array, i, x), the array with
+                 // element i set, NULL-filled past the end; raises on a NULL subscript and
+                 // on a subscript that would move the lower bound off 1
+  kLpad,         // lpad(text, integer [, text]) -> text
+  kRpad,         // rpad(text, integer [, text]) -> text
+  kReverse,      // reverse(text) -> text
+  kInitcap,      // initcap(text) -> text (ASCII letters, as PostgreSQL's C locale)
+  kSplitPart,    // split_part(text, text, integer) -> text (negative: from the end)
+  kStartsWith,   // starts_with(text, text) -> boolean
+  kTranslate,    // translate(text, text, text) -> text
+  kPi,           // pi() -> double precision
+};
+
+// kArrayAgg: array_agg(x) (with `distinct` and ordering by x itself: see Expr::distinct).
+enum class AggFunc : uint8_t { kCountStar, kCount, kSum, kMin, kMax, kAvg, kArrayAgg };
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Expr {
+  ExprKind kind = ExprKind::kConst;
+  SqlType type;
+  int location = -1;  // byte offset in the statement text, for errors raised at run time
+  Op op = Op::kNone;
+  Func func = Func::kAbs;
+  AggFunc agg = AggFunc::kCount;
+  bool negated = false;
+  bool case_insensitive = false;
+  bool explicit_cast = false;
+  // kAggRef: DISTINCT; and for array_agg, `sort` orders the elements by their value
+  // (1 ascending, -1 descending, 0: input order).
+  bool distinct = false;
+  int8_t sort = 0;
+  // kAggRef with FILTER (WHERE cond): the last of `args` is cond.
+  bool filtered = false;
+  Datum value;  // kConst
+  Slot slot;    // kSlot
+  std::vector<ExprPtr> args;
+
+  ExprPtr Clone() const;
+  // Structural equality (GROUP BY matching).
+  bool Equals(const Expr& other) const;
+  // Whether any slot of `space` occurs in the tree.
+  bool References(SlotSpace space) const;
+  bool ContainsAggregate() const;
+  bool Contains(ExprKind k) const;  // this node or any below it is of kind `k`
+  // A readable rendering of the IR, for tests and EXPLAIN.
+  std::string DebugString() const;
+};
+
+ExprPtr MakeConst(Datum value, SqlType type, int location = -1);
+ExprPtr MakeSlot(Slot slot, SqlType type, int location = -1);
+
+}  // namespace caracal::planner

@@ -1,0 +1,59 @@
+// The expression interpreter: evaluates a bound Expr against the values its slots name.
+// It is the reference semantics codegen/ must reproduce.
+#pragma once
+
+#include <optional>
+#include <span>
+
+#include "engine/types/row_value.h"
+#include "engine/types/types.h"
+#include "planner/types/datum.h"
+#include "planner/expr/expr.h"
+
+namespace caracal::planner {
+
+struct EvalContext;
+
+// Compiled code for some expressions (codegen/ registers a procedure's): Eval asks it
+// first and interprets only what it does not have. Same values, same errors. Constants
+// and lone slots are never asked for.
+class ExprAccelerator {
+ public:
+  virtual ~ExprAccelerator() = default;
+  // Evaluates `e` into `out` if it has code for it; false otherwise. Throws SqlError.
+  virtual bool Eval(const Expr& e, const EvalContext& ctx, Datum& out) const = 0;
+};
+
+// Where slot values come from. Unused spaces stay empty.
+struct EvalContext {
+  const RowValue* row = nullptr;  // SlotSpace::kColumn
+  const Schema* schema = nullptr;
+  std::span<const Datum> variables;
+  std::span<const Datum> group_keys;
+  std::span<const Datum> aggregates;
+  const RowValue* excluded = nullptr;  // SlotSpace::kExcluded (same schema as `row`)
+  const ExprAccelerator* accelerator = nullptr;  // may be null: interpret everything
+};
+
+Datum Eval(const Expr& e, const EvalContext& ctx);
+// A WHERE/HAVING condition: only TRUE passes (NULL and FALSE do not).
+bool EvalCondition(const Expr& e, const EvalContext& ctx);
+
+// Binary arithmetic on two non-null datums of the operand family of `type` (the result
+// type): integer overflow, division by zero and float overflow raise SqlError.
+Datum Arithmetic(Op op, const Datum& a, const Datum& b, const SqlType& type);
+// a op b for numerics (+ - * / %; nullopt for another operator). Throws SqlError on
+// overflow and division by zero.
+std::optional<Numeric> NumericArithmetic(Op op, const Numeric& a, const Numeric& b);
+// SQL comparison of two non-null datums of one family (bpchar: trailing blanks ignored).
+int CompareForType(const Datum& a, const Datum& b, const SqlType& type);
+// A kAnyAll of its evaluated operands: ANY is true when a comparison with an
+// element is, ALL false when one is false; otherwise NULL if a comparison was NULL (a
+// NULL value or element), else false (ANY) / true (ALL). A NULL array is NULL; an empty
+// one gives false (ANY) / true (ALL), whatever the value.
+// `op` is the comparison, `type` the value's (the elements compare as that type).
+Datum EvalAnyAll(Op op, bool all, const SqlType& type, const Datum& value, const Datum& array);
+// LIKE with PostgreSQL's default escape character '\'.
+bool LikeMatch(std::string_view text, std::string_view pattern, bool case_insensitive);
+
+}  // namespace caracal::planner

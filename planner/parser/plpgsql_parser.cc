@@ -1,0 +1,155 @@
+#include "planner/parser/plpgsql_parser.h"
+
+extern "C" {
+#include <pg_query.h>
+#include <pg_query/pg_query.pb-c.h>
+}
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "planner/types/sql_error.h"
+
+namespace caracal::planner {
+
+namespace {
+
+struct Token {
+  int start, end;
+  PgQuery__Token kind;
+};
+
+// The tokens of `text` by PostgreSQL's own scanner; empty if it cannot scan.
+std::vector<Token> Scan(const std::string& text) {
+  std::vector<Token> tokens;
+  PgQueryScanResult scan = pg_query_scan(text.c_str());
+  if (scan.error == nullptr) {
+    PgQuery__ScanResult* result =
+        pg_query__scan_result__unpack(nullptr, scan.pbuf.len, reinterpret_cast<const uint8_t*>(scan.pbuf.data));
+    if (result != nullptr) {
+      for (size_t i = 0; i < result->n_tokens; ++i)
+        tokens.push_back({result->tokens[i]->start, result->tokens[i]->end, result->tokens[i]->token});
+      pg_query__scan_result__free_unpacked(result, nullptr);
+    }
+  }
+  pg_query_free_scan_result(scan);
+  return tokens;
+}
+
+// Where the body string sits in the statement: the string constant after AS.
+struct BodyToken {
+  int start = -1, end = -1;  // the whole token, quotes included
+  int content = -1;          // first byte of the body itself
+  std::string body;
+};
+
+BodyToken FindBody(const std::string& text) {
+  BodyToken found;
+  std::vector<Token> tokens = Scan(text);
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (tokens[i].kind != PG_QUERY__TOKEN__AS || tokens[i + 1].kind != PG_QUERY__TOKEN__SCONST) continue;
+    const Token& t = tokens[i + 1];
+    std::string_view raw = std::string_view(text).substr(t.start, t.end - t.start);
+    found.start = t.start;
+    found.end = t.end;
+    if (!raw.empty() && raw[0] == '$') {
+      size_t tag_end = raw.find('$', 1);
+      if (tag_end == std::string_view::npos) return found;
+      size_t tag_len = tag_end + 1;
+      found.content = t.start + static_cast<int>(tag_len);
+      found.body = std::string(raw.substr(tag_len, raw.size() - 2 * tag_len));
+    } else if (!raw.empty() && raw[0] == '\'') {
+      found.content = t.start + 1;
+      for (size_t j = 1; j + 1 < raw.size(); ++j) {
+        found.body.push_back(raw[j]);
+        if (raw[j] == '\'' && raw[j + 1] == '\'') ++j;
+      }
+    }
+    return found;
+  }
+  return found;
+}
+
+// `body` (scanned into `tokens`) with kReturnNextOutRow after each bare RETURN NEXT;
+// unchanged if there is none.
+std::string MarkReturnNext(const std::string& body, const std::vector<Token>& tokens) {
+  std::string out;
+  size_t copied = 0;
+  for (size_t i = 0; i + 2 < tokens.size(); ++i) {
+    if (tokens[i].kind != PG_QUERY__TOKEN__RETURN || tokens[i + 1].kind != PG_QUERY__TOKEN__NEXT ||
+        tokens[i + 2].kind != PG_QUERY__TOKEN__ASCII_59)
+      continue;
+    size_t at = static_cast<size_t>(tokens[i + 1].end);
+    out.append(body, copied, at - copied);
+    out.append(" ");
+    out.append(kReturnNextOutRow);
+    copied = at;
+  }
+  out.append(body, copied, std::string::npos);
+  return out;
+}
+
+// The expression after each RETURN NEXT of `body` (scanned into `tokens`), up to its ';',
+// with its line.
+std::vector<std::pair<int, std::string>> ReturnNextExpressions(const std::string& body, const std::vector<Token>& tokens) {
+  std::vector<std::pair<int, std::string>> out;
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (tokens[i].kind != PG_QUERY__TOKEN__RETURN || tokens[i + 1].kind != PG_QUERY__TOKEN__NEXT) continue;
+    int line = 1 + static_cast<int>(std::count(body.begin(), body.begin() + tokens[i].start, '\n'));
+    int depth = 0;
+    size_t j = i + 2;
+    for (; j < tokens.size(); ++j) {
+      PgQuery__Token k = tokens[j].kind;
+      if (k == PG_QUERY__TOKEN__ASCII_40 || k == PG_QUERY__TOKEN__ASCII_91) ++depth;
+      if (k == PG_QUERY__TOKEN__ASCII_41 || k == PG_QUERY__TOKEN__ASCII_93) --depth;
+      if (k == PG_QUERY__TOKEN__ASCII_59 && depth <= 0) break;
+    }
+    int from = tokens[i + 1].end;
+    int to = j < tokens.size() ? tokens[j].start : static_cast<int>(body.size());
+    std::string text = body.substr(from, std::max(0, to - from));
+    size_t b = text.find_first_not_of(" \t\r\n"), e = text.find_last_not_of(" \t\r\n");
+    out.emplace_back(line, b == std::string::npos ? std::string() : text.substr(b, e - b + 1));
+  }
+  return out;
+}
+
+std::string DollarTagFor(const std::string& body) {
+  std::string tag = "$caracal$";
+  while (body.find(tag) != std::string::npos) tag.insert(tag.size() - 1, "_");
+  return tag;
+}
+
+}  // namespace
+
+PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row) {
+  PlpgsqlBody result;
+  std::string text(statement_text);
+  BodyToken body = FindBody(text);
+  result.body = body.body;
+  result.body_offset = body.content;
+  const std::vector<Token> body_tokens = Scan(body.body);
+  result.return_next = ReturnNextExpressions(body.body, body_tokens);
+  if (returns_out_row && body.start >= 0) {
+    std::string marked = MarkReturnNext(body.body, body_tokens);
+    if (marked != body.body) {
+      std::string tag = DollarTagFor(marked);
+      text = text.substr(0, body.start) + tag + marked + tag + text.substr(body.end);
+    }
+  }
+  PgQueryPlpgsqlParseResult parsed = pg_query_parse_plpgsql(text.c_str());
+  if (parsed.error != nullptr) {
+    SqlError error(sqlstate::kSyntaxError, parsed.error->message);
+    if (parsed.error->context && *parsed.error->context) error.WithContext(parsed.error->context);
+    pg_query_free_plpgsql_parse_result(parsed);
+    throw error;
+  }
+  nlohmann::json functions = nlohmann::json::parse(parsed.plpgsql_funcs, nullptr, false);
+  pg_query_free_plpgsql_parse_result(parsed);
+  if (!functions.is_array() || functions.empty() || !functions[0].contains("PLpgSQL_function"))
+    throw SqlError(sqlstate::kInternalError, "internal error: pg_query_parse_plpgsql returned no function");
+  result.function = std::move(functions[0]["PLpgSQL_function"]);
+  return result;
+}
+
+}  // namespace caracal::planner

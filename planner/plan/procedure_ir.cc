@@ -1,0 +1,29 @@
+#include "planner/plan/procedure_ir.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace caracal::planner {
+
+std::string ProcedureIr::Signature() const { return name + "(" + ArgumentTypes() + ")"; }
+
+std::string ProcedureIr::ArgumentTypes() const {
+  std::string text;
+  for (int i = 0; i < parameter_count; ++i) text += (i ? ", " : "") + variables[i].type.Name();
+  return text;
+}
+
+StoredRoutine StoredRoutineFor(std::shared_ptr<const ProcedureIr> ir) {
+  StoredRoutine r;
+  r.name = ir->name;
+  r.signature = ir->Signature();
+  for (int i = 0; i < ir->parameter_count; ++i) r.parameter_types.push_back(ir->variables[i].type);
+  r.is_procedure = ir->kind == ProcedureIr::Kind::kProcedure;
+  for (const Stmt* s : ir->table_statements)
+    if (s->table && std::ranges::find(r.tables, s->table) == r.tables.end()) r.tables.push_back(s->table);
+  r.ir = std::move(ir);
+  return r;
+}
+
+}  // namespace caracal::planner

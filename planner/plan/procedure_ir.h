@@ -1,0 +1,261 @@
+// The typed procedure IR: what the PL/pgSQL binder makes of a CREATE FUNCTION /
+// CREATE PROCEDURE body, what the write-set analysis annotates, and what codegen/ (and
+// its reference interpreter) runs on the engine. See README.md, "Procedures".
+//
+// Shape: a procedure is a tree of statements over a flat frame of variables. Every
+// value the body names (parameter, DECLAREd variable, loop variable, FOUND, a hidden
+// temporary, a sequence value drawn at sequencing) is one frame slot: an Expr reads it
+// as Slot{kVariable, index}. Embedded SQL is bound into table-access statements whose
+// expressions read the current row as Slot{kColumn, i} (table schema order) and, in
+// INSERT ... ON CONFLICT DO UPDATE, the proposed row as Slot{kExcluded, i}.
+//
+// The analysis (write_set_analysis.h) adds, per procedure:
+//   * `sequence_calls`: every nextval() of the body, hoisted to sequencing time; the
+//     body reads the drawn value from a hidden frame slot instead;
+//   * per statement, an AccessInfo (the EXPLAIN PROCEDURE row);
+//   * `init`: the init program - a slice of the body (assignments of input-derived
+//     variables, loops over input-derived bounds, reconnaissance reads) with kDeclare
+//     statements where the body writes, which the engine's Declare step runs;
+//   * a kPublish statement in `body` after the last statement that can abort.
+// Both `init` and `body` are ordinary statement lists, run by the same executor.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planner/catalog/catalog.h"
+#include "planner/expr/expr.h"
+#include "planner/plan/select_plan.h"
+#include "planner/types/sql_type.h"
+
+namespace caracal::planner {
+
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+using Block = std::vector<StmtPtr>;
+
+enum class VariableKind : uint8_t {
+  kParameter,  // IN / INOUT parameter, in declaration order (frame slots 0..n-1)
+  kOutParameter,  // OUT parameter (a result column of the call)
+  kLocal,      // DECLAREd variable
+  kLoopVar,    // FOR / FOREACH loop variable
+  kFound,      // the FOUND flag (one per procedure)
+  kRowCount,   // GET DIAGNOSTICS' ROW_COUNT: rows the last SQL statement processed
+  kSequence,   // the value of sequence_calls[i], drawn at sequencing
+  kNow,        // now() / current_timestamp: the transaction's timestamp, drawn at sequencing
+  kTemp,       // a hidden temporary of the binder or analysis
+};
+
+struct Variable {
+  std::string name;  // as written (hidden ones start with '$')
+  SqlType type;
+  VariableKind kind = VariableKind::kLocal;
+  bool constant = false;
+  bool not_null = false;
+  ExprPtr default_value;  // DECLARE ... := expr (coerced to `type`); null: NULL
+  int line = 0;           // of the DECLARE (CONTEXT of an error in its default)
+};
+
+// Where a table statement finds its rows (keys are expressions over variable slots only).
+struct KeyAccess {
+  enum class Kind : uint8_t {
+    kPoint,      // every primary-key column fixed: `key` has one Expr per key column
+    kRange,      // `key` fixes a primary-key prefix; optional bounds on the next column
+    kIndex,      // secondary index `index`: `key` fixes a prefix of its columns, optional bounds
+    kFullScan,
+  };
+  Kind kind = Kind::kFullScan;
+  int index = -1;  // kIndex: engine secondary index position (TableInfo::indexes order)
+  std::vector<ExprPtr> key;
+  ExprPtr lower, upper;  // on the column after the prefix; null: unbounded
+  bool lower_inclusive = true, upper_inclusive = true;
+};
+
+// The analysis result for one statement that touches a table (an EXPLAIN PROCEDURE row
+// and a caracal_write_sets row).
+struct AccessInfo {
+  enum class Access : uint8_t {
+    kRead,          // a read that is not prefetched (EXPLAIN prints "read")
+    kReadPrefetch,  // a point read whose key is known at initialization
+    kInsert, kUpsert, kUpdate, kDelete, kRangeUpdate, kRangeDelete,
+  };
+  enum class KeyClass : uint8_t { kStatic, kLoop, kRange, kDependent };
+  Access access = Access::kRead;
+  KeyClass key_class = KeyClass::kStatic;
+  std::string key_expr;      // the key as an expression of the parameters, for humans
+  bool apply_row_update = false;
+  int weight = 0;            // ApplyRowUpdate weight estimate (0 when not a candidate)
+  // ApplyRowUpdate: whether the body needs the update's outcome (FOUND is read later, or
+  // the row count is the result): then it waits for a split piece to run.
+  bool wait_for_update = true;
+  std::string note;          // why anything fell back; which read a dependent key needs
+  int depends_on = -1;       // kDependent: statement id of the read it needs
+  // Secondary indexes (by name) whose new entries this write cannot name at
+  // initialization: a new indexed value depends on a read or on the row itself, an
+  // UPDATE keeps some of the index's columns from the old row, or the rows are a range's.
+  // The executor declares them unknown (DeclareContext::DeclareIndexUnknown).
+  std::vector<std::string> unknown_indexes;
+};
+
+enum class StmtKind : uint8_t {
+  kAssign,       // target := value
+  kIf,           // branches: (cond, block)*, else_block
+  kForRange,     // FOR var IN [REVERSE] lower..upper [BY step] LOOP body
+  kForEach,      // FOREACH var IN ARRAY array LOOP body
+  kWhile,        // WHILE cond LOOP body (cond null: plain LOOP)
+  kExit,         // EXIT [label] [WHEN cond]
+  kContinue,     // CONTINUE [label] [WHEN cond]
+  kSelectInto,   // SELECT ... INTO targets [STRICT]; also PERFORM (no targets)
+  kInsert,       // INSERT ... [ON CONFLICT] [RETURNING ... INTO]
+  kUpdate,       // UPDATE ... [RETURNING ... INTO]
+  kDelete,       // DELETE ... [RETURNING ... INTO]
+  kRaise,        // RAISE level 'format', args [USING ERRCODE]
+  kReturn,       // RETURN [value]
+  kReturnNext,   // RETURN NEXT [values]
+  kReturnQuery,  // RETURN QUERY select
+  kPublish,      // (analysis) the transaction can no longer abort from here on
+  kDeclare,      // (init program only) declare the accesses of body statement `target_stmt`
+  kReconRead,    // (init program only) run body statement `target_stmt`'s read against the
+                 // last committed state, assigning its targets (reconnaissance)
+  kNull,         // NULL;
+};
+
+enum class OnConflict : uint8_t { kNone, kDoNothing, kDoUpdate };
+enum class RaiseLevel : uint8_t { kNotice, kWarning, kInfo, kLog, kDebug, kException };
+
+struct Stmt {
+  StmtKind kind = StmtKind::kNull;
+  int id = -1;    // statement number within the procedure (EXPLAIN's "statement"), body only
+  int line = 0;   // 1-based line within the CREATE statement's text
+  std::string label;  // loop label (kForRange/kForEach/kWhile), or EXIT/CONTINUE's target
+  // PL/pgSQL's CONTEXT line for an error this statement raises ("PL/pgSQL function f(integer)
+  // line 3 at assignment"): how PostgreSQL names the statement it came from ("at
+  // assignment", "at SQL statement", "during statement block local variable
+  // initialization"); empty for statements the analysis made (no CONTEXT).
+  std::string_view plpgsql_what;
+  // The SQL a table statement runs, as PL/pgSQL passes it to SPI (an INTO clause blanked
+  // out, PERFORM as SELECT): quoted in CONTEXT when that SQL raised.
+  std::string sql_text;
+
+  // kAssign: `target` := `value` (value already coerced to the variable's type).
+  // kForRange / kForEach: `target` is the loop variable.
+  int target = -1;
+  ExprPtr value;  // kAssign; kReturn (may be null); kForEach: the array
+
+  // kIf: conds[i] guards blocks[i]; else_block. kWhile/kExit/kContinue: conds[0] if any.
+  std::vector<ExprPtr> conds;
+  std::vector<Block> blocks;
+  Block else_block;
+  // Loops: the body.
+  Block body;
+  ExprPtr lower, upper, step;  // kForRange (step null: 1)
+  bool reverse = false;
+
+  // Table statements.
+  const TableInfo* table = nullptr;
+  KeyAccess where_key;              // kUpdate/kDelete: rows addressed; kSelectInto uses `select`
+  ExprPtr filter;                   // residual WHERE over column + variable slots (null: none)
+  std::unique_ptr<SelectPlan> select;  // kSelectInto / kReturnQuery: the query (variable slots allowed)
+  KeyAccess select_key;             // kSelectInto / kReturnQuery: where its rows come from
+  std::vector<ExprPtr> row_values;  // kInsert: one per table column (defaults filled in, coerced)
+  std::vector<std::pair<int, ExprPtr>> assignments;  // kUpdate SET / DO UPDATE SET: (column, value)
+  OnConflict on_conflict = OnConflict::kNone;
+  ExprPtr conflict_filter;          // DO UPDATE ... WHERE (null: none)
+  std::vector<ExprPtr> returning;   // RETURNING expressions (column + variable slots)
+  std::vector<int> into;            // INTO targets (frame slots), for SELECT and RETURNING
+  bool strict = false;              // INTO STRICT
+  // kSelectInto of a FOR over a query: every row, output column c into array variable
+  // into[c], and the row count into into.back(); it sets neither FOUND nor ROW_COUNT
+  // (the kForRange after it iterates over the arrays).
+  bool collect = false;
+  bool emit_returning = false;      // ad-hoc DML: each RETURNING row is a result row
+  // kSelectInto: the query reads at most one row by its full primary key, its WHERE is
+  // exactly those key equalities, and it has no grouping, ordering or LIMIT: a found row
+  // is the answer (executors may skip the general query machinery).
+  bool point_lookup = false;
+  // kSelectInto: an output reads a target an earlier output is assigned to (SELECT y, x
+  // INTO x, y ...). PL/pgSQL computes the row before it assigns any target, so executors
+  // must too; a point lookup's may otherwise assign as they go.
+  bool into_reads_targets = false;
+  // kSelectInto over a primary-key range of the table that the next statement of its
+  // block UPDATEs or DELETEs by a range: that statement's id (else -1). An executor may
+  // keep the rows the query read for it, which then need not read them again when its
+  // range turns out to be the same (Delivery's sum of its order lines, then their update).
+  int feeds_range_write = -1;
+
+  // kRaise.
+  RaiseLevel level = RaiseLevel::kException;
+  std::string message;              // the format string ('%' placeholders)
+  std::vector<ExprPtr> args;        // kRaise format arguments; kReturnNext values
+  // kRaise ... USING DETAIL / HINT: their expressions are args[raise_detail] and
+  // args[raise_hint] (after the format arguments), -1 if absent.
+  int raise_detail = -1, raise_hint = -1;
+  std::string sqlstate = "P0001";
+
+  // kDeclare / kReconRead: the body statement this init statement stands for.
+  int target_stmt = -1;
+
+  // Analysis result for table statements (body only).
+  std::optional<AccessInfo> access;
+};
+
+struct SequenceCall {
+  ExprPtr sequence_name;  // text, over parameter slots and constants only
+  int variable = -1;      // the kSequence frame slot that receives the value
+};
+
+struct ProcedureIr {
+  enum class Kind : uint8_t { kFunction, kProcedure };
+  enum class Returns : uint8_t { kVoid, kScalar, kTable, kSetOf };
+
+  std::string name;
+  Kind kind = Kind::kFunction;
+  Returns returns = Returns::kVoid;
+  std::vector<OutputColumn> result_columns;  // kScalar: one; kTable / kSetOf / OUT params: all
+  std::vector<Variable> variables;           // the frame; parameters first
+  int parameter_count = 0;
+  int found_variable = -1;
+  // ROW_COUNT (bigint), only when a GET DIAGNOSTICS reads it: each SQL statement sets it,
+  // as it sets FOUND. Starts at 0, as FOUND starts false.
+  int row_count_variable = -1;
+  // OUT / INOUT parameter slots, in declaration order: a function with OUT parameters
+  // returns one row of them (or, with RETURN NEXT, one row per RETURN NEXT).
+  std::vector<int> out_variables;
+  // The arguments CALL takes, in declaration order: each one's parameter slot. As in
+  // PostgreSQL 14+, a procedure's OUT parameters are among them (CALL passes a
+  // placeholder, usually NULL, that is type-checked and not used); a function's are not.
+  std::vector<int> call_slots;
+  // The kNow slot when the body uses now(); its value is drawn at sequencing, after the
+  // sequence values (so the input log replays it).
+  int now_variable = -1;
+  std::string source;  // the whole CREATE statement, for \sf and error positions
+  // An ad-hoc INSERT / UPDATE / DELETE run as a one-statement procedure: "INSERT",
+  // "UPDATE" or "DELETE" (the command tag); empty for CREATEd procedures.
+  std::string command_tag;
+
+  Block body;
+  std::vector<SequenceCall> sequence_calls;  // analysis
+  Block init;                                // analysis: the init program
+  // Body statements that touch tables (pointers into `body`): statement id k is
+  // table_statements[k - 1].
+  std::vector<const Stmt*> table_statements;
+
+  // name(type, type, ...) of the IN / INOUT parameters, as \df prints it.
+  std::string Signature() const;
+  // The parameter types of the signature, without the name or parentheses: "integer, text".
+  std::string ArgumentTypes() const;
+  // The table statement with id `id` (an init statement's target_stmt), nullptr if none.
+  const Stmt* TableStatement(int id) const {
+    if (id < 1 || id > static_cast<int>(table_statements.size())) return nullptr;
+    return table_statements[static_cast<size_t>(id - 1)];
+  }
+};
+
+// What the catalog keeps of `ir` besides the IR itself (planner/catalog/catalog.h).
+StoredRoutine StoredRoutineFor(std::shared_ptr<const ProcedureIr> ir);
+
+}  // namespace caracal::planner

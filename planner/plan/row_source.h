@@ -1,0 +1,30 @@
+// RowSource: where a bound query reads its rows. The same query code runs over the last
+// committed snapshot (ad-hoc SELECT), over a transaction at its serial position (SELECT
+// INTO inside a procedure) and over the committed state during initialization
+// (reconnaissance). Row references stay valid until the source goes away.
+#pragma once
+
+#include <functional>
+
+#include "engine/types/key.h"
+#include "engine/types/row_value.h"
+#include "engine/types/types.h"
+
+namespace caracal::planner {
+
+using RowVisitor = std::function<bool(const Key& primary_key, const RowValue& row)>;
+
+class RowSource {
+ public:
+  virtual ~RowSource() = default;
+  virtual const Schema& schema(TableId table) = 0;
+  // The row with primary key `key`, or nullptr.
+  virtual const RowValue* Read(TableId table, const Key& key) = 0;
+  // Rows with lo <= key < hi (hi empty: unbounded) in key order; the visitor returns false
+  // to stop.
+  virtual void Scan(TableId table, const Key& lo, const Key& hi, const RowVisitor& visit) = 0;
+  // Rows whose secondary index `index` key is in [lo, hi), in index order.
+  virtual void ScanIndex(TableId table, int index, const Key& lo, const Key& hi, const RowVisitor& visit) = 0;
+};
+
+}  // namespace caracal::planner

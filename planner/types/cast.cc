@@ -1,0 +1,169 @@
+#include "planner/types/cast.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "planner/types/sql_error.h"
+
+namespace caracal::planner {
+
+namespace {
+
+int IntRank(TypeId t) { return t == TypeId::kInt2 ? 0 : t == TypeId::kInt4 ? 1 : 2; }
+
+[[noreturn]] void IntOutOfRange(TypeId t) {
+  const char* name = t == TypeId::kInt2 ? "smallint" : t == TypeId::kInt4 ? "integer" : "bigint";
+  throw SqlError(sqlstate::kNumericOutOfRange, fmt::format("{} out of range", name));
+}
+
+}  // namespace
+
+int64_t CheckIntRange(__int128 v, TypeId type) {
+  __int128 lo = type == TypeId::kInt2 ? INT16_MIN : type == TypeId::kInt4 ? INT32_MIN : INT64_MIN;
+  __int128 hi = type == TypeId::kInt2 ? INT16_MAX : type == TypeId::kInt4 ? INT32_MAX : INT64_MAX;
+  if (v < lo || v > hi) IntOutOfRange(type);
+  return static_cast<int64_t>(v);
+}
+
+CastContext CastContextFor(const SqlType& from, const SqlType& to) {
+  if (from.is_array() && to.is_array()) {
+    // array_coerce: as the element conversion (int[] -> bigint[] implicit, ...).
+    if (from.element == to.element) return CastContext::kImplicit;
+    return CastContextFor(from.Element(), to.Element());
+  }
+  if (from.is_unknown()) return CastContext::kImplicit;
+  if (from.is_array()) return to.is_string() ? CastContext::kAssignment : CastContext::kNone;
+  if (to.is_array()) return from.is_string() ? CastContext::kExplicit : CastContext::kNone;
+  if (from.id == to.id) return CastContext::kImplicit;
+  if (to.is_string()) {
+    // Between string types: implicit; from anything else: the I/O conversion, assignment.
+    return from.is_string() ? CastContext::kImplicit : CastContext::kAssignment;
+  }
+  if (from.is_string()) return CastContext::kExplicit;  // text -> anything: I/O conversion
+  if (from.is_integer()) {
+    if (to.is_integer()) return IntRank(from.id) < IntRank(to.id) ? CastContext::kImplicit : CastContext::kAssignment;
+    if (to.is_float() || to.id == TypeId::kNumeric) return CastContext::kImplicit;
+    if (to.id == TypeId::kBool && from.id == TypeId::kInt4) return CastContext::kExplicit;
+    return CastContext::kNone;
+  }
+  if (from.id == TypeId::kNumeric) {
+    if (to.is_float()) return CastContext::kImplicit;
+    if (to.is_integer()) return CastContext::kAssignment;
+    return CastContext::kNone;
+  }
+  if (from.is_float()) {
+    if (to.id == TypeId::kFloat8) return CastContext::kImplicit;
+    if (to.is_float() || to.is_integer() || to.id == TypeId::kNumeric) return CastContext::kAssignment;
+    return CastContext::kNone;
+  }
+  if (from.id == TypeId::kBool && to.id == TypeId::kInt4) return CastContext::kExplicit;
+  return CastContext::kNone;
+}
+
+bool CastKeepsValue(const Datum& v, const SqlType& from, const SqlType& to) {
+  if (v.kind != Datum::Kind::kString || !from.is_string()) return false;
+  switch (to.id) {
+    case TypeId::kText:  // text and varchar keep their bytes (a char(n) loses its blanks)
+      return from.id != TypeId::kBpchar;
+    case TypeId::kVarchar:
+      return from.id != TypeId::kBpchar &&
+             (to.precision < 0 || v.s.size() <= static_cast<size_t>(to.precision));  // bytes >= characters
+    case TypeId::kBpchar:  // exactly n ASCII characters: nothing to pad or cut
+      return to.precision >= 0 && v.s.size() == static_cast<size_t>(to.precision) && IsAscii(v.s);
+    default: return false;
+  }
+}
+
+Datum CastDatum(const Datum& v, const SqlType& from, const SqlType& to, bool explicit_cast) {
+  if (v.is_null()) return v;
+  if (from.is_array() && to.is_array() && v.kind == Datum::Kind::kArray) {
+    std::vector<Datum> elements;
+    for (const Datum& e : *v.array) elements.push_back(CastDatum(e, from.Element(), to.Element(), explicit_cast));
+    return Datum::Array(std::move(elements));
+  }
+  if (!to.is_string() && (from.is_unknown() || from.is_string())) {
+    std::string_view text = v.s;
+    if (from.id == TypeId::kBpchar) text = StripTrailingBlanks(text);
+    return DatumFromText(text, to);
+  }
+  if (to.is_string()) {
+    Datum out;
+    if (from.is_string()) {
+      std::string_view text = v.s;
+      if (from.id == TypeId::kBpchar && to.id != TypeId::kBpchar) text = StripTrailingBlanks(text);
+      out.kind = Datum::Kind::kString;
+      out.s.assign(text);
+    } else if (v.kind == Datum::Kind::kBool) {
+      // boolean's cast to text is booltext ('true'/'false'), not its output ('t'/'f').
+      out = Datum::String(v.as_bool() ? "true" : "false");
+    } else {
+      out = Datum::String(DatumToText(v, from));
+    }
+    return ApplyTypmod(std::move(out), to, explicit_cast);
+  }
+  switch (to.id) {
+    case TypeId::kBool:
+      if (v.kind == Datum::Kind::kBool) return v;
+      if (v.kind == Datum::Kind::kInt) return Datum::Bool(v.i != 0);
+      break;
+    case TypeId::kInt2:
+    case TypeId::kInt4:
+    case TypeId::kInt8:
+      switch (v.kind) {
+        case Datum::Kind::kInt: return Datum::Int(CheckIntRange(v.i, to.id));
+        case Datum::Kind::kBool: return Datum::Int(v.i);
+        case Datum::Kind::kNumeric: {
+          std::optional<int64_t> i = v.n.ToInt64();
+          if (!i) IntOutOfRange(to.id);
+          return Datum::Int(CheckIntRange(*i, to.id));
+        }
+        case Datum::Kind::kFloat: {
+          double r = std::rint(v.f);  // round half to even, as PostgreSQL's float -> int
+          if (std::isnan(r) || r < -9.2233720368547758e18 || r >= 9.2233720368547758e18) IntOutOfRange(to.id);
+          return Datum::Int(CheckIntRange(static_cast<int64_t>(r), to.id));
+        }
+        default: break;
+      }
+      break;
+    case TypeId::kFloat4:
+    case TypeId::kFloat8: {
+      double d;
+      if (v.kind == Datum::Kind::kInt) d = static_cast<double>(v.i);
+      else if (v.kind == Datum::Kind::kNumeric) d = v.n.ToDouble();
+      else if (v.kind == Datum::Kind::kFloat) d = v.f;
+      else break;
+      if (to.id == TypeId::kFloat4) {
+        float f = static_cast<float>(d);
+        if (std::isinf(f) && !std::isinf(d))
+          throw SqlError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
+        if (f == 0 && d != 0) throw SqlError(sqlstate::kNumericOutOfRange, "value out of range: underflow");
+        d = f;
+      }
+      return Datum::Float(d);
+    }
+    case TypeId::kNumeric: {
+      Numeric n;
+      if (v.kind == Datum::Kind::kInt) n = Numeric::FromInt(v.i);
+      else if (v.kind == Datum::Kind::kNumeric) n = v.n;
+      else if (v.kind == Datum::Kind::kFloat) {
+        if (from.id == TypeId::kFloat4) {
+          // float4 -> numeric keeps FLT_DIG (6) significant digits.
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "%.6g", v.f);
+          n = *Numeric::Parse(buf);
+        } else {
+          n = Numeric::FromDouble(v.f);
+        }
+      } else break;
+      return ApplyTypmod(Datum::Num(n), to, explicit_cast);
+    }
+    case TypeId::kTimestamp:
+      if (v.kind == Datum::Kind::kTimestamp) return v;
+      break;
+    default: break;
+  }
+  throw SqlError(sqlstate::kCannotCoerce, fmt::format("cannot cast type {} to {}", from.BaseName(), to.Name()));
+}
+
+}  // namespace caracal::planner

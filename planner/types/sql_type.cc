@@ -1,0 +1,105 @@
+#include "planner/types/sql_type.h"
+
+#include <fmt/format.h>
+
+#include "planner/types/sql_error.h"
+
+namespace caracal::planner {
+
+std::string SqlType::BaseName() const {
+  switch (id) {
+    case TypeId::kUnknown: return "unknown";
+    case TypeId::kBool: return "boolean";
+    case TypeId::kInt2: return "smallint";
+    case TypeId::kInt4: return "integer";
+    case TypeId::kInt8: return "bigint";
+    case TypeId::kFloat4: return "real";
+    case TypeId::kFloat8: return "double precision";
+    case TypeId::kNumeric: return "numeric";
+    case TypeId::kBpchar: return "character";
+    case TypeId::kVarchar: return "character varying";
+    case TypeId::kText: return "text";
+    case TypeId::kTimestamp: return "timestamp without time zone";
+    case TypeId::kArray: return Element().BaseName() + "[]";
+  }
+  return "?";
+}
+
+std::string SqlType::Name() const {
+  if (id == TypeId::kArray) return Element().Name() + "[]";
+  if (id == TypeId::kNumeric && precision >= 0) return fmt::format("numeric({},{})", precision, scale);
+  if ((id == TypeId::kBpchar || id == TypeId::kVarchar) && precision >= 0)
+    return fmt::format("{}({})", BaseName(), precision);
+  return BaseName();
+}
+
+SqlType FromColumn(const Column& c) {
+  switch (c.type) {
+    case ColumnType::kSmallInt: return SqlType::Of(TypeId::kInt2);
+    case ColumnType::kInteger: return SqlType::Of(TypeId::kInt4);
+    case ColumnType::kBigInt: return SqlType::Of(TypeId::kInt8);
+    case ColumnType::kReal: return SqlType::Of(TypeId::kFloat4);
+    case ColumnType::kDouble: return SqlType::Of(TypeId::kFloat8);
+    case ColumnType::kNumeric: return SqlType::Numeric(c.precision, c.scale);
+    case ColumnType::kBoolean: return SqlType::Of(TypeId::kBool);
+    case ColumnType::kChar: return SqlType{TypeId::kBpchar, c.precision > 0 ? c.precision : -1, -1};
+    case ColumnType::kVarchar: return SqlType{TypeId::kVarchar, c.precision > 0 ? c.precision : -1, -1};
+    case ColumnType::kText: return SqlType::Of(TypeId::kText);
+    case ColumnType::kTimestamp: return SqlType::Of(TypeId::kTimestamp);
+  }
+  return SqlType::Of(TypeId::kText);
+}
+
+Column ToColumn(const std::string& name, const SqlType& t, bool not_null) {
+  Column c;
+  c.name = name;
+  c.not_null = not_null;
+  switch (t.id) {
+    case TypeId::kBool: c.type = ColumnType::kBoolean; break;
+    case TypeId::kInt2: c.type = ColumnType::kSmallInt; break;
+    case TypeId::kInt4: c.type = ColumnType::kInteger; break;
+    case TypeId::kInt8: c.type = ColumnType::kBigInt; break;
+    case TypeId::kFloat4: c.type = ColumnType::kReal; break;
+    case TypeId::kFloat8: c.type = ColumnType::kDouble; break;
+    case TypeId::kNumeric:
+      c.type = ColumnType::kNumeric;
+      c.precision = t.precision;
+      c.scale = t.scale;
+      break;
+    case TypeId::kBpchar: c.type = ColumnType::kChar; c.precision = t.precision < 0 ? 0 : t.precision; break;
+    case TypeId::kVarchar: c.type = ColumnType::kVarchar; c.precision = t.precision < 0 ? 0 : t.precision; break;
+    case TypeId::kText: c.type = ColumnType::kText; break;
+    case TypeId::kTimestamp: c.type = ColumnType::kTimestamp; break;
+    case TypeId::kUnknown: throw SqlError(sqlstate::kInternalError, "column of unknown type");
+    case TypeId::kArray: throw SqlError(sqlstate::kFeatureNotSupported, "array columns are not supported yet");
+  }
+  return c;
+}
+
+std::optional<SqlType> TypeFromName(const std::string& name, int n, const int32_t* mods) {
+  auto plain = [&](TypeId id) -> std::optional<SqlType> { return SqlType::Of(id); };
+  if (name == "bool" || name == "boolean") return plain(TypeId::kBool);
+  if (name == "int2" || name == "smallint") return plain(TypeId::kInt2);
+  if (name == "int4" || name == "int" || name == "integer") return plain(TypeId::kInt4);
+  if (name == "int8" || name == "bigint") return plain(TypeId::kInt8);
+  if (name == "float4" || name == "real") return plain(TypeId::kFloat4);
+  if (name == "float8") return plain(TypeId::kFloat8);
+  if (name == "text") return plain(TypeId::kText);
+  if (name == "timestamp") return plain(TypeId::kTimestamp);
+  // PostgreSQL's internal array type names (_int4) as pg_dump and \df print them.
+  if (name.size() > 1 && name[0] == '_') {
+    std::optional<SqlType> e = TypeFromName(name.substr(1), n, mods);
+    if (e && !e->is_array()) return SqlType::ArrayOf(*e);
+    return std::nullopt;
+  }
+  if (name == "numeric" || name == "decimal") {
+    if (n == 0) return SqlType::Numeric(-1, -1);
+    return SqlType::Numeric(mods[0], n > 1 ? mods[1] : 0);
+  }
+  if (name == "bpchar" || name == "char" || name == "character")
+    return SqlType{TypeId::kBpchar, n > 0 ? mods[0] : -1, -1};
+  if (name == "varchar") return SqlType{TypeId::kVarchar, n > 0 ? mods[0] : -1, -1};
+  return std::nullopt;
+}
+
+}  // namespace caracal::planner

@@ -1,0 +1,73 @@
+// SqlType: the SQL-level type of a column, an expression or a variable. It is richer
+// than the engine's ColumnType: it knows PostgreSQL's "unknown" type of untyped literals
+// ('abc', NULL), which takes its type from the context, and the type modifiers
+// (numeric(p,s), char(n), varchar(n)) that casts and assignments enforce.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "engine/types/types.h"
+
+namespace caracal::planner {
+
+enum class TypeId : uint8_t {
+  kUnknown,  // an untyped literal: 'text' or NULL
+  kBool,
+  kInt2,
+  kInt4,
+  kInt8,
+  kFloat4,
+  kFloat8,
+  kNumeric,
+  kBpchar,   // char(n)
+  kVarchar,  // varchar(n)
+  kText,
+  kTimestamp,
+  kArray,  // a one-dimensional array; `element` is the element type (never kArray)
+};
+
+struct SqlType {
+  TypeId id = TypeId::kUnknown;
+  // numeric: precision (-1: unconstrained); char/varchar: length (-1: unlimited).
+  int32_t precision = -1;
+  int32_t scale = -1;  // numeric only (-1: unconstrained)
+  // kArray only: the element type (its modifiers are precision/scale above, as
+  // PostgreSQL keeps an array column's typmod on the element).
+  TypeId element = TypeId::kUnknown;
+
+  static SqlType Of(TypeId id) { return SqlType{id, -1, -1}; }
+  static SqlType Numeric(int p, int s) { return SqlType{TypeId::kNumeric, p, s}; }
+  static SqlType ArrayOf(const SqlType& e) { return SqlType{TypeId::kArray, e.precision, e.scale, e.id}; }
+
+  bool operator==(const SqlType&) const = default;
+
+  bool is_unknown() const { return id == TypeId::kUnknown; }
+  bool is_integer() const { return id == TypeId::kInt2 || id == TypeId::kInt4 || id == TypeId::kInt8; }
+  bool is_float() const { return id == TypeId::kFloat4 || id == TypeId::kFloat8; }
+  bool is_numeric_category() const { return is_integer() || is_float() || id == TypeId::kNumeric; }
+  bool is_string() const { return id == TypeId::kBpchar || id == TypeId::kVarchar || id == TypeId::kText; }
+  bool has_typmod() const { return precision >= 0; }
+  bool is_array() const { return id == TypeId::kArray; }
+  // kArray: the element type, with the modifiers.
+  SqlType Element() const { return SqlType{element, precision, scale}; }
+
+  // The type without modifiers (what an expression over it yields).
+  SqlType Base() const { return is_array() ? SqlType{TypeId::kArray, -1, -1, element} : Of(id); }
+  // PostgreSQL's format_type name: "integer", "numeric(10,2)", "character varying(5)".
+  std::string Name() const;
+  // The name without modifiers: what operator/function errors print.
+  std::string BaseName() const;
+};
+
+// Engine column type <-> SQL type (the engine stores numeric with p <= 18).
+SqlType FromColumn(const Column& column);
+// Throws SqlError for kUnknown (callers resolve unknown to text first).
+Column ToColumn(const std::string& name, const SqlType& type, bool not_null);
+
+// A type by its SQL name as PostgreSQL's grammar leaves it after parsing (int4,
+// "varchar", "bpchar", "timestamp", ...), with its modifiers; nullopt if unknown.
+std::optional<SqlType> TypeFromName(const std::string& name, int modifier_count, const int32_t* modifiers);
+
+}  // namespace caracal::planner

@@ -1,0 +1,105 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "engine/types/errors.h"
+#include "engine/types/key.h"
+
+namespace caracal {
+namespace {
+
+TEST(KeyTest, IntegerOrderMatchesNumericOrder) {
+  std::vector<int64_t> values = {INT64_MIN, -1000000, -2, -1, 0, 1, 2, 255, 256, 1 << 20, INT64_MAX};
+  for (ColumnType width : {ColumnType::kBigInt}) {
+    for (size_t i = 0; i + 1 < values.size(); ++i) {
+      Key a, b;
+      a.AppendInt(values[i], width);
+      b.AppendInt(values[i + 1], width);
+      EXPECT_LT(Compare(a, b), 0) << values[i] << " vs " << values[i + 1];
+    }
+  }
+  Key a, b;
+  a.AppendInt(-5, ColumnType::kInteger);
+  b.AppendInt(3, ColumnType::kInteger);
+  EXPECT_LT(Compare(a, b), 0);
+  a = Key();
+  b = Key();
+  a.AppendInt(-5, ColumnType::kSmallInt);
+  b.AppendInt(-4, ColumnType::kSmallInt);
+  EXPECT_LT(Compare(a, b), 0);
+}
+
+TEST(KeyTest, CompositeKeysOrderColumnByColumn) {
+  auto make = [](int64_t x, const std::string& s) {
+    Key k;
+    k.AppendInt(x, ColumnType::kInteger);
+    k.AppendString(s);
+    return k;
+  };
+  EXPECT_LT(Compare(make(1, "zzz"), make(2, "")), 0);
+  EXPECT_LT(Compare(make(1, "ab"), make(1, "abc")), 0);   // a prefix sorts first
+  EXPECT_LT(Compare(make(1, std::string("a\0b", 3)), make(1, "a\x01")), 0);
+  EXPECT_LT(Compare(make(1, "a"), make(1, std::string("a\0", 2))), 0);
+}
+
+TEST(KeyTest, DoubleOrder) {
+  std::vector<double> v = {-1e300, -3.5, -0.0, 1e-300, 2.0, 1e300};
+  for (size_t i = 0; i + 1 < v.size(); ++i) {
+    Key a, b;
+    a.AppendDouble(v[i]);
+    b.AppendDouble(v[i + 1]);
+    EXPECT_LT(Compare(a, b), 0) << v[i];
+  }
+  Key z1, z2;
+  z1.AppendDouble(0.0);
+  z2.AppendDouble(-0.0);
+  EXPECT_EQ(z1, z2);
+}
+
+TEST(KeyTest, RoundTripsThroughDecode) {
+  Schema s("t",
+           {{"a", ColumnType::kInteger}, {"b", ColumnType::kText}, {"c", ColumnType::kBigInt},
+            {"d", ColumnType::kNumeric, 12, 2}},
+           {0, 1, 2, 3});
+  std::vector<Value> vals = {Value::Int(-7), Value::String(std::string("x\0y", 3)), Value::Int(1LL << 40),
+                             Value::Numeric(-12345, 2)};
+  Key k = EncodePrimaryKey(s, vals);
+  std::vector<Value> back = DecodeKey(s, s.primary_key(), k);
+  ASSERT_EQ(back.size(), vals.size());
+  for (size_t i = 0; i < vals.size(); ++i) EXPECT_TRUE(back[i] == vals[i]) << i;
+}
+
+TEST(KeyTest, BadKeysAreReportedNotCrashed) {
+  Schema s("t", {{"a", ColumnType::kInteger}, {"b", ColumnType::kText}}, {0});
+  std::vector<Value> too_many = {Value::Int(1), Value::Int(2)};
+  EXPECT_THROW(EncodePrimaryKey(s, too_many), KeyError);
+  std::vector<Value> null_key = {Value::Null()};
+  EXPECT_THROW(EncodePrimaryKey(s, null_key), KeyError);
+  std::vector<Value> wrong_type = {Value::String("x")};
+  EXPECT_THROW(EncodePrimaryKey(s, wrong_type), KeyError);
+}
+
+TEST(KeyTest, LongKeysSpillToHeapAndCopy) {
+  Key k;
+  std::string big(500, 'q');
+  k.AppendString(big);
+  Key copy = k;
+  Key moved = std::move(copy);
+  EXPECT_EQ(moved, k);
+  EXPECT_EQ(moved.size(), 502u);
+}
+
+TEST(KeyTest, PrefixSuccessorBoundsAllExtensions) {
+  Key p;
+  p.AppendInt(42, ColumnType::kInteger);
+  Key ext = p;
+  ext.AppendInt(INT64_MAX, ColumnType::kBigInt);
+  Key next;
+  next.AppendInt(43, ColumnType::kInteger);
+  EXPECT_LT(Compare(ext, p.PrefixSuccessor()), 0);
+  EXPECT_LE(Compare(p.PrefixSuccessor(), next), 0);
+}
+
+}  // namespace
+}  // namespace caracal

@@ -1,0 +1,329 @@
+// A session over a data directory: what one life commits, the next one finds (calls,
+// ad-hoc DML, DDL, COPY, sequences, procedure versions), through checkpoints and log
+// replay; a torn log tail is cut and reported; the directory is guarded (lock, marker).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/log/log_segment.h"
+#include "engine/storage/store.h"
+#include "frontend/session/session.h"
+#include "tests/frontend/session/session_fixture.h"
+#include "tests/engine/temp_dir.h"
+
+namespace caracal::frontend {
+namespace {
+
+using caracal::testing::TempDir;
+
+SessionOptions Durable(const std::filesystem::path& dir) {
+  SessionOptions o;
+  o.engine.workers = 2;
+  o.engine.epoch_interval_ms = 1;
+  o.durability.emplace();
+  o.durability->data_dir = dir;
+  o.durability->checkpoint_interval_s = 0;  // checkpoints only when asked
+  o.durability->checkpoint_log_bytes = 0;
+  return o;
+}
+
+// Rows of the last statement as "a|b" lines, or its tag; "<error: ...>" if it failed.
+std::string Q(Session& s, const std::string& sql) {
+  std::vector<StatementResult> results = s.Execute(sql);
+  if (results.empty()) return "<nothing>";
+  for (const auto& r : results)
+    if (r.error) return "<error: " + r.error->message + ">";
+  const StatementResult& last = results.back();
+  if (!last.rows) return last.tag;
+  std::string out;
+  for (size_t i = 0; i < last.rows->rows.size(); ++i) {
+    if (i) out += "\n";
+    for (size_t c = 0; c < last.rows->rows[i].size(); ++c) out += (c ? "|" : "") + last.rows->rows[i][c].value_or("");
+  }
+  return out;
+}
+
+std::string Stat(Session& s, const std::string& name) {
+  for (const auto& [k, v] : s.durable()->Stats())
+    if (k == name) return v;
+  return "<no " + name + ">";
+}
+
+constexpr const char* kSchema = R"(
+create table accounts (id int primary key, balance numeric(10,2) not null, note text);
+create sequence txn_ids start 100;
+create function deposit(p_id int, p_amount numeric) returns bigint language plpgsql as $$
+declare n bigint;
+begin
+  n := nextval('txn_ids');
+  update accounts set balance = balance + p_amount, note = 'deposit ' || n where id = p_id;
+  return n;
+end $$;
+insert into accounts values (1, 10.00, null), (2, 20.50, null);
+)";
+
+TEST(Durability, WhatOneLifeCommitsTheNextFinds) {
+  TempDir dir;
+  uint64_t hash;
+  {
+    Session s(Durable(dir.path()));
+    EXPECT_TRUE(s.durable()->recovery().created);
+    ASSERT_EQ(Q(s, kSchema), "INSERT 0 2");
+    EXPECT_EQ(Q(s, "select deposit(1, 5)"), "100");
+    EXPECT_EQ(Q(s, "select deposit(2, 0.25)"), "101");
+    EXPECT_EQ(Q(s, "update accounts set note = 'x' where id = 2"), "UPDATE 1");
+    EXPECT_EQ(Q(s, "create index accounts_note on accounts (note)"), "CREATE INDEX");
+    hash = StateHash(s.database());
+  }
+  Session s(Durable(dir.path()));
+  EXPECT_FALSE(s.durable()->recovery().created);
+  EXPECT_FALSE(s.durable()->recovery().cut.has_value());
+  EXPECT_EQ(StateHash(s.database()), hash);
+  EXPECT_EQ(Q(s, "select * from accounts order by id"), "1|15.00|deposit 100\n2|20.75|x");
+  // The sequence goes on from where it was, and the procedure is there.
+  EXPECT_EQ(Q(s, "select deposit(1, 1)"), "102");
+  EXPECT_GT(s.durable()->recovery().replay.epochs, 0u);
+  EXPECT_EQ(s.durable()->recovery().replay.ddl, 4u);  // table, sequence, function, index
+}
+
+TEST(Durability, CheckpointThenLogAfterItAndTheOldLogGoes) {
+  TempDir dir;
+  SessionOptions options = Durable(dir.path());
+  options.durability->segment_bytes = 1024;  // many segments
+  uint64_t hash;
+  {
+    Session s(options);
+    ASSERT_EQ(Q(s, kSchema), "INSERT 0 2");
+    for (int i = 0; i < 60; ++i) ASSERT_EQ(Q(s, "select deposit(1, 1)"), std::to_string(100 + i));
+    const size_t segments_before = ListSegments(dir.path() / "log").size();
+    ASSERT_GT(segments_before, 2u);
+    EXPECT_EQ(Q(s, "checkpoint"), "CHECKPOINT");
+    EXPECT_LT(ListSegments(dir.path() / "log").size(), segments_before);
+    EXPECT_EQ(Stat(s, "checkpoints"), "1");
+    // After the checkpoint: more of everything, including a new table and a replaced procedure.
+    EXPECT_EQ(Q(s, "create table later (k int primary key)"), "CREATE TABLE");
+    EXPECT_EQ(Q(s, "insert into later values (1), (2)"), "INSERT 0 2");
+    EXPECT_EQ(Q(s, R"(create or replace function deposit(p_id int, p_amount numeric) returns bigint
+                      language plpgsql as $$ begin
+                        update accounts set balance = balance + 2 * p_amount where id = p_id; return -1; end $$)"),
+              "CREATE FUNCTION");
+    EXPECT_EQ(Q(s, "select deposit(2, 1)"), "-1");
+    hash = StateHash(s.database());
+  }
+  Session s(options);
+  const RecoveryReport& r = s.durable()->recovery();
+  ASSERT_TRUE(r.checkpoint.has_value());
+  EXPECT_EQ(r.checkpoint_rows, 2u);
+  EXPECT_EQ(r.replay.ddl, 2u);  // what came after the checkpoint only
+  EXPECT_EQ(r.replay.epochs, 2u);
+  EXPECT_EQ(StateHash(s.database()), hash);
+  EXPECT_EQ(Q(s, "select balance from accounts order by id"), "70.00\n22.50");
+  EXPECT_EQ(Q(s, "select deposit(2, 1)"), "-1");
+  EXPECT_EQ(Q(s, "select count(*) from later"), "2");
+}
+
+TEST(Durability, CopyIsLoggedAsOneUnitAndAFailedCopyNotAtAll) {
+  TempDir dir;
+  const std::filesystem::path csv = dir.path() / "rows.csv", bad = dir.path() / "bad.csv", data = dir.path() / "data";
+  {
+    std::ofstream out(csv);
+    for (int i = 0; i < 30000; ++i) out << i << ",row " << i << " " << std::string(i % 70, 'z') << "\n";
+    std::ofstream(bad) << "1,a\nnot a number,b\n";
+  }
+  {
+    Session s(Durable(data));
+    ASSERT_EQ(Q(s, "create table t (k int primary key, v text)"), "CREATE TABLE");
+    EXPECT_EQ(Q(s, "copy t from '" + csv.string() + "' (format csv)"), "COPY 30000");
+    EXPECT_NE(Q(s, "copy t from '" + bad.string() + "' (format csv)").find("<error"), std::string::npos);
+  }
+  Session s(Durable(data));
+  EXPECT_EQ(s.durable()->recovery().replay.loads, 1u);
+  EXPECT_EQ(s.durable()->recovery().replay.rows_loaded, 30000u);
+  EXPECT_EQ(Q(s, "select count(*), sum(k) from t"), "30000|449985000");
+  EXPECT_EQ(Q(s, "select v from t where k = 29999"), "row 29999 " + std::string(29999 % 70, 'z'));
+}
+
+TEST(Durability, TornLogTailIsCutAndReported) {
+  TempDir dir;
+  {
+    Session s(Durable(dir.path()));
+    ASSERT_EQ(Q(s, "create table t (k int primary key)"), "CREATE TABLE");
+    ASSERT_EQ(Q(s, "insert into t values (1)"), "INSERT 0 1");
+  }
+  // A record that was being written when the power went: half a frame of garbage.
+  const std::filesystem::path segment = ListSegments(dir.path() / "log").back().path;
+  const uint64_t size = std::filesystem::file_size(segment);
+  std::ofstream(segment, std::ios::binary | std::ios::app) << std::string("KCRL\x30\x00\x00\x00garbage", 15);
+  {
+    Session s(Durable(dir.path()));
+    const RecoveryReport& r = s.durable()->recovery();
+    ASSERT_TRUE(r.cut.has_value());
+    EXPECT_EQ(r.cut->offset, size);
+    EXPECT_EQ(r.cut->bytes, 15u);
+    EXPECT_NE(r.Describe().find("cut the log's torn tail"), std::string::npos) << r.Describe();
+    EXPECT_EQ(Q(s, "select * from t"), "1");
+    EXPECT_EQ(std::filesystem::file_size(segment), size);  // repaired
+    EXPECT_EQ(Q(s, "insert into t values (2)"), "INSERT 0 1");
+  }
+  Session s(Durable(dir.path()));
+  EXPECT_FALSE(s.durable()->recovery().cut.has_value());
+  EXPECT_EQ(Q(s, "select * from t order by k"), "1\n2");
+}
+
+TEST(Durability, DroppedAndRecreatedTablesKeepTheirPlaceThroughACheckpoint) {
+  TempDir dir;
+  uint64_t hash;
+  {
+    Session s(Durable(dir.path()));
+    ASSERT_EQ(Q(s, "create table a (k int primary key); create table b (k int primary key, v text)"), "CREATE TABLE");
+    ASSERT_EQ(Q(s, "insert into b values (1, 'old')"), "INSERT 0 1");
+    ASSERT_EQ(Q(s, "drop table b"), "DROP TABLE");
+    ASSERT_EQ(Q(s, "create table b (k int primary key, w int)"), "CREATE TABLE");
+    ASSERT_EQ(Q(s, "insert into b values (7, 70); insert into a values (3)"), "INSERT 0 1");
+    ASSERT_EQ(Q(s, "checkpoint"), "CHECKPOINT");
+    ASSERT_EQ(Q(s, "insert into b values (8, 80)"), "INSERT 0 1");
+    hash = StateHash(s.database());
+  }
+  Session s(Durable(dir.path()));
+  EXPECT_EQ(StateHash(s.database()), hash);
+  EXPECT_EQ(Q(s, "select * from b order by k"), "7|70\n8|80");
+}
+
+TEST(Durability, AsynchronousCommitStillRecoversAfterACleanShutdown) {
+  TempDir dir;
+  SessionOptions options = Durable(dir.path());
+  options.durability->synchronous_commit = false;
+  {
+    Session s(options);
+    EXPECT_EQ(Stat(s, "synchronous_commit"), "off");
+    ASSERT_EQ(Q(s, "create table t (k int primary key)"), "CREATE TABLE");
+    std::string sql;
+    for (int i = 0; i < 500; ++i) sql += "insert into t values (" + std::to_string(i) + ");";
+    for (PendingResult& r : s.Submit(sql)) ASSERT_FALSE(r.Get().error.has_value());
+  }
+  Session s(Durable(dir.path()));
+  EXPECT_EQ(Q(s, "select count(*) from t"), "500");
+}
+
+TEST(Durability, TheDirectoryIsLockedAndOnlyAnEmptyOrCaracalOneIsUsed) {
+  TempDir dir;
+  {
+    Session s(Durable(dir.path()));
+    try {
+      Session second(Durable(dir.path()));
+      ADD_FAILURE() << "a second session opened the same directory";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find("in use by another caracal process"), std::string::npos) << e.what();
+    }
+  }
+  TempDir other;
+  std::ofstream(other.path() / "precious.txt") << "do not touch";
+  try {
+    Session s(Durable(other.path()));
+    ADD_FAILURE() << "a non-empty directory was taken over";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("is not a caracal data directory"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(std::filesystem::exists(other.path() / "precious.txt"));
+}
+
+TEST(Durability, StatsShowTheLogAndCheckpoints) {
+  TempDir dir;
+  Session s(Durable(dir.path()));
+  ASSERT_EQ(Q(s, kSchema), "INSERT 0 2");
+  ASSERT_EQ(Q(s, "select deposit(1, 1)"), "100");
+  EXPECT_EQ(Stat(s, "synchronous_commit"), "on");
+  EXPECT_NE(Stat(s, "log_bytes_written"), "0");
+  EXPECT_EQ(Stat(s, "log_epochs_written"), "2");
+  EXPECT_EQ(Stat(s, "last_checkpoint_bytes"), "<no last_checkpoint_bytes>");
+  ASSERT_EQ(Q(s, "checkpoint"), "CHECKPOINT");
+  EXPECT_EQ(Stat(s, "last_checkpoint_rows"), "2");
+  EXPECT_EQ(Stat(s, "checkpoints"), "1");
+}
+
+TEST(Durability, InMemoryCheckpointIsANoticeNotAnError) {
+  Session s(testing::SmallOptions());
+  std::vector<StatementResult> r = s.Execute("checkpoint");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_FALSE(r[0].error.has_value());
+  EXPECT_EQ(r[0].tag, "CHECKPOINT");
+  ASSERT_EQ(r[0].notices.size(), 1u);
+  EXPECT_EQ(s.durable(), nullptr);
+}
+
+TEST(Durability, AnEngineCanBeSwappedUnderTheStore) {
+  // What the session does when an engine setting changes: the log follows the new engine.
+  TempDir dir;
+  uint64_t hash;
+  {
+    Session s(Durable(dir.path()));
+    ASSERT_EQ(Q(s, kSchema), "INSERT 0 2");
+    s.engine().Drain();
+    s.durable()->DetachEngine();
+    EngineOptions o;
+    o.workers = 3;
+    o.epoch_interval_ms = 1;
+    Engine replacement(s.database(), o);
+    s.durable()->AttachEngine(replacement);
+    TxnResult result;
+    TxnRequest request;
+    request.procedure = s.FindProcedure("deposit");
+    request.input.args = {Value::Int(2), Value::Numeric(300, 2)};
+    request.on_done = [&](TxnResult&& r) { result = std::move(r); };
+    replacement.Submit(std::move(request));
+    replacement.Drain();
+    EXPECT_EQ(result.status, TxnResult::Status::kCommitted) << result.message;
+    s.durable()->DetachEngine();
+    s.durable()->AttachEngine(s.engine());
+    hash = StateHash(s.database());
+  }
+  Session s(Durable(dir.path()));
+  EXPECT_EQ(StateHash(s.database()), hash);
+  EXPECT_EQ(Q(s, "select balance from accounts where id = 2"), "23.50");
+}
+
+TEST(Durability, SettingsActOnTheDataDirectory) {
+  TempDir dir;
+  uint64_t hash;
+  {
+    Session s(Durable(dir.path()));
+    EXPECT_EQ(Q(s, "show caracal.data_directory"), dir.path().string());
+    EXPECT_EQ(Q(s, "show caracal.synchronous_commit"), "on");
+    EXPECT_NE(Q(s, "set caracal.data_directory = '/elsewhere'").find("cannot be changed"), std::string::npos);
+    ASSERT_EQ(Q(s, kSchema), "INSERT 0 2");
+    // A new engine (another worker count) keeps logging.
+    EXPECT_EQ(Q(s, "set caracal.workers = 3"), "SET");
+    EXPECT_EQ(Q(s, "select deposit(1, 2)"), "100");
+    EXPECT_EQ(Q(s, "set caracal.synchronous_commit = off"), "SET");
+    EXPECT_EQ(Stat(s, "synchronous_commit"), "off");
+    EXPECT_EQ(Q(s, "select value from caracal_stat_durability where name = 'synchronous_commit'"), "off");
+    EXPECT_EQ(Q(s, "reset caracal.synchronous_commit"), "RESET");
+    EXPECT_EQ(Stat(s, "synchronous_commit"), "on");
+    EXPECT_EQ(Q(s, "set caracal.checkpoint_interval_s = 1"), "SET");
+    EXPECT_EQ(Stat(s, "checkpoint_interval_s"), "1");
+    EXPECT_EQ(Q(s, "select deposit(2, 2)"), "101");
+    // The timer takes a checkpoint within about a second (the checkpointer looks every 200 ms).
+    for (int i = 0; i < 50 && Stat(s, "checkpoints") == "0"; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_EQ(Stat(s, "checkpoints"), "1");
+    hash = StateHash(s.database());
+  }
+  Session s(Durable(dir.path()));
+  EXPECT_EQ(StateHash(s.database()), hash);
+  EXPECT_EQ(Q(s, "select balance from accounts order by id"), "12.00\n22.50");
+}
+
+TEST(Durability, InMemoryTheViewAndSettingsSaySo) {
+  Session s(testing::SmallOptions());
+  EXPECT_EQ(Q(s, "select * from caracal_stat_durability"), "data_directory|");
+  EXPECT_EQ(Q(s, "show caracal.data_directory"), "");
+  EXPECT_EQ(Q(s, "set caracal.synchronous_commit = off"), "SET");
+}
+
+}  // namespace
+}  // namespace caracal::frontend
