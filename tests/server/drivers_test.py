@@ -39,7 +39,16 @@ from checklist import check, failures  # noqa: E402
 
 
 def psycopg2_checks(srv):
+    # psycopg2 opens a transaction block (BEGIN) before the first statement unless in
+    # autocommit mode; there are no blocks yet, so that BEGIN is refused.
     conn = psycopg2.connect(srv.dsn())
+    try:
+        conn.cursor().execute("SELECT 1")
+        check("psycopg2: BEGIN is refused", False)
+    except psycopg2.errors.FeatureNotSupported as e:
+        check("psycopg2: BEGIN is refused with 0A000", e.pgcode == "0A000", e.pgerror)
+    conn.rollback()
+    conn.autocommit = True
     cur = conn.cursor()
     cur.execute("INSERT INTO acc VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 (1, Decimal("10.50"), "o'neil", datetime.datetime(2024, 1, 2, 3, 4, 5), 7, 2**40, 1.5, 0.25, True,
@@ -62,8 +71,6 @@ def psycopg2_checks(srv):
     conn.rollback()
     cur.execute("SELECT 1")
     check("psycopg2: usable after rollback", cur.fetchone() == (1,))
-    conn.rollback()
-    conn.autocommit = True
     cur.execute("CALL touch(%s, %s)", (1, datetime.datetime(2030, 5, 6, 7, 8, 9)))
     cur.execute("SELECT ts FROM acc WHERE id = 1")
     check("psycopg2: CALL with a timestamp", cur.fetchone() == (datetime.datetime(2030, 5, 6, 7, 8, 9),))
@@ -108,11 +115,20 @@ def psycopg3_checks(srv):
                 check("psycopg3: named cursor reports an error", False)
             except psycopg.Error:
                 check("psycopg3: named cursor reports an error (DECLARE is not supported)", True)
-    with psycopg.connect(srv.dsn()) as conn:  # not autocommit: BEGIN ... COMMIT around statements
-        conn.execute("UPDATE acc SET note = %s WHERE id = %s", ("txn", 1))
-        conn.commit()
-        check("psycopg3: transaction block commit", conn.execute("SELECT note FROM acc WHERE id = 1").fetchone()
-              == ("txn",))
+    # Not autocommit: the driver sends BEGIN before the first statement. There are no
+    # transaction blocks yet, so BEGIN is refused (0A000) and the UPDATE never runs.
+    with psycopg.connect(srv.dsn(), autocommit=True) as check_conn:
+        before = check_conn.execute("SELECT note FROM acc WHERE id = 1").fetchone()
+        with psycopg.connect(srv.dsn()) as conn:
+            try:
+                conn.execute("UPDATE acc SET note = %s WHERE id = %s", ("txn", 1))
+                check("psycopg3: BEGIN is refused", False)
+            except psycopg.errors.FeatureNotSupported as e:
+                check("psycopg3: BEGIN is refused with 0A000 and a hint", e.diag.sqlstate == "0A000"
+                      and e.diag.message_hint is not None, str(e))
+            conn.rollback()
+        check("psycopg3: the refused block changed nothing",
+              check_conn.execute("SELECT note FROM acc WHERE id = 1").fetchone() == before)
 
 
 def main():

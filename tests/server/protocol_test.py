@@ -77,14 +77,29 @@ def test_simple(c):
     notice = [fields(b) for k, b in ms if k == b"N"]
     check("RAISE NOTICE: NoticeResponse", notice and notice[0]["M"] == "got 21" and notice[0]["S"] == "NOTICE"
           and [data_row(b) for k, b in ms if k == b"D"] == [[b"42"]], ms)
+    # No transaction blocks yet: BEGIN is refused rather than acknowledged, so nothing
+    # after it can be told it was rolled back while it stayed.
     c.send(query("BEGIN"))
     ms = c.until_ready()
-    check("BEGIN: tag and status T", ms[-1][1] == b"T" and ms[0][1] == b"BEGIN\0")
-    c.send(query("SELECT * FROM nosuch"))
-    check("error in a block: status E", c.until_ready()[-1][1] == b"E")
+    err = [fields(b) for k, b in ms if k == b"E"]
+    check("BEGIN: 0A000 with a hint, status I", err and err[0].get("C") == "0A000" and err[0].get("H")
+          and ms[-1][1] == b"I", ms)
+    c.send(query("SELECT v FROM t WHERE id = 1"))
+    before = [data_row(b) for k, b in c.until_ready() if k == b"D"]
+    c.send(query("BEGIN; UPDATE t SET v = 'changed' WHERE id = 1; ROLLBACK"))
+    ms = c.until_ready()
+    check("BEGIN; UPDATE; ROLLBACK in one message: BEGIN fails, nothing after it runs",
+          kinds(ms) == "EZ" and fields(ms[0][1]).get("C") == "0A000", ms)
+    c.send(query("SELECT v FROM t WHERE id = 1"))
+    check("... and the row is unchanged", [data_row(b) for k, b in c.until_ready() if k == b"D"] == before)
     c.send(query("COMMIT"))
     ms = c.until_ready()
-    check("COMMIT of a failed block says ROLLBACK; status I", ms[0][1] == b"ROLLBACK\0" and ms[-1][1] == b"I", ms)
+    notice = [fields(b) for k, b in ms if k == b"N"]
+    check("COMMIT outside a block: a WARNING, tag COMMIT, status I",
+          notice and notice[0].get("M") == "there is no transaction in progress" and notice[0].get("S") == "WARNING" and b"COMMIT\0" in [b for k, b in ms if k == b"C"] and ms[-1][1] == b"I", ms)
+    c.send(query("SAVEPOINT s"))
+    ms = c.until_ready()
+    check("SAVEPOINT outside a block: 25P01", fields(ms[0][1]).get("C") == "25P01" and ms[-1][1] == b"I", ms)
 
 
 def test_extended(c):

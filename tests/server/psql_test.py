@@ -73,9 +73,12 @@ def main():
         check("SET / SHOW per connection and engine settings", r.stdout ==
               "SET\nx1\nSET\n50\nISO, MDY|caracal|tester\n", repr(r.stdout) + r.stderr)
 
-        r = srv.psql("-At", "-c", "BEGIN", "-c", "SELECT * FROM nosuch", "-c", "SELECT 1", "-c", "ROLLBACK")
-        check("failed transaction block: 25P02 until ROLLBACK",
-              "current transaction is aborted" in r.stderr and "ROLLBACK" not in r.stderr, r.stdout + r.stderr)
+        r = srv.psql("-At", "-c", "BEGIN", "-c", "UPDATE accounts SET note = 'in block' WHERE id = 1", "-c", "ROLLBACK",
+                     "-c", "SELECT note IS NULL FROM accounts WHERE id = 1")
+        check("BEGIN refused (0A000, with a hint), never a ROLLBACK that did not happen",
+              "ERROR:  BEGIN is not supported yet" in r.stderr and "HINT:" in r.stderr
+              and "WARNING:  there is no transaction in progress" in r.stderr and r.stdout == "UPDATE 1\nROLLBACK\nf\n",
+              r.stdout + r.stderr)
 
         r = srv.psql("-c", "")
         check("empty query", r.returncode == 0 and r.stdout == "", r.stdout + r.stderr)
