@@ -56,15 +56,15 @@ ProgressFn MakeProgress(bool enabled, const std::string& what) {
 // Submits the workload's stream with at most `window` transactions in flight, so that
 // latency measures the epoch pipeline rather than an unbounded queue.
 struct Driver {
-  Executor& executor;
+  engine::Executor& executor;
   Workload& workload;
   std::mt19937_64 rng;
   std::vector<float> latencies_ms;  // written only from the executor's result thread
   uint64_t committed = 0, aborted = 0;
-  std::function<void(TxnRequest&)> rewrite;  // --procedures sql: the SQL twin's procedure
+  std::function<void(engine::TxnRequest&)> rewrite;  // --procedures sql: the SQL twin's procedure
 
-  TxnRequest Next() {
-    TxnRequest r = workload.Next(rng);
+  engine::TxnRequest Next() {
+    engine::TxnRequest r = workload.Next(rng);
     if (rewrite) rewrite(r);
     return r;
   }
@@ -72,25 +72,25 @@ struct Driver {
   // A fixed count is generated before the clock starts, like the paper's static trace:
   // on two cores a generator running alongside the workers would take a third of the
   // machine. A duration generates as it goes.
-  std::vector<TxnRequest> Pregenerate(uint64_t txns) {
-    std::vector<TxnRequest> trace;
+  std::vector<engine::TxnRequest> Pregenerate(uint64_t txns) {
+    std::vector<engine::TxnRequest> trace;
     trace.reserve(txns);
     for (uint64_t n = 0; n < txns; ++n) trace.push_back(Next());
     return trace;
   }
 
-  void Run(std::vector<TxnRequest> trace, double seconds, std::ptrdiff_t window) {
+  void Run(std::vector<engine::TxnRequest> trace, double seconds, std::ptrdiff_t window) {
     std::counting_semaphore<> slots(window);
     const bool fixed = !trace.empty();
     const auto start = Clock::now();
     const auto until = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     for (uint64_t n = 0; !fixed || n < trace.size(); ++n) {
       if (!fixed && (n & 63) == 0 && Clock::now() >= until) break;
-      TxnRequest req = fixed ? std::move(trace[n]) : Next();
+      engine::TxnRequest req = fixed ? std::move(trace[n]) : Next();
       slots.acquire();
-      req.on_done = [this, &slots, t0 = Clock::now()](TxnResult&& r) {
+      req.on_done = [this, &slots, t0 = Clock::now()](engine::TxnResult&& r) {
         latencies_ms.push_back(std::chrono::duration<float, std::milli>(Clock::now() - t0).count());
-        if (r.status == TxnResult::Status::kCommitted)
+        if (r.status == engine::TxnResult::Status::kCommitted)
           ++committed;
         else
           ++aborted;
@@ -103,42 +103,42 @@ struct Driver {
 };
 
 // Resolves the log's procedure identities to the workload's native procedures.
-class NativeProcedures final : public ReplayHost {
+class NativeProcedures final : public engine::ReplayHost {
  public:
   explicit NativeProcedures(const Workload& workload) {
-    for (const Procedure* p : workload.procedures()) by_identity_.emplace(std::string(p->log_identity()), p);
+    for (const engine::Procedure* p : workload.procedures()) by_identity_.emplace(std::string(p->log_identity()), p);
   }
-  std::shared_ptr<const Procedure> Resolve(std::string_view identity) override {
+  std::shared_ptr<const engine::Procedure> Resolve(std::string_view identity) override {
     auto it = by_identity_.find(std::string(identity));
     if (it == by_identity_.end()) return nullptr;
-    return std::shared_ptr<const Procedure>(std::shared_ptr<const Procedure>(), it->second);  // not owned
+    return std::shared_ptr<const engine::Procedure>(std::shared_ptr<const engine::Procedure>(), it->second);  // not owned
   }
   void ReplayDdl(const std::string& sql) override {
     throw std::runtime_error("caracal-bench logs no DDL, yet the log holds: " + sql);
   }
 
  private:
-  std::map<std::string, const Procedure*> by_identity_;
+  std::map<std::string, const engine::Procedure*> by_identity_;
 };
 
 // --recover: rebuilds the run's final state in a fresh database from `dir` alone (plus
 // the workload's deterministic load when there is no checkpoint) and reports the times.
-void Recover(const RunOptions& options, const Database& original, Workload& original_workload,
+void Recover(const RunOptions& options, const engine::Database& original, Workload& original_workload,
              uint64_t expected_hash, nlohmann::json& j) {
   const std::filesystem::path dir = options.log_dir;
   const auto start = Clock::now();
-  auto db = std::make_unique<Database>();
+  auto db = std::make_unique<engine::Database>();
   std::unique_ptr<Workload> fresh;
   const Workload* procedures = &original_workload;
   uint64_t after_lsn = 0;
   double restore_ms = 0;
-  if (std::optional<std::filesystem::path> ckpt = LatestCheckpoint(dir / "checkpoint")) {
+  if (std::optional<std::filesystem::path> ckpt = engine::LatestCheckpoint(dir / "checkpoint")) {
     // The schema a SQL catalog would rebuild from the checkpoint's DDL: here, the same
     // tables in the same order, so table ids (which the native procedures hold) match.
-    for (TableId t = 0; t < original.num_tables(); ++t)
+    for (engine::TableId t = 0; t < original.num_tables(); ++t)
       db->CreateTable(original.schema(t), original.table(t).index_schemas());
-    CheckpointReader reader(*ckpt);
-    for (const SequenceState& s : reader.meta().sequences) {
+    engine::CheckpointReader reader(*ckpt);
+    for (const engine::SequenceState& s : reader.meta().sequences) {
       db->sequences().Create(s.name, s.next, s.increment);
       db->sequences().Restore(s);
     }
@@ -152,11 +152,11 @@ void Recover(const RunOptions& options, const Database& original, Workload& orig
     procedures = fresh.get();
   }
   restore_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  LogScan scan = LogScan::Scan(dir / "log");
+  engine::LogScan scan = engine::LogScan::Scan(dir / "log");
   NativeProcedures host(*procedures);
-  ReplayStats replay;
+  engine::ReplayStats replay;
   {
-    Engine engine(*db, options.engine);
+    engine::Engine engine(*db, options.engine);
     replay = ReplayLog(scan, after_lsn, engine, *db, host);
   }
   const uint64_t hash = StateHash(*db);
@@ -189,37 +189,37 @@ RunResult RunWorkload(const RunOptions& options) {
   std::unique_ptr<Workload> workload = MakeWorkload(options.workload, options.workload_options);
   if (!workload) throw std::invalid_argument("unknown workload: " + options.workload);
 
-  std::unique_ptr<Database> db;
-  std::unique_ptr<ReferenceExecutor> reference;
+  std::unique_ptr<engine::Database> db;
+  std::unique_ptr<engine::ReferenceExecutor> reference;
   std::unique_ptr<SqlTwin> twin;
-  Store* store;
+  engine::Store* store;
   if (sql) {
     twin = options.sql_twin(options);
     store = &twin->database();
   } else if (options.reference) {
-    reference = std::make_unique<ReferenceExecutor>();
+    reference = std::make_unique<engine::ReferenceExecutor>();
     store = reference.get();
   } else {
-    db = std::make_unique<Database>();
+    db = std::make_unique<engine::Database>();
     store = db.get();
   }
   const auto load_start = Clock::now();
   workload->Setup(*store, MakeProgress(options.progress, options.workload));
   const double load_s = std::chrono::duration<double>(Clock::now() - load_start).count();
 
-  std::unique_ptr<LogWriter> log;
+  std::unique_ptr<engine::LogWriter> log;
   if (logged) {
     const std::filesystem::path dir = options.log_dir;
     if (std::filesystem::exists(dir / "log") || std::filesystem::exists(dir / "checkpoint"))
       throw std::invalid_argument("--log " + options.log_dir + ": the directory already holds a log; give a new one");
-    log = std::make_unique<LogWriter>(LogWriterOptions{dir / "log"}, 1, std::vector<SegmentFile>{});
+    log = std::make_unique<engine::LogWriter>(engine::LogWriterOptions{dir / "log"}, 1, std::vector<engine::SegmentFile>{});
   }
-  std::unique_ptr<Engine> engine;
-  Executor* executor = reference.get();
+  std::unique_ptr<engine::Engine> engine;
+  engine::Executor* executor = reference.get();
   if (twin) {
     executor = &twin->engine();
   } else if (!options.reference) {
-    engine = std::make_unique<Engine>(*db, options.engine);
+    engine = std::make_unique<engine::Engine>(*db, options.engine);
     engine->set_synchronous_commit(options.synchronous_commit);
     if (log) engine->AttachLog(log.get());
     executor = engine.get();
@@ -231,17 +231,17 @@ RunResult RunWorkload(const RunOptions& options) {
       : options.window > 0
           ? static_cast<std::ptrdiff_t>(options.window)
           : std::max<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(2 * options.engine.epoch_max_txns), 1);
-  if (twin) driver.rewrite = [&twin](TxnRequest& r) { r.procedure = &twin->ProcedureFor(*r.procedure); };
-  std::vector<TxnRequest> trace = driver.Pregenerate(options.txns);
+  if (twin) driver.rewrite = [&twin](engine::TxnRequest& r) { r.procedure = &twin->ProcedureFor(*r.procedure); };
+  std::vector<engine::TxnRequest> trace = driver.Pregenerate(options.txns);
   const auto start = Clock::now();
   // --checkpoint: written on its own thread while the run goes on.
-  std::optional<CheckpointInfo> checkpoint;
+  std::optional<engine::CheckpointInfo> checkpoint;
   std::exception_ptr checkpoint_error;
   std::thread checkpointer;
   if (options.checkpoint)
     checkpointer = std::thread([&] {
       try {
-        RunningCheckpoint running(*engine, [&](CheckpointMeta& meta) { meta.lsn = log->last_lsn(); });
+        engine::RunningCheckpoint running(*engine, [&](engine::CheckpointMeta& meta) { meta.lsn = log->last_lsn(); });
         log->WaitDurable(running.meta().lsn);  // never a checkpoint ahead of the log
         checkpoint = running.Write(std::filesystem::path(options.log_dir) / "checkpoint");
         log->DiscardThrough(running.meta().lsn);
@@ -254,9 +254,9 @@ RunResult RunWorkload(const RunOptions& options) {
   if (checkpointer.joinable()) checkpointer.join();
   if (checkpoint_error) std::rethrow_exception(checkpoint_error);
 
-  EngineStats stats = engine ? engine->stats() : twin ? twin->engine().stats() : EngineStats{};
+  engine::EngineStats stats = engine ? engine->stats() : twin ? twin->engine().stats() : engine::EngineStats{};
   engine.reset();  // stops the threads; the committed state stays in `db`
-  const LogStats log_stats = log ? log->stats() : LogStats{};
+  const engine::LogStats log_stats = log ? log->stats() : engine::LogStats{};
   log.reset();
 
   RunResult result;

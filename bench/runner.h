@@ -24,9 +24,9 @@ struct RunOptions;
 class SqlTwin {
  public:
   virtual ~SqlTwin() = default;
-  virtual Database& database() = 0;
-  virtual Engine& engine() = 0;
-  virtual const Procedure& ProcedureFor(const Procedure& native) = 0;
+  virtual engine::Database& database() = 0;
+  virtual engine::Engine& engine() = 0;
+  virtual const engine::Procedure& ProcedureFor(const engine::Procedure& native) = 0;
   virtual double compile_ms() const = 0;
 };
 using SqlTwinFactory = std::function<std::unique_ptr<SqlTwin>(const RunOptions&)>;
@@ -36,7 +36,7 @@ struct RunOptions {
   WorkloadOptions workload_options;
   uint64_t txns = 0;     // a fixed count (comparable across runs)...
   double seconds = 0;    // ...or a duration, when txns is 0
-  EngineOptions engine;
+  engine::EngineOptions engine;
   bool reference = false;  // the serial reference executor instead of the engine
   std::string procedures = "native";  // or "sql" (needs sql_twin)
   SqlTwinFactory sql_twin;

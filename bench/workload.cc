@@ -11,14 +11,14 @@
 
 namespace caracal::bench {
 
-TableId CreateOrAttachTable(Store& store, Schema schema, std::vector<IndexSchema> indexes) {
-  std::optional<TableId> existing = store.FindTable(schema.table_name());
+engine::TableId CreateOrAttachTable(engine::Store& store, engine::Schema schema, std::vector<engine::IndexSchema> indexes) {
+  std::optional<engine::TableId> existing = store.FindTable(schema.table_name());
   if (!existing) return store.CreateTable(std::move(schema), std::move(indexes));
-  const Schema& have = store.schema(*existing);
+  const engine::Schema& have = store.schema(*existing);
   bool same = have.num_columns() == schema.num_columns() && have.primary_key() == schema.primary_key();
   for (int c = 0; same && c < schema.num_columns(); ++c) {
-    const Column& a = have.column(c);
-    const Column& b = schema.column(c);
+    const engine::Column& a = have.column(c);
+    const engine::Column& b = schema.column(c);
     same = a.name == b.name && a.type == b.type && a.precision == b.precision && a.scale == b.scale;
   }
   if (!same)
@@ -27,7 +27,7 @@ TableId CreateOrAttachTable(Store& store, Schema schema, std::vector<IndexSchema
   return *existing;
 }
 
-void CreateOrAttachSequence(Store& store, const std::string& name, int64_t start, int64_t increment) {
+void CreateOrAttachSequence(engine::Store& store, const std::string& name, int64_t start, int64_t increment) {
   if (!store.sequences().Exists(name)) store.sequences().Create(name, start, increment);
 }
 

@@ -37,24 +37,24 @@ class Workload {
   virtual ~Workload() = default;
   virtual std::string name() const = 0;
   // Creates tables, indexes and sequences, and loads the initial rows.
-  virtual void Setup(Store& store, const ProgressFn& progress) = 0;
+  virtual void Setup(engine::Store& store, const ProgressFn& progress) = 0;
   // The next transaction of the stream. `rng` is the stream's generator: the same seed
   // gives the same stream. The request's procedure must outlive the run.
-  virtual TxnRequest Next(std::mt19937_64& rng) = 0;
+  virtual engine::TxnRequest Next(std::mt19937_64& rng) = 0;
   // Every procedure Next() may return (valid after Setup): what replaying a logged run
   // resolves the log's procedure identities against.
-  virtual std::vector<const Procedure*> procedures() const = 0;
+  virtual std::vector<const engine::Procedure*> procedures() const = 0;
   // Workload-specific checks and counters for the JSON line (e.g. TPC-C consistency).
-  virtual nlohmann::json Report(const Store& store) { return nlohmann::json::object(); }
+  virtual nlohmann::json Report(const engine::Store& store) { return nlohmann::json::object(); }
 };
 
 // Creates `schema`'s table, or returns the table of that name that SQL DDL created before
 // the load (caracal-bench --procedures sql runs sql/<workload>/schema.sql first). Throws
 // std::invalid_argument when the existing table's columns or key differ from `schema`:
 // the SQL schema and the native one must stay the same tables.
-TableId CreateOrAttachTable(Store& store, Schema schema, std::vector<IndexSchema> indexes = {});
+engine::TableId CreateOrAttachTable(engine::Store& store, engine::Schema schema, std::vector<engine::IndexSchema> indexes = {});
 // Creates a sequence unless one of that name exists (made by the SQL schema).
-void CreateOrAttachSequence(Store& store, const std::string& name, int64_t start, int64_t increment = 1);
+void CreateOrAttachSequence(engine::Store& store, const std::string& name, int64_t start, int64_t increment = 1);
 
 // Factories: nullptr for an unknown name.
 std::unique_ptr<Workload> MakeWorkload(const std::string& name, const WorkloadOptions& options);

@@ -53,14 +53,14 @@ class Twin final : public SqlTwin {
     session_.procedure_cache().WaitForReoptimization();
   }
 
-  Database& database() override { return session_.database(); }
-  Engine& engine() override { return session_.engine(); }
+  engine::Database& database() override { return session_.database(); }
+  engine::Engine& engine() override { return session_.engine(); }
   double compile_ms() const override { return compile_ms_; }
 
-  const Procedure& ProcedureFor(const Procedure& native) override {
+  const engine::Procedure& ProcedureFor(const engine::Procedure& native) override {
     auto it = by_native_.find(&native);
     if (it != by_native_.end()) return *it->second;
-    const Procedure* sql = session_.FindProcedure(native.name());
+    const engine::Procedure* sql = session_.FindProcedure(native.name());
     if (sql == nullptr) throw std::invalid_argument("no SQL procedure named " + native.name());
     by_native_.emplace(&native, sql);
     return *sql;
@@ -74,7 +74,7 @@ class Twin final : public SqlTwin {
 
   frontend::Session session_;
   double compile_ms_ = 0;
-  std::map<const Procedure*, const Procedure*> by_native_;
+  std::map<const engine::Procedure*, const engine::Procedure*> by_native_;
 };
 
 }  // namespace

@@ -26,7 +26,7 @@ struct DistrictStats {
 
 class Checker {
  public:
-  Checker(const Store& store, const Tables& tables, int warehouses)
+  Checker(const engine::Store& store, const Tables& tables, int warehouses)
       : store_(store), t_(tables), warehouses_(warehouses),
         warehouse_ytd_(static_cast<size_t>(warehouses)),
         districts_(static_cast<size_t>(warehouses) * kDistrictsPerWarehouse) {}
@@ -60,7 +60,7 @@ class Checker {
   }
 
   void ScanWarehouses() {
-    store_.ForEachCommittedRow(t_.warehouse, [&](const Key&, const RowValue& row) {
+    store_.ForEachCommittedRow(t_.warehouse, [&](const engine::Key&, const engine::RowValue& row) {
       const int64_t w = row.GetInt(W_ID);
       if (w < 1 || w > warehouses_)
         Fail("unknown warehouse {}", w);
@@ -70,7 +70,7 @@ class Checker {
   }
 
   void ScanDistricts() {
-    store_.ForEachCommittedRow(t_.district, [&](const Key&, const RowValue& row) {
+    store_.ForEachCommittedRow(t_.district, [&](const engine::Key&, const engine::RowValue& row) {
       if (DistrictStats* s = District(row.GetInt(D_W_ID), row.GetInt(D_ID), "district")) {
         s->seen = true;
         s->ytd = row.GetInt(D_YTD);
@@ -80,7 +80,7 @@ class Checker {
   }
 
   void ScanNewOrders() {
-    store_.ForEachCommittedRow(t_.new_order, [&](const Key&, const RowValue& row) {
+    store_.ForEachCommittedRow(t_.new_order, [&](const engine::Key&, const engine::RowValue& row) {
       if (DistrictStats* s = District(row.GetInt(NO_W_ID), row.GetInt(NO_D_ID), "new_order")) {
         const int64_t o = row.GetInt(NO_O_ID);
         ++s->new_orders;
@@ -91,7 +91,7 @@ class Checker {
   }
 
   void ScanOrders() {
-    store_.ForEachCommittedRow(t_.orders, [&](const Key&, const RowValue& row) {
+    store_.ForEachCommittedRow(t_.orders, [&](const engine::Key&, const engine::RowValue& row) {
       if (DistrictStats* s = District(row.GetInt(O_W_ID), row.GetInt(O_D_ID), "orders")) {
         const int64_t o = row.GetInt(O_ID);
         s->max_o_id = std::max(s->max_o_id, o);
@@ -102,7 +102,7 @@ class Checker {
   }
 
   void ScanOrderLines() {
-    store_.ForEachCommittedRow(t_.order_line, [&](const Key&, const RowValue& row) {
+    store_.ForEachCommittedRow(t_.order_line, [&](const engine::Key&, const engine::RowValue& row) {
       if (DistrictStats* s = District(row.GetInt(OL_W_ID), row.GetInt(OL_D_ID), "order_line")) ++s->order_lines;
     });
   }
@@ -148,9 +148,9 @@ class Checker {
     }
   }
 
-  static std::string Money(int64_t cents) { return Value::Numeric(cents, kMoneyScale).ToText(); }
+  static std::string Money(int64_t cents) { return engine::Value::Numeric(cents, kMoneyScale).ToText(); }
 
-  const Store& store_;
+  const engine::Store& store_;
   const Tables& t_;
   const int warehouses_;
   std::vector<std::optional<int64_t>> warehouse_ytd_;  // empty: not seen
@@ -160,7 +160,7 @@ class Checker {
 
 }  // namespace
 
-ConsistencyResult CheckConsistency(const Store& store, const Tables& tables, int warehouses) {
+ConsistencyResult CheckConsistency(const engine::Store& store, const Tables& tables, int warehouses) {
   return Checker(store, tables, warehouses).Run();
 }
 

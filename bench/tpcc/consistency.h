@@ -21,6 +21,6 @@ struct ConsistencyResult {
 // that count(new_order) equals the number of orders whose o_id lies in
 // [min(no_o_id), max(no_o_id)]. Condition 2 compares max(no_o_id) only while the district
 // has undelivered orders.
-ConsistencyResult CheckConsistency(const Store& store, const Tables& tables, int warehouses);
+ConsistencyResult CheckConsistency(const engine::Store& store, const Tables& tables, int warehouses);
 
 }  // namespace caracal::bench::tpcc

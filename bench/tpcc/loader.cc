@@ -51,12 +51,12 @@ class Progress {
 // Loads rows for one task, batching progress updates.
 class RowSink {
  public:
-  RowSink(Store& store, Progress& progress) : store_(store), progress_(progress) {}
+  RowSink(engine::Store& store, Progress& progress) : store_(store), progress_(progress) {}
   ~RowSink() { progress_.Add(pending_); }
   RowSink(const RowSink&) = delete;
   RowSink& operator=(const RowSink&) = delete;
 
-  void Load(TableId table, const RowBuilder& row) {
+  void Load(engine::TableId table, const engine::RowBuilder& row) {
     store_.LoadRow(table, row.Build());
     if (++pending_ == kProgressBatch) {
       progress_.Add(pending_);
@@ -65,13 +65,13 @@ class RowSink {
   }
 
  private:
-  Store& store_;
+  engine::Store& store_;
   Progress& progress_;
   uint64_t pending_ = 0;
 };
 
 // Street, city, state and zip columns starting at `first` (clause 4.3.3.1).
-void SetAddress(RowBuilder& row, int first, Rng& rng) {
+void SetAddress(engine::RowBuilder& row, int first, Rng& rng) {
   row.SetString(first, AString(rng, 10, 20));
   row.SetString(first + 1, AString(rng, 10, 20));
   row.SetString(first + 2, AString(rng, 10, 20));
@@ -80,9 +80,9 @@ void SetAddress(RowBuilder& row, int first, Rng& rng) {
 }
 
 void LoadItems(const Tables& t, Rng& rng, RowSink& sink) {
-  const Schema& schema = t.schema(TableKind::kItem);
+  const engine::Schema& schema = t.schema(TableKind::kItem);
   for (int i = 1; i <= kItems; ++i) {
-    RowBuilder row(schema);
+    engine::RowBuilder row(schema);
     row.SetInt(I_ID, i)
         .SetInt(I_IM_ID, Uniform(rng, 1, 10000))
         .SetString(I_NAME, AString(rng, 14, 24))
@@ -93,14 +93,14 @@ void LoadItems(const Tables& t, Rng& rng, RowSink& sink) {
 }
 
 void LoadWarehouseAndDistricts(const Tables& t, int w, Rng& rng, RowSink& sink) {
-  RowBuilder wh(t.schema(TableKind::kWarehouse));
+  engine::RowBuilder wh(t.schema(TableKind::kWarehouse));
   wh.SetInt(W_ID, w).SetString(W_NAME, AString(rng, 6, 10));
   SetAddress(wh, W_STREET_1, rng);
   wh.SetInt(W_TAX, Uniform(rng, 0, 2000)).SetInt(W_YTD, 300'000'00);
   sink.Load(t.warehouse, wh);
 
   for (int d = 1; d <= kDistrictsPerWarehouse; ++d) {
-    RowBuilder row(t.schema(TableKind::kDistrict));
+    engine::RowBuilder row(t.schema(TableKind::kDistrict));
     row.SetInt(D_ID, d).SetInt(D_W_ID, w).SetString(D_NAME, AString(rng, 6, 10));
     SetAddress(row, D_STREET_1, rng);
     row.SetInt(D_TAX, Uniform(rng, 0, 2000))
@@ -111,9 +111,9 @@ void LoadWarehouseAndDistricts(const Tables& t, int w, Rng& rng, RowSink& sink) 
 }
 
 void LoadStock(const Tables& t, int w, Rng& rng, RowSink& sink) {
-  const Schema& schema = t.schema(TableKind::kStock);
+  const engine::Schema& schema = t.schema(TableKind::kStock);
   for (int i = 1; i <= kStockPerWarehouse; ++i) {
-    RowBuilder row(schema);
+    engine::RowBuilder row(schema);
     row.SetInt(S_I_ID, i).SetInt(S_W_ID, w).SetInt(S_QUANTITY, Uniform(rng, 10, 100));
     for (int d = 0; d < kDistrictsPerWarehouse; ++d) row.SetString(S_DIST_01 + d, AString(rng, 24, 24));
     row.SetInt(S_YTD, 0).SetInt(S_ORDER_CNT, 0).SetInt(S_REMOTE_CNT, 0).SetString(S_DATA, DataWithOriginal(rng));
@@ -122,13 +122,13 @@ void LoadStock(const Tables& t, int w, Rng& rng, RowSink& sink) {
 }
 
 void LoadCustomersAndHistory(const Tables& t, int w, int d, int c_last_constant, Rng& rng, RowSink& sink) {
-  const Schema& customer = t.schema(TableKind::kCustomer);
-  const Schema& history = t.schema(TableKind::kHistory);
+  const engine::Schema& customer = t.schema(TableKind::kCustomer);
+  const engine::Schema& history = t.schema(TableKind::kHistory);
   for (int c = 1; c <= kCustomersPerDistrict; ++c) {
     // The first 1000 customers get every last name once; the rest NURand ones.
     const int name_number =
         c <= 1000 ? c - 1 : static_cast<int>(NURand(rng, 255, 0, 999, c_last_constant));
-    RowBuilder row(customer);
+    engine::RowBuilder row(customer);
     row.SetInt(C_ID, c)
         .SetInt(C_D_ID, d)
         .SetInt(C_W_ID, w)
@@ -148,7 +148,7 @@ void LoadCustomersAndHistory(const Tables& t, int w, int d, int c_last_constant,
         .SetString(C_DATA, AString(rng, 300, 500));
     sink.Load(t.customer, row);
 
-    RowBuilder h(history);
+    engine::RowBuilder h(history);
     h.SetInt(H_ID, LoadedHistoryId(w, d, c))
         .SetInt(H_C_ID, c)
         .SetInt(H_C_D_ID, d)
@@ -173,15 +173,15 @@ std::vector<int32_t> Permutation(Rng& rng, int n) {
 // Orders, their lines and the new_order rows of one district. Returns the customer of
 // each undelivered order (2101..3000).
 std::vector<int32_t> LoadOrders(const Tables& t, int w, int d, Rng& rng, RowSink& sink) {
-  const Schema& orders = t.schema(TableKind::kOrders);
-  const Schema& lines = t.schema(TableKind::kOrderLine);
-  const Schema& new_order = t.schema(TableKind::kNewOrder);
+  const engine::Schema& orders = t.schema(TableKind::kOrders);
+  const engine::Schema& lines = t.schema(TableKind::kOrderLine);
+  const engine::Schema& new_order = t.schema(TableKind::kNewOrder);
   const std::vector<int32_t> customer_of = Permutation(rng, kOrdersPerDistrict);
   std::vector<int32_t> undelivered;
   for (int o = 1; o <= kOrdersPerDistrict; ++o) {
     const bool delivered = o < kFirstUndeliveredOrder;
     const int64_t ol_cnt = Uniform(rng, kMinOrderLines, kMaxOrderLines);
-    RowBuilder row(orders);
+    engine::RowBuilder row(orders);
     row.SetInt(O_ID, o)
         .SetInt(O_D_ID, d)
         .SetInt(O_W_ID, w)
@@ -193,7 +193,7 @@ std::vector<int32_t> LoadOrders(const Tables& t, int w, int d, Rng& rng, RowSink
     sink.Load(t.orders, row);
 
     for (int n = 1; n <= ol_cnt; ++n) {
-      RowBuilder line(lines);
+      engine::RowBuilder line(lines);
       line.SetInt(OL_O_ID, o)
           .SetInt(OL_D_ID, d)
           .SetInt(OL_W_ID, w)
@@ -208,7 +208,7 @@ std::vector<int32_t> LoadOrders(const Tables& t, int w, int d, Rng& rng, RowSink
     }
 
     if (!delivered) {
-      RowBuilder no(new_order);
+      engine::RowBuilder no(new_order);
       no.SetInt(NO_O_ID, o).SetInt(NO_D_ID, d).SetInt(NO_W_ID, w);
       sink.Load(t.new_order, no);
       undelivered.push_back(customer_of[o - 1]);
@@ -244,7 +244,7 @@ int64_t LoadedHistoryId(int64_t w, int64_t d, int64_t c) {
   return (static_cast<int64_t>(DistrictSlot(w, d)) * kCustomersPerDistrict) + c;
 }
 
-LoadResult LoadDatabase(Store& store, const Tables& tables, int warehouses, uint64_t seed,
+LoadResult LoadDatabase(engine::Store& store, const Tables& tables, int warehouses, uint64_t seed,
                         const ProgressFn& progress_fn) {
   // The load-time NURand constant for last names comes from the seed, not from a task.
   Rng constants_rng(DeriveSeed(seed, ~0ULL));

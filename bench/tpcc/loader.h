@@ -29,7 +29,7 @@ int64_t LoadedHistoryId(int64_t w, int64_t d, int64_t c);
 // warehouse and district rows, the stock; per district: customers, history, orders), each
 // with its own generator seeded from (seed, task), and run on several threads: the
 // contents never depend on thread timing.
-LoadResult LoadDatabase(Store& store, const Tables& tables, int warehouses, uint64_t seed,
+LoadResult LoadDatabase(engine::Store& store, const Tables& tables, int warehouses, uint64_t seed,
                         const ProgressFn& progress);
 
 }  // namespace caracal::bench::tpcc

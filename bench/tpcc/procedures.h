@@ -29,20 +29,20 @@ struct NewOrderLine {
   int64_t quantity = 0;
 };
 
-TxnInput MakeNewOrderInput(int64_t w, int64_t d, int64_t c, const std::vector<NewOrderLine>& lines,
+engine::TxnInput MakeNewOrderInput(int64_t w, int64_t d, int64_t c, const std::vector<NewOrderLine>& lines,
                            int64_t entry_d);
 // `amount_cents`: h_amount as a numeric(6,2) mantissa.
-TxnInput MakePaymentInput(int64_t w, int64_t d, int64_t c_w, int64_t c_d, int64_t c, int64_t amount_cents,
+engine::TxnInput MakePaymentInput(int64_t w, int64_t d, int64_t c_w, int64_t c_d, int64_t c, int64_t amount_cents,
                           int64_t date);
-TxnInput MakeOrderStatusInput(int64_t w, int64_t d, int64_t c);
+engine::TxnInput MakeOrderStatusInput(int64_t w, int64_t d, int64_t c);
 // Per district d (index d - 1): the order to deliver and its customer; order id 0: none.
-TxnInput MakeDeliveryInput(int64_t w, int64_t carrier, int64_t date, const std::vector<int64_t>& order_ids,
+engine::TxnInput MakeDeliveryInput(int64_t w, int64_t carrier, int64_t date, const std::vector<int64_t>& order_ids,
                            const std::vector<int64_t>& customer_ids);
-TxnInput MakeStockLevelInput(int64_t w, int64_t d, int64_t threshold);
+engine::TxnInput MakeStockLevelInput(int64_t w, int64_t d, int64_t threshold);
 
 // Common part: a name and the ids and schemas of the tables, which the workload owns and
 // fills in Setup, before any transaction runs.
-class TpccProcedure : public Procedure {
+class TpccProcedure : public engine::Procedure {
  public:
   TpccProcedure(std::string name, const Tables& tables)
       : t_(tables), name_(std::move(name)), log_identity_("native:" + name_) {}
@@ -50,7 +50,7 @@ class TpccProcedure : public Procedure {
   std::string_view log_identity() const override { return log_identity_; }
 
  protected:
-  const Schema& schema(TableKind kind) const { return t_.schema(kind); }
+  const engine::Schema& schema(TableKind kind) const { return t_.schema(kind); }
   const Tables& t_;
 
  private:
@@ -63,39 +63,39 @@ class TpccProcedure : public Procedure {
 class NewOrderProcedure final : public TpccProcedure {
  public:
   explicit NewOrderProcedure(const Tables& tables) : TpccProcedure("tpcc_new_order", tables) {}
-  void Sequence(SequenceContext& ctx, TxnInput& input) const override;
-  void Declare(DeclareContext& ctx) const override;
-  void Execute(ExecContext& ctx) const override;
+  void Sequence(engine::SequenceContext& ctx, engine::TxnInput& input) const override;
+  void Declare(engine::DeclareContext& ctx) const override;
+  void Execute(engine::ExecContext& ctx) const override;
 };
 
 // Sequence: h_id = nextval('tpcc_history_id').
 class PaymentProcedure final : public TpccProcedure {
  public:
   explicit PaymentProcedure(const Tables& tables) : TpccProcedure("tpcc_payment", tables) {}
-  void Sequence(SequenceContext& ctx, TxnInput& input) const override;
-  void Declare(DeclareContext& ctx) const override;
-  void Execute(ExecContext& ctx) const override;
+  void Sequence(engine::SequenceContext& ctx, engine::TxnInput& input) const override;
+  void Declare(engine::DeclareContext& ctx) const override;
+  void Execute(engine::ExecContext& ctx) const override;
 };
 
 class OrderStatusProcedure final : public TpccProcedure {
  public:
   explicit OrderStatusProcedure(const Tables& tables) : TpccProcedure("tpcc_order_status", tables) {}
-  void Declare(DeclareContext& ctx) const override;
-  void Execute(ExecContext& ctx) const override;
+  void Declare(engine::DeclareContext& ctx) const override;
+  void Execute(engine::ExecContext& ctx) const override;
 };
 
 class DeliveryProcedure final : public TpccProcedure {
  public:
   explicit DeliveryProcedure(const Tables& tables) : TpccProcedure("tpcc_delivery", tables) {}
-  void Declare(DeclareContext& ctx) const override;
-  void Execute(ExecContext& ctx) const override;
+  void Declare(engine::DeclareContext& ctx) const override;
+  void Execute(engine::ExecContext& ctx) const override;
 };
 
 class StockLevelProcedure final : public TpccProcedure {
  public:
   explicit StockLevelProcedure(const Tables& tables) : TpccProcedure("tpcc_stock_level", tables) {}
-  void Declare(DeclareContext& ctx) const override;
-  void Execute(ExecContext& ctx) const override;
+  void Declare(engine::DeclareContext& ctx) const override;
+  void Execute(engine::ExecContext& ctx) const override;
 };
 
 // Sequence names, shared with Setup.

@@ -61,35 +61,35 @@ inline constexpr int kNumTables = 9;
 // Ids and schemas of the created tables. Schemas are copies owned here, so row builders
 // can reference them for the whole run whatever the store does with its own.
 struct Tables {
-  TableId warehouse = 0, district = 0, customer = 0, history = 0, new_order = 0, orders = 0,
+  engine::TableId warehouse = 0, district = 0, customer = 0, history = 0, new_order = 0, orders = 0,
           order_line = 0, item = 0, stock = 0;
-  std::array<Schema, kNumTables> schemas;
+  std::array<engine::Schema, kNumTables> schemas;
 
-  const Schema& schema(TableKind kind) const { return schemas[static_cast<int>(kind)]; }
+  const engine::Schema& schema(TableKind kind) const { return schemas[static_cast<int>(kind)]; }
 };
 
 // Creates the nine tables (and the orders_customer index) in the order of clause 1.3.
-Tables CreateTables(Store& store);
+Tables CreateTables(engine::Store& store);
 
 // The schema definitions, for documentation and tests.
-std::vector<Schema> TpccSchemas();
-IndexSchema OrdersCustomerIndex();
+std::vector<engine::Schema> TpccSchemas();
+engine::IndexSchema OrdersCustomerIndex();
 
 // Primary keys, encoded as EncodePrimaryKey would (all id columns are integer).
-Key WarehouseKey(int64_t w);
-Key DistrictKey(int64_t w, int64_t d);
-Key CustomerKey(int64_t w, int64_t d, int64_t c);
-Key HistoryKey(int64_t h_id);
-Key NewOrderKey(int64_t w, int64_t d, int64_t o);
-Key OrderKey(int64_t w, int64_t d, int64_t o);
-Key OrderLineKey(int64_t w, int64_t d, int64_t o, int64_t number);
+engine::Key WarehouseKey(int64_t w);
+engine::Key DistrictKey(int64_t w, int64_t d);
+engine::Key CustomerKey(int64_t w, int64_t d, int64_t c);
+engine::Key HistoryKey(int64_t h_id);
+engine::Key NewOrderKey(int64_t w, int64_t d, int64_t o);
+engine::Key OrderKey(int64_t w, int64_t d, int64_t o);
+engine::Key OrderLineKey(int64_t w, int64_t d, int64_t o, int64_t number);
 // Prefix of every order_line key of order (w, d, o); bound a scan with PrefixSuccessor().
-Key OrderLinePrefix(int64_t w, int64_t d, int64_t o);
-Key ItemKey(int64_t i);
-Key StockKey(int64_t w, int64_t i);
+engine::Key OrderLinePrefix(int64_t w, int64_t d, int64_t o);
+engine::Key ItemKey(int64_t i);
+engine::Key StockKey(int64_t w, int64_t i);
 // orders_customer index keys: the full entry for an order, and the (w, d, c) prefix.
-Key OrdersCustomerKey(int64_t w, int64_t d, int64_t c, int64_t o);
-Key OrdersCustomerPrefix(int64_t w, int64_t d, int64_t c);
+engine::Key OrdersCustomerKey(int64_t w, int64_t d, int64_t c, int64_t o);
+engine::Key OrdersCustomerPrefix(int64_t w, int64_t d, int64_t c);
 
 // Flat index of a district, 0-based, for per-district arrays.
 inline int DistrictSlot(int64_t w, int64_t d) {

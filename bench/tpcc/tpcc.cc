@@ -59,7 +59,7 @@ class TpccWorkload final : public Workload {
 
   std::string name() const override { return single_warehouse_ ? "tpcc-1wh" : "tpcc"; }
 
-  void Setup(Store& store, const ProgressFn& progress) override {
+  void Setup(engine::Store& store, const ProgressFn& progress) override {
     tables_ = CreateTables(store);
     for (int w = 1; w <= warehouses_; ++w)
       for (int d = 1; d <= kDistrictsPerWarehouse; ++d)
@@ -69,13 +69,13 @@ class TpccWorkload final : public Workload {
     ResetGenerator(load);
   }
 
-  std::vector<const Procedure*> procedures() const override {
+  std::vector<const engine::Procedure*> procedures() const override {
     return {&new_order_, &payment_, &order_status_, &delivery_, &stock_level_};
   }
 
   // Called by a single submitter, in submission order: the generator's mirror of the
   // order-id sequences is only right if requests are submitted in the order made here.
-  TxnRequest Next(std::mt19937_64& rng) override {
+  engine::TxnRequest Next(std::mt19937_64& rng) override {
     if (next_o_id_.empty()) throw std::logic_error("tpcc: Next() called before Setup()");
     clock_ += kClockTick;
     const int64_t w = Uniform(rng, 1, warehouses_);
@@ -87,7 +87,7 @@ class TpccWorkload final : public Workload {
     return NextStockLevel(rng, w);
   }
 
-  nlohmann::json Report(const Store& store) override {
+  nlohmann::json Report(const engine::Store& store) override {
     const ConsistencyResult check = CheckConsistency(store, tables_, warehouses_);
     nlohmann::json out = {{"consistency", check.ok() ? "ok" : "failed"}};
     if (!check.ok()) {
@@ -132,7 +132,7 @@ class TpccWorkload final : public Workload {
   // Clause 2.4.1: 5-15 distinct items, 1% supplied remotely, 1% rolled back through an
   // invalid last item. The generator mirrors the district's order-id sequence: this
   // order gets the next id whether or not it commits.
-  TxnRequest NextNewOrder(Rng& rng, int64_t w) {
+  engine::TxnRequest NextNewOrder(Rng& rng, int64_t w) {
     const int64_t d = Uniform(rng, 1, kDistrictsPerWarehouse);
     const int64_t c = RandomCustomer(rng);
     const auto count = static_cast<size_t>(Uniform(rng, kMinOrderLines, kMaxOrderLines));
@@ -162,7 +162,7 @@ class TpccWorkload final : public Workload {
   }
 
   // Clause 2.5.1, by customer id only: 85% home district, 15% a remote warehouse.
-  TxnRequest NextPayment(Rng& rng, int64_t w) {
+  engine::TxnRequest NextPayment(Rng& rng, int64_t w) {
     const int64_t d = Uniform(rng, 1, kDistrictsPerWarehouse);
     int64_t c_w = w, c_d = d;
     if (warehouses_ > 1 && Uniform(rng, 1, 100) > 85) {
@@ -176,7 +176,7 @@ class TpccWorkload final : public Workload {
     return {&payment_, MakePaymentInput(w, d, c_w, c_d, c, amount_cents, clock_), {}};
   }
 
-  TxnRequest NextOrderStatus(Rng& rng, int64_t w) {
+  engine::TxnRequest NextOrderStatus(Rng& rng, int64_t w) {
     const int64_t d = Uniform(rng, 1, kDistrictsPerWarehouse);
     const int64_t c = RandomCustomer(rng);
     ++counts_.order_status;
@@ -185,7 +185,7 @@ class TpccWorkload final : public Workload {
 
   // The oldest undelivered order of each district, known to the generator (see
   // README.md): a deterministic engine needs Delivery's write set before it runs.
-  TxnRequest NextDelivery(Rng& rng, int64_t w) {
+  engine::TxnRequest NextDelivery(Rng& rng, int64_t w) {
     const int64_t carrier = Uniform(rng, 1, 10);
     std::vector<int64_t> order_ids(kDistrictsPerWarehouse, 0), customer_ids(kDistrictsPerWarehouse, 0);
     for (int d = 1; d <= kDistrictsPerWarehouse; ++d) {
@@ -202,7 +202,7 @@ class TpccWorkload final : public Workload {
     return {&delivery_, MakeDeliveryInput(w, carrier, clock_, order_ids, customer_ids), {}};
   }
 
-  TxnRequest NextStockLevel(Rng& rng, int64_t w) {
+  engine::TxnRequest NextStockLevel(Rng& rng, int64_t w) {
     const int64_t d = Uniform(rng, 1, kDistrictsPerWarehouse);
     const int64_t threshold = Uniform(rng, 10, 20);
     ++counts_.stock_level;

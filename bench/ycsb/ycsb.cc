@@ -19,9 +19,9 @@ constexpr int kFieldBytes = 100;
 constexpr int kKeysPerTxn = 10;
 constexpr uint64_t kHotRows = 77;
 
-Key YcsbKey(int64_t k) {
-  Key key;
-  key.AppendInt(k, ColumnType::kBigInt);
+engine::Key YcsbKey(int64_t k) {
+  engine::Key key;
+  key.AppendInt(k, engine::ColumnType::kBigInt);
   return key;
 }
 
@@ -33,17 +33,17 @@ void FillField(char* out, int64_t seed, int64_t position) {
 }
 
 // args: [keys: bigint[10], writes: boolean[10], value_seed: bigint]
-class YcsbTxn final : public Procedure {
+class YcsbTxn final : public engine::Procedure {
  public:
-  explicit YcsbTxn(TableId table) : table_(table) {}
+  explicit YcsbTxn(engine::TableId table) : table_(table) {}
   const std::string& name() const override { return name_; }
   std::string_view log_identity() const override { return "native:ycsb_txn"; }
 
-  void Declare(DeclareContext& ctx) const override {
+  void Declare(engine::DeclareContext& ctx) const override {
     const auto& keys = ctx.input().args[0].as_array();
     const auto& writes = ctx.input().args[1].as_array();
     for (int i = 0; i < kKeysPerTxn; ++i) {
-      Key key = YcsbKey(keys[i].as_int());
+      engine::Key key = YcsbKey(keys[i].as_int());
       if (writes[i].as_bool())
         ctx.DeclareRowUpdate(table_, key, 1);  // every YCSB update may be contended (§5.3)
       else
@@ -51,17 +51,17 @@ class YcsbTxn final : public Procedure {
     }
   }
 
-  void Execute(ExecContext& ctx) const override {
+  void Execute(engine::ExecContext& ctx) const override {
     const auto& keys = ctx.input().args[0].as_array();
     const auto& writes = ctx.input().args[1].as_array();
     const int64_t seed = ctx.input().args[2].as_int();
-    const Schema& schema = ctx.table(table_).schema();
+    const engine::Schema& schema = ctx.table(table_).schema();
     int64_t checksum = 0;
     ctx.Publish();  // YCSB never aborts: every write is visible at once
     for (int i = 0; i < kKeysPerTxn; ++i) {
-      Key key = YcsbKey(keys[i].as_int());
+      engine::Key key = YcsbKey(keys[i].as_int());
       if (!writes[i].as_bool()) {
-        const RowValue* row = ctx.Read(table_, key);
+        const engine::RowValue* row = ctx.Read(table_, key);
         if (row == nullptr) continue;
         // Read the whole row out, as SELECT * INTO does; the result is the checksum
         // sql/ycsb computes: sum over fields f of (f + 1) * first byte.
@@ -77,16 +77,16 @@ class YcsbTxn final : public Procedure {
       FillField(field, seed, i);
       ctx.ApplyRowUpdate(
           table_, key,
-          [&schema, field](const RowValue& old) {
-            return RowBuilder(schema, old).SetStringRef(1, std::string_view(field, kFieldBytes)).Build();
+          [&schema, field](const engine::RowValue& old) {
+            return engine::RowBuilder(schema, old).SetStringRef(1, std::string_view(field, kFieldBytes)).Build();
           },
           1);
     }
-    ctx.Emit({Value::Int(checksum)});
+    ctx.Emit({engine::Value::Int(checksum)});
   }
 
  private:
-  TableId table_;
+  engine::TableId table_;
   std::string name_ = "ycsb_txn";
 };
 
@@ -111,19 +111,19 @@ class Ycsb final : public Workload {
     return "ycsb";
   }
 
-  void Setup(Store& store, const ProgressFn& progress) override {
-    std::vector<Column> cols;
-    cols.push_back({"ycsb_key", ColumnType::kBigInt, 0, 0, true});
-    for (int f = 0; f < kFields; ++f) cols.push_back({fmt::format("field{}", f), ColumnType::kChar, kFieldBytes, 0, false});
-    table_ = CreateOrAttachTable(store, Schema("ycsb", std::move(cols), {0}));
+  void Setup(engine::Store& store, const ProgressFn& progress) override {
+    std::vector<engine::Column> cols;
+    cols.push_back({"ycsb_key", engine::ColumnType::kBigInt, 0, 0, true});
+    for (int f = 0; f < kFields; ++f) cols.push_back({fmt::format("field{}", f), engine::ColumnType::kChar, kFieldBytes, 0, false});
+    table_ = CreateOrAttachTable(store, engine::Schema("ycsb", std::move(cols), {0}));
     txn_ = std::make_unique<YcsbTxn>(table_);
 
-    const Schema& schema = store.schema(table_);
+    const engine::Schema& schema = store.schema(table_);
     std::atomic<uint64_t> done{0};
     auto load = [&](uint64_t from, uint64_t to, bool report) {
       char fields[kFields][kFieldBytes];
       for (uint64_t k = from; k < to; ++k) {
-        RowBuilder b(schema);
+        engine::RowBuilder b(schema);
         b.SetInt(0, static_cast<int64_t>(k));
         for (int f = 0; f < kFields; ++f) {
           FillField(fields[f], static_cast<int64_t>(k), f + 1000);
@@ -146,9 +146,9 @@ class Ycsb final : public Workload {
     if (progress) progress(options_.keys, options_.keys);
   }
 
-  std::vector<const Procedure*> procedures() const override { return {txn_.get()}; }
+  std::vector<const engine::Procedure*> procedures() const override { return {txn_.get()}; }
 
-  TxnRequest Next(std::mt19937_64& rng) override {
+  engine::TxnRequest Next(std::mt19937_64& rng) override {
     std::vector<int64_t> keys;
     keys.reserve(kKeysPerTxn);
     const bool contention = variant_ == YcsbVariant::kContention || variant_ == YcsbVariant::kContentionSkew;
@@ -170,7 +170,7 @@ class Ycsb final : public Workload {
       uint64_t h = zipf_hot_ ? (*zipf_hot_)(rng) : std::uniform_int_distribution<uint64_t>(0, kHotRows - 1)(rng);
       return h * spacing;
     };
-    std::vector<Value> key_values, write_flags;
+    std::vector<engine::Value> key_values, write_flags;
     if (contention) {
       for (int i = 0; i < 7; ++i) add_distinct(hot_key);
       for (int i = 0; i < 3; ++i) add_distinct(any_key);
@@ -189,20 +189,20 @@ class Ycsb final : public Workload {
       writes[first] = writes[second] = true;
     }
     for (int i = 0; i < kKeysPerTxn; ++i) {
-      key_values.push_back(Value::Int(keys[i]));
-      write_flags.push_back(Value::Bool(writes[i]));
+      key_values.push_back(engine::Value::Int(keys[i]));
+      write_flags.push_back(engine::Value::Bool(writes[i]));
     }
-    TxnRequest req;
+    engine::TxnRequest req;
     req.procedure = txn_.get();
-    req.input.args = {Value::Array(std::move(key_values)), Value::Array(std::move(write_flags)),
-                      Value::Int(static_cast<int64_t>(rng() >> 1))};
+    req.input.args = {engine::Value::Array(std::move(key_values)), engine::Value::Array(std::move(write_flags)),
+                      engine::Value::Int(static_cast<int64_t>(rng() >> 1))};
     return req;
   }
 
  private:
   WorkloadOptions options_;
   YcsbVariant variant_;
-  TableId table_ = 0;
+  engine::TableId table_ = 0;
   std::unique_ptr<YcsbTxn> txn_;
   std::unique_ptr<ZipfGenerator> zipf_all_, zipf_hot_;
 };

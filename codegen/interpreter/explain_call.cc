@@ -23,87 +23,87 @@ using planner::TypeId;
 
 // A DeclareContext that declares nothing: it records each declaration as an EXPLAIN CALL
 // row and answers reconnaissance from the committed state.
-class RecordingDeclareContext final : public DeclareContext {
+class RecordingDeclareContext final : public engine::DeclareContext {
  public:
-  RecordingDeclareContext(const planner::Catalog& catalog, Database& db, TxnInput input)
+  RecordingDeclareContext(const planner::Catalog& catalog, engine::Database& db, engine::TxnInput input)
       : catalog_(catalog), db_(db), input_(std::move(input)),
-        committed_(db, MakeSerialId(db.committed_epoch() + 1, 0)) {}
+        committed_(db, engine::MakeSerialId(db.committed_epoch() + 1, 0)) {}
 
   void set_statement(const planner::Stmt& s) { statement_ = &s; }
   ResultSet TakeRows() { return std::move(rows_); }
 
-  const TxnInput& input() const override { return input_; }
-  Table& table(TableId id) override { return db_.table(id); }
+  const engine::TxnInput& input() const override { return input_; }
+  engine::Table& table(engine::TableId id) override { return db_.table(id); }
 
-  void DeclareWrite(TableId table, const Key& key, WriteKind kind) override {
+  void DeclareWrite(engine::TableId table, const engine::Key& key, engine::WriteKind kind) override {
     static constexpr const char* kNames[] = {"insert", "upsert", "update", "delete"};
     Add(table, kNames[static_cast<int>(kind)], PrimaryKeyText(table, key), "");
   }
-  bool DeclareInsertOnce(TableId table, const Key& key) override {
+  bool DeclareInsertOnce(engine::TableId table, const engine::Key& key) override {
     if (!inserts_.emplace(table, std::string(key.view())).second) return false;
-    DeclareWrite(table, key, WriteKind::kInsert);
+    DeclareWrite(table, key, engine::WriteKind::kInsert);
     return true;
   }
-  int DeclareRange(TableId table, const Key& lo, const Key& hi, RangeKind kind) override {
-    Add(table, kind == RangeKind::kUpdate ? "range_update" : "range_delete", RangeText(table, lo, hi), "");
+  int DeclareRange(engine::TableId table, const engine::Key& lo, const engine::Key& hi, engine::RangeKind kind) override {
+    Add(table, kind == engine::RangeKind::kUpdate ? "range_update" : "range_delete", RangeText(table, lo, hi), "");
     return ranges_++;
   }
-  void DeclareRowUpdate(TableId table, const Key& key, int weight) override {
+  void DeclareRowUpdate(engine::TableId table, const engine::Key& key, int weight) override {
     Add(table, "update", PrimaryKeyText(table, key), fmt::format("ApplyRowUpdate, weight {}", weight));
   }
-  void DeclareIndexEntry(TableId table, int index, const Key& index_key, const Key& primary_key) override {
+  void DeclareIndexEntry(engine::TableId table, int index, const engine::Key& index_key, const engine::Key& primary_key) override {
     const planner::IndexInfo* info = IndexOf(table, index);
     std::string key = info ? KeyText(table, info->columns, index_key) : "?";
     Add(table, "index_entry", key, fmt::format("index {} -> row {}", info ? info->name : "?", PrimaryKeyText(table, primary_key)));
   }
-  void DeclareIndexUnknown(TableId table, int index, const Key& lo, const Key& hi) override {
+  void DeclareIndexUnknown(engine::TableId table, int index, const engine::Key& lo, const engine::Key& hi) override {
     const planner::IndexInfo* info = IndexOf(table, index);
     Add(table, "index_unknown", IsPointSpan(lo, hi) ? PrimaryKeyText(table, lo) : RangeText(table, lo, hi),
         fmt::format("index {}: entries made by the writes; its scans also read these rows this epoch",
                     info ? info->name : "?"));
   }
-  void Prefetch(TableId table, const Key& key) override { Add(table, "read_prefetch", PrimaryKeyText(table, key), ""); }
+  void Prefetch(engine::TableId table, const engine::Key& key) override { Add(table, "read_prefetch", PrimaryKeyText(table, key), ""); }
 
-  const RowValue* ReadCommitted(TableId table, const Key& key) override {
-    const RowValue* row = committed_.Read(table, key);
+  const engine::RowValue* ReadCommitted(engine::TableId table, const engine::Key& key) override {
+    const engine::RowValue* row = committed_.Read(table, key);
     Add(table, "recon_read", PrimaryKeyText(table, key), row ? "found" : "not found");
     return row;
   }
-  void ScanCommitted(TableId table, const Key& lo, const Key& hi,
-                     const std::function<bool(const Key&, const RowValue&)>& visit) override {
+  void ScanCommitted(engine::TableId table, const engine::Key& lo, const engine::Key& hi,
+                     const std::function<bool(const engine::Key&, const engine::RowValue&)>& visit) override {
     int seen = 0;
-    committed_.Scan(table, lo, hi, [&](const Key& k, const RowValue& v) { return ++seen, visit(k, v); });
+    committed_.Scan(table, lo, hi, [&](const engine::Key& k, const engine::RowValue& v) { return ++seen, visit(k, v); });
     Add(table, "recon_scan", RangeText(table, lo, hi), fmt::format("{} rows read", seen));
   }
-  void ScanIndexCommitted(TableId table, int index, const Key& lo, const Key& hi,
-                          const std::function<bool(const Key&, const RowValue&)>& visit) override {
+  void ScanIndexCommitted(engine::TableId table, int index, const engine::Key& lo, const engine::Key& hi,
+                          const std::function<bool(const engine::Key&, const engine::RowValue&)>& visit) override {
     int seen = 0;
-    committed_.ScanIndex(table, index, lo, hi, [&](const Key& k, const RowValue& v) { return ++seen, visit(k, v); },
+    committed_.ScanIndex(table, index, lo, hi, [&](const engine::Key& k, const engine::RowValue& v) { return ++seen, visit(k, v); },
                          "EXPLAIN CALL");
     const planner::IndexInfo* info = IndexOf(table, index);
     std::string range = info ? RangeText(table, info->columns, lo, hi) : "?";
     Add(table, "recon_scan", range, fmt::format("index {}, {} rows read", info ? info->name : "?", seen));
   }
-  std::vector<Value>& scratch() override { return scratch_; }
+  std::vector<engine::Value>& scratch() override { return scratch_; }
   std::any& attempt_state() override { return attempt_state_; }
-  WorkerScratch& worker_scratch() override { return worker_scratch_; }
+  engine::WorkerScratch& worker_scratch() override { return worker_scratch_; }
 
  private:
-  const planner::TableInfo* TableOf(TableId id) const {
+  const planner::TableInfo* TableOf(engine::TableId id) const {
     for (const planner::TableInfo* t : catalog_.Tables())
       if (t->id == id) return t;
     return nullptr;
   }
-  const planner::IndexInfo* IndexOf(TableId table, int index) const {
+  const planner::IndexInfo* IndexOf(engine::TableId table, int index) const {
     const planner::TableInfo* t = TableOf(table);
     if (t == nullptr || index < 0 || index >= static_cast<int>(t->indexes.size())) return nullptr;
     return catalog_.FindIndex(t->indexes[index]);
   }
   // The values of `columns` encoded in `key`, as a row literal: (1,5,'x').
-  std::string KeyText(TableId table, const std::vector<int>& columns, const Key& key) const {
+  std::string KeyText(engine::TableId table, const std::vector<int>& columns, const engine::Key& key) const {
     const planner::TableInfo* t = TableOf(table);
     if (t == nullptr) return "?";
-    std::vector<Value> values = DecodeKey(db_.table(table).schema(), columns, key);
+    std::vector<engine::Value> values = DecodeKey(db_.table(table).schema(), columns, key);
     std::string text = "(";
     for (size_t i = 0; i < values.size(); ++i) {
       const SqlType& type = t->columns[columns[i]].type;
@@ -114,24 +114,24 @@ class RecordingDeclareContext final : public DeclareContext {
     }
     return text + ")";
   }
-  std::string PrimaryKeyText(TableId table, const Key& key) const {
+  std::string PrimaryKeyText(engine::TableId table, const engine::Key& key) const {
     const planner::TableInfo* t = TableOf(table);
     return t ? KeyText(table, t->primary_key, key) : "?";
   }
   // A primary-key range; the bounds may be key prefixes.
-  std::string RangeText(TableId table, const Key& lo, const Key& hi) const {
+  std::string RangeText(engine::TableId table, const engine::Key& lo, const engine::Key& hi) const {
     const planner::TableInfo* t = TableOf(table);
     return t ? RangeText(table, t->primary_key, lo, hi) : "?";
   }
   // A range of keys over `columns`. The upper bound of an equality on a prefix is the
   // prefix's successor, which is no encoding of values: that range reads "= prefix".
-  std::string RangeText(TableId table, const std::vector<int>& columns, const Key& lo, const Key& hi) const {
+  std::string RangeText(engine::TableId table, const std::vector<int>& columns, const engine::Key& lo, const engine::Key& hi) const {
     if (!lo.empty() && !hi.empty() && hi == lo.PrefixSuccessor()) return "= " + PrefixText(table, columns, lo);
     return fmt::format("[{}, {})", PrefixText(table, columns, lo),
                        hi.empty() ? std::string("end") : PrefixText(table, columns, hi));
   }
   // The longest prefix of `columns` whose encoding `key` is, as a row literal.
-  std::string PrefixText(TableId table, const std::vector<int>& columns, const Key& key) const {
+  std::string PrefixText(engine::TableId table, const std::vector<int>& columns, const engine::Key& key) const {
     for (size_t n = columns.size(); n > 0; --n) {
       std::vector<int> prefix(columns.begin(), columns.begin() + static_cast<long>(n));
       try {
@@ -142,13 +142,13 @@ class RecordingDeclareContext final : public DeclareContext {
     return key.empty() ? "start" : "?";
   }
   // Whether `key` is exactly the encoding of `columns`' values (not longer or shorter).
-  bool EncodedLength(TableId table, const std::vector<int>& columns, const Key& key) const {
-    const Schema& schema = db_.table(table).schema();
-    std::vector<Value> values = DecodeKey(schema, columns, key);
+  bool EncodedLength(engine::TableId table, const std::vector<int>& columns, const engine::Key& key) const {
+    const engine::Schema& schema = db_.table(table).schema();
+    std::vector<engine::Value> values = DecodeKey(schema, columns, key);
     return EncodeKey(schema, columns, values).view() == key.view();
   }
 
-  void Add(TableId table, const char* access, std::string key, std::string note) {
+  void Add(engine::TableId table, const char* access, std::string key, std::string note) {
     const planner::TableInfo* t = TableOf(table);
     std::vector<std::optional<std::string>> row;
     row.emplace_back(statement_ ? std::optional(std::to_string(statement_->id)) : std::nullopt);
@@ -161,14 +161,14 @@ class RecordingDeclareContext final : public DeclareContext {
   }
 
   const planner::Catalog& catalog_;
-  Database& db_;
-  TxnInput input_;
-  CommittedReads committed_;
+  engine::Database& db_;
+  engine::TxnInput input_;
+  engine::CommittedReads committed_;
   const planner::Stmt* statement_ = nullptr;
-  std::vector<Value> scratch_;
+  std::vector<engine::Value> scratch_;
   std::any attempt_state_;
-  WorkerScratch worker_scratch_;
-  std::set<std::pair<TableId, std::string>> inserts_;  // declared by DeclareInsertOnce
+  engine::WorkerScratch worker_scratch_;
+  std::set<std::pair<engine::TableId, std::string>> inserts_;  // declared by DeclareInsertOnce
   int ranges_ = 0;
   ResultSet rows_;
 };
@@ -176,15 +176,15 @@ class RecordingDeclareContext final : public DeclareContext {
 }  // namespace
 
 ResultSet ExplainCall(std::shared_ptr<const planner::ProcedureIr> procedure_ir, const planner::Catalog& catalog,
-                      Database& db, std::vector<Value> args) {
+                      engine::Database& db, std::vector<engine::Value> args) {
   const planner::ProcedureIr& ir = *procedure_ir;
   // Held as a snapshot reader holds it: the engine then neither compacts a table nor
   // rebuilds its indexes under these reads (an epoch of another session may end meanwhile).
   std::shared_lock structure(db.structure_mutex());
-  TxnInput input;
+  engine::TxnInput input;
   input.args = std::move(args);
   // The sequence step on a copy of the sequences: the values the next call would draw.
-  Sequences preview = db.sequences();
+  engine::Sequences preview = db.sequences();
   InterpretedProcedure procedure(std::move(procedure_ir), catalog);
   procedure.Sequence(preview, input);
 

@@ -21,6 +21,6 @@ namespace caracal::codegen {
 // Call only between epochs (the session drains first). Throws SqlError as the init
 // program would (e.g. a reconnaissance read that fails).
 planner::ResultSet ExplainCall(std::shared_ptr<const planner::ProcedureIr> ir, const planner::Catalog& catalog,
-                               Database& db, std::vector<Value> args);
+                               engine::Database& db, std::vector<engine::Value> args);
 
 }  // namespace caracal::codegen

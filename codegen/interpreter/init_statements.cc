@@ -31,9 +31,9 @@ const Stmt& BodyStatement(const planner::ProcedureIr& ir, int id) {
 // The key of `columns` from per-column expressions (nullptr: unknown); nullopt when a
 // value is unknown, NULL or not encodable: that entry or key is then not declared, and
 // the body's own checks report what is wrong.
-std::optional<Key> KeyFrom(const planner::TableInfo& table, const std::vector<int>& columns,
+std::optional<engine::Key> KeyFrom(const planner::TableInfo& table, const std::vector<int>& columns,
                            const std::vector<const planner::Expr*>& exprs, const EvalContext& ctx) {
-  Key key;
+  engine::Key key;
   for (int c : columns) {
     const planner::Expr* e = exprs[c];
     if (e == nullptr || e->References(planner::SlotSpace::kColumn)) return std::nullopt;
@@ -69,21 +69,21 @@ void ProcedureInterpreter::RunDeclare(const Stmt& init_stmt) {
     case AccessInfo::Access::kRead: return;
     case AccessInfo::Access::kReadPrefetch: {
       if (s.select) {
-        if (std::optional<Key> key = ReadKeyOf(s)) DeclarePoint(s, *key);
-      } else if (std::optional<Key> computed; const Key* key = WhereKeyOf(s, computed)) {
+        if (std::optional<engine::Key> key = ReadKeyOf(s)) DeclarePoint(s, *key);
+      } else if (std::optional<engine::Key> computed; const engine::Key* key = WhereKeyOf(s, computed)) {
         DeclarePoint(s, *key);
       }
       return;
     }
     case AccessInfo::Access::kInsert:
     case AccessInfo::Access::kUpsert: {
-      if (std::optional<Key> key = preset_key_.set ? PresetKeyValue() : KeyFrom(table, table.primary_key, FixedValues(s), FrameContext()))
+      if (std::optional<engine::Key> key = preset_key_.set ? PresetKeyValue() : KeyFrom(table, table.primary_key, FixedValues(s), FrameContext()))
         DeclarePoint(s, *key);
       return;
     }
     case AccessInfo::Access::kUpdate:
     case AccessInfo::Access::kDelete: {
-      if (std::optional<Key> computed; const Key* key = WhereKeyOf(s, computed)) DeclarePoint(s, *key);
+      if (std::optional<engine::Key> computed; const engine::Key* key = WhereKeyOf(s, computed)) DeclarePoint(s, *key);
       return;
     }
     case AccessInfo::Access::kRangeUpdate:
@@ -92,8 +92,8 @@ void ProcedureInterpreter::RunDeclare(const Stmt& init_stmt) {
       std::optional<KeySpan> span = RangeSpan(table, table.primary_key, s.where_key, ctx);
       if (!span) return;
       int id = declare_->DeclareRange(table.id, span->lo, span->hi,
-                                      access.access == AccessInfo::Access::kRangeDelete ? RangeKind::kDelete
-                                                                                         : RangeKind::kUpdate);
+                                      access.access == AccessInfo::Access::kRangeDelete ? engine::RangeKind::kDelete
+                                                                                         : engine::RangeKind::kUpdate);
       (void)id;  // ids follow declaration order, which the scratch record keeps
       RecordDeclaredRange(declare_->scratch(), s.id, span->lo, span->hi);
       DeclareUnknownIndexes(s, span->lo, span->hi);
@@ -102,18 +102,18 @@ void ProcedureInterpreter::RunDeclare(const Stmt& init_stmt) {
   }
 }
 
-void ProcedureInterpreter::DeclareUnknownIndexes(const Stmt& s, const Key& lo, const Key& hi) {
+void ProcedureInterpreter::DeclareUnknownIndexes(const Stmt& s, const engine::Key& lo, const engine::Key& hi) {
   for (const std::string& name : s.access->unknown_indexes)
     if (const planner::IndexInfo* index = catalog_.FindIndex(name))
       declare_->DeclareIndexUnknown(s.table->id, index->engine_index, lo, hi);
 }
 
-void ProcedureInterpreter::DeclareWithKey(const Stmt& body, const Key& key) {
+void ProcedureInterpreter::DeclareWithKey(const Stmt& body, const engine::Key& key) {
   if (declare_observer_) declare_observer_(body);
   DeclarePoint(body, key);
 }
 
-void ProcedureInterpreter::DeclarePoint(const Stmt& s, const Key& key) {
+void ProcedureInterpreter::DeclarePoint(const Stmt& s, const engine::Key& key) {
   const planner::TableInfo& table = *s.table;
   const AccessInfo& access = *s.access;
   const DirectDeclare how = RowDeclarationOf(s);
@@ -139,7 +139,7 @@ void ProcedureInterpreter::DeclarePoint(const Stmt& s, const Key& key) {
     // An INSERT's entry comes from its row (a DO UPDATE that changes the index's
     // columns made the index unknown above).
     if (!values) values = s.kind == planner::StmtKind::kInsert ? InsertedValues(s) : FixedValues(s);
-    if (std::optional<Key> ik = KeyFrom(table, index->columns, *values, FrameContext()))
+    if (std::optional<engine::Key> ik = KeyFrom(table, index->columns, *values, FrameContext()))
       declare_->DeclareIndexEntry(table.id, index->engine_index, *ik, key);
   }
 }

@@ -39,7 +39,7 @@ std::string ProcedureLogIdentity(const planner::ProcedureIr& ir) {
   return std::string(kLogCallPrefix) + ir.Signature();
 }
 
-void InterpretedProcedure::Sequence(SequenceContext& ctx, TxnInput& input) const {
+void InterpretedProcedure::Sequence(engine::SequenceContext& ctx, engine::TxnInput& input) const {
   if (ir_->sequence_calls.empty() && ir_->now_variable < 0) return;
   Frame frame = MakeFrame(*ir_, input);
   planner::EvalContext eval;
@@ -55,7 +55,7 @@ void InterpretedProcedure::Sequence(SequenceContext& ctx, TxnInput& input) const
   if (ir_->now_variable >= 0) input.sequence_values.push_back(TimestampNow());
 }
 
-void InterpretedProcedure::Declare(DeclareContext& ctx) const {
+void InterpretedProcedure::Declare(engine::DeclareContext& ctx) const {
   Frame frame = MakeFrame(*ir_, ctx.input());
   ProcedureInterpreter runner(*ir_, catalog_, ctx, frame);
   try {
@@ -66,7 +66,7 @@ void InterpretedProcedure::Declare(DeclareContext& ctx) const {
   }
 }
 
-void InterpretedProcedure::Execute(ExecContext& ctx) const {
+void InterpretedProcedure::Execute(engine::ExecContext& ctx) const {
   Frame frame = MakeFrame(*ir_, ctx.input());
   ProcedureInterpreter runner(*ir_, catalog_, ctx, frame);
   try {

@@ -19,16 +19,16 @@
 
 namespace caracal::codegen {
 
-class InterpretedProcedure final : public Procedure {
+class InterpretedProcedure final : public engine::Procedure {
  public:
   // `catalog` must outlive the procedure; it is read (sequence names) during Sequence,
   // which the engine runs while no DDL can change it.
   InterpretedProcedure(std::shared_ptr<const planner::ProcedureIr> ir, const planner::Catalog& catalog);
 
   const std::string& name() const override { return ir_->name; }
-  void Sequence(SequenceContext& ctx, TxnInput& input) const override;
-  void Declare(DeclareContext& ctx) const override;
-  void Execute(ExecContext& ctx) const override;
+  void Sequence(engine::SequenceContext& ctx, engine::TxnInput& input) const override;
+  void Declare(engine::DeclareContext& ctx) const override;
+  void Execute(engine::ExecContext& ctx) const override;
   bool needs_epoch_head() const override { return needs_epoch_head_; }
   std::string_view log_identity() const override { return log_identity_; }
 

@@ -29,7 +29,7 @@ using planner::Stmt;
 using planner::StmtKind;
 using planner::ForEachOwnExpr;
 
-int FindDeclaredRange(const std::vector<Value>& scratch, int stmt_id, const Key& lo, const Key& hi) {
+int FindDeclaredRange(const std::vector<engine::Value>& scratch, int stmt_id, const engine::Key& lo, const engine::Key& hi) {
   int range_id = 0;
   for (size_t i = 0; i + 2 < scratch.size(); i += 3, ++range_id) {
     if (scratch[i].as_int() != stmt_id) continue;
@@ -38,10 +38,10 @@ int FindDeclaredRange(const std::vector<Value>& scratch, int stmt_id, const Key&
   return -1;
 }
 
-void RecordDeclaredRange(std::vector<Value>& scratch, int stmt_id, const Key& lo, const Key& hi) {
-  scratch.push_back(Value::Int(stmt_id));
-  scratch.push_back(Value::String(std::string(lo.view())));
-  scratch.push_back(Value::String(std::string(hi.view())));
+void RecordDeclaredRange(std::vector<engine::Value>& scratch, int stmt_id, const engine::Key& lo, const engine::Key& hi) {
+  scratch.push_back(engine::Value::Int(stmt_id));
+  scratch.push_back(engine::Value::String(std::string(lo.view())));
+  scratch.push_back(engine::Value::String(std::string(hi.view())));
 }
 
 
@@ -257,7 +257,7 @@ Flow ProcedureInterpreter::RunStmtKind(const Stmt& s) {
   return Flow::kNext;
 }
 
-Flow ProcedureInterpreter::RunStatementWithKey(const Stmt& s, const Key* key) {
+Flow ProcedureInterpreter::RunStatementWithKey(const Stmt& s, const engine::Key* key) {
   struct Reset {
     PresetKey& preset;
     ~Reset() { preset = {}; }
@@ -266,14 +266,14 @@ Flow ProcedureInterpreter::RunStatementWithKey(const Stmt& s, const Key* key) {
   return RunStmt(s);
 }
 
-const Key* ProcedureInterpreter::WhereKeyOf(const Stmt& s, std::optional<Key>& computed) {
+const engine::Key* ProcedureInterpreter::WhereKeyOf(const Stmt& s, std::optional<engine::Key>& computed) {
   if (preset_key_.set) return preset_key_.key;
   EvalContext ctx = FrameContext();
   computed = PointKey(*s.table, s.where_key, ctx);
   return computed ? &*computed : nullptr;
 }
 
-std::optional<Key> ProcedureInterpreter::ReadKeyOf(const Stmt& s) {
+std::optional<engine::Key> ProcedureInterpreter::ReadKeyOf(const Stmt& s) {
   if (preset_key_.set) return PresetKeyValue();
   EvalContext ctx = FrameContext();
   planner::KeyRange range = planner::ResolveAccessPath(s.select->access, *s.table, ctx);
@@ -281,7 +281,7 @@ std::optional<Key> ProcedureInterpreter::ReadKeyOf(const Stmt& s) {
   return std::move(range.lo);
 }
 
-const RowValue* ProcedureInterpreter::ReadRow(const Stmt& s, const Key& key) {
+const engine::RowValue* ProcedureInterpreter::ReadRow(const Stmt& s, const engine::Key& key) {
   if (exec_ == nullptr)
     throw SqlError("XX000", fmt::format("internal error: statement {} (line {}) read a row outside the body", s.id, s.line));
   return exec_->Read(s.table->id, key);
@@ -293,17 +293,17 @@ namespace {
 // `consumer`, when the scan runs to its end.
 class RangeKeepingRowSource final : public planner::RowSource {
  public:
-  RangeKeepingRowSource(ExecContext& ctx, KeptRangeRows& kept, int consumer)
+  RangeKeepingRowSource(engine::ExecContext& ctx, KeptRangeRows& kept, int consumer)
       : ctx_(ctx), kept_(kept), consumer_(consumer) {}
-  const Schema& schema(TableId table) override { return ctx_.table(table).schema(); }
-  const RowValue* Read(TableId table, const Key& key) override { return ctx_.Read(table, key); }
-  void Scan(TableId table, const Key& lo, const Key& hi, const planner::RowVisitor& visit) override {
+  const engine::Schema& schema(engine::TableId table) override { return ctx_.table(table).schema(); }
+  const engine::RowValue* Read(engine::TableId table, const engine::Key& key) override { return ctx_.Read(table, key); }
+  void Scan(engine::TableId table, const engine::Key& lo, const engine::Key& hi, const planner::RowVisitor& visit) override {
     kept_.consumer = -1;
     kept_.rows.clear();
     visit_ = &visit;
     whole_ = true;
     // Capturing only `this`, the std::function holds the lambda without allocating.
-    ctx_.Scan(table, lo, hi, [this](const Key& k, const RowValue& v) {
+    ctx_.Scan(table, lo, hi, [this](const engine::Key& k, const engine::RowValue& v) {
       kept_.rows.emplace_back(&k, &v);
       return whole_ = (*visit_)(k, v);
     });
@@ -313,12 +313,12 @@ class RangeKeepingRowSource final : public planner::RowSource {
     kept_.lo = lo;
     kept_.hi = hi;
   }
-  void ScanIndex(TableId table, int index, const Key& lo, const Key& hi, const planner::RowVisitor& visit) override {
+  void ScanIndex(engine::TableId table, int index, const engine::Key& lo, const engine::Key& hi, const planner::RowVisitor& visit) override {
     ctx_.ScanIndex(table, index, lo, hi, visit);
   }
 
  private:
-  ExecContext& ctx_;
+  engine::ExecContext& ctx_;
   KeptRangeRows& kept_;
   const int consumer_;
   const planner::RowVisitor* visit_ = nullptr;
@@ -343,8 +343,8 @@ void ProcedureInterpreter::SelectInto(const Stmt& s, planner::RowSource& source)
   if (s.point_lookup) {
     // One row by its primary key: read it and assign the outputs directly.
     EvalContext ctx = FrameContext();
-    std::optional<Key> key = ReadKeyOf(s);
-    const RowValue* row = key ? source.Read(s.table->id, *key) : nullptr;
+    std::optional<engine::Key> key = ReadKeyOf(s);
+    const engine::RowValue* row = key ? source.Read(s.table->id, *key) : nullptr;
     if (s.strict && row == nullptr) throw SqlError("P0002", "query returned no rows").AtPlpgsqlLevel();
     SetFound(row != nullptr);
     statement_rows_ = row != nullptr ? 1 : 0;
@@ -419,7 +419,7 @@ void ProcedureInterpreter::RunReturnQuery(const Stmt& s) {
   // Each row is emitted as the query produces it (no result set in between).
   planner::ForEachSelectedRow(*s.select, source, frame_.vars, accelerator_, [&](std::span<const Datum> row) {
     ++emitted;
-    std::vector<Value> out;
+    std::vector<engine::Value> out;
     out.reserve(columns);
     for (size_t c = 0; c < columns && c < row.size(); ++c) {
       const planner::SqlType& to = ir_.result_columns[c].type;
@@ -436,13 +436,13 @@ void ProcedureInterpreter::RunReturnQuery(const Stmt& s) {
 }
 
 void ProcedureInterpreter::EmitRow(const std::vector<Datum>& values) {
-  std::vector<Value> row;
+  std::vector<engine::Value> row;
   row.reserve(values.size());
   for (size_t c = 0; c < values.size(); ++c) row.push_back(planner::DatumToResultValue(values[c], ir_.result_columns[c].type));
   exec_->Emit(std::move(row));
 }
 
-void ProcedureInterpreter::Returning(const Stmt& s, const Schema& schema, const RowValue& row) {
+void ProcedureInterpreter::Returning(const Stmt& s, const engine::Schema& schema, const engine::RowValue& row) {
   if (s.returning.empty()) return;
   EvalContext ctx = FrameContext();
   ctx.row = &row;
@@ -471,14 +471,14 @@ void ProcedureInterpreter::Returning(const Stmt& s, const Schema& schema, const 
 
 void ProcedureInterpreter::RunInsert(const Stmt& s) {
   const planner::TableInfo& table = *s.table;
-  Table& engine_table = exec_->table(table.id);
-  const Schema& schema = engine_table.schema();
+  engine::Table& engine_table = exec_->table(table.id);
+  const engine::Schema& schema = engine_table.schema();
   if (compiled_ != nullptr && InsertCompiledRow(s, schema)) return;
   std::vector<Datum>& values = NewValuesBuffer(s);
   NewValues(s, FrameContext(), compiled_, values);
-  Key key = PrimaryKeyOf(table, values);
-  RowValuePtr row = BuildRow(table, schema, values);
-  const RowValue* written = row.get();
+  engine::Key key = PrimaryKeyOf(table, values);
+  engine::RowValuePtr row = BuildRow(table, schema, values);
+  const engine::RowValue* written = row.get();
   if (exec_->Insert(table.id, key, std::move(row))) {
     ++rows_processed_;
     SetFound(true);
@@ -492,8 +492,8 @@ void ProcedureInterpreter::RunInsert(const Stmt& s) {
     return;
   }
   // DO UPDATE: the existing row, with EXCLUDED naming the row proposed for insertion.
-  const RowValue* old = exec_->Read(table.id, key);
-  RowValuePtr proposed = BuildRow(table, schema, values);
+  const engine::RowValue* old = exec_->Read(table.id, key);
+  engine::RowValuePtr proposed = BuildRow(table, schema, values);
   EvalContext ctx = FrameContext();
   ctx.row = old;
   ctx.schema = &schema;
@@ -515,15 +515,15 @@ void ProcedureInterpreter::RunInsert(const Stmt& s) {
   if (!s.returning.empty()) Returning(s, schema, *exec_->Read(table.id, key));
 }
 
-bool ProcedureInterpreter::InsertCompiledRow(const Stmt& s, const Schema& schema) {
-  RowValuePtr row;
+bool ProcedureInterpreter::InsertCompiledRow(const Stmt& s, const engine::Schema& schema) {
+  engine::RowValuePtr row;
   if (compiled_->BuildRow(s, FrameContext(), schema, row) != kRowWritten) return false;
   // The key compiled code computed from the same VALUES (every part in range, as the
   // written row's are), else read back from the row.
-  std::optional<Key> read_back;
+  std::optional<engine::Key> read_back;
   if (!preset_key_.set || preset_key_.key == nullptr) read_back = IntegerPrimaryKeyOf(*s.table, *row);
-  const Key& key = read_back ? *read_back : *preset_key_.key;
-  const RowValue* written = row.get();
+  const engine::Key& key = read_back ? *read_back : *preset_key_.key;
+  const engine::RowValue* written = row.get();
   if (exec_->Insert(s.table->id, key, std::move(row))) {
     ++rows_processed_;
     SetFound(true);
@@ -538,9 +538,9 @@ bool ProcedureInterpreter::InsertCompiledRow(const Stmt& s, const Schema& schema
   return false;
 }
 
-const std::vector<Key>& ProcedureInterpreter::RangeKeys(const Stmt& s) {
+const std::vector<engine::Key>& ProcedureInterpreter::RangeKeys(const Stmt& s) {
   EvalContext ctx = FrameContext();
-  static const std::vector<Key> kNone;
+  static const std::vector<engine::Key> kNone;
   std::optional<KeySpan> span = RangeSpan(*s.table, s.table->primary_key, s.where_key, ctx);
   if (!span) return kNone;
   int id = FindDeclaredRange(exec_->scratch(), s.id, span->lo, span->hi);
@@ -549,13 +549,13 @@ const std::vector<Key>& ProcedureInterpreter::RangeKeys(const Stmt& s) {
   return exec_->RangeRows(id);
 }
 
-bool ProcedureInterpreter::ForEachAddressedRow(const Stmt& s, const std::function<bool(const Key&, const RowValue&)>& fn) {
-  const TableId table = s.table->id;
+bool ProcedureInterpreter::ForEachAddressedRow(const Stmt& s, const std::function<bool(const engine::Key&, const engine::RowValue&)>& fn) {
+  const engine::TableId table = s.table->id;
   if (s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
-    std::optional<Key> computed;
-    const Key* key = WhereKeyOf(s, computed);
+    std::optional<engine::Key> computed;
+    const engine::Key* key = WhereKeyOf(s, computed);
     if (key == nullptr) return false;
-    const RowValue* row = exec_->Read(table, *key);
+    const engine::RowValue* row = exec_->Read(table, *key);
     return row != nullptr && fn(*key, *row);
   }
   bool any = false;
@@ -568,8 +568,8 @@ bool ProcedureInterpreter::ForEachAddressedRow(const Stmt& s, const std::functio
       return any;
     }
   }
-  for (const Key& key : RangeKeys(s))
-    if (const RowValue* row = exec_->Read(table, key)) any |= fn(key, *row);
+  for (const engine::Key& key : RangeKeys(s))
+    if (const engine::RowValue* row = exec_->Read(table, key)) any |= fn(key, *row);
   return any;
 }
 
@@ -581,7 +581,7 @@ namespace {
 // `values_buffer()` gives the vector the new values go into, asked for only when the
 // compiled patch cannot write the row.
 template <typename ValuesBuffer>
-RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old, std::span<const Datum> variables,
+engine::RowValuePtr UpdatedRow(const Stmt& s, const engine::Schema& schema, const engine::RowValue& old, std::span<const Datum> variables,
                        const CompiledExprs* compiled, ValuesBuffer&& values_buffer) {
   EvalContext ctx;
   ctx.variables = variables;
@@ -591,7 +591,7 @@ RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old,
   if (compiled != nullptr) {
     // Values stored straight into a copy of the blob; the general path below for what
     // the patch cannot write.
-    RowValuePtr patched;
+    engine::RowValuePtr patched;
     switch (compiled->Patch(s, ctx, patched)) {
       case kRowWritten: return patched;
       case kRowRejected: return nullptr;
@@ -622,7 +622,7 @@ RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old,
     patchable &= !IsStringType(schema.column(s.assignments[i].first).type) || same_size_string(i);
   if (patchable) {
     // Copy the row's blob and rewrite the changed slots (and same-size strings' bytes).
-    RowPatch patch(old);
+    engine::RowPatch patch(old);
     for (size_t i = 0; i < s.assignments.size(); ++i) {
       int col = s.assignments[i].first;
       const planner::CatalogColumn& c = s.table->columns[col];
@@ -637,7 +637,7 @@ RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old,
     }
     return patch.Build();
   }
-  RowBuilder b(schema, old);
+  engine::RowBuilder b(schema, old);
   for (size_t i = 0; i < s.assignments.size(); ++i) {
     int col = s.assignments[i].first;
     const planner::CatalogColumn& c = s.table->columns[col];
@@ -655,12 +655,12 @@ RowValuePtr UpdatedRow(const Stmt& s, const Schema& schema, const RowValue& old,
 
 void ProcedureInterpreter::RunUpdate(const Stmt& s) {
   const planner::TableInfo& table = *s.table;
-  const Schema& schema = exec_->table(table.id).schema();
+  const engine::Schema& schema = exec_->table(table.id).schema();
   if (s.access && s.access->apply_row_update && s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
     // A read-modify-write the engine may run as a separate piece (split-on-demand): the
     // callback owns a copy of the frame values it reads.
-    std::optional<Key> computed;
-    const Key* key = WhereKeyOf(s, computed);
+    std::optional<engine::Key> computed;
+    const engine::Key* key = WhereKeyOf(s, computed);
     if (key == nullptr) {
       ReturnedNoRow(s);
       CheckStrict(s, 0);
@@ -669,15 +669,15 @@ void ProcedureInterpreter::RunUpdate(const Stmt& s) {
     // RETURNING ... INTO: the callback assigns the INTO variables from the new row, and
     // the body waits for it right away, so that it may work on our frame wherever it runs.
     const bool into = !s.into.empty();
-    RowUpdateCallback callback;
+    engine::RowUpdateCallback callback;
     if (!published_ || into) {
       // Before the publish point the engine runs the callback inline, on our frame; after
       // it, a split piece runs it on another core while this one waits below. An error
       // is kept for this thread to raise (a piece would drop it). Two pointers, so that
       // std::function keeps it without allocating.
-      callback = [&s, this](const RowValue& old) -> RowValuePtr {
+      callback = [&s, this](const engine::RowValue& old) -> engine::RowValuePtr {
         try {
-          RowValuePtr updated =
+          engine::RowValuePtr updated =
               UpdatedRow(s, exec_->table(s.table->id).schema(), old, frame_.vars, compiled_,
                          [&]() -> std::vector<Datum>& { return NewValuesBuffer(s); });
           if (updated && !s.into.empty()) Returning(s, exec_->table(s.table->id).schema(), *updated);
@@ -695,7 +695,7 @@ void ProcedureInterpreter::RunUpdate(const Stmt& s) {
         for (int v : planner::VariablesOf(&e)) (*variables)[v] = frame_.vars[v];
       });
       const ProcedureCode* code = compiled_ != nullptr ? &compiled_->code() : nullptr;
-      callback = [&s, &schema, variables, code](const RowValue& old) {
+      callback = [&s, &schema, variables, code](const engine::RowValue& old) {
         std::vector<Datum> assigned;
         auto buffer = [&]() -> std::vector<Datum>& { return assigned; };
         if (code == nullptr) return UpdatedRow(s, schema, old, *variables, nullptr, buffer);
@@ -703,7 +703,7 @@ void ProcedureInterpreter::RunUpdate(const Stmt& s) {
         return UpdatedRow(s, schema, old, *variables, &compiled, buffer);
       };
     }
-    RowUpdateFuture future = exec_->ApplyRowUpdate(table.id, *key, std::move(callback), s.access->weight);
+    engine::RowUpdateFuture future = exec_->ApplyRowUpdate(table.id, *key, std::move(callback), s.access->weight);
     const bool wait = s.access->wait_for_update || into;
     const bool applied = wait && future.Wait();
     // Set by now: an inline callback has run, and a piece that works on our frame was
@@ -717,12 +717,12 @@ void ProcedureInterpreter::RunUpdate(const Stmt& s) {
     }
     return;
   }
-  auto update_row = [&](const Key& key, const RowValue& old) -> bool {
-    RowValuePtr updated =
+  auto update_row = [&](const engine::Key& key, const engine::RowValue& old) -> bool {
+    engine::RowValuePtr updated =
         UpdatedRow(s, schema, old, frame_.vars, compiled_, [&]() -> std::vector<Datum>& { return NewValuesBuffer(s); });
     if (!updated) return false;
     // The engine keeps the value it is given until the transaction ends.
-    const RowValue& written = *updated;
+    const engine::RowValue& written = *updated;
     exec_->Update(table.id, key, std::move(updated));
     ++rows_processed_;
     Returning(s, schema, written);
@@ -751,8 +751,8 @@ void ProcedureInterpreter::CheckStrict(const Stmt& s, int64_t rows) {
 
 void ProcedureInterpreter::RunDelete(const Stmt& s) {
   const planner::TableInfo& table = *s.table;
-  const Schema& schema = exec_->table(table.id).schema();
-  auto delete_row = [&](const Key& key, const RowValue& old) -> bool {
+  const engine::Schema& schema = exec_->table(table.id).schema();
+  auto delete_row = [&](const engine::Key& key, const engine::RowValue& old) -> bool {
     EvalContext ctx = FrameContext();
     ctx.row = &old;
     ctx.schema = &schema;

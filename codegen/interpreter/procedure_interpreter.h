@@ -26,8 +26,8 @@ enum class Flow : uint8_t { kNext, kExit, kContinue, kReturn };
 // The ranges Declare declared, so Execute can find a range statement's range id: Declare
 // appends (statement id, lo, hi) triples to the transaction's scratch values in
 // declaration order, which is range id order.
-int FindDeclaredRange(const std::vector<Value>& scratch, int stmt_id, const Key& lo, const Key& hi);
-void RecordDeclaredRange(std::vector<Value>& scratch, int stmt_id, const Key& lo, const Key& hi);
+int FindDeclaredRange(const std::vector<engine::Value>& scratch, int stmt_id, const engine::Key& lo, const engine::Key& hi);
+void RecordDeclaredRange(std::vector<engine::Value>& scratch, int stmt_id, const engine::Key& lo, const engine::Key& hi);
 
 // The rows a query over a primary-key range read (Stmt::feeds_range_write), each with
 // its value, kept for the range UPDATE/DELETE that follows: when that statement's range
@@ -35,18 +35,18 @@ void RecordDeclaredRange(std::vector<Value>& scratch, int stmt_id, const Key& lo
 // again. `consumer` is that statement's id; -1: nothing kept.
 struct KeptRangeRows {
   int consumer = -1;
-  TableId table = 0;
-  Key lo, hi;
-  std::vector<std::pair<const Key*, const RowValue*>> rows;
+  engine::TableId table = 0;
+  engine::Key lo, hi;
+  std::vector<std::pair<const engine::Key*, const engine::RowValue*>> rows;
 };
 
 // JIT'd code hands it the statements it does not compile (table access), on the same
 // frame, through RunStatement.
 class ProcedureInterpreter {
  public:
-  ProcedureInterpreter(const planner::ProcedureIr& ir, const planner::Catalog& catalog, ExecContext& ctx, Frame& frame)
+  ProcedureInterpreter(const planner::ProcedureIr& ir, const planner::Catalog& catalog, engine::ExecContext& ctx, Frame& frame)
       : ir_(ir), catalog_(catalog), exec_(&ctx), frame_(frame) {}
-  ProcedureInterpreter(const planner::ProcedureIr& ir, const planner::Catalog& catalog, DeclareContext& ctx, Frame& frame)
+  ProcedureInterpreter(const planner::ProcedureIr& ir, const planner::Catalog& catalog, engine::DeclareContext& ctx, Frame& frame)
       : ir_(ir), catalog_(catalog), declare_(&ctx), frame_(frame) {}
 
   // Runs the body (ExecContext runners); SqlErrors propagate (the caller aborts). Returns
@@ -76,18 +76,18 @@ class ProcedureInterpreter {
   Flow RunStatement(const planner::Stmt& s) { return RunStmt(s); }
   // The same with the statement's primary key already computed (codegen/runtime/point_key.h):
   // `key` null means no row.
-  Flow RunStatementWithKey(const planner::Stmt& s, const Key* key);
+  Flow RunStatementWithKey(const planner::Stmt& s, const engine::Key* key);
   // An init kDeclare of body statement `body` whose access is a point (prefetch, insert,
   // upsert, update, delete) with its key already computed by compiled code: declares
   // what RunStatementWithKey on the kDeclare would, without evaluating anything the
   // key does not need.
-  void DeclareWithKey(const planner::Stmt& body, const Key& key);
+  void DeclareWithKey(const planner::Stmt& body, const engine::Key& key);
   // The DeclareContext compiled init code may declare a one-call point access on itself
   // (direct_declare.h): the runner's, unless a declare observer must see each one.
-  DeclareContext* DirectDeclareContext() const { return declare_observer_ ? nullptr : declare_; }
+  engine::DeclareContext* DirectDeclareContext() const { return declare_observer_ ? nullptr : declare_; }
   // The row point SELECT INTO `s` reads (compiled code assigns its outputs), with FOUND
   // and the outputs left to the caller. Body statements only.
-  const RowValue* ReadRow(const planner::Stmt& s, const Key& key);
+  const engine::RowValue* ReadRow(const planner::Stmt& s, const engine::Key& key);
   // The publish point (idempotent) and RETURN's value, also for compiled code.
   void Publish();
   void Return(const planner::Datum& value);
@@ -110,7 +110,7 @@ class ProcedureInterpreter {
   // INSERT `s` through its compiled row (row_writes.h): true when that settled it
   // (inserted, or skipped by DO NOTHING); false when the general path must run it (a
   // fallback, or a duplicate key, whose error the general path words).
-  bool InsertCompiledRow(const planner::Stmt& s, const Schema& schema);
+  bool InsertCompiledRow(const planner::Stmt& s, const engine::Schema& schema);
   void RunUpdate(const planner::Stmt& s);
   void RunDelete(const planner::Stmt& s);
   // INTO STRICT on a write's RETURNING: exactly one row (P0002 / P0003 otherwise).
@@ -123,10 +123,10 @@ class ProcedureInterpreter {
   void RunReturnNext(const planner::Stmt& s);
   void RunDeclare(const planner::Stmt& s);
   // The point access of body statement `s` to the row with `key` (RunDeclare's point cases).
-  void DeclarePoint(const planner::Stmt& s, const Key& key);
+  void DeclarePoint(const planner::Stmt& s, const engine::Key& key);
   // DeclareIndexUnknown for each of AccessInfo::unknown_indexes of `s`, over the rows it
   // writes: primary keys in [lo, hi).
-  void DeclareUnknownIndexes(const planner::Stmt& s, const Key& lo, const Key& hi);
+  void DeclareUnknownIndexes(const planner::Stmt& s, const engine::Key& lo, const engine::Key& hi);
   void RunReconRead(const planner::Stmt& s);
 
   planner::Datum Eval(const planner::Expr& e) const;
@@ -136,22 +136,22 @@ class ProcedureInterpreter {
   // Runs SQL statement `s` and sets ROW_COUNT to the rows it processed.
   Flow RunCountingRows(const planner::Stmt& s);
   // The keys a range statement covers at this transaction's position (declared in Declare).
-  const std::vector<Key>& RangeKeys(const planner::Stmt& s);
+  const std::vector<engine::Key>& RangeKeys(const planner::Stmt& s);
   // The row a point statement addresses: its WHERE key (UPDATE/DELETE) or its point read
   // path (SELECT); null / nullopt for none (a NULL or unencodable key). The preset key if
   // any (WhereKeyOf points at it; else at `computed`, which holds the key it computes).
-  const Key* WhereKeyOf(const planner::Stmt& s, std::optional<Key>& computed);
-  std::optional<Key> ReadKeyOf(const planner::Stmt& s);
+  const engine::Key* WhereKeyOf(const planner::Stmt& s, std::optional<engine::Key>& computed);
+  std::optional<engine::Key> ReadKeyOf(const planner::Stmt& s);
   // Calls `fn` on each row an UPDATE/DELETE addresses that exists now (its point, or its
   // declared range's rows), with its current value; whether `fn` returned true for any.
-  bool ForEachAddressedRow(const planner::Stmt& s, const std::function<bool(const Key&, const RowValue&)>& fn);
-  void Returning(const planner::Stmt& s, const Schema& schema, const RowValue& row);
+  bool ForEachAddressedRow(const planner::Stmt& s, const std::function<bool(const engine::Key&, const engine::RowValue&)>& fn);
+  void Returning(const planner::Stmt& s, const engine::Schema& schema, const engine::RowValue& row);
   void EmitRow(const std::vector<planner::Datum>& values);
 
   const planner::ProcedureIr& ir_;
   const planner::Catalog& catalog_;
-  ExecContext* exec_ = nullptr;
-  DeclareContext* declare_ = nullptr;
+  engine::ExecContext* exec_ = nullptr;
+  engine::DeclareContext* declare_ = nullptr;
   Frame& frame_;
   bool published_ = false;
   bool returned_value_ = false;
@@ -176,12 +176,12 @@ class ProcedureInterpreter {
   // The key compiled code computed for the statement being run (RunStatementWithKey).
   struct PresetKey {
     bool set = false;
-    const Key* key = nullptr;  // null: no row
+    const engine::Key* key = nullptr;  // null: no row
   };
   PresetKey preset_key_;
   // See KeptRangeRows.
   KeptRangeRows kept_range_;
-  std::optional<Key> PresetKeyValue() const { return preset_key_.key ? std::optional<Key>(*preset_key_.key) : std::nullopt; }
+  std::optional<engine::Key> PresetKeyValue() const { return preset_key_.key ? std::optional<engine::Key>(*preset_key_.key) : std::nullopt; }
 };
 
 }  // namespace caracal::codegen

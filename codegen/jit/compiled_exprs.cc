@@ -94,20 +94,20 @@ int32_t CompiledExprs::RunRowWrite(int32_t which, const planner::EvalContext& ct
   return result;
 }
 
-int32_t CompiledExprs::Patch(const planner::Stmt& s, const planner::EvalContext& ctx, RowValuePtr& row) const {
+int32_t CompiledExprs::Patch(const planner::Stmt& s, const planner::EvalContext& ctx, engine::RowValuePtr& row) const {
   const int32_t which = CasesOf(code_, s).row_write;
   if (which < 0) return kRowFallback;
-  RowPatch patch(*ctx.row);
+  engine::RowPatch patch(*ctx.row);
   PatchTarget target{patch.mutable_row(), ctx.schema, nullptr};
   const int32_t result = RunRowWrite(which, ctx, &target);
   // Set only on the way to kRowWritten.
-  RowValuePtr rebuilt(target.rebuilt);
+  engine::RowValuePtr rebuilt(target.rebuilt);
   if (result == kRowWritten) row = rebuilt ? std::move(rebuilt) : patch.Build();
   return result;
 }
 
-int32_t CompiledExprs::BuildRow(const planner::Stmt& s, const planner::EvalContext& ctx, const Schema& schema,
-                                RowValuePtr& row) const {
+int32_t CompiledExprs::BuildRow(const planner::Stmt& s, const planner::EvalContext& ctx, const engine::Schema& schema,
+                                engine::RowValuePtr& row) const {
   const int32_t which = CasesOf(code_, s).row_write;
   if (which < 0) return kRowFallback;
   BuiltRow built;

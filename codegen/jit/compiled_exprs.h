@@ -33,11 +33,11 @@ class CompiledExprs final : public planner::ExprAccelerator {
   // UPDATE `s`'s compiled patch (row_writes.h) over ctx, whose row is the old row: a
   // RowWrite, with the new row in `row` when kRowWritten (kRowFallback, and no copy
   // made, when `s` has no patch). Throws what the statement's expressions raise.
-  int32_t Patch(const planner::Stmt& s, const planner::EvalContext& ctx, RowValuePtr& row) const;
+  int32_t Patch(const planner::Stmt& s, const planner::EvalContext& ctx, engine::RowValuePtr& row) const;
   // INSERT `s`'s compiled row (row_writes.h) over ctx's frame into `row`: a RowWrite
   // (kRowFallback when `s` has no compiled row).
-  int32_t BuildRow(const planner::Stmt& s, const planner::EvalContext& ctx, const Schema& schema,
-                   RowValuePtr& row) const;
+  int32_t BuildRow(const planner::Stmt& s, const planner::EvalContext& ctx, const engine::Schema& schema,
+                   engine::RowValuePtr& row) const;
 
   // Write statement `s`'s RETURNING ... INTO over ctx (the written row and the frame,
   // whose INTO variables it assigns), when compiled whole: true; false when `s` has no

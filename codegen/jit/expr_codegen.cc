@@ -440,7 +440,7 @@ CgValue ExprEmitter::EmitRowColumn(llvm::Value* row, int col, const SqlType& typ
   }
   llvm::Value* t = NewTemp();
   if (type.id == TypeId::kNumeric) {
-    if (schema_ == nullptr || col >= schema_->num_columns() || schema_->column(col).type != ColumnType::kNumeric)
+    if (schema_ == nullptr || col >= schema_->num_columns() || schema_->column(col).type != engine::ColumnType::kNumeric)
       Internal("numeric column " + std::to_string(col) + " read without its schema");
     int scale = schema_->column(col).scale;
     // Datum::Num(Numeric(mantissa, scale)), or NULL.
@@ -1229,7 +1229,7 @@ Datum CompiledExpr::Eval(const planner::EvalContext& ctx) const {
   return out;
 }
 
-CompiledExpr CompileExpr(Jit& jit, const Expr& e, const Schema* schema, const CompileOptions& options) {
+CompiledExpr CompileExpr(Jit& jit, const Expr& e, const engine::Schema* schema, const CompileOptions& options) {
   auto context = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> module = jit.NewModule(*context, "expr");
   llvm::IRBuilder<> b(*context);

@@ -127,8 +127,8 @@ class ExprEmitter {
   void set_excluded(llvm::Value* excluded) { excluded_ = excluded; }
   // The schema of the rows kColumn / kExcluded slots read (slot types carry no
   // modifiers, so a numeric column's scale comes from here). Required for numeric columns.
-  void set_schema(const Schema* schema) { schema_ = schema; }
-  const Schema* schema() const { return schema_; }
+  void set_schema(const engine::Schema* schema) { schema_ = schema; }
+  const engine::Schema* schema() const { return schema_; }
   // A row column's null flag and the address of its 8-byte slot.
   std::pair<llvm::Value*, llvm::Value*> RowColumn(llvm::Value* row, int col);
   // Copies string column `col` of `row` into the Datum at `dst` (NULL if it is null),
@@ -211,7 +211,7 @@ class ExprEmitter {
   llvm::Value* row_ = nullptr;
   llvm::Value* excluded_ = nullptr;
   std::vector<llvm::Value*> state_loads_;  // the constructor's loads of the pointers above
-  const Schema* schema_ = nullptr;
+  const engine::Schema* schema_ = nullptr;
 };
 
 // A compiled expression: evaluates exactly like planner::Eval. Thread-safe to call.
@@ -223,7 +223,7 @@ class CompiledExpr {
   const std::string& ir() const { return module_->ir(); }
 
  private:
-  friend CompiledExpr CompileExpr(Jit&, const planner::Expr&, const Schema*, const CompileOptions&);
+  friend CompiledExpr CompileExpr(Jit&, const planner::Expr&, const engine::Schema*, const CompileOptions&);
   using Fn = int32_t (*)(EvalState*, planner::Datum*);
   std::unique_ptr<ConstantPool> constants_;
   std::unique_ptr<CompiledModule> module_;
@@ -233,7 +233,7 @@ class CompiledExpr {
 
 // Compiles `e` (any ExprKind of expr.h). `schema` is the schema of the rows its column
 // slots read (null if it reads none). Throws SqlError XX000 on a code generator bug.
-CompiledExpr CompileExpr(Jit& jit, const planner::Expr& e, const Schema* schema = nullptr,
+CompiledExpr CompileExpr(Jit& jit, const planner::Expr& e, const engine::Schema* schema = nullptr,
                          const CompileOptions& options = {});
 
 }  // namespace caracal::codegen

@@ -1,5 +1,7 @@
-// The runtime functions JIT-compiled code calls, and THE table that declares them to
-// LLVM: one row per function (symbol name, signature, address). jit.cc defines every row
+// THE table that declares the runtime functions JIT-compiled code calls to LLVM: one row
+// per function (symbol name, signature, address). The functions themselves run inside
+// transactions and live in codegen/runtime/ (expression_runtime.h, statement_runtime.h);
+// this is the compile-time half. jit.cc defines every row
 // as an absolute symbol of the JIT's runtime JITDylib; the code generators declare a
 // function in a module by name only (DeclareRuntime), so name, type and address can never
 // disagree.

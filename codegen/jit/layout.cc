@@ -58,25 +58,25 @@ const bool kArrayLayoutOk = ArrayLayoutHolds();
 // A short key written the way compiled code writes it (Key::Layout: size, capacity, the
 // bytes, a null heap pointer) equals and hashes as the key the engine encodes.
 bool KeyInPlaceHolds() {
-  Key expected;
-  expected.AppendInt(-7, ColumnType::kSmallInt);
-  expected.AppendInt(123456, ColumnType::kInteger);
-  expected.AppendInt(-9876543210LL, ColumnType::kBigInt);
-  const Key::InlineLayout layout = Key::Layout();
-  if (layout.object_size != sizeof(Key) || layout.object_align > alignof(std::max_align_t) ||
-      layout.bytes + Key::kInlineCapacity > layout.object_size || expected.size() > Key::kInlineCapacity)
+  engine::Key expected;
+  expected.AppendInt(-7, engine::ColumnType::kSmallInt);
+  expected.AppendInt(123456, engine::ColumnType::kInteger);
+  expected.AppendInt(-9876543210LL, engine::ColumnType::kBigInt);
+  const engine::Key::InlineLayout layout = engine::Key::Layout();
+  if (layout.object_size != sizeof(engine::Key) || layout.object_align > alignof(std::max_align_t) ||
+      layout.bytes + engine::Key::kInlineCapacity > layout.object_size || expected.size() > engine::Key::kInlineCapacity)
     return false;
-  alignas(Key) unsigned char storage[sizeof(Key)] = {};
+  alignas(engine::Key) unsigned char storage[sizeof(engine::Key)] = {};
   const auto size = static_cast<uint32_t>(expected.size());
-  const auto capacity = static_cast<uint32_t>(Key::kInlineCapacity);
+  const auto capacity = static_cast<uint32_t>(engine::Key::kInlineCapacity);
   const void* null = nullptr;
   __builtin_memcpy(storage + layout.size, &size, sizeof size);
   __builtin_memcpy(storage + layout.capacity, &capacity, sizeof capacity);
   __builtin_memcpy(storage + layout.heap, &null, sizeof null);
   __builtin_memcpy(storage + layout.bytes, expected.data(), expected.size());
-  const Key& built = *std::launder(reinterpret_cast<const Key*>(storage));
+  const engine::Key& built = *std::launder(reinterpret_cast<const engine::Key*>(storage));
   return built == expected && built.Hash() == expected.Hash() && built.data() == storage + layout.bytes &&
-         Key(built) == expected;
+         engine::Key(built) == expected;
 }
 const bool kKeyInPlaceOk = KeyInPlaceHolds();
 
@@ -115,7 +115,7 @@ size_t Layout::PatchStringSize() { return sizeof(PatchString); }
 size_t Layout::PatchStringValue() { return offsetof(PatchString, value); }
 size_t Layout::PatchStringNull() { return offsetof(PatchString, is_null); }
 
-size_t Layout::RowHeader() { return sizeof(RowValue); }
+size_t Layout::RowHeader() { return sizeof(engine::RowValue); }
 size_t Layout::RowNumColumns() { return 4; }
 
 }  // namespace caracal::codegen

@@ -76,7 +76,7 @@ class BlockCompiler {
  public:
   // `db` (may be null: then every table statement goes to the runner) gives the schemas
   // of the rows compiled statements read.
-  BlockCompiler(const planner::ProcedureIr& ir, const Database* db, llvm::Function* fn, ConstantPool& constants,
+  BlockCompiler(const planner::ProcedureIr& ir, const engine::Database* db, llvm::Function* fn, ConstantPool& constants,
                 int* temps, bool fast_paths)
       : ir_(ir), db_(db), b_(fn->getContext()), fn_(fn) {
     auto* entry = llvm::BasicBlock::Create(fn->getContext(), "entry", fn);
@@ -433,11 +433,11 @@ class BlockCompiler {
   // expression of the column's own type is in range: every assignment checks it).
   llvm::Value* KeyPartUnusable(const PointKeyPlan& key, size_t i, const CgValue& v) {
     const planner::TypeId type = key.parts[i]->type.id;
-    const ColumnType width = key.widths[i];
-    if (width == ColumnType::kBigInt || (width == ColumnType::kInteger && type != planner::TypeId::kInt8) ||
-        (width == ColumnType::kSmallInt && type == planner::TypeId::kInt2))
+    const engine::ColumnType width = key.widths[i];
+    if (width == engine::ColumnType::kBigInt || (width == engine::ColumnType::kInteger && type != planner::TypeId::kInt8) ||
+        (width == engine::ColumnType::kSmallInt && type == planner::TypeId::kInt2))
       return v.is_null;
-    const bool small = width == ColumnType::kSmallInt;
+    const bool small = width == engine::ColumnType::kSmallInt;
     llvm::Value* lo = b_.getInt64(static_cast<uint64_t>(small ? INT16_MIN : INT32_MIN));
     llvm::Value* hi = b_.getInt64(static_cast<uint64_t>(small ? INT16_MAX : INT32_MAX));
     return b_.CreateOr(v.is_null, b_.CreateOr(b_.CreateICmpSLT(v.value, lo), b_.CreateICmpSGT(v.value, hi)));
@@ -467,13 +467,13 @@ class BlockCompiler {
   // bytes (every TPC-C key) is written in place at Key::Layout()'s offsets, as
   // Key::EncodeInt encodes each part, with no call; a longer one is made by the runtime.
   StackKey BuildKey(const PointKeyPlan& key, const std::vector<llvm::Value*>& parts) {
-    const Key::InlineLayout layout = Key::Layout();
+    const engine::Key::InlineLayout layout = engine::Key::Layout();
     auto* storage = llvm::cast<llvm::AllocaInst>(
         emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt8Ty(), layout.object_size)));
     storage->setAlignment(llvm::Align(layout.object_align));
     size_t size = 0;
-    for (ColumnType w : key.widths) size += KeyPartBytes(w);
-    if (size > Key::kInlineCapacity || !Layout::KeyInPlaceKnown()) {
+    for (engine::ColumnType w : key.widths) size += KeyPartBytes(w);
+    if (size > engine::Key::kInlineCapacity || !Layout::KeyInPlaceKnown()) {
       const auto n = static_cast<uint64_t>(parts.size());
       llvm::Value* array = emitter_->EntryAlloca(llvm::ArrayType::get(b_.getInt64Ty(), n));
       for (uint64_t i = 0; i < n; ++i) b_.CreateStore(parts[i], b_.CreateConstInBoundsGEP1_64(b_.getInt64Ty(), array, i));
@@ -483,7 +483,7 @@ class BlockCompiler {
     }
     auto at = [&](size_t offset) { return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), storage, offset); };
     b_.CreateStore(b_.getInt32(static_cast<uint32_t>(size)), at(layout.size));
-    b_.CreateStore(b_.getInt32(static_cast<uint32_t>(Key::kInlineCapacity)), at(layout.capacity));
+    b_.CreateStore(b_.getInt32(static_cast<uint32_t>(engine::Key::kInlineCapacity)), at(layout.capacity));
     b_.CreateStore(llvm::ConstantPointerNull::get(b_.getPtrTy()), at(layout.heap));
     size_t offset = layout.bytes;
     for (size_t i = 0; i < parts.size(); ++i) {
@@ -601,9 +601,9 @@ class BlockCompiler {
     b_.CreateBr(done);
 
     b_.SetInsertPoint(have_row);
-    const Schema& schema = db_->schema(s.table->id);
+    const engine::Schema& schema = db_->schema(s.table->id);
     llvm::Value* outer_row = emitter_->row();
-    const Schema* outer_schema = emitter_->schema();
+    const engine::Schema* outer_schema = emitter_->schema();
     emitter_->set_row(row);
     emitter_->set_schema(&schema);
     const size_t columns = s.select->columns.size();
@@ -642,7 +642,7 @@ class BlockCompiler {
   }
 
   const planner::ProcedureIr& ir_;
-  const Database* db_;
+  const engine::Database* db_;
   llvm::IRBuilder<> b_;
   llvm::Function* fn_;
   llvm::BasicBlock* error_exit_;
@@ -655,11 +655,11 @@ class BlockCompiler {
 namespace {
 
 // The expressions of the table statements, each with the schema of the row it reads.
-std::vector<std::pair<const planner::Expr*, const Schema*>> StatementExprs(const planner::ProcedureIr& ir,
-                                                                          const Database& db) {
-  std::vector<std::pair<const planner::Expr*, const Schema*>> out;
+std::vector<std::pair<const planner::Expr*, const engine::Schema*>> StatementExprs(const planner::ProcedureIr& ir,
+                                                                          const engine::Database& db) {
+  std::vector<std::pair<const planner::Expr*, const engine::Schema*>> out;
   for (const planner::Stmt* s : ir.table_statements) {
-    const Schema* schema = &db.schema(s->table->id);
+    const engine::Schema* schema = &db.schema(s->table->id);
     planner::ForEachOwnExpr(*s, [&](const planner::Expr& e) { out.emplace_back(&e, schema); });
     if (s->select) {
       const planner::AccessPath& path = s->select->access;
@@ -695,7 +695,7 @@ class ExprSwitchEmitter {
 
   // Adds `e` as case `index`: whether it was added (false: the expression compiler does
   // not handle it, and nothing of it is left in the function).
-  bool Add(int index, const planner::Expr& e, const Schema* schema) {
+  bool Add(int index, const planner::Expr& e, const engine::Schema* schema) {
     return AddCase(index, schema, [&](ExprEmitter& emitter) {
       CgValue v = emitter.Emit(e);
       emitter.Store(v, e.type.id, fn_->getArg(1));
@@ -705,7 +705,7 @@ class ExprSwitchEmitter {
 
   // Adds the compiled row write of UPDATE or INSERT `s` (row_writes.h; `out` is the row
   // copy, or the BuiltRow) as case `index`, if it has one.
-  bool AddRowWrite(int index, const planner::Stmt& s, const Schema& schema) {
+  bool AddRowWrite(int index, const planner::Stmt& s, const engine::Schema& schema) {
     if (UpdatePatchable(s, schema))
       return AddCase(index, &schema, [&](ExprEmitter& emitter) { EmitUpdatePatch(emitter, s, schema, fn_->getArg(1)); });
     if (InsertBuildable(s, schema))
@@ -719,7 +719,7 @@ class ExprSwitchEmitter {
   // RETURNING expression reads one of the INTO variables (the general path evaluates
   // them all before it assigns any, which this case would too, but a lone variable is
   // returned by reference).
-  bool AddReturningInto(int index, const planner::Stmt& s, const Schema& schema, const planner::ProcedureIr& ir) {
+  bool AddReturningInto(int index, const planner::Stmt& s, const engine::Schema& schema, const planner::ProcedureIr& ir) {
     if (s.into.empty() || s.emit_returning || s.returning.empty()) return false;
     for (const auto& e : s.returning) {
       if (e->ContainsAggregate()) return false;
@@ -752,7 +752,7 @@ class ExprSwitchEmitter {
   // Emits case `index` with `emit` (which ends every path with a return); false if the
   // expression compiler refused part of it (the case's blocks are removed).
   template <typename EmitFn>
-  bool AddCase(int index, const Schema* schema, EmitFn emit) {
+  bool AddCase(int index, const engine::Schema* schema, EmitFn emit) {
     const size_t blocks_before = fn_->size();
     auto* block = llvm::BasicBlock::Create(context_, "x" + std::to_string(index), fn_);
     b_.SetInsertPoint(block);
@@ -806,13 +806,13 @@ class ExprSwitches {
   }
 
   // As ExprSwitchEmitter's Add*: the new case's number, or -1.
-  int Add(const planner::Expr& e, const Schema* schema) {
+  int Add(const planner::Expr& e, const engine::Schema* schema) {
     return AddTo([&](ExprSwitchEmitter& x, int index) { return x.Add(index, e, schema); });
   }
-  int AddRowWrite(const planner::Stmt& s, const Schema& schema) {
+  int AddRowWrite(const planner::Stmt& s, const engine::Schema& schema) {
     return AddTo([&](ExprSwitchEmitter& x, int index) { return x.AddRowWrite(index, s, schema); });
   }
-  int AddReturningInto(const planner::Stmt& s, const Schema& schema, const planner::ProcedureIr& ir) {
+  int AddReturningInto(const planner::Stmt& s, const engine::Schema& schema, const planner::ProcedureIr& ir) {
     return AddTo([&](ExprSwitchEmitter& x, int index) { return x.AddReturningInto(index, s, schema, ir); });
   }
 
@@ -857,7 +857,7 @@ class ExprSwitches {
 }  // namespace
 
 std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::ProcedureIr& ir,
-                                                      const CompileOptions& options, const Database* db) {
+                                                      const CompileOptions& options, const engine::Database* db) {
   // As many modules as the JIT compiles at once: the body and init in the first, the
   // statement expressions spread over all of them.
   std::vector<ModuleInContext> modules(static_cast<size_t>(jit.parallelism()));

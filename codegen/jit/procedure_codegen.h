@@ -41,7 +41,7 @@ class ProcedureCode {
   // outputs) are compiled too, as functions ExprCode() finds (`db` gives the schemas of
   // the rows they read).
   static std::unique_ptr<ProcedureCode> Compile(Jit& jit, const planner::ProcedureIr& ir,
-                                                const CompileOptions& options = {}, const Database* db = nullptr);
+                                                const CompileOptions& options = {}, const engine::Database* db = nullptr);
 
   // Run the body / the init program on `frame` (ir.variables.size() Datums). Throw what
   // the procedure raises (SqlError), as the interpreter does.

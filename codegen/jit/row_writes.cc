@@ -17,14 +17,14 @@ namespace {
 // What the patch stores into a column's slot.
 enum class SlotKind { kInt, kBool, kReal, kDouble, kNumeric, kString, kNone };
 
-SlotKind SlotKindOf(const Column& c, const planner::CatalogColumn& catalog, const SqlType& value) {
+SlotKind SlotKindOf(const engine::Column& c, const planner::CatalogColumn& catalog, const SqlType& value) {
   if (IsIntegerType(c.type)) return value.is_integer() ? SlotKind::kInt : SlotKind::kNone;
   switch (c.type) {
-    case ColumnType::kTimestamp: return value.id == TypeId::kTimestamp ? SlotKind::kInt : SlotKind::kNone;
-    case ColumnType::kBoolean: return value.id == TypeId::kBool ? SlotKind::kBool : SlotKind::kNone;
-    case ColumnType::kReal: return value.is_float() ? SlotKind::kReal : SlotKind::kNone;
-    case ColumnType::kDouble: return value.is_float() ? SlotKind::kDouble : SlotKind::kNone;
-    case ColumnType::kNumeric:
+    case engine::ColumnType::kTimestamp: return value.id == TypeId::kTimestamp ? SlotKind::kInt : SlotKind::kNone;
+    case engine::ColumnType::kBoolean: return value.id == TypeId::kBool ? SlotKind::kBool : SlotKind::kNone;
+    case engine::ColumnType::kReal: return value.is_float() ? SlotKind::kReal : SlotKind::kNone;
+    case engine::ColumnType::kDouble: return value.is_float() ? SlotKind::kDouble : SlotKind::kNone;
+    case engine::ColumnType::kNumeric:
       // As planner::PatchRowColumn's direct path: the slot is the mantissa at the
       // column's scale.
       return value.id == TypeId::kNumeric && c.scale >= 0 && c.scale <= 18 && catalog.type.scale == c.scale
@@ -32,9 +32,9 @@ SlotKind SlotKindOf(const Column& c, const planner::CatalogColumn& catalog, cons
                  : SlotKind::kNone;
     // A string that keeps its size is written into the UPDATE's copy; else the row is
     // encoded again (caracal_rt_rebuild_row), as an INSERT's is.
-    case ColumnType::kChar:
-    case ColumnType::kVarchar:
-    case ColumnType::kText: return value.is_string() ? SlotKind::kString : SlotKind::kNone;
+    case engine::ColumnType::kChar:
+    case engine::ColumnType::kVarchar:
+    case engine::ColumnType::kText: return value.is_string() ? SlotKind::kString : SlotKind::kNone;
     default: return SlotKind::kNone;
   }
 }
@@ -42,7 +42,7 @@ SlotKind SlotKindOf(const Column& c, const planner::CatalogColumn& catalog, cons
 // The slot bits of fixed-width value `v` (zero if it is NULL); `require(ok)` leaves for
 // the general path unless `ok` (a numeric the slot cannot take as it is).
 template <typename Require>
-llvm::Value* FixedSlotBits(ExprEmitter& emitter, SlotKind kind, const Column& c, const CgValue& v, Require require) {
+llvm::Value* FixedSlotBits(ExprEmitter& emitter, SlotKind kind, const engine::Column& c, const CgValue& v, Require require) {
   llvm::IRBuilder<>& b = emitter.builder();
   llvm::Value* bits = nullptr;
   switch (kind) {
@@ -107,7 +107,7 @@ std::vector<const planner::Expr*> PatchFilter(const planner::Stmt& s) {
 
 }  // namespace
 
-bool UpdatePatchable(const planner::Stmt& s, const Schema& schema) {
+bool UpdatePatchable(const planner::Stmt& s, const engine::Schema& schema) {
   if (s.kind != planner::StmtKind::kUpdate || s.assignments.empty()) return false;
   for (const auto& [col, e] : s.assignments)
     if (SlotKindOf(schema.column(col), s.table->columns[static_cast<size_t>(col)], e->type) == SlotKind::kNone)
@@ -115,7 +115,7 @@ bool UpdatePatchable(const planner::Stmt& s, const Schema& schema) {
   return true;
 }
 
-void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const Schema& schema, llvm::Value* target) {
+void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const engine::Schema& schema, llvm::Value* target) {
   llvm::IRBuilder<>& b = emitter.builder();
   llvm::LLVMContext& context = b.getContext();
   llvm::Function* fn = b.GetInsertBlock()->getParent();
@@ -152,7 +152,7 @@ void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const Schema&
 
   for (size_t i = 0; i < values.size(); ++i) {
     const int col = s.assignments[i].first;
-    const Column& c = schema.column(col);
+    const engine::Column& c = schema.column(col);
     const planner::CatalogColumn& catalog = s.table->columns[static_cast<size_t>(col)];
     const CgValue& v = values[i];
     // A NOT NULL violation is raised by the general path, with its message.
@@ -201,7 +201,7 @@ void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const Schema&
                                   {emitter.state(), target, strings, b.getInt32(static_cast<int32_t>(string_count))}));
 }
 
-bool InsertBuildable(const planner::Stmt& s, const Schema& schema) {
+bool InsertBuildable(const planner::Stmt& s, const engine::Schema& schema) {
   if (s.kind != planner::StmtKind::kInsert || s.select || s.on_conflict == planner::OnConflict::kDoUpdate ||
       static_cast<int>(s.row_values.size()) != schema.num_columns())
     return false;
@@ -214,7 +214,7 @@ bool InsertBuildable(const planner::Stmt& s, const Schema& schema) {
   return true;
 }
 
-void EmitInsertRow(ExprEmitter& emitter, const planner::Stmt& s, const Schema& schema, llvm::Value* out) {
+void EmitInsertRow(ExprEmitter& emitter, const planner::Stmt& s, const engine::Schema& schema, llvm::Value* out) {
   llvm::IRBuilder<>& b = emitter.builder();
   auto require = Requirer(b, Returning(b, "insert.fallback", kRowFallback));
   // In column order, as the general path evaluates them.
@@ -225,7 +225,7 @@ void EmitInsertRow(ExprEmitter& emitter, const planner::Stmt& s, const Schema& s
   std::vector<bool> in_key(n, false);
   for (int c : s.table->primary_key) in_key[static_cast<size_t>(c)] = true;
   for (size_t i = 0; i < n; ++i) {
-    const Column& c = schema.column(static_cast<int>(i));
+    const engine::Column& c = schema.column(static_cast<int>(i));
     const planner::CatalogColumn& catalog = s.table->columns[i];
     const CgValue& v = values[i];
     // NOT NULL and key violations are raised by the general path, with their messages.

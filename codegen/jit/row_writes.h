@@ -13,7 +13,7 @@
 // BuildCell per column (eval_state.h) and calls caracal_rt_build_row, which encodes the
 // row as RowBuilder would (engine EncodeRow) and hands it to the caller.
 //
-// Both return a RowWrite:
+// Both return a RowWrite (runtime/eval_state.h):
 //   kRowWritten   the row is written (a patched copy or a rebuilt row, or a built row);
 //   kRowRejected  the UPDATE's WHERE residual rejected the row (nothing written);
 //   kRowFallback  a value needs the general path: a NULL for a NOT NULL or key column,
@@ -34,26 +34,20 @@
 
 namespace caracal::codegen {
 
-enum RowWrite : int32_t {
-  kRowWritten = 1,
-  kRowRejected = 2,
-  kRowFallback = 3,
-};
-
 // Whether every SET column of UPDATE `s` has a representation the patch writes directly:
 // integers, booleans, timestamps, floats, numeric(p, s) with 0 <= s <= 18, strings.
-bool UpdatePatchable(const planner::Stmt& s, const Schema& schema);
+bool UpdatePatchable(const planner::Stmt& s, const engine::Schema& schema);
 // Emits the patch of UPDATE `s` (UpdatePatchable) at the emitter's insert point, writing
 // into the PatchTarget at `target`, and returns from the function with a RowWrite.
-void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const Schema& schema, llvm::Value* target);
+void EmitUpdatePatch(ExprEmitter& emitter, const planner::Stmt& s, const engine::Schema& schema, llvm::Value* target);
 
 // Whether INSERT ... VALUES `s` can build its row in compiled code: every column as
 // UpdatePatchable allows or any string type, an integer primary key (the runner reads
 // the key back from the row), and no ON CONFLICT DO UPDATE (which needs the values as
 // EXCLUDED).
-bool InsertBuildable(const planner::Stmt& s, const Schema& schema);
+bool InsertBuildable(const planner::Stmt& s, const engine::Schema& schema);
 // Emits the row build of INSERT `s` (InsertBuildable): the row goes to *`out`
 // (RowValue**), owned by the caller; returns from the function with a RowWrite.
-void EmitInsertRow(ExprEmitter& emitter, const planner::Stmt& s, const Schema& schema, llvm::Value* out);
+void EmitInsertRow(ExprEmitter& emitter, const planner::Stmt& s, const engine::Schema& schema, llvm::Value* out);
 
 }  // namespace caracal::codegen

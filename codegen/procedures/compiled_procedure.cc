@@ -18,19 +18,19 @@ namespace {
 
 class RunnerHooks final : public StatementHooks {
  public:
-  RunnerHooks(ProcedureInterpreter& runner, const planner::ProcedureIr& ir, ExecContext* exec)
+  RunnerHooks(ProcedureInterpreter& runner, const planner::ProcedureIr& ir, engine::ExecContext* exec)
       : runner_(runner), ir_(ir), exec_(exec) {}
 
   bool RunStatement(const Stmt& s) override { return runner_.RunStatement(s) == Flow::kReturn; }
-  bool RunStatementWithKey(const Stmt& s, const Key* key) override {
+  bool RunStatementWithKey(const Stmt& s, const engine::Key* key) override {
     return runner_.RunStatementWithKey(s, key) == Flow::kReturn;
   }
-  void DeclareWithKey(const Stmt& init, const Stmt& body, const Key* key) override {
+  void DeclareWithKey(const Stmt& init, const Stmt& body, const engine::Key* key) override {
     (void)init;
     if (key != nullptr) runner_.DeclareWithKey(body, *key);
   }
-  DeclareContext* DirectDeclareContext() override { return runner_.DirectDeclareContext(); }
-  const RowValue* ReadRow(const Stmt& s, const Key& key) override { return runner_.ReadRow(s, key); }
+  engine::DeclareContext* DirectDeclareContext() override { return runner_.DirectDeclareContext(); }
+  const engine::RowValue* ReadRow(const Stmt& s, const engine::Key& key) override { return runner_.ReadRow(s, key); }
   void Notice(std::string message) override {
     if (exec_ != nullptr) exec_->Notice(std::move(message));
   }
@@ -42,7 +42,7 @@ class RunnerHooks final : public StatementHooks {
  private:
   ProcedureInterpreter& runner_;
   const planner::ProcedureIr& ir_;
-  ExecContext* exec_;
+  engine::ExecContext* exec_;
 };
 
 }  // namespace
@@ -65,7 +65,7 @@ void CompiledProcedure::Reoptimize(Jit& jit, const CompileOptions& options) {
   active_.store(optimized_.get(), std::memory_order_release);
 }
 
-void CompiledProcedure::Declare(DeclareContext& ctx) const {
+void CompiledProcedure::Declare(engine::DeclareContext& ctx) const {
   BorrowedBuffers buffers(ctx.worker_scratch(), this, parameters_with_arrays_);
   Frame& frame = buffers.Hold(
       MakeFrame(*ir_, ctx.input(), buffers.TakeVars(),
@@ -83,7 +83,7 @@ void CompiledProcedure::Declare(DeclareContext& ctx) const {
   }
 }
 
-void CompiledProcedure::Execute(ExecContext& ctx) const {
+void CompiledProcedure::Execute(engine::ExecContext& ctx) const {
   BorrowedBuffers buffers(ctx.worker_scratch(), this, parameters_with_arrays_);
   Frame& frame = buffers.Hold(MakeFrame(*ir_, ctx.input(), buffers.TakeVars()));
   ProcedureInterpreter runner(*ir_, catalog_, ctx, frame);
@@ -101,7 +101,7 @@ void CompiledProcedure::Execute(ExecContext& ctx) const {
   }
 }
 
-std::unique_ptr<Procedure> MakeProcedure(Jit* jit, std::shared_ptr<const planner::ProcedureIr> ir,
+std::unique_ptr<engine::Procedure> MakeProcedure(Jit* jit, std::shared_ptr<const planner::ProcedureIr> ir,
                                          const planner::Catalog& catalog, const CompileOptions& options,
                                          double* compile_ms, std::string* why_interpreted) {
   if (compile_ms) *compile_ms = 0;

@@ -28,7 +28,7 @@
 
 namespace caracal::codegen {
 
-class CompiledProcedure final : public Procedure {
+class CompiledProcedure final : public engine::Procedure {
  public:
   // Compiles `ir` with `jit` (which must outlive the procedure). Throws SqlError XX000 if
   // the compiler cannot handle the IR (see MakeProcedure for the fallback).
@@ -36,9 +36,9 @@ class CompiledProcedure final : public Procedure {
                     const CompileOptions& options = {});
 
   const std::string& name() const override { return ir_->name; }
-  void Sequence(SequenceContext& ctx, TxnInput& input) const override { interpreted_.Sequence(ctx, input); }
-  void Declare(DeclareContext& ctx) const override;
-  void Execute(ExecContext& ctx) const override;
+  void Sequence(engine::SequenceContext& ctx, engine::TxnInput& input) const override { interpreted_.Sequence(ctx, input); }
+  void Declare(engine::DeclareContext& ctx) const override;
+  void Execute(engine::ExecContext& ctx) const override;
   bool needs_epoch_head() const override { return interpreted_.needs_epoch_head(); }
   std::string_view log_identity() const override { return interpreted_.log_identity(); }
 
@@ -74,7 +74,7 @@ class CompiledProcedure final : public Procedure {
 // What CREATE FUNCTION / PROCEDURE should register: the compiled procedure when `jit` is
 // given and the IR compiles, else the interpreter. `compile_ms` (if given) receives the
 // compile time (0 when interpreted); `why_interpreted` the reason, if any.
-std::unique_ptr<Procedure> MakeProcedure(Jit* jit, std::shared_ptr<const planner::ProcedureIr> ir,
+std::unique_ptr<engine::Procedure> MakeProcedure(Jit* jit, std::shared_ptr<const planner::ProcedureIr> ir,
                                          const planner::Catalog& catalog, const CompileOptions& options = {},
                                          double* compile_ms = nullptr, std::string* why_interpreted = nullptr);
 

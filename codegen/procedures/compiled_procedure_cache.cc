@@ -19,7 +19,7 @@ CompiledProcedureCache::~CompiledProcedureCache() {
   }
 }
 
-const Procedure& CompiledProcedureCache::Get(const std::shared_ptr<const planner::ProcedureIr>& ir) {
+const engine::Procedure& CompiledProcedureCache::Get(const std::shared_ptr<const planner::ProcedureIr>& ir) {
   std::lock_guard lock(mutex_);
   auto it = entries_.find(ir.get());
   if (it != entries_.end()) return *it->second.procedure;
@@ -74,7 +74,7 @@ std::string CompiledProcedureCache::DescribeCode(const std::shared_ptr<const pla
   CompileOptions options;
   options.dump_ir = true;
   std::string why;
-  std::unique_ptr<Procedure> made = MakeProcedure(&jit, ir, catalog_, options, nullptr, &why);
+  std::unique_ptr<engine::Procedure> made = MakeProcedure(&jit, ir, catalog_, options, nullptr, &why);
   if (const auto* compiled = dynamic_cast<const CompiledProcedure*>(made.get()))
     return title + "optimised LLVM IR\n" + compiled->ir_text();
   return title + "interpreted (" + why + ")";

@@ -40,7 +40,7 @@ class CompiledProcedureCache {
   bool jit() const { return jit_enabled_; }
 
   // The procedure for `ir`, made (compiled) on first use.
-  const Procedure& Get(const std::shared_ptr<const planner::ProcedureIr>& ir);
+  const engine::Procedure& Get(const std::shared_ptr<const planner::ProcedureIr>& ir);
   // Compile time of `ir`'s entry in ms (0: interpreted or not made yet), and why it is
   // interpreted (empty if compiled).
   double compile_ms(const planner::ProcedureIr* ir) const;
@@ -58,7 +58,7 @@ class CompiledProcedureCache {
  private:
   struct Entry {
     std::shared_ptr<const planner::ProcedureIr> ir;  // keeps the key's address unique
-    std::unique_ptr<Procedure> procedure;
+    std::unique_ptr<engine::Procedure> procedure;
     double compile_ms = 0;
     std::string why_interpreted;
   };

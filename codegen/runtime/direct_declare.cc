@@ -24,18 +24,18 @@ DirectDeclare DirectDeclareOf(const planner::Stmt& s) {
   return DeclaresIndexEntries(how, *s.table) ? DirectDeclare::kNone : how;
 }
 
-bool DeclareDirect(DeclareContext& declare, DirectDeclare how, const planner::Stmt& s, const Key& key) {
-  const TableId table = s.table->id;
+bool DeclareDirect(engine::DeclareContext& declare, DirectDeclare how, const planner::Stmt& s, const engine::Key& key) {
+  const engine::TableId table = s.table->id;
   switch (how) {
     case DirectDeclare::kPrefetch: declare.Prefetch(table, key); return true;
     // A program that may insert a key twice (two branches, a loop over repeated values)
     // declares it once; the second INSERT then fails at execution with the duplicate-key
     // error, as in PostgreSQL.
     case DirectDeclare::kInsertOnce: return declare.DeclareInsertOnce(table, key);
-    case DirectDeclare::kUpsert: declare.DeclareWrite(table, key, WriteKind::kUpsert); return true;
-    case DirectDeclare::kUpdate: declare.DeclareWrite(table, key, WriteKind::kUpdate); return true;
+    case DirectDeclare::kUpsert: declare.DeclareWrite(table, key, engine::WriteKind::kUpsert); return true;
+    case DirectDeclare::kUpdate: declare.DeclareWrite(table, key, engine::WriteKind::kUpdate); return true;
     case DirectDeclare::kRowUpdate: declare.DeclareRowUpdate(table, key, std::max(s.access->weight, 1)); return true;
-    case DirectDeclare::kDelete: declare.DeclareWrite(table, key, WriteKind::kDelete); return true;
+    case DirectDeclare::kDelete: declare.DeclareWrite(table, key, engine::WriteKind::kDelete); return true;
     case DirectDeclare::kNone: break;
   }
   return true;

@@ -42,6 +42,6 @@ inline bool DeclaresIndexEntries(DirectDeclare how, const planner::TableInfo& ta
 
 // Declares `s`'s row `key` as `how` (not kNone) says. Returns false only for an insert
 // declared before (DeclareContext::DeclareInsertOnce).
-bool DeclareDirect(DeclareContext& declare, DirectDeclare how, const planner::Stmt& s, const Key& key);
+bool DeclareDirect(engine::DeclareContext& declare, DirectDeclare how, const planner::Stmt& s, const engine::Key& key);
 
 }  // namespace caracal::codegen

@@ -11,34 +11,34 @@ namespace caracal::codegen {
 
 class ExecRowSource final : public planner::RowSource {
  public:
-  explicit ExecRowSource(ExecContext& ctx) : ctx_(ctx) {}
-  const Schema& schema(TableId table) override { return ctx_.table(table).schema(); }
-  const RowValue* Read(TableId table, const Key& key) override { return ctx_.Read(table, key); }
-  void Scan(TableId table, const Key& lo, const Key& hi, const planner::RowVisitor& visit) override {
+  explicit ExecRowSource(engine::ExecContext& ctx) : ctx_(ctx) {}
+  const engine::Schema& schema(engine::TableId table) override { return ctx_.table(table).schema(); }
+  const engine::RowValue* Read(engine::TableId table, const engine::Key& key) override { return ctx_.Read(table, key); }
+  void Scan(engine::TableId table, const engine::Key& lo, const engine::Key& hi, const planner::RowVisitor& visit) override {
     ctx_.Scan(table, lo, hi, visit);
   }
-  void ScanIndex(TableId table, int index, const Key& lo, const Key& hi, const planner::RowVisitor& visit) override {
+  void ScanIndex(engine::TableId table, int index, const engine::Key& lo, const engine::Key& hi, const planner::RowVisitor& visit) override {
     ctx_.ScanIndex(table, index, lo, hi, visit);
   }
 
  private:
-  ExecContext& ctx_;
+  engine::ExecContext& ctx_;
 };
 
 class CommittedRowSource final : public planner::RowSource {
  public:
-  explicit CommittedRowSource(DeclareContext& ctx) : ctx_(ctx) {}
-  const Schema& schema(TableId table) override { return ctx_.table(table).schema(); }
-  const RowValue* Read(TableId table, const Key& key) override { return ctx_.ReadCommitted(table, key); }
-  void Scan(TableId table, const Key& lo, const Key& hi, const planner::RowVisitor& visit) override {
+  explicit CommittedRowSource(engine::DeclareContext& ctx) : ctx_(ctx) {}
+  const engine::Schema& schema(engine::TableId table) override { return ctx_.table(table).schema(); }
+  const engine::RowValue* Read(engine::TableId table, const engine::Key& key) override { return ctx_.ReadCommitted(table, key); }
+  void Scan(engine::TableId table, const engine::Key& lo, const engine::Key& hi, const planner::RowVisitor& visit) override {
     ctx_.ScanCommitted(table, lo, hi, visit);
   }
-  void ScanIndex(TableId table, int index, const Key& lo, const Key& hi, const planner::RowVisitor& visit) override {
+  void ScanIndex(engine::TableId table, int index, const engine::Key& lo, const engine::Key& hi, const planner::RowVisitor& visit) override {
     ctx_.ScanIndexCommitted(table, index, lo, hi, visit);
   }
 
  private:
-  DeclareContext& ctx_;
+  engine::DeclareContext& ctx_;
 };
 
 }  // namespace caracal::codegen

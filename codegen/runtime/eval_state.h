@@ -15,7 +15,7 @@
 #include "engine/types/types.h"
 #include "planner/types/datum.h"
 
-namespace caracal {
+namespace caracal::engine {
 class DeclareContext;
 }
 
@@ -27,8 +27,8 @@ struct EvalState {
   planner::Datum* variables = nullptr;
   const planner::Datum* group_keys = nullptr;  // SlotSpace::kGroupKey
   const planner::Datum* aggregates = nullptr;  // SlotSpace::kAggregate
-  const RowValue* row = nullptr;               // SlotSpace::kColumn
-  const RowValue* excluded = nullptr;          // SlotSpace::kExcluded
+  const engine::RowValue* row = nullptr;               // SlotSpace::kColumn
+  const engine::RowValue* excluded = nullptr;          // SlotSpace::kExcluded
   // Scratch Datums for intermediate boxed values (numeric, strings); the compiled unit
   // says how many it needs. Owned by the caller, so one compiled unit runs concurrently.
   planner::Datum* temps = nullptr;
@@ -36,7 +36,7 @@ struct EvalState {
   void* user = nullptr;
   // An init program's DeclareContext, for the declarations that are one call on it
   // (caracal_rt_declare_direct); null when the hooks must see every declaration.
-  DeclareContext* declare = nullptr;
+  engine::DeclareContext* declare = nullptr;
   // Set by a failing runtime function (not read by generated code).
   std::exception_ptr error;
   // Where compiled procedure code failed (caracal_rt_error_at), for PL/pgSQL's CONTEXT:
@@ -53,6 +53,15 @@ struct EvalState {
   }
 };
 
+// What a compiled row write returns (jit/row_writes.h says when each happens): the row
+// is written, the UPDATE's WHERE residual rejected it, or the general path must write
+// it; 0 is an error, as for any compiled expression.
+enum RowWrite : int32_t {
+  kRowWritten = 1,
+  kRowRejected = 2,
+  kRowFallback = 3,
+};
+
 // A column of the row a compiled INSERT builds (row_writes.h), as generated code fills it
 // for caracal_rt_build_row.
 struct BuildCell {
@@ -65,9 +74,9 @@ struct BuildCell {
 // cannot take it, and the runtime encodes the whole new row into `rebuilt`, which the
 // caller then owns (and uses instead of the copy).
 struct PatchTarget {
-  RowValue* row = nullptr;
-  const Schema* schema = nullptr;
-  RowValue* rebuilt = nullptr;
+  engine::RowValue* row = nullptr;
+  const engine::Schema* schema = nullptr;
+  engine::RowValue* rebuilt = nullptr;
 };
 // A string SET value of a compiled UPDATE, as generated code records it for
 // caracal_rt_rebuild_row.
@@ -79,8 +88,8 @@ struct PatchString {
 // What a compiled INSERT's case writes to: the caller sets `schema` (the table's); the
 // runtime sets `row`, which the caller then owns.
 struct BuiltRow {
-  const Schema* schema = nullptr;
-  RowValue* row = nullptr;
+  const engine::Schema* schema = nullptr;
+  engine::RowValue* row = nullptr;
 };
 
 // Byte offsets generated code uses. offsetof on these types is supported by GCC and

@@ -12,7 +12,7 @@ namespace caracal::codegen {
 
 using planner::Datum;
 
-Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vector<Datum> buffer,
+Frame MakeFrame(const planner::ProcedureIr& ir, const engine::TxnInput& input, std::vector<Datum> buffer,
                 const std::vector<bool>* parameters_read) {
   Frame frame;
   frame.vars = std::move(buffer);
@@ -45,7 +45,7 @@ Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vect
   return frame;
 }
 
-BorrowedBuffers::BorrowedBuffers(WorkerScratch& scratch, const void* owner, int parameters)
+BorrowedBuffers::BorrowedBuffers(engine::WorkerScratch& scratch, const void* owner, int parameters)
     : parameters_(parameters) {
   std::any& slot = scratch.For(owner);
   if (!slot.has_value()) slot = std::make_shared<RunBuffers>();

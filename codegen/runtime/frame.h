@@ -30,7 +30,7 @@ struct Frame {
 // `parameters_read`, when given, has one flag per parameter: those without it are left
 // NULL rather than converted (Declare's frame: see init_parameters.h). A NULL parameter
 // may keep its array's elements, for the next conversion to rewrite in place.
-Frame MakeFrame(const planner::ProcedureIr& ir, const TxnInput& input, std::vector<planner::Datum> buffer = {},
+Frame MakeFrame(const planner::ProcedureIr& ir, const engine::TxnInput& input, std::vector<planner::Datum> buffer = {},
                 const std::vector<bool>* parameters_read = nullptr);
 
 // What one procedure's runs on one worker reuse (kept in the worker's WorkerScratch):
@@ -54,7 +54,7 @@ class BorrowedBuffers {
   // `parameters`: how many of the frame's first variables are parameters that may hold
   // arrays (-1: any variable may). When the run ends and one of those arrays is still
   // shared, the temps' arrays are dropped (see frame.cc); 0 skips the check.
-  BorrowedBuffers(WorkerScratch& scratch, const void* owner, int parameters = -1);
+  BorrowedBuffers(engine::WorkerScratch& scratch, const void* owner, int parameters = -1);
   ~BorrowedBuffers();
   BorrowedBuffers(const BorrowedBuffers&) = delete;
   BorrowedBuffers& operator=(const BorrowedBuffers&) = delete;

@@ -79,7 +79,7 @@ std::optional<PointKeyPlan> PlanPointKey(const planner::ProcedureIr& ir, const S
   PointKeyPlan plan;
   for (size_t i = 0; i < parts->size(); ++i) {
     const Expr* e = (*parts)[i];
-    std::optional<ColumnType> width = IntegerWidth(target->table->columns[target->table->primary_key[i]].type.id);
+    std::optional<engine::ColumnType> width = IntegerWidth(target->table->columns[target->table->primary_key[i]].type.id);
     if (e == nullptr || !width || !e->type.is_integer() || e->References(planner::SlotSpace::kColumn)) return std::nullopt;
     plan.parts.push_back(e);
     plan.widths.push_back(*width);
@@ -105,7 +105,7 @@ constexpr std::array<uint8_t, 256> kExtraKeyBytes = ExtraKeyBytes();
 
 }  // namespace
 
-Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths) {
+engine::Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths) {
   // The parts' room is taken at once (one capacity check), then encoded in place; the
   // room by table, four parts at a time (std::popcount would be a libgcc call without
   // -mpopcnt, Debian's x86-64 baseline).
@@ -114,7 +114,7 @@ Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths) {
   const uint32_t fields = n == 16 ? 0xFFFFFFFFu : (1u << (2 * n)) - 1;
   uint32_t packed = static_cast<uint32_t>(packed_widths) & fields;
   // One Key for both paths, so that it is constructed in the caller's slot (NRVO).
-  Key key;
+  engine::Key key;
   if (packed == (0x55555555u & fields)) {
     // Every part an integer, as nearly every key is (TPC-C's all are): no width per part.
     uint8_t* out = key.AppendRoom(4 * static_cast<size_t>(n));
@@ -127,7 +127,7 @@ Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths) {
   size_t size = 2 * static_cast<size_t>(n);
   for (; packed != 0; packed >>= 8) size += kExtraKeyBytes[packed & 0xFF];
   uint8_t* out = key.AppendRoom(size);
-  for (int32_t i = 0; i < n; ++i) out += Key::EncodeInt(parts[i], UnpackKeyWidth(packed_widths, i), out);
+  for (int32_t i = 0; i < n; ++i) out += engine::Key::EncodeInt(parts[i], UnpackKeyWidth(packed_widths, i), out);
   return key;
 }
 

@@ -17,7 +17,7 @@ namespace caracal::codegen {
 
 struct PointKeyPlan {
   std::vector<const planner::Expr*> parts;  // one per primary-key column, in key order
-  std::vector<ColumnType> widths;           // kSmallInt, kInteger or kBigInt
+  std::vector<engine::ColumnType> widths;           // kSmallInt, kInteger or kBigInt
   int32_t packed_widths = 0;                // PackKeyWidths(widths)
 };
 
@@ -27,34 +27,34 @@ std::optional<PointKeyPlan> PlanPointKey(const planner::ProcedureIr& ir, const p
 
 // The key width of an integer SQL type (how Key::AppendInt encodes it); nullopt for others.
 // Inline, as the two below: an inserted row's key is packed with them on every INSERT.
-constexpr std::optional<ColumnType> IntegerWidth(planner::TypeId type) {
+constexpr std::optional<engine::ColumnType> IntegerWidth(planner::TypeId type) {
   switch (type) {
-    case planner::TypeId::kInt2: return ColumnType::kSmallInt;
-    case planner::TypeId::kInt4: return ColumnType::kInteger;
-    case planner::TypeId::kInt8: return ColumnType::kBigInt;
+    case planner::TypeId::kInt2: return engine::ColumnType::kSmallInt;
+    case planner::TypeId::kInt4: return engine::ColumnType::kInteger;
+    case planner::TypeId::kInt8: return engine::ColumnType::kBigInt;
     default: return std::nullopt;
   }
 }
 
 // The bytes Key::EncodeInt writes for a part of `width`.
-constexpr size_t KeyPartBytes(ColumnType width) {
-  return width == ColumnType::kSmallInt ? 2 : width == ColumnType::kInteger ? 4 : 8;
+constexpr size_t KeyPartBytes(engine::ColumnType width) {
+  return width == engine::ColumnType::kSmallInt ? 2 : width == engine::ColumnType::kInteger ? 4 : 8;
 }
 
 // Key widths travel to the runtime as 2 bits per column (at most 16 columns).
 constexpr int kMaxPointKeyParts = 16;
-constexpr ColumnType UnpackKeyWidth(int32_t packed, int index) {
+constexpr engine::ColumnType UnpackKeyWidth(int32_t packed, int index) {
   switch ((packed >> (2 * index)) & 3) {
-    case 0: return ColumnType::kSmallInt;
-    case 1: return ColumnType::kInteger;
-    default: return ColumnType::kBigInt;
+    case 0: return engine::ColumnType::kSmallInt;
+    case 1: return engine::ColumnType::kInteger;
+    default: return engine::ColumnType::kBigInt;
   }
 }
 // One width's 2 bits (shift them by 2 * index).
-constexpr int32_t PackedKeyWidth(ColumnType width) {
-  return width == ColumnType::kSmallInt ? 0 : width == ColumnType::kInteger ? 1 : 2;
+constexpr int32_t PackedKeyWidth(engine::ColumnType width) {
+  return width == engine::ColumnType::kSmallInt ? 0 : width == engine::ColumnType::kInteger ? 1 : 2;
 }
 // The key of parts[0..n) with their packed widths, as the runner encodes it.
-Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths);
+engine::Key KeyFromParts(const int64_t* parts, int32_t n, int32_t packed_widths);
 
 }  // namespace caracal::codegen

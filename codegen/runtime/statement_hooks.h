@@ -29,21 +29,21 @@ class StatementHooks {
   // compiled code computed (see PrecomputedKey in procedure_codegen.cc): `key` is that row's
   // key, or null when the key is NULL or out of its column's range (no row). The default
   // ignores it: the statement computes the same key itself.
-  virtual bool RunStatementWithKey(const planner::Stmt& s, const Key* key) { return RunStatement(s); }
+  virtual bool RunStatementWithKey(const planner::Stmt& s, const engine::Key* key) { return RunStatement(s); }
   // An init kDeclare (`init`, standing for body statement `body`) whose point key the
   // compiled code computed: `key` null means no row (nothing is declared). The default
   // runs the kDeclare as RunStatementWithKey does.
-  virtual void DeclareWithKey(const planner::Stmt& init, const planner::Stmt& body, const Key* key) {
+  virtual void DeclareWithKey(const planner::Stmt& init, const planner::Stmt& body, const engine::Key* key) {
     (void)body;
     RunStatementWithKey(init, key);
   }
   // The DeclareContext an init program's one-call declarations (direct_declare.h) may go
   // to directly, bypassing DeclareWithKey; null (the default) when every declaration must
   // come through the hooks.
-  virtual DeclareContext* DirectDeclareContext() { return nullptr; }
+  virtual engine::DeclareContext* DirectDeclareContext() { return nullptr; }
   // The row a point SELECT INTO reads at the transaction's position (null: none), for
   // compiled code that copies the outputs itself. Only body statements.
-  virtual const RowValue* ReadRow(const planner::Stmt& s, const Key& key) = 0;
+  virtual const engine::RowValue* ReadRow(const planner::Stmt& s, const engine::Key& key) = 0;
   // RAISE NOTICE/WARNING/INFO (already formatted; the level prefix applied).
   virtual void Notice(std::string message) = 0;
   // The analysis' publish point (kPublish).

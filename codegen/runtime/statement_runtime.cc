@@ -82,11 +82,11 @@ int32_t caracal_rt_stmt(EvalState* state, const caracal::planner::Stmt* stmt) {
   return caracal::codegen::Guard(state, [&] { return caracal::codegen::Hooks(state).RunStatement(*stmt) ? 2 : 1; });
 }
 
-int32_t caracal_rt_stmt_key(EvalState* state, const caracal::planner::Stmt* stmt, const caracal::Key* key) {
+int32_t caracal_rt_stmt_key(EvalState* state, const caracal::planner::Stmt* stmt, const caracal::engine::Key* key) {
   return caracal::codegen::Guard(state, [&] { return caracal::codegen::Hooks(state).RunStatementWithKey(*stmt, key) ? 2 : 1; });
 }
 
-int32_t caracal_rt_declare_key(EvalState* state, const caracal::planner::Stmt* init, const caracal::Key* key,
+int32_t caracal_rt_declare_key(EvalState* state, const caracal::planner::Stmt* init, const caracal::engine::Key* key,
                                const caracal::planner::Stmt* body) {
   return caracal::codegen::Guard(state, [&] {
     caracal::codegen::Hooks(state).DeclareWithKey(*init, *body, key);
@@ -94,10 +94,10 @@ int32_t caracal_rt_declare_key(EvalState* state, const caracal::planner::Stmt* i
   });
 }
 
-int32_t caracal_rt_declare_direct(EvalState* state, const caracal::planner::Stmt* init, const caracal::Key* key,
+int32_t caracal_rt_declare_direct(EvalState* state, const caracal::planner::Stmt* init, const caracal::engine::Key* key,
                                   const caracal::planner::Stmt* body, int32_t how) {
   using caracal::codegen::DirectDeclare;
-  caracal::DeclareContext* declare = state->declare;
+  caracal::engine::DeclareContext* declare = state->declare;
   // An index created since the code was compiled has entries to declare as well.
   if (declare == nullptr || key == nullptr ||
       caracal::codegen::DeclaresIndexEntries(static_cast<DirectDeclare>(how), *body->table))
@@ -108,8 +108,8 @@ int32_t caracal_rt_declare_direct(EvalState* state, const caracal::planner::Stmt
   });
 }
 
-int32_t caracal_rt_read_row(EvalState* state, const caracal::planner::Stmt* stmt, const caracal::Key* key,
-                            const caracal::RowValue** row) {
+int32_t caracal_rt_read_row(EvalState* state, const caracal::planner::Stmt* stmt, const caracal::engine::Key* key,
+                            const caracal::engine::RowValue** row) {
   return caracal::codegen::Guard(state, [&] {
     *row = key == nullptr ? nullptr : caracal::codegen::Hooks(state).ReadRow(*stmt, *key);
     return 1;
@@ -117,10 +117,10 @@ int32_t caracal_rt_read_row(EvalState* state, const caracal::planner::Stmt* stmt
 }
 
 void caracal_rt_key_build(void* storage, const int64_t* parts, int32_t n, int32_t widths) {
-  new (storage) caracal::Key(caracal::codegen::KeyFromParts(parts, n, widths));
+  new (storage) caracal::engine::Key(caracal::codegen::KeyFromParts(parts, n, widths));
 }
 
-void caracal_rt_key_drop(void* storage) { static_cast<caracal::Key*>(storage)->~Key(); }
+void caracal_rt_key_drop(void* storage) { static_cast<caracal::engine::Key*>(storage)->~Key(); }
 
 int32_t caracal_rt_publish(EvalState* state) {
   return caracal::codegen::Guard(state, [&] {

@@ -29,20 +29,20 @@ int32_t caracal_rt_stmt(caracal::codegen::EvalState* state, const caracal::plann
 // `stmt` with its primary key computed (codegen/runtime/point_key.h) by compiled code, or null
 // when the key is NULL or out of range (no row).
 int32_t caracal_rt_stmt_key(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,
-                            const caracal::Key* key);
+                            const caracal::engine::Key* key);
 // Init kDeclare `init` of a point access (body statement `body`) with its key computed
 // as for caracal_rt_stmt_key: declares it straight through the hooks (DeclareWithKey).
 int32_t caracal_rt_declare_key(caracal::codegen::EvalState* state, const caracal::planner::Stmt* init,
-                               const caracal::Key* key, const caracal::planner::Stmt* body);
+                               const caracal::engine::Key* key, const caracal::planner::Stmt* body);
 // caracal_rt_declare_key for a `body` that DirectDeclareOf says is one call (`how`, a
 // DirectDeclare): made on EvalState::declare itself when there is one.
 int32_t caracal_rt_declare_direct(caracal::codegen::EvalState* state, const caracal::planner::Stmt* init,
-                                  const caracal::Key* key, const caracal::planner::Stmt* body, int32_t how);
+                                  const caracal::engine::Key* key, const caracal::planner::Stmt* body, int32_t how);
 // The row a point SELECT INTO reads (codegen/runtime/point_key.h), for the compiled statement to
 // copy its outputs from: *row is the row at the transaction's position, or null when
 // there is none (or no key, as for caracal_rt_stmt_key). 0 on error.
 int32_t caracal_rt_read_row(caracal::codegen::EvalState* state, const caracal::planner::Stmt* stmt,
-                            const caracal::Key* key, const caracal::RowValue** row);
+                            const caracal::engine::Key* key, const caracal::engine::RowValue** row);
 // A key too long for compiled code to build in place (Key::Layout): constructs it in
 // `storage` (a Key's size and alignment) from parts[0..n) with their packed widths
 // (point_key.h); caracal_rt_key_drop destroys it after use.

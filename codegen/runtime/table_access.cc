@@ -32,8 +32,8 @@ std::string KeyText(const TableInfo& table, std::span<const Datum> row) {
 
 }  // namespace
 
-Key PrimaryKeyOf(const TableInfo& table, std::span<const Datum> row) {
-  Key key;
+engine::Key PrimaryKeyOf(const TableInfo& table, std::span<const Datum> row) {
+  engine::Key key;
   for (int c : table.primary_key) {
     const planner::CatalogColumn& col = table.columns[c];
     if (row[c].is_null()) throw planner::NotNullViolation(table, c, row);
@@ -45,7 +45,7 @@ Key PrimaryKeyOf(const TableInfo& table, std::span<const Datum> row) {
   return key;
 }
 
-Key IntegerPrimaryKeyOf(const TableInfo& table, const RowValue& row) {
+engine::Key IntegerPrimaryKeyOf(const TableInfo& table, const engine::RowValue& row) {
   const size_t n = table.primary_key.size();
   if (n <= static_cast<size_t>(kMaxPointKeyParts)) {
     // As compiled code hands keys over: KeyFromParts encodes all-integer keys fastest.
@@ -58,15 +58,15 @@ Key IntegerPrimaryKeyOf(const TableInfo& table, const RowValue& row) {
     }
     return KeyFromParts(parts, static_cast<int32_t>(n), widths);
   }
-  Key key;
+  engine::Key key;
   for (int c : table.primary_key)
     key.AppendInt(row.GetInt(c), IntegerWidth(table.columns[static_cast<size_t>(c)].type.id).value());
   return key;
 }
 
-std::optional<Key> PointKey(const TableInfo& table, const planner::KeyAccess& access,
+std::optional<engine::Key> PointKey(const TableInfo& table, const planner::KeyAccess& access,
                             const planner::EvalContext& ctx) {
-  Key key;
+  engine::Key key;
   for (size_t i = 0; i < access.key.size(); ++i) {
     Datum v = planner::Eval(*access.key[i], ctx);
     if (v.is_null()) return std::nullopt;
@@ -80,32 +80,32 @@ std::optional<KeySpan> RangeSpan(const TableInfo& table, std::span<const int> co
                                  const planner::KeyAccess& access, const planner::EvalContext& ctx) {
   KeySpan span;
   if (access.kind == planner::KeyAccess::Kind::kFullScan) return span;
-  Key prefix;
+  engine::Key prefix;
   for (size_t i = 0; i < access.key.size(); ++i) {
     Datum v = planner::Eval(*access.key[i], ctx);
     if (v.is_null()) return std::nullopt;
     if (!planner::AppendKeyValue(prefix, v, table.columns[columns[i]])) return std::nullopt;
   }
   span.lo = prefix;
-  span.hi = prefix.empty() ? Key() : prefix.PrefixSuccessor();
+  span.hi = prefix.empty() ? engine::Key() : prefix.PrefixSuccessor();
   if (access.key.size() >= columns.size()) return span;
   const planner::CatalogColumn& next = table.columns[columns[access.key.size()]];
   if (access.lower) {
     Datum v = planner::Eval(*access.lower, ctx);
     if (v.is_null()) return std::nullopt;
-    Key k = prefix;
+    engine::Key k = prefix;
     if (planner::AppendKeyValue(k, v, next)) span.lo = access.lower_inclusive ? k : k.PrefixSuccessor();
   }
   if (access.upper) {
     Datum v = planner::Eval(*access.upper, ctx);
     if (v.is_null()) return std::nullopt;
-    Key k = prefix;
+    engine::Key k = prefix;
     if (planner::AppendKeyValue(k, v, next)) span.hi = access.upper_inclusive ? k.PrefixSuccessor() : k;
   }
   return span;
 }
 
-std::vector<Datum> RowDatums(const Schema& schema, const RowValue& row) {
+std::vector<Datum> RowDatums(const engine::Schema& schema, const engine::RowValue& row) {
   std::vector<Datum> out;
   out.reserve(static_cast<size_t>(schema.num_columns()));
   for (int c = 0; c < schema.num_columns(); ++c)
@@ -113,8 +113,8 @@ std::vector<Datum> RowDatums(const Schema& schema, const RowValue& row) {
   return out;
 }
 
-RowValuePtr BuildRow(const TableInfo& table, const Schema& schema, std::span<const Datum> row) {
-  RowBuilder b(schema);
+engine::RowValuePtr BuildRow(const TableInfo& table, const engine::Schema& schema, std::span<const Datum> row) {
+  engine::RowBuilder b(schema);
   for (size_t c = 0; c < table.columns.size(); ++c) {
     const planner::CatalogColumn& col = table.columns[c];
     if (row[c].is_null()) {

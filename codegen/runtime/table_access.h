@@ -19,29 +19,29 @@ namespace caracal::codegen {
 
 // The primary key of `row` (one Datum per table column, schema order). Throws SqlError
 // if a key column is NULL (23502) or its value has no exact key encoding.
-Key PrimaryKeyOf(const planner::TableInfo& table, std::span<const planner::Datum> row);
+engine::Key PrimaryKeyOf(const planner::TableInfo& table, std::span<const planner::Datum> row);
 // The same key read back from a built row of `table`, whose key columns are all integers.
-Key IntegerPrimaryKeyOf(const planner::TableInfo& table, const RowValue& row);
+engine::Key IntegerPrimaryKeyOf(const planner::TableInfo& table, const engine::RowValue& row);
 
 // The key fixed by a point KeyAccess; nullopt when a key value is NULL (no row matches).
-std::optional<Key> PointKey(const planner::TableInfo& table, const planner::KeyAccess& access,
+std::optional<engine::Key> PointKey(const planner::TableInfo& table, const planner::KeyAccess& access,
                             const planner::EvalContext& ctx);
 
 // [lo, hi) of a range, index or full-scan KeyAccess (hi empty: unbounded) over the key
 // `columns` (the primary key, or the secondary index's columns for kIndex); nullopt when
 // a bound is NULL (no row matches).
 struct KeySpan {
-  Key lo, hi;
+  engine::Key lo, hi;
 };
 std::optional<KeySpan> RangeSpan(const planner::TableInfo& table, std::span<const int> columns,
                                  const planner::KeyAccess& access, const planner::EvalContext& ctx);
 
 // The row as Datums, one per column (schema order).
-std::vector<planner::Datum> RowDatums(const Schema& schema, const RowValue& row);
+std::vector<planner::Datum> RowDatums(const engine::Schema& schema, const engine::RowValue& row);
 
 // Builds a row from Datums already coerced to the column types; NOT NULL is checked here
 // (23502 naming the column and the table, as PostgreSQL words it).
-RowValuePtr BuildRow(const planner::TableInfo& table, const Schema& schema, std::span<const planner::Datum> row);
+engine::RowValuePtr BuildRow(const planner::TableInfo& table, const engine::Schema& schema, std::span<const planner::Datum> row);
 
 // PostgreSQL's duplicate-key error for `table`'s primary key.
 [[noreturn]] void ThrowDuplicateKey(const planner::TableInfo& table, std::span<const planner::Datum> row);

@@ -16,7 +16,7 @@
 #include "engine/log/log_codec.h"
 #include "engine/log/log_segment.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 namespace {
 
@@ -366,4 +366,4 @@ uint64_t CheckpointReader::LoadRows(Database& db, int threads) {
   }
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -30,7 +30,7 @@
 #include "engine/storage/database.h"
 #include "engine/storage/sequences.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 class Engine;
 
@@ -105,4 +105,4 @@ class CheckpointReader {
   CheckpointMeta meta_;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

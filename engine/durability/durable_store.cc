@@ -12,7 +12,7 @@
 
 #include "engine/log/log_segment.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 namespace {
 
@@ -352,4 +352,4 @@ std::vector<std::pair<std::string, std::string>> DurableStore::Stats() const {
   return rows;
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

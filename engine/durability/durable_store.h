@@ -44,7 +44,7 @@
 #include "engine/durability/log_replay.h"
 #include "engine/log/log_writer.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 struct DurabilityOptions {
   std::filesystem::path data_dir;
@@ -158,4 +158,4 @@ class DurableStore {
   std::thread checkpointer_;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -8,7 +8,7 @@
 
 #include "engine/log/log_record.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 namespace {
 
@@ -100,4 +100,4 @@ ReplayStats ReplayLog(const LogScan& scan, uint64_t after_lsn, Engine& engine, D
   return stats;
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

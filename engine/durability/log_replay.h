@@ -14,7 +14,7 @@
 #include "engine/execution/engine.h"
 #include "engine/log/log_reader.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 // What replay needs from the layers above the engine.
 class ReplayHost {
@@ -43,4 +43,4 @@ struct ReplayStats {
 // malformed payload) and whatever ReplayDdl throws.
 ReplayStats ReplayLog(const LogScan& scan, uint64_t after_lsn, Engine& engine, Database& db, ReplayHost& host);
 
-}  // namespace caracal
+}  // namespace caracal::engine

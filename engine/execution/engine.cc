@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-namespace caracal {
+namespace caracal::engine {
 
 namespace {
 
@@ -368,4 +368,4 @@ uint64_t Engine::CompactTables(SerialId horizon, uint32_t epoch) {
   return erased;
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

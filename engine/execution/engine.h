@@ -24,7 +24,7 @@
 #include "engine/procedure/executor.h"
 #include "engine/storage/sequences.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 struct EpochTxn;
 class LogWriter;
@@ -112,4 +112,4 @@ class Engine : public Executor {
   std::thread driver_;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <thread>
 
-namespace caracal {
+namespace caracal::engine {
 
 struct EngineOptions {
   int workers = static_cast<int>(std::thread::hardware_concurrency() ? std::thread::hardware_concurrency() : 2);
@@ -48,4 +48,4 @@ struct EngineStats {
   double lock_wait_p999_us = 0;      // over every row-lock acquisition of initialization
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

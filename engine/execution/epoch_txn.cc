@@ -1,6 +1,6 @@
 #include "engine/execution/epoch_txn.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 namespace {
 // Up to this many entries a scan of the contiguous hashes beats a hash table lookup.
@@ -61,4 +61,4 @@ void EpochTxn::Fail(std::string sqlstate, std::string message, ErrorFields field
   result.error_fields = std::move(fields);
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -15,7 +15,7 @@
 #include "engine/types/serial_id.h"
 #include "engine/storage/table.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 struct CacheEntry {
   Table* table = nullptr;
@@ -104,4 +104,4 @@ struct EpochTxn {
   std::unordered_multimap<uint64_t, uint32_t> by_hash_;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -16,7 +16,7 @@
 #include "engine/execution/lock_wait_histogram.h"
 #include "engine/storage/row_buffer_pool.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 struct WrittenRow {
   Table* table;
@@ -112,8 +112,4 @@ class EpochWorker {
   WorkerScratch scratch_;
 };
 
-// The newest settled version of `row` before `sid`, waiting while it is pending; nullptr
-// if the row does not exist at that point. For the execution phase only.
-const RowValue* VisibleBefore(const Row& row, SerialId sid);
-
-}  // namespace caracal
+}  // namespace caracal::engine

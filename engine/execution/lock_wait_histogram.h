@@ -7,7 +7,7 @@
 #include <bit>
 #include <cstdint>
 
-namespace caracal {
+namespace caracal::engine {
 
 class LockWaitHistogram {
  public:
@@ -34,4 +34,4 @@ class LockWaitHistogram {
   std::array<uint64_t, 64> buckets_{};
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

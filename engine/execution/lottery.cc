@@ -2,7 +2,7 @@
 
 #include <unordered_map>
 
-namespace caracal {
+namespace caracal::engine {
 
 namespace {
 
@@ -44,4 +44,4 @@ std::vector<int> AssignPieces(std::span<const LotteryTicket> tickets, int cores)
   return out;
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

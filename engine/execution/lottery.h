@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-namespace caracal {
+namespace caracal::engine {
 
 struct LotteryTicket {
   const void* row;  // pieces with the same row share an interval
@@ -20,4 +20,4 @@ struct LotteryTicket {
 // The core, in [0, cores), of each ticket.
 std::vector<int> AssignPieces(std::span<const LotteryTicket> tickets, int cores);
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -8,7 +8,7 @@
 #include "engine/types/errors.h"
 #include "engine/storage/table.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 TableId ReferenceExecutor::CreateTable(Schema schema, std::vector<IndexSchema> indexes) {
   if (FindTable(schema.table_name()))
@@ -385,4 +385,4 @@ void ReferenceExecutor::Submit(TxnRequest request) {
   if (request.on_done) request.on_done(std::move(txn.result));
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

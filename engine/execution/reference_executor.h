@@ -14,7 +14,7 @@
 #include "engine/storage/store.h"
 #include "engine/procedure/worker_scratch.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 class ReferenceExecutor : public Store, public Executor {
  public:
@@ -62,4 +62,4 @@ class ReferenceExecutor : public Store, public Executor {
   uint64_t next_sequence_ = 1;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-namespace caracal {
+namespace caracal::engine {
 
 namespace {
 
@@ -143,4 +143,4 @@ Value ByteReader::Val(int depth) {
   }
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -13,7 +13,7 @@
 
 #include "engine/types/value.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 // The log or a checkpoint is not what it should be: a malformed record, a checksum
 // mismatch where none may be, a missing segment. The message says where.
@@ -106,4 +106,4 @@ class ByteReader {
   std::string what_;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <system_error>
 
-namespace caracal {
+namespace caracal::engine {
 
 std::string LogCut::Describe() const {
   std::string what = fmt::format("{} bytes at offset {} of {}", bytes, offset, segment.filename().string());
@@ -169,4 +169,4 @@ std::vector<SegmentFile> LogScan::Repair() const {
   return kept;
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -18,7 +18,7 @@
 #include "engine/log/log_record.h"
 #include "engine/log/log_segment.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 struct LogCut {
   std::filesystem::path segment;
@@ -70,4 +70,4 @@ class LogScan {
   std::vector<std::filesystem::path> discard_;  // whole segments past the end (torn headers)
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

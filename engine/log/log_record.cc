@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace caracal {
+namespace caracal::engine {
 
 namespace {
 
@@ -214,4 +214,4 @@ std::pair<std::string, uint64_t> DecodeLoadEnd(std::string_view payload, uint64_
   return {std::move(table), rows};
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

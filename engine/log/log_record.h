@@ -31,7 +31,7 @@
 #include "engine/procedure/procedure.h"
 #include "engine/storage/sequences.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 // Stored in the log: never renumber.
 enum class RecordType : uint8_t { kEpoch = 1, kDdl = 2, kLoadRows = 3, kLoadEnd = 4 };
@@ -130,4 +130,4 @@ LoadRows DecodeLoadRows(std::string_view payload, uint64_t lsn);
 std::string EncodeLoadEnd(std::string_view table, uint64_t rows);
 std::pair<std::string, uint64_t> DecodeLoadEnd(std::string_view payload, uint64_t lsn);
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -11,7 +11,7 @@
 
 #include "engine/log/log_codec.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 namespace {
 
@@ -137,4 +137,4 @@ void FileHandle::Close() {
   fd_ = -1;
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-namespace caracal {
+namespace caracal::engine {
 
 constexpr size_t kSegmentHeaderBytes = 32;
 constexpr uint32_t kLogFormatVersion = 1;
@@ -59,4 +59,4 @@ class FileHandle {
   int fd_ = -1;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace caracal {
+namespace caracal::engine {
 
 LogWriter::LogWriter(LogWriterOptions options, uint64_t next_lsn, std::vector<SegmentFile> existing)
     : options_(std::move(options)), next_lsn_(next_lsn), durable_lsn_(next_lsn - 1), start_lsn_(next_lsn) {
@@ -221,4 +221,4 @@ LogStats LogWriter::stats() const {
   return s;
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

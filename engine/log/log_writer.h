@@ -26,7 +26,7 @@
 #include "engine/log/log_record.h"
 #include "engine/log/log_segment.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 struct LogWriterOptions {
   std::filesystem::path dir;                // DATADIR/log
@@ -123,4 +123,4 @@ class LogWriter {
   std::thread thread_;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -6,7 +6,7 @@
 
 #include "engine/procedure/procedure.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 struct TxnRequest {
   const Procedure* procedure = nullptr;
@@ -25,4 +25,4 @@ class Executor {
   virtual void Drain() = 0;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -30,7 +30,7 @@
 #include "engine/types/value.h"
 #include "engine/procedure/worker_scratch.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 // The optional parts of a transaction's error, as PostgreSQL reports them: DETAIL,
 // HINT and CONTEXT (empty when there is none).
@@ -252,4 +252,4 @@ struct TxnResult {
   uint32_t attempts = 1;  // > 1 when reconnaissance made it retry
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

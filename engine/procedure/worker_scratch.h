@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <unordered_map>
 
-namespace caracal {
+namespace caracal::engine {
 
 class WorkerScratch {
  public:
@@ -36,4 +36,4 @@ class WorkerScratch {
   std::unordered_map<const void*, std::any> objects_;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

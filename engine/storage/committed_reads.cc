@@ -5,7 +5,7 @@
 #include "engine/types/errors.h"
 #include "engine/storage/table.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 const RowValue* CommittedReads::Read(TableId table, const Key& key) const {
   Row* row = db_.table(table).Find(key);
@@ -37,4 +37,4 @@ void CommittedReads::ScanIndex(TableId table, int index, const Key& lo, const Ke
   });
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -14,7 +14,7 @@
 #include "engine/types/row_value.h"
 #include "engine/types/serial_id.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 class CommittedReads {
  public:
@@ -35,4 +35,4 @@ class CommittedReads {
   SerialId before_;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

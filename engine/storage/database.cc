@@ -5,7 +5,7 @@
 #include "engine/storage/committed_reads.h"
 #include "engine/types/errors.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 TableId Database::CreateTable(Schema schema, std::vector<IndexSchema> indexes) {
   if (FindTable(schema.table_name()))
@@ -132,4 +132,4 @@ void Snapshot::ScanIndex(TableId table, int index, const Key& lo, const Key& hi,
   CommittedReads(db_, MakeSerialId(epoch_ + 1, 0)).ScanIndex(table, index, lo, hi, visit, "SELECT");
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

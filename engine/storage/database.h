@@ -16,7 +16,7 @@
 #include "engine/storage/store.h"
 #include "engine/storage/table.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 class Database : public Store {
  public:
@@ -109,4 +109,4 @@ class Snapshot {
   std::shared_lock<std::shared_mutex> structure_lock_;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

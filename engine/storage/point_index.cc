@@ -1,6 +1,6 @@
 #include "engine/storage/point_index.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 PointIndex::PointIndex() : shards_(std::make_unique<Shard[]>(kShards)) {
   for (size_t i = 0; i < kShards; ++i) {
@@ -43,4 +43,4 @@ void PointIndex::ReleaseRetired() {
   }
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

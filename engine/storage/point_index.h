@@ -19,7 +19,7 @@
 #include "engine/types/key.h"
 #include "engine/storage/spin_lock.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 class Row;
 
@@ -84,4 +84,4 @@ class PointIndex {
   std::unique_ptr<Shard[]> shards_;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

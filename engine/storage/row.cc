@@ -3,7 +3,7 @@
 #include <cassert>
 #include <cstdlib>
 
-namespace caracal {
+namespace caracal::engine {
 
 static void FreeValue(uintptr_t v) {
   if (version::IsData(v)) std::free(reinterpret_cast<void*>(v));
@@ -112,4 +112,4 @@ bool Row::IsDead(SerialId horizon) const {
          versions_[0].value.load(std::memory_order_relaxed) == version::kTombstone;
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -18,7 +18,7 @@
 #include "engine/types/serial_id.h"
 #include "engine/storage/spin_lock.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 // The value word of a version entry: a RowValue* or one of these markers.
 namespace version {
@@ -98,4 +98,4 @@ class Row {
   VersionEntry inline_[kInlineVersions];
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -2,7 +2,7 @@
 
 #include "engine/storage/spin_lock.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 RowBufferPool::RowBufferPool(int cores, uint32_t buffers)
     : capacity_(buffers),
@@ -56,4 +56,4 @@ void RowBufferPool::Reset() {
   next_.store(0, std::memory_order_release);
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -20,7 +20,7 @@
 #include "engine/storage/row.h"
 #include "engine/types/serial_id.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 class RowBufferPool {
  public:
@@ -65,4 +65,4 @@ class RowBufferPool {
   std::atomic<uint32_t> next_{0};
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -2,7 +2,7 @@
 
 #include "engine/types/errors.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 void Sequences::Create(const std::string& name, int64_t start, int64_t increment) {
   if (!sequences_.emplace(name, State{start, increment, start - increment}).second)
@@ -61,4 +61,4 @@ void Sequences::Restore(const SequenceState& state) {
   s.last = state.last;
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

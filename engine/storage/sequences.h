@@ -10,7 +10,7 @@
 
 #include "engine/procedure/procedure.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 // The full state of one sequence, as the input log and checkpoints record it.
 struct SequenceState {
@@ -49,4 +49,4 @@ class Sequences : public SequenceContext {
   std::vector<std::string> advanced_;  // names NextVal touched since TakeAdvanced
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -6,7 +6,7 @@
 #include <atomic>
 #include <thread>
 
-namespace caracal {
+namespace caracal::engine {
 
 inline void CpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -42,4 +42,4 @@ class SpinGuard {
   SpinLock& lock_;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -7,7 +7,7 @@
 
 #include "engine/storage/store.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 namespace {
 
@@ -55,4 +55,4 @@ uint64_t StateHash(const Store& store) {
   return h.Digest();
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -15,7 +15,7 @@
 #include "engine/storage/sequences.h"
 #include "engine/types/types.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 using TableId = uint32_t;
 
@@ -46,4 +46,4 @@ class Store {
 // values), independent of physical layout: equal states give equal hashes.
 uint64_t StateHash(const Store& store);
 
-}  // namespace caracal
+}  // namespace caracal::engine

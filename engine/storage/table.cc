@@ -1,9 +1,11 @@
 #include "engine/storage/table.h"
 
+#include "engine/types/errors.h"
+
 #include <algorithm>
 #include <cstring>
 
-namespace caracal {
+namespace caracal::engine {
 
 Table::Table(TableId id, Schema schema, std::vector<IndexSchema> indexes)
     : id_(id), schema_(std::move(schema)), index_schemas_(std::move(indexes)) {
@@ -174,4 +176,15 @@ size_t Table::RebuildIndexes() {
   return before - entries_after_rebuild_;
 }
 
-}  // namespace caracal
+std::string DescribeKey(const Table& table, const Key& key) {
+  try {
+    std::vector<Value> values = DecodeKey(table.schema(), table.schema().primary_key(), key);
+    std::string out = "(";
+    for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + values[i].ToText();
+    return out + ")";
+  } catch (const EngineError&) {
+    return "0x" + key.ToHex();
+  }
+}
+
+}  // namespace caracal::engine

@@ -28,7 +28,7 @@
 #include "engine/storage/row.h"
 #include "engine/types/types.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 using TableId = uint32_t;
 
@@ -129,4 +129,8 @@ class Table {
   std::vector<std::unique_ptr<UnknownSpans>> unknown_spans_;
 };
 
-}  // namespace caracal
+// The primary key of `key` as text for error messages, "(1, 'a')"; its bytes in hex when
+// it does not decode.
+std::string DescribeKey(const Table& table, const Key& key);
+
+}  // namespace caracal::engine

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace caracal {
+namespace caracal::engine {
 
 class EngineError : public std::runtime_error {
  public:
@@ -29,4 +29,4 @@ class ApiMisuse : public EngineError {
   explicit ApiMisuse(const std::string& message) : EngineError("XX000", message) {}
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

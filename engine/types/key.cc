@@ -12,7 +12,7 @@
 
 #include "engine/types/errors.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 Key& Key::operator=(Key&& other) noexcept {
   if (this == &other) return *this;
@@ -250,4 +250,4 @@ std::vector<Value> DecodeKey(const Schema& schema, std::span<const int> key_colu
   return out;
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

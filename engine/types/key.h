@@ -13,7 +13,7 @@
 #include "engine/types/types.h"
 #include "engine/types/value.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 class Key {
  public:
@@ -138,4 +138,4 @@ Key EncodePrimaryKey(const Schema& schema, std::span<const Value> key_values);
 // Decodes a key back into values (for output and state hashing).
 std::vector<Value> DecodeKey(const Schema& schema, std::span<const int> key_columns, const Key& key);
 
-}  // namespace caracal
+}  // namespace caracal::engine

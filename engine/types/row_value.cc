@@ -9,7 +9,7 @@
 
 #include "engine/types/errors.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 Value RowValue::Get(const Schema& schema, int col) const {
   if (IsNull(col)) return Value::Null();
@@ -235,4 +235,4 @@ RowValuePtr MakeRow(const Schema& schema, std::span<const Value> values) {
   return b.Build();
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -23,7 +23,7 @@
 #include "engine/types/types.h"
 #include "engine/types/value.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 class RowValue {
  public:
@@ -192,4 +192,4 @@ RowValuePtr RowFromBytes(const Schema& schema, std::string_view bytes);
 // A whole row from values, one per column in schema order.
 RowValuePtr MakeRow(const Schema& schema, std::span<const Value> values);
 
-}  // namespace caracal
+}  // namespace caracal::engine

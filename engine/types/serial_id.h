@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace caracal {
+namespace caracal::engine {
 
 using SerialId = uint64_t;
 
@@ -18,4 +18,4 @@ constexpr SerialId MakeSerialId(uint32_t epoch, uint32_t sequence) {
 constexpr uint32_t EpochOf(SerialId sid) { return static_cast<uint32_t>(sid >> 32); }
 constexpr uint32_t SequenceOf(SerialId sid) { return static_cast<uint32_t>(sid); }
 
-}  // namespace caracal
+}  // namespace caracal::engine

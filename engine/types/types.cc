@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace caracal {
+namespace caracal::engine {
 
 std::string_view ColumnTypeName(ColumnType type) {
   switch (type) {
@@ -48,4 +48,4 @@ int Schema::ColumnIndex(std::string_view name) const {
   return -1;
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace caracal {
+namespace caracal::engine {
 
 // The scalar types of DESIGN §3. The engine stores each in one 8-byte slot of a row
 // (strings as offset/length into the row's variable area).
@@ -62,4 +62,4 @@ class Schema {
   std::vector<int> primary_key_;
 };
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
-namespace caracal {
+namespace caracal::engine {
 
 int64_t PowerOfTen(int n) {
   static constexpr int64_t kPowers[] = {1LL,
@@ -178,4 +178,4 @@ bool Value::operator==(const Value& other) const {
   }
 }
 
-}  // namespace caracal
+}  // namespace caracal::engine

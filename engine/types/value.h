@@ -10,7 +10,7 @@
 
 #include "engine/types/types.h"
 
-namespace caracal {
+namespace caracal::engine {
 
 class Value {
  public:
@@ -62,4 +62,4 @@ class Value {
 // 10^n for 0 <= n <= 18.
 int64_t PowerOfTen(int n);
 
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -40,18 +40,18 @@ int CharacterPosition(std::string_view text, int offset) {
 
 Session::Session(SessionOptions options)
     : settings_(options.engine),
-      db_(std::make_unique<Database>()),
-      engine_(std::make_unique<Engine>(*db_, options.engine)),
+      db_(std::make_unique<engine::Database>()),
+      engine_(std::make_unique<engine::Engine>(*db_, options.engine)),
       catalog_(std::make_unique<planner::Catalog>(*db_)),
       procedures_(std::make_unique<codegen::CompiledProcedureCache>(*catalog_)) {
   if (options.durability) {
     replayer_ = std::make_unique<Replayer>(*this, std::move(options.native_procedures));
-    const DurabilityOptions& d = *options.durability;
+    const engine::DurabilityOptions& d = *options.durability;
     settings_.SetInitial("caracal.data_directory", d.data_dir.string());
     settings_.SetInitial("caracal.synchronous_commit", d.synchronous_commit ? "on" : "off");
     settings_.SetInitial("caracal.checkpoint_interval_s", std::to_string(std::llround(d.checkpoint_interval_s)));
     settings_.SetInitial("caracal.checkpoint_log_mb", std::to_string(d.checkpoint_log_bytes >> 20));
-    durable_ = std::make_unique<DurableStore>(std::move(*options.durability), *engine_, *replayer_);
+    durable_ = std::make_unique<engine::DurableStore>(std::move(*options.durability), *engine_, *replayer_);
     catalog_->set_durability_status([store = durable_.get()] { return store->Stats(); });
   }
 }
@@ -64,7 +64,7 @@ Session::~Session() {
   engine_.reset();
 }
 
-const Procedure* Session::FindProcedure(std::string_view name) {
+const engine::Procedure* Session::FindProcedure(std::string_view name) {
   std::vector<std::shared_ptr<const planner::ProcedureIr>> found = catalog_->FindProcedures(name);
   return found.empty() ? nullptr : &procedures_->Get(found.front());
 }
@@ -200,8 +200,8 @@ StatementResult Session::RunSetting(const PgQuery__Node* stmt) {
   }
   for (std::string& w : outcome.warnings) result.notices.push_back("WARNING:" + w);
   procedures_->set_jit(settings_.Get("caracal.jit") == "on");
-  const EngineOptions& want = settings_.engine_options();
-  const EngineOptions& have = engine_->options();
+  const engine::EngineOptions& want = settings_.engine_options();
+  const engine::EngineOptions& have = engine_->options();
   if (want.workers != have.workers || want.epoch_max_txns != have.epoch_max_txns ||
       want.epoch_interval_ms != have.epoch_interval_ms || want.batch_append != have.batch_append ||
       want.row_buffers != have.row_buffers || want.split_on_demand != have.split_on_demand ||
@@ -211,17 +211,17 @@ StatementResult Session::RunSetting(const PgQuery__Node* stmt) {
   return result;
 }
 
-void Session::Reconfigure(const EngineOptions& options) {
+void Session::Reconfigure(const engine::EngineOptions& options) {
   // The old engine drains in its destructor; the new one continues from the database's
   // committed epoch, so serial ids keep increasing. The input log moves with it.
-  EngineOptions previous = engine_->options();
+  engine::EngineOptions previous = engine_->options();
   engine_->Drain();
   if (durable_) durable_->DetachEngine();
   engine_.reset();
   try {
-    engine_ = std::make_unique<Engine>(*db_, options);
+    engine_ = std::make_unique<engine::Engine>(*db_, options);
   } catch (...) {
-    engine_ = std::make_unique<Engine>(*db_, previous);
+    engine_ = std::make_unique<engine::Engine>(*db_, previous);
     if (durable_) durable_->AttachEngine(*engine_);
     throw;
   }
@@ -257,7 +257,7 @@ StatementResult Failed(std::exception_ptr error, const std::string& text) {
   } catch (const planner::SqlError& e) {
     r = ErrorReport{"ERROR", e.sqlstate(), e.what(), e.detail(), e.hint(), e.context(), 0, text};
     if (e.location() >= 0) r.position = CharacterPosition(text, e.location());
-  } catch (const EngineError& e) {
+  } catch (const engine::EngineError& e) {
     r = ErrorReport{"ERROR", e.sqlstate(), e.what(), "", "", "", 0, text};
   } catch (const std::exception& e) {
     r = ErrorReport{"ERROR", "XX000", fmt::format("internal error: {}", e.what()), "", "", "", 0, text};
@@ -269,11 +269,11 @@ StatementResult Failed(std::exception_ptr error, const std::string& text) {
 
 // What a call's transaction gives its client: the rows it emitted shaped as the call
 // statement's output, its NOTICEs, or its error.
-StatementResult CallResult(const planner::CallPlan& call, TxnResult&& txn) {
+StatementResult CallResult(const planner::CallPlan& call, engine::TxnResult&& txn) {
   StatementResult result;
   result.notices = std::move(txn.notices);
-  if (txn.status == TxnResult::Status::kAborted) {
-    ErrorFields& f = txn.error_fields;
+  if (txn.status == engine::TxnResult::Status::kAborted) {
+    engine::ErrorFields& f = txn.error_fields;
     result.error = ErrorReport{"ERROR", txn.sqlstate, txn.message, std::move(f.detail), std::move(f.hint),
                                std::move(f.context), 0, ""};
     return result;
@@ -283,13 +283,13 @@ StatementResult CallResult(const planner::CallPlan& call, TxnResult&& txn) {
     int64_t n = std::max<int64_t>(txn.row_count, 0);
     result.tag = ir.command_tag == "INSERT" ? fmt::format("INSERT 0 {}", n) : fmt::format("{} {}", ir.command_tag, n);
   }
-  auto text_of = [&](const Value& v, const planner::SqlType& type) -> std::optional<std::string> {
+  auto text_of = [&](const engine::Value& v, const planner::SqlType& type) -> std::optional<std::string> {
     if (v.is_null()) return std::nullopt;
     return planner::DatumToText(planner::DatumFromValue(v, type), type);
   };
   planner::ResultSet rows;
   rows.columns = call.columns;
-  for (const std::vector<Value>& row : txn.rows) {
+  for (const std::vector<engine::Value>& row : txn.rows) {
     std::vector<std::optional<std::string>> fields;
     for (size_t c = 0; c < row.size() && c < ir.result_columns.size(); ++c)
       fields.push_back(text_of(row[c], ir.result_columns[c].type));
@@ -326,12 +326,12 @@ StatementResult CallResult(const planner::CallPlan& call, TxnResult&& txn) {
 
 PendingResult::PendingResult(StatementResult done) : done_(std::move(done)) {}
 
-PendingResult::PendingResult(std::shared_future<TxnResult> txn, std::function<StatementResult(TxnResult&&)> finish)
+PendingResult::PendingResult(std::shared_future<engine::TxnResult> txn, std::function<StatementResult(engine::TxnResult&&)> finish)
     : txn_(std::move(txn)), finish_(std::move(finish)) {}
 
 StatementResult PendingResult::Get() {
   if (!done_) {
-    TxnResult r = txn_.get();
+    engine::TxnResult r = txn_.get();
     done_ = finish_(std::move(r));
   }
   return std::move(*done_);
@@ -409,15 +409,15 @@ PendingResult Session::SubmitDml(const planner::ParsedStatement& parsed, const s
 }
 
 PendingResult Session::SubmitCall(planner::CallPlan call, const std::string& text,
-                                  std::shared_ptr<const Procedure> owned) {
-  auto promise = std::make_shared<std::promise<TxnResult>>();
-  std::shared_future<TxnResult> future = promise->get_future().share();
-  TxnRequest request;
+                                  std::shared_ptr<const engine::Procedure> owned) {
+  auto promise = std::make_shared<std::promise<engine::TxnResult>>();
+  std::shared_future<engine::TxnResult> future = promise->get_future().share();
+  engine::TxnRequest request;
   request.procedure = owned ? owned.get() : &procedures_->Get(call.ir);
   request.input.args = std::move(call.args);
-  request.on_done = [promise, owned](TxnResult&& r) { promise->set_value(std::move(r)); };
+  request.on_done = [promise, owned](engine::TxnResult&& r) { promise->set_value(std::move(r)); };
   engine_->Submit(std::move(request));
-  auto finish = [call = std::move(call), text](TxnResult&& r) {
+  auto finish = [call = std::move(call), text](engine::TxnResult&& r) {
     StatementResult result = CallResult(call, std::move(r));
     if (result.error) result.error->query = text;
     return result;
@@ -425,26 +425,33 @@ PendingResult Session::SubmitCall(planner::CallPlan call, const std::string& tex
   return PendingResult(std::move(future), std::move(finish));
 }
 
-std::vector<PendingResult> Session::Start(std::string_view sql, bool stop_at_error) {
-  std::vector<PendingResult> results;
-  std::string text(sql);
-  if (std::optional<std::string> bad = InvalidUtf8(text)) {
+Session::ParsedText Session::ParseText(std::string_view sql) {
+  ParsedText parsed;
+  parsed.text = std::string(sql);
+  if (std::optional<std::string> bad = InvalidUtf8(parsed.text)) {
     StatementResult r;
-    r.error = ErrorReport{"ERROR", "22021", *bad, "", "", "", 0, text};
-    results.emplace_back(std::move(r));
-    return results;
+    r.error = ErrorReport{"ERROR", "22021", *bad, "", "", "", 0, parsed.text};
+    parsed.error = std::move(r);
+    return parsed;
   }
-  std::optional<planner::ParseTree> tree;
   try {
-    tree.emplace(planner::ParseTree::Parse(text));
+    parsed.tree.emplace(planner::ParseTree::Parse(parsed.text));
   } catch (const planner::SyntaxError& e) {
     StatementResult r;
-    r.error = ErrorReport{"ERROR", "42601", e.what(), "", "", "", e.position(), text};
-    results.emplace_back(std::move(r));
+    r.error = ErrorReport{"ERROR", "42601", e.what(), "", "", "", e.position(), parsed.text};
+    parsed.error = std::move(r);
+  }
+  return parsed;
+}
+
+std::vector<PendingResult> Session::Start(const ParsedText& parsed, bool stop_at_error) {
+  std::vector<PendingResult> results;
+  if (parsed.error) {
+    results.emplace_back(StatementResult(*parsed.error));
     return results;
   }
-  for (const planner::ParsedStatement& s : tree->statements()) {
-    results.push_back(StartStatement(s, text));
+  for (const planner::ParsedStatement& s : parsed.tree->statements()) {
+    results.push_back(StartStatement(s, parsed.text));
     if (!stop_at_error) continue;
     // One at a time: the next statement starts only after this one succeeded.
     StatementResult done = results.back().Get();
@@ -455,12 +462,16 @@ std::vector<PendingResult> Session::Start(std::string_view sql, bool stop_at_err
   return results;
 }
 
-std::vector<StatementResult> Session::Execute(std::string_view sql) {
+std::vector<StatementResult> Session::Execute(const ParsedText& parsed) {
   std::vector<StatementResult> results;
-  for (PendingResult& r : Start(sql, true)) results.push_back(r.Get());
+  for (PendingResult& r : Start(parsed, true)) results.push_back(r.Get());
   return results;
 }
 
-std::vector<PendingResult> Session::Submit(std::string_view sql) { return Start(sql, false); }
+std::vector<PendingResult> Session::Submit(const ParsedText& parsed) { return Start(parsed, false); }
+
+std::vector<StatementResult> Session::Execute(std::string_view sql) { return Execute(ParseText(sql)); }
+
+std::vector<PendingResult> Session::Submit(std::string_view sql) { return Submit(ParseText(sql)); }
 
 }  // namespace caracal::frontend

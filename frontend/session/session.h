@@ -53,7 +53,7 @@ class PendingResult {
  public:
   explicit PendingResult(StatementResult done);
   // A call in flight: `finish` turns the transaction's result into the statement's.
-  PendingResult(std::shared_future<TxnResult> txn, std::function<StatementResult(TxnResult&&)> finish);
+  PendingResult(std::shared_future<engine::TxnResult> txn, std::function<StatementResult(engine::TxnResult&&)> finish);
   // Waits for the statement and returns its result (once).
   StatementResult Get();
   // Whether Get() would return at once, after waiting at most `timeout` (the shell
@@ -62,18 +62,18 @@ class PendingResult {
 
  private:
   std::optional<StatementResult> done_;
-  std::shared_future<TxnResult> txn_;
-  std::function<StatementResult(TxnResult&&)> finish_;
+  std::shared_future<engine::TxnResult> txn_;
+  std::function<StatementResult(engine::TxnResult&&)> finish_;
 };
 
 struct SessionOptions {
-  EngineOptions engine;
+  engine::EngineOptions engine;
   // Set: a durable database in this data directory (created if missing), recovered by
   // the constructor (engine/durability/durable_store.h). Unset: in memory.
-  std::optional<DurabilityOptions> durability;
+  std::optional<engine::DurabilityOptions> durability;
   // Native procedures that transactions may run besides SQL ones (test drivers):
   // recovery finds them by their log_identity(). They must outlive the session.
-  std::vector<const Procedure*> native_procedures;
+  std::vector<const engine::Procedure*> native_procedures;
 };
 
 class Session {
@@ -83,6 +83,19 @@ class Session {
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
+
+  // SQL text parsed once (ParseText), so a caller can look at its statements before it
+  // runs them with the Execute / Submit overloads below. A text that is not valid UTF-8
+  // or does not parse holds no tree but the error, which running it reports.
+  struct ParsedText {
+    std::string text;
+    std::optional<planner::ParseTree> tree;
+    std::optional<StatementResult> error;
+    size_t statement_count() const { return tree ? tree->statements().size() : 0; }
+  };
+  static ParsedText ParseText(std::string_view sql);
+  std::vector<StatementResult> Execute(const ParsedText& parsed);
+  std::vector<PendingResult> Submit(const ParsedText& parsed);
 
   // Runs every statement of `sql` in order and returns one result per statement run.
   // Like a PostgreSQL simple-query message, it stops at the first failing statement,
@@ -106,13 +119,13 @@ class Session {
   planner::Catalog& catalog() { return *catalog_; }
   // The runnable procedure (function) named `name`, or nullptr; the first overload when
   // there are several.
-  const Procedure* FindProcedure(std::string_view name);
-  Database& database() { return *db_; }
+  const engine::Procedure* FindProcedure(std::string_view name);
+  engine::Database& database() { return *db_; }
   // The compiled procedures (tiered: see codegen/procedures/compiled_procedure_cache.h).
   codegen::CompiledProcedureCache& procedure_cache() { return *procedures_; }
-  Engine& engine() { return *engine_; }
+  engine::Engine& engine() { return *engine_; }
   // The data directory's log and checkpoints; null for an in-memory session.
-  DurableStore* durable() { return durable_.get(); }
+  engine::DurableStore* durable() { return durable_.get(); }
   // SET / SHOW / RESET parameters (settings.h); a changed engine setting takes effect
   // through Reconfigure before the next statement runs.
   const Settings& settings() const { return settings_; }
@@ -131,14 +144,14 @@ class Session {
   StatementResult RunTransactionStatement(const PgQuery__TransactionStmt* stmt);
   // EXPLAIN PROCEDURE name / EXPLAIN CALL p(...) (planner/parser/parse_tree.h's Extension).
   StatementResult RunExtension(const planner::ParsedStatement& stmt);
-  // Parses `sql` and starts its statements; with `stop_at_error`, each is finished
-  // before the next starts and the first failure ends the list.
-  std::vector<PendingResult> Start(std::string_view sql, bool stop_at_error);
+  // Starts the statements of `parsed`; with `stop_at_error`, each is finished before the
+  // next starts and the first failure ends the list.
+  std::vector<PendingResult> Start(const ParsedText& parsed, bool stop_at_error);
   // Submits a call as one transaction; its result arrives when its epoch commits.
   // `owned`: a procedure that lives only as long as this call (ad-hoc DML); otherwise
   // the compiled procedure of `call.ir` from the cache.
   PendingResult SubmitCall(planner::CallPlan call, const std::string& text,
-                           std::shared_ptr<const Procedure> owned = nullptr);
+                           std::shared_ptr<const engine::Procedure> owned = nullptr);
   // An ad-hoc INSERT / UPDATE / DELETE as a one-statement transaction (bound from the
   // statement's own text, which is what the input log records).
   PendingResult SubmitDml(const planner::ParsedStatement& stmt, const std::string& text);
@@ -147,17 +160,17 @@ class Session {
   StatementResult RunSetting(const ::PgQuery__Node* stmt);
   // Drains the engine and starts a new one over the same database with `options`
   // (committed epochs, sequences and tables stay).
-  void Reconfigure(const EngineOptions& options);
+  void Reconfigure(const engine::EngineOptions& options);
 
   Settings settings_;
   planner::CopyProgress copy_progress_;
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<engine::Database> db_;
+  std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<planner::Catalog> catalog_;
   std::unique_ptr<codegen::CompiledProcedureCache> procedures_;
   std::unique_ptr<Replayer> replayer_;
   // Null while recovery runs (so what it replays is not logged again) and in memory.
-  std::unique_ptr<DurableStore> durable_;
+  std::unique_ptr<engine::DurableStore> durable_;
 };
 
 // The 1-based character (UTF-8 code point) position of byte `offset` in `text`.

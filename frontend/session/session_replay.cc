@@ -11,17 +11,17 @@ namespace caracal::frontend {
 
 namespace {
 
-std::shared_ptr<const Procedure> Unowned(const Procedure* p) {
-  return std::shared_ptr<const Procedure>(std::shared_ptr<const Procedure>(), p);
+std::shared_ptr<const engine::Procedure> Unowned(const engine::Procedure* p) {
+  return std::shared_ptr<const engine::Procedure>(std::shared_ptr<const engine::Procedure>(), p);
 }
 
 }  // namespace
 
-Session::Replayer::Replayer(Session& session, std::vector<const Procedure*> natives) : session_(session) {
-  for (const Procedure* p : natives) natives_.emplace(std::string(p->log_identity()), p);
+Session::Replayer::Replayer(Session& session, std::vector<const engine::Procedure*> natives) : session_(session) {
+  for (const engine::Procedure* p : natives) natives_.emplace(std::string(p->log_identity()), p);
 }
 
-std::shared_ptr<const Procedure> Session::Replayer::Resolve(std::string_view identity) {
+std::shared_ptr<const engine::Procedure> Session::Replayer::Resolve(std::string_view identity) {
   if (identity.starts_with(codegen::kLogCallPrefix)) {
     const std::string_view signature = identity.substr(codegen::kLogCallPrefix.size());
     for (const auto& ir : session_.catalog_->Procedures())

@@ -16,15 +16,15 @@
 
 namespace caracal::frontend {
 
-class Session::Replayer final : public ReplayHost {
+class Session::Replayer final : public engine::ReplayHost {
  public:
-  Replayer(Session& session, std::vector<const Procedure*> natives);
-  std::shared_ptr<const Procedure> Resolve(std::string_view identity) override;
+  Replayer(Session& session, std::vector<const engine::Procedure*> natives);
+  std::shared_ptr<const engine::Procedure> Resolve(std::string_view identity) override;
   void ReplayDdl(const std::string& sql) override;
 
  private:
   Session& session_;
-  std::map<std::string, const Procedure*, std::less<>> natives_;
+  std::map<std::string, const engine::Procedure*, std::less<>> natives_;
 };
 
 }  // namespace caracal::frontend

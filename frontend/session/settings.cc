@@ -57,8 +57,8 @@ struct Settings::Parameter {
   bool read_only = false;
   std::string description;
   // Engine parameters: read from and write to EngineOptions.
-  std::function<std::string(const EngineOptions&)> get;
-  std::function<void(EngineOptions&, const std::string&)> set;
+  std::function<std::string(const engine::EngineOptions&)> get;
+  std::function<void(engine::EngineOptions&, const std::string&)> set;
 };
 
 namespace {
@@ -68,25 +68,25 @@ using Parameter = Settings::Parameter;
 std::string BoolText(bool b) { return b ? "on" : "off"; }
 
 Parameter IntEngine(std::string name, int64_t min, int64_t max, std::string description,
-                    std::function<int64_t(const EngineOptions&)> get, std::function<void(EngineOptions&, int64_t)> set) {
+                    std::function<int64_t(const engine::EngineOptions&)> get, std::function<void(engine::EngineOptions&, int64_t)> set) {
   Parameter p;
   p.name = std::move(name);
   p.kind = Parameter::Kind::kInt;
   p.min = min;
   p.max = max;
   p.description = std::move(description);
-  p.get = [get](const EngineOptions& o) { return std::to_string(get(o)); };
-  p.set = [set](EngineOptions& o, const std::string& v) { set(o, std::stoll(v)); };
+  p.get = [get](const engine::EngineOptions& o) { return std::to_string(get(o)); };
+  p.set = [set](engine::EngineOptions& o, const std::string& v) { set(o, std::stoll(v)); };
   return p;
 }
 
-Parameter BoolEngine(std::string name, std::string description, bool EngineOptions::*field) {
+Parameter BoolEngine(std::string name, std::string description, bool engine::EngineOptions::*field) {
   Parameter p;
   p.name = std::move(name);
   p.kind = Parameter::Kind::kBool;
   p.description = std::move(description);
-  p.get = [field](const EngineOptions& o) { return BoolText(o.*field); };
-  p.set = [field](EngineOptions& o, const std::string& v) { o.*field = v == "on"; };
+  p.get = [field](const engine::EngineOptions& o) { return BoolText(o.*field); };
+  p.set = [field](engine::EngineOptions& o, const std::string& v) { o.*field = v == "on"; };
   return p;
 }
 
@@ -116,30 +116,30 @@ const std::map<std::string, Parameter>& Registry() {
   static const std::map<std::string, Parameter> registry = [] {
     std::vector<Parameter> list = {
         IntEngine("caracal.workers", 1, 256, "Worker threads that run each epoch.",
-                  [](const EngineOptions& o) { return o.workers; }, [](EngineOptions& o, int64_t v) { o.workers = static_cast<int>(v); }),
+                  [](const engine::EngineOptions& o) { return o.workers; }, [](engine::EngineOptions& o, int64_t v) { o.workers = static_cast<int>(v); }),
         IntEngine("caracal.epoch_max_txns", 1, INT_MAX, "An epoch closes when it holds this many transactions.",
-                  [](const EngineOptions& o) { return o.epoch_max_txns; },
-                  [](EngineOptions& o, int64_t v) { o.epoch_max_txns = static_cast<uint32_t>(v); }),
+                  [](const engine::EngineOptions& o) { return o.epoch_max_txns; },
+                  [](engine::EngineOptions& o, int64_t v) { o.epoch_max_txns = static_cast<uint32_t>(v); }),
         IntEngine("caracal.epoch_interval_ms", 0, 3600000,
                   "An epoch closes this many milliseconds after its first transaction arrived.",
-                  [](const EngineOptions& o) { return o.epoch_interval_ms; },
-                  [](EngineOptions& o, int64_t v) { o.epoch_interval_ms = static_cast<uint32_t>(v); }),
+                  [](const engine::EngineOptions& o) { return o.epoch_interval_ms; },
+                  [](engine::EngineOptions& o, int64_t v) { o.epoch_interval_ms = static_cast<uint32_t>(v); }),
         BoolEngine("caracal.batch_append", "Batch append: contended row locks divert pending versions to per-core buffers.",
-                   &EngineOptions::batch_append),
+                   &engine::EngineOptions::batch_append),
         IntEngine("caracal.row_buffers", 0, 1 << 20, "Batch-append row buffers per core, allocated when the engine starts.",
-                  [](const EngineOptions& o) { return o.row_buffers; },
-                  [](EngineOptions& o, int64_t v) { o.row_buffers = static_cast<uint32_t>(v); }),
+                  [](const engine::EngineOptions& o) { return o.row_buffers; },
+                  [](engine::EngineOptions& o, int64_t v) { o.row_buffers = static_cast<uint32_t>(v); }),
         BoolEngine("caracal.split_on_demand", "Split-on-demand: ApplyRowUpdate on contended rows runs as pieces.",
-                   &EngineOptions::split_on_demand),
+                   &engine::EngineOptions::split_on_demand),
         IntEngine("caracal.split_threshold", 1, INT_MAX, "Pending versions that put a row in the contention set.",
-                  [](const EngineOptions& o) { return o.split_threshold; },
-                  [](EngineOptions& o, int64_t v) { o.split_threshold = static_cast<uint32_t>(v); }),
-        BoolEngine("caracal.gc", "Major garbage collection of rows not written in the last gc_k epochs.", &EngineOptions::gc),
+                  [](const engine::EngineOptions& o) { return o.split_threshold; },
+                  [](engine::EngineOptions& o, int64_t v) { o.split_threshold = static_cast<uint32_t>(v); }),
+        BoolEngine("caracal.gc", "Major garbage collection of rows not written in the last gc_k epochs.", &engine::EngineOptions::gc),
         BoolEngine("caracal.minor_gc", "Minor garbage collection while initialization appends to a row.",
-                   &EngineOptions::minor_gc),
+                   &engine::EngineOptions::minor_gc),
         IntEngine("caracal.gc_k", 1, 1000000, "Epochs after its last write before the major collector trims a row.",
-                  [](const EngineOptions& o) { return o.gc_k; },
-                  [](EngineOptions& o, int64_t v) { o.gc_k = static_cast<uint32_t>(v); }),
+                  [](const engine::EngineOptions& o) { return o.gc_k; },
+                  [](engine::EngineOptions& o, int64_t v) { o.gc_k = static_cast<uint32_t>(v); }),
         Plain("caracal.jit", Parameter::Kind::kBool,
               "Procedures created or first called from now on are compiled with LLVM (off: interpreted)."),
         Plain("caracal.dump_ir", Parameter::Kind::kBool,
@@ -173,7 +173,7 @@ const std::map<std::string, Parameter>& Registry() {
 
 }  // namespace
 
-Settings::Settings(const EngineOptions& initial) : engine_(initial) {
+Settings::Settings(const engine::EngineOptions& initial) : engine_(initial) {
   for (const auto& [name, p] : Registry())
     if (p.get) values_[name] = p.get(engine_);
   values_["caracal.jit"] = "on";

@@ -25,7 +25,7 @@ namespace caracal::frontend {
 class Settings {
  public:
   // `initial` is what RESET returns the engine settings to.
-  explicit Settings(const EngineOptions& initial);
+  explicit Settings(const engine::EngineOptions& initial);
 
   // SET name = value (nullopt: DEFAULT). Values are the statement's arguments as text;
   // several are an error for every parameter here. Throws planner::SqlError.
@@ -46,7 +46,7 @@ class Settings {
   bool GetBool(const std::string& name) const;
 
   // The engine options the current settings describe.
-  const EngineOptions& engine_options() const { return engine_; }
+  const engine::EngineOptions& engine_options() const { return engine_; }
 
   struct Parameter;  // a registry entry (settings.cc)
 
@@ -58,7 +58,7 @@ class Settings {
 
   std::map<std::string, std::string> values_;  // name -> canonical current value
   std::map<std::string, std::string> resets_;  // name -> value RESET restores
-  EngineOptions engine_;
+  engine::EngineOptions engine_;
 };
 
 // The statement forms: SET / SET ... TO DEFAULT / RESET / RESET ALL, and SHOW [ALL].

@@ -341,7 +341,7 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
     return missing(fmt::format("{}: invalid encoding name or conversion procedure not found", *enc));
   }
   if (cmd == "conninfo") {
-    const EngineOptions& e = session_.settings().engine_options();
+    const engine::EngineOptions& e = session_.settings().engine_options();
     say(fmt::format("You are connected to the embedded caracal database \"{}\" in this process (in memory: nothing "
                     "is saved on exit); {} worker{}, epochs of up to {} transactions or {} ms.",
                     variables_.Get("DBNAME").value_or("caracal"), e.workers, e.workers == 1 ? "" : "s",

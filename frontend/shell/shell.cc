@@ -409,21 +409,17 @@ bool Shell::SendQuery(const std::string& query, const SendOptions& how) {
   std::vector<StatementResult> results;
   // One statement (the usual case from a script) is waited for interruptibly; a string
   // of several (-c "a; b") runs like a simple-query message, stopping at the first error.
-  size_t statements = 2;
-  try {
-    statements = planner::ParseTree::Parse(query).statements().size();
-  } catch (const std::exception&) {
-    statements = 2;  // Execute reports the syntax error
-  }
-  if (statements <= 1) {
-    std::vector<PendingResult> pending = session_.Submit(query);
+  // Parsed once, here, for both the count and the run.
+  Session::ParsedText parsed = Session::ParseText(query);
+  if (parsed.statement_count() <= 1) {
+    std::vector<PendingResult> pending = session_.Submit(parsed);
     for (PendingResult& p : pending) {
       std::optional<StatementResult> r = Await(p);
       if (!r) return false;
       results.push_back(std::move(*r));
     }
   } else {
-    results = session_.Execute(query);
+    results = session_.Execute(parsed);
   }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   copy_progress_.Finish();

@@ -47,10 +47,10 @@ std::vector<const SequenceInfo*> Catalog::Sequences() const {
   return out;
 }
 
-Schema Catalog::EngineSchema(const TableInfo& table) {
-  std::vector<Column> columns;
+engine::Schema Catalog::EngineSchema(const TableInfo& table) {
+  std::vector<engine::Column> columns;
   for (const CatalogColumn& c : table.columns) columns.push_back(ToColumn(c.name, c.type, c.not_null));
-  return Schema(table.name, std::move(columns), table.primary_key);
+  return engine::Schema(table.name, std::move(columns), table.primary_key);
 }
 
 const TableInfo& Catalog::CreateTable(TableInfo table) {
@@ -80,7 +80,7 @@ const IndexInfo& Catalog::CreateIndex(std::string name, std::string_view table_n
   if (RelationExists(name)) throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
   TableInfo& table = *it->second;
   IndexInfo index{name, table.name, columns, static_cast<int>(table.indexes.size())};
-  db_.AddIndex(table.id, IndexSchema{name, std::move(columns)});  // fills it from the rows
+  db_.AddIndex(table.id, engine::IndexSchema{name, std::move(columns)});  // fills it from the rows
   indexes_.emplace(name, index);
   table.indexes.push_back(name);
   return indexes_.at(name);

@@ -35,7 +35,7 @@ struct CatalogColumn {
 
 struct TableInfo {
   std::string name;
-  TableId id = 0;
+  engine::TableId id = 0;
   std::vector<CatalogColumn> columns;
   std::vector<int> primary_key;  // column positions, in key order
   std::vector<std::string> indexes;  // names of this table's indexes, in engine index order
@@ -71,10 +71,10 @@ struct StoredRoutine {
 
 class Catalog {
  public:
-  explicit Catalog(Database& db) : db_(db) {}
+  explicit Catalog(engine::Database& db) : db_(db) {}
 
-  Database& database() { return db_; }
-  const Database& database() const { return db_; }
+  engine::Database& database() { return db_; }
+  const engine::Database& database() const { return db_; }
 
   const TableInfo* FindTable(std::string_view name) const;
   const IndexInfo* FindIndex(std::string_view name) const;
@@ -97,7 +97,7 @@ class Catalog {
   // order, then drop them in that order or reattach them in the reverse one.
   struct DetachedIndex {
     IndexInfo info;
-    TableId table = 0;
+    engine::TableId table = 0;
   };
   DetachedIndex DetachIndex(std::string_view name);
   void ReattachIndex(DetachedIndex detached);
@@ -123,7 +123,7 @@ class Catalog {
   std::string ChooseIndexName(std::string_view table, const std::vector<std::string>& columns) const;
 
   // The engine schema for a table description.
-  static Schema EngineSchema(const TableInfo& table);
+  static engine::Schema EngineSchema(const TableInfo& table);
 
   // What the caracal_stat_durability view shows (name, value rows): set by a session
   // over a data directory (engine/durability/durable_store.h); none in memory.
@@ -137,7 +137,7 @@ class Catalog {
   void RefuseWhileProceduresUse(const TableInfo& table, const std::string& what) const;
   void NumberIndexes(const TableInfo& table);
 
-  Database& db_;
+  engine::Database& db_;
   std::map<std::string, std::unique_ptr<TableInfo>, std::less<>> tables_;
   std::map<std::string, IndexInfo, std::less<>> indexes_;
   std::map<std::string, SequenceInfo, std::less<>> sequences_;

@@ -5,8 +5,8 @@ namespace caracal::planner {
 namespace {
 
 // Above any engine table id.
-constexpr TableId kWriteSetsViewId = 0xFFFF0001u;
-constexpr TableId kDurabilityViewId = 0xFFFF0002u;
+constexpr engine::TableId kWriteSetsViewId = 0xFFFF0001u;
+constexpr engine::TableId kDurabilityViewId = 0xFFFF0002u;
 
 TableInfo MakeWriteSetsView() {
   TableInfo t;

@@ -136,7 +136,7 @@ std::string Truncated(std::string_view s) {
 
 }  // namespace
 
-int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, Engine& engine, const CopyProgress& progress) {
+int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine& engine, const CopyProgress& progress) {
   if (!stmt->relation) throw NotSupported("COPY (query)");
   if (!stmt->is_from) throw NotSupported("COPY TO");
   if (stmt->is_program) throw NotSupported("COPY FROM PROGRAM");
@@ -173,12 +173,12 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, Engine& engine
   buffer << in.rdbuf();
   std::string data = buffer.str();
 
-  const Schema& schema = catalog.database().schema(table->id);
-  std::vector<RowValuePtr> rows;
-  std::vector<Key> keys;
+  const engine::Schema& schema = catalog.database().schema(table->id);
+  std::vector<engine::RowValuePtr> rows;
+  std::vector<engine::Key> keys;
   std::vector<std::string> key_texts;  // "Key (a)=(1) already exists.", for duplicate-key errors
   std::vector<int> key_lines;
-  std::set<Key, KeyLess> seen;
+  std::set<engine::Key, engine::KeyLess> seen;
   size_t pos = 0;
   int line = 0;
   std::vector<Field> fields;
@@ -213,7 +213,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, Engine& engine
         throw;
       }
     }
-    std::vector<Value> values;
+    std::vector<engine::Value> values;
     for (size_t c = 0; c < table->columns.size(); ++c) {
       const CatalogColumn& col = table->columns[c];
       if (!given[c] && col.default_expr) datums[c] = Eval(*col.default_expr, EvalContext{});
@@ -226,9 +226,9 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, Engine& engine
         throw;
       }
     }
-    std::vector<Value> key_values;
+    std::vector<engine::Value> key_values;
     for (int c : table->primary_key) key_values.push_back(values[c]);
-    Key key = EncodePrimaryKey(schema, key_values);
+    engine::Key key = EncodePrimaryKey(schema, key_values);
     std::string cols, vals;
     for (size_t k = 0; k < table->primary_key.size(); ++k) {
       int c = table->primary_key[k];
@@ -251,7 +251,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, Engine& engine
   if (progress) progress(static_cast<int64_t>(keys.size()));
   engine.RunExclusive([&] {
     {
-      Snapshot snapshot(catalog.database());
+      engine::Snapshot snapshot(catalog.database());
       for (size_t i = 0; i < keys.size(); ++i)
         if (snapshot.Read(table->id, keys[i]))
           throw SqlError(sqlstate::kUniqueViolation,

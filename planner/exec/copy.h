@@ -22,6 +22,6 @@ using CopyProgress = std::function<void(int64_t rows)>;
 inline constexpr int64_t kCopyProgressRows = 10000;
 
 // Returns the number of rows loaded. Throws SqlError (with a CONTEXT naming the line).
-int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, Engine& engine, const CopyProgress& progress = {});
+int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine& engine, const CopyProgress& progress = {});
 
 }  // namespace caracal::planner

@@ -78,7 +78,7 @@ SqlType ColumnType(const PgQuery__ColumnDef* def) {
   return t;
 }
 
-DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, Engine& engine) {
+DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine::Engine& engine) {
   TableInfo t;
   t.name = RelationName(stmt->relation);
   if (catalog.RelationExists(t.name)) {
@@ -157,7 +157,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, Engine
 // engine drops any; one that no longer compiles makes the DROP fail and change nothing.
 // Nothing runs meanwhile: the session drained the engine before DDL, and all of it
 // happens between epochs.
-void DropIndexes(const std::vector<std::string>& names, Catalog& catalog, Engine& engine) {
+void DropIndexes(const std::vector<std::string>& names, Catalog& catalog, engine::Engine& engine) {
   engine.RunExclusive([&] {
     std::vector<Catalog::DetachedIndex> detached;
     std::vector<const TableInfo*> tables;
@@ -189,7 +189,7 @@ void DropIndexes(const std::vector<std::string>& names, Catalog& catalog, Engine
   });
 }
 
-DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, Catalog& catalog, Engine& engine) {
+DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, Catalog& catalog, engine::Engine& engine) {
   if (stmt->unique) throw NotSupported("CREATE UNIQUE INDEX");
   if (stmt->where_clause) throw NotSupported("partial indexes");
   if (stmt->n_index_including_params > 0) throw NotSupported("INCLUDE columns");
@@ -231,7 +231,7 @@ int64_t IntOption(const PgQuery__DefElem* d) {
   throw SqlError(sqlstate::kSyntaxError, fmt::format("{} requires a numeric value", d->defname), d->location);
 }
 
-DdlOutcome CreateSequence(const PgQuery__CreateSeqStmt* stmt, Catalog& catalog, Engine& engine) {
+DdlOutcome CreateSequence(const PgQuery__CreateSeqStmt* stmt, Catalog& catalog, engine::Engine& engine) {
   std::string name = RelationName(stmt->sequence);
   std::optional<int64_t> start;
   int64_t increment = 1;
@@ -255,7 +255,7 @@ DdlOutcome CreateSequence(const PgQuery__CreateSeqStmt* stmt, Catalog& catalog, 
   return {"CREATE SEQUENCE", {}, nullptr};
 }
 
-DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, Engine& engine) {
+DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine) {
   const char* kind;
   const char* tag;
   switch (stmt->remove_type) {
@@ -321,7 +321,7 @@ bool IsDdl(const PgQuery__Node* stmt) {
   }
 }
 
-DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, Engine& engine, std::string_view statement_text,
+DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, engine::Engine& engine, std::string_view statement_text,
                       int statement_location) {
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:

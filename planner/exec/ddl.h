@@ -28,7 +28,7 @@ struct DdlOutcome {
 bool IsDdl(const PgQuery__Node* stmt);
 // `statement_text` / `statement_location`: the statement's own text and where it starts
 // in the parsed input (CREATE FUNCTION binds its body from the text).
-DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, Engine& engine,
+DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, engine::Engine& engine,
                       std::string_view statement_text = {}, int statement_location = 0);
 
 }  // namespace caracal::planner

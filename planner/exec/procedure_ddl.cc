@@ -40,7 +40,7 @@ std::string TypeList(const std::vector<SqlType>& types) {
 }  // namespace
 
 DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_view statement_text,
-                           int statement_location, Catalog& catalog, Engine& engine) {
+                           int statement_location, Catalog& catalog, engine::Engine& engine) {
   std::shared_ptr<ProcedureIr> ir;
   try {
     ir = BindProcedure(stmt, statement_text, catalog);
@@ -90,7 +90,7 @@ std::vector<std::shared_ptr<const ProcedureIr>> ReanalyzedProceduresUsing(std::s
   return again;
 }
 
-void ReanalyzeProceduresUsing(const TableInfo& table, Catalog& catalog, Engine& engine) {
+void ReanalyzeProceduresUsing(const TableInfo& table, Catalog& catalog, engine::Engine& engine) {
   const TableInfo* tables[] = {&table};
   std::vector<std::shared_ptr<const ProcedureIr>> again = ReanalyzedProceduresUsing(tables, catalog);
   if (again.empty()) return;
@@ -99,7 +99,7 @@ void ReanalyzeProceduresUsing(const TableInfo& table, Catalog& catalog, Engine& 
   });
 }
 
-DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, Engine& engine) {
+DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine) {
   std::optional<ProcedureIr::Kind> want;
   const char* tag = "DROP ROUTINE";
   if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION) {

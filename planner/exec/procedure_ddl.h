@@ -20,8 +20,8 @@ namespace caracal::planner {
 // `statement_text` is the statement's own text, found at byte `statement_location` of
 // the text the parse tree's locations refer to; SqlError locations refer to the latter.
 DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_view statement_text,
-                           int statement_location, Catalog& catalog, Engine& engine);
-DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, Engine& engine);
+                           int statement_location, Catalog& catalog, engine::Engine& engine);
+DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine);
 // Binds and analyses again, from their source, the procedures whose statements use one
 // of `tables`, against the catalog as it is now (as PostgreSQL replans after DDL), and
 // returns them; stores nothing. A procedure that no longer compiles is 2BP01, naming it.
@@ -29,6 +29,6 @@ std::vector<std::shared_ptr<const ProcedureIr>> ReanalyzedProceduresUsing(std::s
                                                                            const Catalog& catalog);
 // The same for one table, storing them in place of the old ones between epochs: after
 // CREATE INDEX, whose entries their writes must now declare.
-void ReanalyzeProceduresUsing(const TableInfo& table, Catalog& catalog, Engine& engine);
+void ReanalyzeProceduresUsing(const TableInfo& table, Catalog& catalog, engine::Engine& engine);
 
 }  // namespace caracal::planner

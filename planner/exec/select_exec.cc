@@ -106,7 +106,7 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
   // Aggregates whose argument is a column of an integer or numeric type read it straight
   // from the row (Accumulator::AddInt / AddNumeric), not through a Datum: the column,
   // else nullptr. Set once the table's schema is known.
-  std::vector<const Column*> column_args(plan.aggregates.size(), nullptr);
+  std::vector<const engine::Column*> column_args(plan.aggregates.size(), nullptr);
   // A collected output row: the outputs over `ctx`.
   auto project = [&](const EvalContext& ctx) {
     std::vector<Datum> row;
@@ -132,10 +132,10 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
         const AggregateSpec& a = plan.aggregates[i];
         if (a.filter && !EvalCondition(*a.filter, ctx)) continue;
         Accumulator& acc = group->accumulators[i];
-        if (const Column* c = column_args[i]; c != nullptr) {
+        if (const engine::Column* c = column_args[i]; c != nullptr) {
           const int col = a.arg->slot.index;
           if (ctx.row->IsNull(col)) acc.Add(Datum::Null());
-          else if (c->type == ColumnType::kNumeric) acc.AddNumeric(Numeric(ctx.row->GetInt(col), c->scale));
+          else if (c->type == engine::ColumnType::kNumeric) acc.AddNumeric(Numeric(ctx.row->GetInt(col), c->scale));
           else acc.AddInt(ctx.row->GetInt(col));
           continue;
         }
@@ -167,25 +167,25 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
     for (size_t i = 0; i < plan.aggregates.size(); ++i) {
       const Expr* arg = plan.aggregates[i].arg.get();
       if (arg == nullptr || arg->kind != ExprKind::kSlot || arg->slot.space != SlotSpace::kColumn) continue;
-      const Column& c = ctx.schema->column(arg->slot.index);
-      if ((IsIntegerType(c.type) && arg->type.is_integer()) || (c.type == ColumnType::kNumeric && arg->type.id == TypeId::kNumeric))
+      const engine::Column& c = ctx.schema->column(arg->slot.index);
+      if ((IsIntegerType(c.type) && arg->type.is_integer()) || (c.type == engine::ColumnType::kNumeric && arg->type.id == TypeId::kNumeric))
         column_args[i] = &c;
     }
     KeyRange range = ResolveAccessPath(plan.access, *plan.table, vars_only);
     if (range.exact && plan.has_residual) filter = plan.residual.get();
     if (!range.empty) {
       if (range.point) {
-        if (const RowValue* row = source.Read(plan.table->id, range.lo)) {
+        if (const engine::RowValue* row = source.Read(plan.table->id, range.lo)) {
           ctx.row = row;
           visit(ctx);
         }
       } else if (plan.access.kind == AccessPath::Kind::kIndexScan) {
-        source.ScanIndex(plan.table->id, plan.access.index, range.lo, range.hi, [&](const Key&, const RowValue& row) {
+        source.ScanIndex(plan.table->id, plan.access.index, range.lo, range.hi, [&](const engine::Key&, const engine::RowValue& row) {
           ctx.row = &row;
           return visit(ctx);
         });
       } else {
-        source.Scan(plan.table->id, range.lo, range.hi, [&](const Key&, const RowValue& row) {
+        source.Scan(plan.table->id, range.lo, range.hi, [&](const engine::Key&, const engine::RowValue& row) {
           ctx.row = &row;
           return visit(ctx);
         });
@@ -262,24 +262,24 @@ namespace {
 // The last committed epoch, held for the whole query.
 class SnapshotSource final : public RowSource {
  public:
-  explicit SnapshotSource(Database& db) : db_(db), snapshot_(db) {}
-  const Schema& schema(TableId table) override { return db_.schema(table); }
-  const RowValue* Read(TableId table, const Key& key) override { return snapshot_.Read(table, key); }
-  void Scan(TableId table, const Key& lo, const Key& hi, const RowVisitor& visit) override {
+  explicit SnapshotSource(engine::Database& db) : db_(db), snapshot_(db) {}
+  const engine::Schema& schema(engine::TableId table) override { return db_.schema(table); }
+  const engine::RowValue* Read(engine::TableId table, const engine::Key& key) override { return snapshot_.Read(table, key); }
+  void Scan(engine::TableId table, const engine::Key& lo, const engine::Key& hi, const RowVisitor& visit) override {
     snapshot_.Scan(table, lo, hi, visit);
   }
-  void ScanIndex(TableId table, int index, const Key& lo, const Key& hi, const RowVisitor& visit) override {
+  void ScanIndex(engine::TableId table, int index, const engine::Key& lo, const engine::Key& hi, const RowVisitor& visit) override {
     snapshot_.ScanIndex(table, index, lo, hi, visit);
   }
 
  private:
-  Database& db_;
-  Snapshot snapshot_;
+  engine::Database& db_;
+  engine::Snapshot snapshot_;
 };
 
 }  // namespace
 
-ResultSet ExecuteSelect(const SelectPlan& plan, Database& db) {
+ResultSet ExecuteSelect(const SelectPlan& plan, engine::Database& db) {
   SnapshotSource source(db);
   return RowsToResultSet(plan, SelectRows(plan, source, {}));
 }

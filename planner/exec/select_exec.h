@@ -14,7 +14,7 @@
 
 namespace caracal::planner {
 
-ResultSet ExecuteSelect(const SelectPlan& plan, Database& db);
+ResultSet ExecuteSelect(const SelectPlan& plan, engine::Database& db);
 
 // The visible columns of SelectRows' output in PostgreSQL's text format.
 ResultSet RowsToResultSet(const SelectPlan& plan, const std::vector<std::vector<Datum>>& rows);

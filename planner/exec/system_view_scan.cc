@@ -15,26 +15,26 @@ namespace {
 class MemoryRowSource final : public RowSource {
  public:
   explicit MemoryRowSource(const TableInfo& table) : schema_(Catalog::EngineSchema(table)) {}
-  void Add(Key key, std::vector<Value> values) { rows_.emplace(std::string(key.view()), MakeRow(schema_, values)); }
+  void Add(engine::Key key, std::vector<engine::Value> values) { rows_.emplace(std::string(key.view()), MakeRow(schema_, values)); }
 
-  const Schema& schema(TableId) override { return schema_; }
-  const RowValue* Read(TableId, const Key& key) override {
+  const engine::Schema& schema(engine::TableId) override { return schema_; }
+  const engine::RowValue* Read(engine::TableId, const engine::Key& key) override {
     auto it = rows_.find(std::string(key.view()));
     return it == rows_.end() ? nullptr : it->second.get();
   }
-  void Scan(TableId, const Key& lo, const Key& hi, const RowVisitor& visit) override {
+  void Scan(engine::TableId, const engine::Key& lo, const engine::Key& hi, const RowVisitor& visit) override {
     for (auto it = rows_.lower_bound(std::string(lo.view())); it != rows_.end(); ++it) {
       if (!hi.empty() && it->first >= hi.view()) break;
-      Key k;
+      engine::Key k;
       k.AppendBytes(it->first.data(), it->first.size());
       if (!visit(k, *it->second)) break;
     }
   }
-  void ScanIndex(TableId, int, const Key&, const Key&, const RowVisitor&) override {}
+  void ScanIndex(engine::TableId, int, const engine::Key&, const engine::Key&, const RowVisitor&) override {}
 
  private:
-  Schema schema_;
-  std::map<std::string, RowValuePtr> rows_;
+  engine::Schema schema_;
+  std::map<std::string, engine::RowValuePtr> rows_;
 };
 
 }  // namespace
@@ -46,9 +46,9 @@ ResultSet ExecuteSystemViewSelect(const SelectPlan& plan, const Catalog& catalog
     std::vector<std::pair<std::string, std::string>> status = catalog.DurabilityStatus();
     if (status.empty()) status.emplace_back("data_directory", "");
     for (auto& [name, value] : status) {
-      Key key;
+      engine::Key key;
       AppendKeyValue(key, Datum::String(name), view.columns[0]);
-      source.Add(std::move(key), {Value::String(name), Value::String(value)});
+      source.Add(std::move(key), {engine::Value::String(name), engine::Value::String(value)});
     }
     std::vector<std::vector<Datum>> rows = SelectRows(plan, source, {});
     return RowsToResultSet(plan, rows);
@@ -57,18 +57,18 @@ ResultSet ExecuteSystemViewSelect(const SelectPlan& plan, const Catalog& catalog
     const std::string arguments = ir->ArgumentTypes();
     for (const WriteSetRow& r : AnalysisRows(*ir)) {
       if (!r.statement || r.access == "read") continue;
-      std::vector<Value> values = {Value::String(ir->name),
-                                   Value::String(arguments),
-                                   Value::Int(*r.statement),
-                                   r.line > 0 ? Value::Int(r.line) : Value::Null(),
-                                   Value::String(r.table),
-                                   Value::String(r.access),
-                                   Value::String(r.key_class),
-                                   Value::String(r.key_expr),
-                                   Value::Bool(r.apply_row_update),
-                                   Value::Int(r.weight),
-                                   r.note.empty() ? Value::Null() : Value::String(r.note)};
-      Key key;
+      std::vector<engine::Value> values = {engine::Value::String(ir->name),
+                                   engine::Value::String(arguments),
+                                   engine::Value::Int(*r.statement),
+                                   r.line > 0 ? engine::Value::Int(r.line) : engine::Value::Null(),
+                                   engine::Value::String(r.table),
+                                   engine::Value::String(r.access),
+                                   engine::Value::String(r.key_class),
+                                   engine::Value::String(r.key_expr),
+                                   engine::Value::Bool(r.apply_row_update),
+                                   engine::Value::Int(r.weight),
+                                   r.note.empty() ? engine::Value::Null() : engine::Value::String(r.note)};
+      engine::Key key;
       AppendKeyValue(key, Datum::String(ir->name), view.columns[0]);
       AppendKeyValue(key, Datum::String(arguments), view.columns[1]);
       AppendKeyValue(key, Datum::Int(*r.statement), view.columns[2]);

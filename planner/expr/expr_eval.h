@@ -26,12 +26,12 @@ class ExprAccelerator {
 
 // Where slot values come from. Unused spaces stay empty.
 struct EvalContext {
-  const RowValue* row = nullptr;  // SlotSpace::kColumn
-  const Schema* schema = nullptr;
+  const engine::RowValue* row = nullptr;  // SlotSpace::kColumn
+  const engine::Schema* schema = nullptr;
   std::span<const Datum> variables;
   std::span<const Datum> group_keys;
   std::span<const Datum> aggregates;
-  const RowValue* excluded = nullptr;  // SlotSpace::kExcluded (same schema as `row`)
+  const engine::RowValue* excluded = nullptr;  // SlotSpace::kExcluded (same schema as `row`)
   const ExprAccelerator* accelerator = nullptr;  // may be null: interpret everything
 };
 

@@ -73,7 +73,7 @@ void Conjuncts(const Expr* e, std::vector<const Expr*>& out) {
   }
 }
 
-bool AppendKeyValue(Key& key, const Datum& v, const CatalogColumn& c) {
+bool AppendKeyValue(engine::Key& key, const Datum& v, const CatalogColumn& c) {
   switch (c.type.id) {
     case TypeId::kInt2:
     case TypeId::kInt4:
@@ -82,9 +82,9 @@ bool AppendKeyValue(Key& key, const Datum& v, const CatalogColumn& c) {
       int64_t lo = c.type.id == TypeId::kInt2 ? INT16_MIN : c.type.id == TypeId::kInt4 ? INT32_MIN : INT64_MIN;
       int64_t hi = c.type.id == TypeId::kInt2 ? INT16_MAX : c.type.id == TypeId::kInt4 ? INT32_MAX : INT64_MAX;
       if (v.i < lo || v.i > hi) return false;
-      key.AppendInt(v.i, c.type.id == TypeId::kInt2 ? ColumnType::kSmallInt
-                         : c.type.id == TypeId::kInt4 ? ColumnType::kInteger
-                                                      : ColumnType::kBigInt);
+      key.AppendInt(v.i, c.type.id == TypeId::kInt2 ? engine::ColumnType::kSmallInt
+                         : c.type.id == TypeId::kInt4 ? engine::ColumnType::kInteger
+                                                      : engine::ColumnType::kBigInt);
       return true;
     }
     case TypeId::kFloat4:
@@ -97,7 +97,7 @@ bool AppendKeyValue(Key& key, const Datum& v, const CatalogColumn& c) {
       if (v.n.scale() > c.type.scale && Compare(v.n.Rescale(c.type.scale), v.n) != 0) return false;
       Numeric r = v.n.Rescale(c.type.scale);
       if (r.mantissa() > INT64_MAX || r.mantissa() < INT64_MIN) return false;
-      key.AppendInt(static_cast<int64_t>(r.mantissa()), ColumnType::kBigInt);
+      key.AppendInt(static_cast<int64_t>(r.mantissa()), engine::ColumnType::kBigInt);
       return true;
     }
     case TypeId::kBool:
@@ -106,7 +106,7 @@ bool AppendKeyValue(Key& key, const Datum& v, const CatalogColumn& c) {
       return true;
     case TypeId::kTimestamp:
       if (v.kind != Datum::Kind::kTimestamp) return false;
-      key.AppendInt(v.i, ColumnType::kBigInt);
+      key.AppendInt(v.i, engine::ColumnType::kBigInt);
       return true;
     case TypeId::kBpchar: {
       if (v.kind != Datum::Kind::kString) return false;
@@ -212,7 +212,7 @@ KeyRange ResolveAccessPath(const AccessPath& path, const TableInfo& table, const
   KeyRange range;
   if (path.kind == AccessPath::Kind::kFullScan) return range;
   const std::vector<int>& columns = path.key_columns.empty() ? table.primary_key : path.key_columns;
-  Key prefix;
+  engine::Key prefix;
   size_t usable = 0;
   for (; usable < path.prefix.size(); ++usable) {
     Datum v = Eval(*path.prefix[usable], ctx);
@@ -229,7 +229,7 @@ KeyRange ResolveAccessPath(const AccessPath& path, const TableInfo& table, const
     return range;
   }
   range.lo = prefix;
-  range.hi = prefix.empty() ? Key() : prefix.PrefixSuccessor();
+  range.hi = prefix.empty() ? engine::Key() : prefix.PrefixSuccessor();
   if (usable < path.prefix.size()) return range;  // a widened prefix: not exact
   range.exact = true;
   if (usable >= columns.size()) return range;  // no bound column left
@@ -240,7 +240,7 @@ KeyRange ResolveAccessPath(const AccessPath& path, const TableInfo& table, const
       range.empty = true;
       return range;
     }
-    Key k = prefix;
+    engine::Key k = prefix;
     if (AppendKeyValue(k, v, next)) range.lo = path.lower->inclusive ? k : k.PrefixSuccessor();
     else range.exact = false;
   }
@@ -250,7 +250,7 @@ KeyRange ResolveAccessPath(const AccessPath& path, const TableInfo& table, const
       range.empty = true;
       return range;
     }
-    Key k = prefix;
+    engine::Key k = prefix;
     if (AppendKeyValue(k, v, next)) range.hi = path.upper->inclusive ? k.PrefixSuccessor() : k;
     else range.exact = false;
   }

@@ -42,7 +42,7 @@ struct AccessPath {
 
 // Appends the key encoding of `v` (non-null, of `c`'s type family) for column `c`; false
 // if it cannot be represented exactly (a read then widens its path; a write is refused).
-bool AppendKeyValue(Key& key, const Datum& v, const CatalogColumn& c);
+bool AppendKeyValue(engine::Key& key, const Datum& v, const CatalogColumn& c);
 
 // Appends the conjuncts of `e` (its AND's arguments, recursively; else `e` itself) to `out`.
 void Conjuncts(const Expr* e, std::vector<const Expr*>& out);
@@ -58,7 +58,7 @@ struct KeyRange {
   // Every value of the path was encoded as it is (none was widened away): the range holds
   // exactly the rows satisfying AccessPath::decided.
   bool exact = false;
-  Key lo, hi;          // point: lo is the key; range: [lo, hi), empty hi = unbounded
+  engine::Key lo, hi;          // point: lo is the key; range: [lo, hi), empty hi = unbounded
 };
 KeyRange ResolveAccessPath(const AccessPath& path, const TableInfo& table, const EvalContext& ctx);
 

@@ -24,7 +24,7 @@ struct CallPlan {
   };
   Form form = Form::kCall;
   std::shared_ptr<const ProcedureIr> ir;
-  std::vector<Value> args;
+  std::vector<engine::Value> args;
   std::vector<ResultColumn> columns;  // the statement's output columns
   // kSelectFrom: the result columns the statement selects, in order (SELECT a, b AS x
   // FROM f(...)); empty: all of them (SELECT *).

@@ -12,19 +12,19 @@
 
 namespace caracal::planner {
 
-using RowVisitor = std::function<bool(const Key& primary_key, const RowValue& row)>;
+using RowVisitor = std::function<bool(const engine::Key& primary_key, const engine::RowValue& row)>;
 
 class RowSource {
  public:
   virtual ~RowSource() = default;
-  virtual const Schema& schema(TableId table) = 0;
+  virtual const engine::Schema& schema(engine::TableId table) = 0;
   // The row with primary key `key`, or nullptr.
-  virtual const RowValue* Read(TableId table, const Key& key) = 0;
+  virtual const engine::RowValue* Read(engine::TableId table, const engine::Key& key) = 0;
   // Rows with lo <= key < hi (hi empty: unbounded) in key order; the visitor returns false
   // to stop.
-  virtual void Scan(TableId table, const Key& lo, const Key& hi, const RowVisitor& visit) = 0;
+  virtual void Scan(engine::TableId table, const engine::Key& lo, const engine::Key& hi, const RowVisitor& visit) = 0;
   // Rows whose secondary index `index` key is in [lo, hi), in index order.
-  virtual void ScanIndex(TableId table, int index, const Key& lo, const Key& hi, const RowVisitor& visit) = 0;
+  virtual void ScanIndex(engine::TableId table, int index, const engine::Key& lo, const engine::Key& hi, const RowVisitor& visit) = 0;
 };
 
 }  // namespace caracal::planner

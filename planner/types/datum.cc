@@ -356,7 +356,7 @@ std::string Float4Text(float v) {
   return ShortestFloatText(buf, 6);
 }
 
-std::string TimestampToText(int64_t micros) { return Value::Timestamp(micros).ToText(); }
+std::string TimestampToText(int64_t micros) { return engine::Value::Timestamp(micros).ToText(); }
 
 std::string DatumToText(const Datum& d, const SqlType& type) {
   switch (d.kind) {
@@ -440,20 +440,20 @@ Datum DatumFromText(std::string_view text, const SqlType& type) {
   BadInput(type, text);
 }
 
-Datum DatumFromRow(const RowValue& row, int col, const Column& c) {
+Datum DatumFromRow(const engine::RowValue& row, int col, const engine::Column& c) {
   if (row.IsNull(col)) return Datum::Null();
   switch (c.type) {
-    case ColumnType::kSmallInt:
-    case ColumnType::kInteger:
-    case ColumnType::kBigInt: return Datum::Int(row.GetInt(col));
-    case ColumnType::kReal:
-    case ColumnType::kDouble: return Datum::Float(row.GetDouble(col));
-    case ColumnType::kNumeric: return Datum::Num(Numeric(row.GetInt(col), c.scale));
-    case ColumnType::kBoolean: return Datum::Bool(row.GetBool(col));
-    case ColumnType::kChar:
-    case ColumnType::kVarchar:
-    case ColumnType::kText: return Datum::String(std::string(row.GetString(col)));
-    case ColumnType::kTimestamp: return Datum::Timestamp(row.GetInt(col));
+    case engine::ColumnType::kSmallInt:
+    case engine::ColumnType::kInteger:
+    case engine::ColumnType::kBigInt: return Datum::Int(row.GetInt(col));
+    case engine::ColumnType::kReal:
+    case engine::ColumnType::kDouble: return Datum::Float(row.GetDouble(col));
+    case engine::ColumnType::kNumeric: return Datum::Num(Numeric(row.GetInt(col), c.scale));
+    case engine::ColumnType::kBoolean: return Datum::Bool(row.GetBool(col));
+    case engine::ColumnType::kChar:
+    case engine::ColumnType::kVarchar:
+    case engine::ColumnType::kText: return Datum::String(std::string(row.GetString(col)));
+    case engine::ColumnType::kTimestamp: return Datum::Timestamp(row.GetInt(col));
   }
   return Datum::Null();
 }
@@ -488,9 +488,9 @@ void CopyDatum(Datum& dst, const Datum& src) {
   }
 }
 
-void DatumFromRowInto(const RowValue& row, int col, const Column& c, Datum& out) {
+void DatumFromRowInto(const engine::RowValue& row, int col, const engine::Column& c, Datum& out) {
   if (!row.IsNull(col) &&
-      (c.type == ColumnType::kChar || c.type == ColumnType::kVarchar || c.type == ColumnType::kText)) {
+      (c.type == engine::ColumnType::kChar || c.type == engine::ColumnType::kVarchar || c.type == engine::ColumnType::kText)) {
     SetStringDatum(out, row.GetString(col));
     return;
   }
@@ -510,38 +510,38 @@ std::optional<Numeric> StoredNumeric(const Numeric& n, const SqlType& type) {
 
 }  // namespace
 
-Value DatumToValue(const Datum& d, const SqlType& type) {
+engine::Value DatumToValue(const Datum& d, const SqlType& type) {
   switch (d.kind) {
-    case Datum::Kind::kNull: return Value::Null();
-    case Datum::Kind::kBool: return Value::Bool(d.as_bool());
-    case Datum::Kind::kInt: return Value::Int(d.i);
-    case Datum::Kind::kFloat: return Value::Double(d.f);
+    case Datum::Kind::kNull: return engine::Value::Null();
+    case Datum::Kind::kBool: return engine::Value::Bool(d.as_bool());
+    case Datum::Kind::kInt: return engine::Value::Int(d.i);
+    case Datum::Kind::kFloat: return engine::Value::Double(d.f);
     case Datum::Kind::kNumeric: {
       const std::optional<Numeric> r = StoredNumeric(d.n, type);
       if (!r)
         throw SqlError(sqlstate::kNumericOutOfRange, "numeric field overflow")
             .WithDetail("Stored numeric values hold at most 18 digits.");
-      return Value::Numeric(static_cast<int64_t>(r->mantissa()), r->scale());
+      return engine::Value::Numeric(static_cast<int64_t>(r->mantissa()), r->scale());
     }
-    case Datum::Kind::kString: return Value::String(d.s);
-    case Datum::Kind::kTimestamp: return Value::Timestamp(d.i);
+    case Datum::Kind::kString: return engine::Value::String(d.s);
+    case Datum::Kind::kTimestamp: return engine::Value::Timestamp(d.i);
     case Datum::Kind::kArray: {
-      std::vector<Value> elements;
+      std::vector<engine::Value> elements;
       SqlType element = type.is_array() ? type.Element() : SqlType::Of(TypeId::kText);
       for (const Datum& e : *d.array) elements.push_back(DatumToValue(e, element));
-      return Value::Array(std::move(elements));
+      return engine::Value::Array(std::move(elements));
     }
   }
-  return Value::Null();
+  return engine::Value::Null();
 }
 
-Value DatumToResultValue(const Datum& d, const SqlType& type) {
-  if (d.kind == Datum::Kind::kNumeric && !StoredNumeric(d.n, type)) return Value::String(DatumToText(d, type));
+engine::Value DatumToResultValue(const Datum& d, const SqlType& type) {
+  if (d.kind == Datum::Kind::kNumeric && !StoredNumeric(d.n, type)) return engine::Value::String(DatumToText(d, type));
   if (d.kind != Datum::Kind::kArray) return DatumToValue(d, type);
-  std::vector<Value> elements;
+  std::vector<engine::Value> elements;
   const SqlType element = type.is_array() ? type.Element() : SqlType::Of(TypeId::kText);
   for (const Datum& e : *d.array) elements.push_back(DatumToResultValue(e, element));
-  return Value::Array(std::move(elements));
+  return engine::Value::Array(std::move(elements));
 }
 
 namespace {
@@ -549,26 +549,26 @@ namespace {
 // The slot bits DatumToValue and RowBuilder::Set together would give non-null `d` in
 // fixed-width column `c`, for the common pairs where no Value is needed; nullopt for
 // the rest (which take the Value path, so conversions and errors stay in one place).
-std::optional<int64_t> DirectSlotBits(const Datum& d, const SqlType& type, const Column& c) {
+std::optional<int64_t> DirectSlotBits(const Datum& d, const SqlType& type, const engine::Column& c) {
   switch (c.type) {
-    case ColumnType::kSmallInt:
-    case ColumnType::kInteger:
-    case ColumnType::kBigInt:
+    case engine::ColumnType::kSmallInt:
+    case engine::ColumnType::kInteger:
+    case engine::ColumnType::kBigInt:
       if (d.kind == Datum::Kind::kInt) return d.i;
       return std::nullopt;
-    case ColumnType::kTimestamp:
+    case engine::ColumnType::kTimestamp:
       if (d.kind == Datum::Kind::kTimestamp) return d.i;
       return std::nullopt;
-    case ColumnType::kBoolean:
+    case engine::ColumnType::kBoolean:
       if (d.kind == Datum::Kind::kBool) return d.i != 0 ? 1 : 0;
       return std::nullopt;
-    case ColumnType::kDouble:
+    case engine::ColumnType::kDouble:
       if (d.kind == Datum::Kind::kFloat) return std::bit_cast<int64_t>(d.f);
       return std::nullopt;
-    case ColumnType::kReal:
+    case engine::ColumnType::kReal:
       if (d.kind == Datum::Kind::kFloat) return std::bit_cast<int64_t>(static_cast<double>(static_cast<float>(d.f)));
       return std::nullopt;
-    case ColumnType::kNumeric: {
+    case engine::ColumnType::kNumeric: {
       if (d.kind != Datum::Kind::kNumeric || type.scale != c.scale || c.scale < 0 || c.scale > 18) return std::nullopt;
       const Numeric r = d.n.Rescale(c.scale);
       if (r.mantissa() > INT64_MAX || r.mantissa() < INT64_MIN) return std::nullopt;  // the Value path raises
@@ -580,10 +580,10 @@ std::optional<int64_t> DirectSlotBits(const Datum& d, const SqlType& type, const
 
 }  // namespace
 
-void SetRowColumn(RowBuilder& b, int col, const Column& c, const Datum& d, const SqlType& type) {
+void SetRowColumn(engine::RowBuilder& b, int col, const engine::Column& c, const Datum& d, const SqlType& type) {
   if (d.kind == Datum::Kind::kString &&
-      (c.type == ColumnType::kVarchar || c.type == ColumnType::kText ||
-       (c.type == ColumnType::kChar && static_cast<int>(d.s.size()) >= c.precision))) {
+      (c.type == engine::ColumnType::kVarchar || c.type == engine::ColumnType::kText ||
+       (c.type == engine::ColumnType::kChar && static_cast<int>(d.s.size()) >= c.precision))) {
     b.SetStringRef(col, d.s);
     return;
   }
@@ -594,7 +594,7 @@ void SetRowColumn(RowBuilder& b, int col, const Column& c, const Datum& d, const
   b.Set(col, DatumToValue(d, type));
 }
 
-void PatchRowColumn(RowPatch& p, const Schema& schema, int col, const Datum& d, const SqlType& type) {
+void PatchRowColumn(engine::RowPatch& p, const engine::Schema& schema, int col, const Datum& d, const SqlType& type) {
   if (std::optional<int64_t> bits = DirectSlotBits(d, type, schema.column(col))) {
     p.SetInt(col, *bits);
     return;
@@ -619,22 +619,22 @@ IntBounds BoundsOf(TypeId id) {
 // Sets `out` to `v` where no conversion is needed - an integer (within `bounds`, else
 // 22003), a boolean or a timestamp of the type `id` - in place, without building and
 // moving a whole Datum. False when `v` needs the general conversion.
-[[gnu::always_inline]] inline bool AssignSimple(Datum& out, const Value& v, TypeId id, IntBounds bounds) {
+[[gnu::always_inline]] inline bool AssignSimple(Datum& out, const engine::Value& v, TypeId id, IntBounds bounds) {
   Datum::Kind kind;
   int64_t x;
   switch (v.kind()) {
-    case Value::Kind::kInt:
+    case engine::Value::Kind::kInt:
       if (id != TypeId::kInt2 && id != TypeId::kInt4 && id != TypeId::kInt8) return false;
       x = v.as_int();
       if (x < bounds.lo || x > bounds.hi) CheckIntRange(x, id);  // raises 22003
       kind = Datum::Kind::kInt;
       break;
-    case Value::Kind::kBool:
+    case engine::Value::Kind::kBool:
       if (id != TypeId::kBool) return false;
       x = v.as_bool();
       kind = Datum::Kind::kBool;
       break;
-    case Value::Kind::kTimestamp:
+    case engine::Value::Kind::kTimestamp:
       if (id != TypeId::kTimestamp) return false;
       x = v.as_timestamp();
       kind = Datum::Kind::kTimestamp;
@@ -646,12 +646,12 @@ IntBounds BoundsOf(TypeId id) {
 }
 
 // The elements of an array argument, into `elements` (whose old contents are overwritten).
-void FillArrayElements(std::vector<Datum>& elements, const std::vector<Value>& values, const SqlType& element) {
+void FillArrayElements(std::vector<Datum>& elements, const std::vector<engine::Value>& values, const SqlType& element) {
   elements.resize(values.size());
   // The element type's range is known before the loop. Through plain pointers: stores
   // into `elements` must not make the compiler re-read `values`' bounds on every element.
   const IntBounds bounds = BoundsOf(element.id);
-  const Value* in = values.data();
+  const engine::Value* in = values.data();
   Datum* outs = elements.data();
   const size_t n = values.size();
   for (size_t k = 0; k < n; ++k)
@@ -660,43 +660,43 @@ void FillArrayElements(std::vector<Datum>& elements, const std::vector<Value>& v
 
 }  // namespace
 
-Datum DatumFromValue(const Value& v, const SqlType& type) {
+Datum DatumFromValue(const engine::Value& v, const SqlType& type) {
   auto mismatch = [&]() -> SqlError {
     return SqlError(sqlstate::kDatatypeMismatch, fmt::format("a value of this kind cannot be a {}", type.Name()));
   };
   if (v.is_null()) return Datum::Null();
   // Text arguments convert through the type's input function, as an untyped literal would.
-  if (v.kind() == Value::Kind::kString && !type.is_string()) return DatumFromText(v.as_string(), type);
+  if (v.kind() == engine::Value::Kind::kString && !type.is_string()) return DatumFromText(v.as_string(), type);
   Datum d;
   switch (type.id) {
     case TypeId::kBool:
-      if (v.kind() != Value::Kind::kBool) throw mismatch();
+      if (v.kind() != engine::Value::Kind::kBool) throw mismatch();
       return Datum::Bool(v.as_bool());
     case TypeId::kInt2:
     case TypeId::kInt4:
     case TypeId::kInt8:
-      if (v.kind() != Value::Kind::kInt) throw mismatch();
+      if (v.kind() != engine::Value::Kind::kInt) throw mismatch();
       return Datum::Int(CheckIntRange(v.as_int(), type.id));
     case TypeId::kFloat4:
     case TypeId::kFloat8:
-      if (v.kind() == Value::Kind::kDouble) return Datum::Float(type.id == TypeId::kFloat4 ? static_cast<float>(v.as_double()) : v.as_double());
-      if (v.kind() == Value::Kind::kInt) return Datum::Float(static_cast<double>(v.as_int()));
+      if (v.kind() == engine::Value::Kind::kDouble) return Datum::Float(type.id == TypeId::kFloat4 ? static_cast<float>(v.as_double()) : v.as_double());
+      if (v.kind() == engine::Value::Kind::kInt) return Datum::Float(static_cast<double>(v.as_int()));
       throw mismatch();
     case TypeId::kNumeric:
-      if (v.kind() == Value::Kind::kNumeric) d = Datum::Num(Numeric(v.numeric_mantissa(), v.numeric_scale()));
-      else if (v.kind() == Value::Kind::kInt) d = Datum::Num(Numeric::FromInt(v.as_int()));
+      if (v.kind() == engine::Value::Kind::kNumeric) d = Datum::Num(Numeric(v.numeric_mantissa(), v.numeric_scale()));
+      else if (v.kind() == engine::Value::Kind::kInt) d = Datum::Num(Numeric::FromInt(v.as_int()));
       else throw mismatch();
       return ApplyTypmod(std::move(d), type);
     case TypeId::kBpchar:
     case TypeId::kVarchar:
     case TypeId::kText:
-      if (v.kind() != Value::Kind::kString) return ApplyTypmod(Datum::String(v.ToText()), type);
+      if (v.kind() != engine::Value::Kind::kString) return ApplyTypmod(Datum::String(v.ToText()), type);
       return ApplyTypmod(Datum::String(v.as_string()), type);
     case TypeId::kTimestamp:
-      if (v.kind() != Value::Kind::kTimestamp) throw mismatch();
+      if (v.kind() != engine::Value::Kind::kTimestamp) throw mismatch();
       return Datum::Timestamp(v.as_timestamp());
     case TypeId::kArray: {
-      if (v.kind() != Value::Kind::kArray) throw mismatch();
+      if (v.kind() != engine::Value::Kind::kArray) throw mismatch();
       auto elements = std::make_shared<std::vector<Datum>>();
       FillArrayElements(*elements, v.as_array(), type.Element());
       d.kind = Datum::Kind::kArray;
@@ -708,13 +708,13 @@ Datum DatumFromValue(const Value& v, const SqlType& type) {
   throw mismatch();
 }
 
-void AssignFromValue(Datum& out, const Value& v, const SqlType& type) {
+void AssignFromValue(Datum& out, const engine::Value& v, const SqlType& type) {
   if (AssignSimple(out, v, type.id, BoundsOf(type.id))) return;
   // ThreadSanitizer does not model the fence below, so there every conversion allocates.
 #if !defined(__SANITIZE_THREAD__)
   // `out` may be NULL and still hold the elements of an earlier array (a reused frame's
   // parameter that a run left unconverted: see codegen's MakeFrame).
-  if (type.id == TypeId::kArray && v.kind() == Value::Kind::kArray && out.array && out.array.use_count() == 1) {
+  if (type.id == TypeId::kArray && v.kind() == engine::Value::Kind::kArray && out.array && out.array.use_count() == 1) {
     // Nothing else holds these elements, and every array is created as a non-const vector
     // (Datum::Array, DatumFromValue), so they may be rewritten in place. The fence orders
     // the rewrite after a last holder's reads on another thread (its release of the count).

@@ -84,31 +84,31 @@ inline void SetScalarDatum(Datum& d, Datum::Kind kind, int64_t v) {
 // dst = src, reusing dst's string buffer; the fast path of compiled code's stores.
 void CopyDatum(Datum& dst, const Datum& src);
 
-Datum DatumFromRow(const RowValue& row, int col, const Column& column);
+Datum DatumFromRow(const engine::RowValue& row, int col, const engine::Column& column);
 // The same, written into `out` (reusing its string's capacity: no allocation when a
 // procedure reads into the same variable again).
-void DatumFromRowInto(const RowValue& row, int col, const Column& column, Datum& out);
+void DatumFromRowInto(const engine::RowValue& row, int col, const engine::Column& column, Datum& out);
 // To an engine Value for storing into a column of `type` (the value already coerced).
 // Arrays become Value::Array of their elements.
-Value DatumToValue(const Datum& d, const SqlType& type);
+engine::Value DatumToValue(const Datum& d, const SqlType& type);
 // To an engine Value for a client (a procedure's result row): as DatumToValue, except
 // that a numeric wider than a stored one (more than 18 digits, `1.5 / 3` has scale 20)
 // travels as its text, which is what the client prints; it is no column's value.
-Value DatumToResultValue(const Datum& d, const SqlType& type);
+engine::Value DatumToResultValue(const Datum& d, const SqlType& type);
 // Column `col` of a row being built or patched := non-null `d` (a value of `type`,
 // already coerced to the column), exactly as Set(col, DatumToValue(d, type)) would,
 // but without a Value in between for the common kinds. A string is referenced, not
 // copied: `d` must outlive b.Build(). Patching is for fixed-width columns only.
-void SetRowColumn(RowBuilder& b, int col, const Column& column, const Datum& d, const SqlType& type);
-void PatchRowColumn(RowPatch& p, const Schema& schema, int col, const Datum& d, const SqlType& type);
+void SetRowColumn(engine::RowBuilder& b, int col, const engine::Column& column, const Datum& d, const SqlType& type);
+void PatchRowColumn(engine::RowPatch& p, const engine::Schema& schema, int col, const Datum& d, const SqlType& type);
 // An engine Value (a procedure argument, a row value) as a Datum of `type`: the value
 // must already be of the type's family (Value::Array for arrays); modifiers are applied
 // as an assignment would. Throws SqlError if the kinds do not match.
-Datum DatumFromValue(const Value& v, const SqlType& type);
+Datum DatumFromValue(const engine::Value& v, const SqlType& type);
 // DatumFromValue into `out`, rewriting an array `out` holds in place when no other Datum
 // shares it, so that a frame converting the same procedure's arguments run after run
 // does not allocate. Same results and errors as DatumFromValue.
-void AssignFromValue(Datum& out, const Value& v, const SqlType& type);
+void AssignFromValue(Datum& out, const engine::Value& v, const SqlType& type);
 
 // Three-way comparison of two non-null datums of the same kind (strings bytewise, as
 // the C collation; bpchar callers strip trailing blanks first). Arrays compare element

@@ -33,43 +33,43 @@ std::string SqlType::Name() const {
   return BaseName();
 }
 
-SqlType FromColumn(const Column& c) {
+SqlType FromColumn(const engine::Column& c) {
   switch (c.type) {
-    case ColumnType::kSmallInt: return SqlType::Of(TypeId::kInt2);
-    case ColumnType::kInteger: return SqlType::Of(TypeId::kInt4);
-    case ColumnType::kBigInt: return SqlType::Of(TypeId::kInt8);
-    case ColumnType::kReal: return SqlType::Of(TypeId::kFloat4);
-    case ColumnType::kDouble: return SqlType::Of(TypeId::kFloat8);
-    case ColumnType::kNumeric: return SqlType::Numeric(c.precision, c.scale);
-    case ColumnType::kBoolean: return SqlType::Of(TypeId::kBool);
-    case ColumnType::kChar: return SqlType{TypeId::kBpchar, c.precision > 0 ? c.precision : -1, -1};
-    case ColumnType::kVarchar: return SqlType{TypeId::kVarchar, c.precision > 0 ? c.precision : -1, -1};
-    case ColumnType::kText: return SqlType::Of(TypeId::kText);
-    case ColumnType::kTimestamp: return SqlType::Of(TypeId::kTimestamp);
+    case engine::ColumnType::kSmallInt: return SqlType::Of(TypeId::kInt2);
+    case engine::ColumnType::kInteger: return SqlType::Of(TypeId::kInt4);
+    case engine::ColumnType::kBigInt: return SqlType::Of(TypeId::kInt8);
+    case engine::ColumnType::kReal: return SqlType::Of(TypeId::kFloat4);
+    case engine::ColumnType::kDouble: return SqlType::Of(TypeId::kFloat8);
+    case engine::ColumnType::kNumeric: return SqlType::Numeric(c.precision, c.scale);
+    case engine::ColumnType::kBoolean: return SqlType::Of(TypeId::kBool);
+    case engine::ColumnType::kChar: return SqlType{TypeId::kBpchar, c.precision > 0 ? c.precision : -1, -1};
+    case engine::ColumnType::kVarchar: return SqlType{TypeId::kVarchar, c.precision > 0 ? c.precision : -1, -1};
+    case engine::ColumnType::kText: return SqlType::Of(TypeId::kText);
+    case engine::ColumnType::kTimestamp: return SqlType::Of(TypeId::kTimestamp);
   }
   return SqlType::Of(TypeId::kText);
 }
 
-Column ToColumn(const std::string& name, const SqlType& t, bool not_null) {
-  Column c;
+engine::Column ToColumn(const std::string& name, const SqlType& t, bool not_null) {
+  engine::Column c;
   c.name = name;
   c.not_null = not_null;
   switch (t.id) {
-    case TypeId::kBool: c.type = ColumnType::kBoolean; break;
-    case TypeId::kInt2: c.type = ColumnType::kSmallInt; break;
-    case TypeId::kInt4: c.type = ColumnType::kInteger; break;
-    case TypeId::kInt8: c.type = ColumnType::kBigInt; break;
-    case TypeId::kFloat4: c.type = ColumnType::kReal; break;
-    case TypeId::kFloat8: c.type = ColumnType::kDouble; break;
+    case TypeId::kBool: c.type = engine::ColumnType::kBoolean; break;
+    case TypeId::kInt2: c.type = engine::ColumnType::kSmallInt; break;
+    case TypeId::kInt4: c.type = engine::ColumnType::kInteger; break;
+    case TypeId::kInt8: c.type = engine::ColumnType::kBigInt; break;
+    case TypeId::kFloat4: c.type = engine::ColumnType::kReal; break;
+    case TypeId::kFloat8: c.type = engine::ColumnType::kDouble; break;
     case TypeId::kNumeric:
-      c.type = ColumnType::kNumeric;
+      c.type = engine::ColumnType::kNumeric;
       c.precision = t.precision;
       c.scale = t.scale;
       break;
-    case TypeId::kBpchar: c.type = ColumnType::kChar; c.precision = t.precision < 0 ? 0 : t.precision; break;
-    case TypeId::kVarchar: c.type = ColumnType::kVarchar; c.precision = t.precision < 0 ? 0 : t.precision; break;
-    case TypeId::kText: c.type = ColumnType::kText; break;
-    case TypeId::kTimestamp: c.type = ColumnType::kTimestamp; break;
+    case TypeId::kBpchar: c.type = engine::ColumnType::kChar; c.precision = t.precision < 0 ? 0 : t.precision; break;
+    case TypeId::kVarchar: c.type = engine::ColumnType::kVarchar; c.precision = t.precision < 0 ? 0 : t.precision; break;
+    case TypeId::kText: c.type = engine::ColumnType::kText; break;
+    case TypeId::kTimestamp: c.type = engine::ColumnType::kTimestamp; break;
     case TypeId::kUnknown: throw SqlError(sqlstate::kInternalError, "column of unknown type");
     case TypeId::kArray: throw SqlError(sqlstate::kFeatureNotSupported, "array columns are not supported yet");
   }

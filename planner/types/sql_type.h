@@ -62,9 +62,9 @@ struct SqlType {
 };
 
 // Engine column type <-> SQL type (the engine stores numeric with p <= 18).
-SqlType FromColumn(const Column& column);
+SqlType FromColumn(const engine::Column& column);
 // Throws SqlError for kUnknown (callers resolve unknown to text first).
-Column ToColumn(const std::string& name, const SqlType& type, bool not_null);
+engine::Column ToColumn(const std::string& name, const SqlType& type, bool not_null);
 
 // A type by its SQL name as PostgreSQL's grammar leaves it after parsing (int4,
 // "varchar", "bpchar", "timestamp", ...), with its modifiers; nullopt if unknown.

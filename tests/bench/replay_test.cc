@@ -20,39 +20,39 @@
 namespace caracal {
 namespace {
 
-using testing::TempDir;
+using engine::testing::TempDir;
 
-class WorkloadHost final : public ReplayHost {
+class WorkloadHost final : public engine::ReplayHost {
  public:
   explicit WorkloadHost(const bench::Workload& w) {
-    for (const Procedure* p : w.procedures()) by_identity_[std::string(p->log_identity())] = p;
+    for (const engine::Procedure* p : w.procedures()) by_identity_[std::string(p->log_identity())] = p;
   }
-  std::shared_ptr<const Procedure> Resolve(std::string_view identity) override {
+  std::shared_ptr<const engine::Procedure> Resolve(std::string_view identity) override {
     auto it = by_identity_.find(std::string(identity));
-    return it == by_identity_.end() ? nullptr : std::shared_ptr<const Procedure>(std::shared_ptr<const Procedure>(), it->second);
+    return it == by_identity_.end() ? nullptr : std::shared_ptr<const engine::Procedure>(std::shared_ptr<const engine::Procedure>(), it->second);
   }
   void ReplayDdl(const std::string& sql) override { FAIL() << "unexpected DDL " << sql; }
 
  private:
-  std::map<std::string, const Procedure*> by_identity_;
+  std::map<std::string, const engine::Procedure*> by_identity_;
 };
 
 std::string Hex(uint64_t h) { return fmt::format("{:016x}", h); }
 
 // Replays `dir`'s log on a fresh load of the workload with `workers` workers.
 uint64_t ReplayOnFreshLoad(const bench::RunOptions& run, const std::filesystem::path& dir, int workers,
-                           ReplayStats* stats = nullptr) {
+                           engine::ReplayStats* stats = nullptr) {
   std::unique_ptr<bench::Workload> w = bench::MakeWorkload(run.workload, run.workload_options);
-  Database db;
+  engine::Database db;
   w->Setup(db, {});
   WorkloadHost host(*w);
-  EngineOptions options = run.engine;
+  engine::EngineOptions options = run.engine;
   options.workers = workers;
-  LogScan scan = LogScan::Scan(dir / "log");
+  engine::LogScan scan = engine::LogScan::Scan(dir / "log");
   EXPECT_FALSE(scan.cut().has_value());
   {
-    Engine engine(db, options);
-    ReplayStats s = ReplayLog(scan, 0, engine, db, host);
+    engine::Engine engine(db, options);
+    engine::ReplayStats s = ReplayLog(scan, 0, engine, db, host);
     if (stats) *stats = s;
   }
   return StateHash(db);
@@ -83,7 +83,7 @@ TEST_P(ReplayTest, LongLogReplaysToTheRunsStateOnAnyWorkerCount) {
   // TPC-C's load is slow to repeat: one other worker count for it, two for YCSB.
   const std::vector<int> worker_counts = c.workload == "tpcc-1wh" ? std::vector<int>{3} : std::vector<int>{1, 3};
   for (int workers : worker_counts) {
-    ReplayStats stats;
+    engine::ReplayStats stats;
     EXPECT_EQ(Hex(ReplayOnFreshLoad(run, dir.path() / "run", workers, &stats)), Hex(original.state_hash))
         << c.workload << " replayed on " << workers << " workers";
     EXPECT_EQ(stats.txns, c.txns);

@@ -24,9 +24,9 @@ double ResidentMb() {
   return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 20);
 }
 
-size_t TotalVersions(Database& db, TableId t) {
+size_t TotalVersions(engine::Database& db, engine::TableId t) {
   size_t n = 0;
-  db.table(t).ForEach(Key(), Key(), [&](const Key&, Row& row) {
+  db.table(t).ForEach(engine::Key(), engine::Key(), [&](const engine::Key&, engine::Row& row) {
     n += row.size();
     return true;
   });
@@ -39,16 +39,16 @@ TEST(SoakTest, VersionsAndMemoryStayBoundedOverThousandsOfEpochs) {
   wo.keys = 20'000;
   wo.seed = 3;
   std::unique_ptr<bench::Workload> ycsb = bench::MakeWorkload("ycsb-contention", wo);
-  Database db;
+  engine::Database db;
   ycsb->Setup(db, {});
-  const TableId t = 0;
-  EngineOptions o;
+  const engine::TableId t = 0;
+  engine::EngineOptions o;
   o.workers = 2;
   o.epoch_max_txns = kEpochTxns;
   o.epoch_interval_ms = 60000;
   o.gc_k = 8;
   o.split_threshold = 8;
-  Engine engine(db, o);
+  engine::Engine engine(db, o);
   std::mt19937_64 rng(5);
   double rss_warm = 0, rss_max_after = 0;
   size_t versions_warm = 0, versions_max_after = 0;
@@ -67,7 +67,7 @@ TEST(SoakTest, VersionsAndMemoryStayBoundedOverThousandsOfEpochs) {
       }
     }
   }
-  EngineStats stats = engine.stats();
+  engine::EngineStats stats = engine.stats();
   EXPECT_EQ(stats.epochs, static_cast<uint64_t>(kEpochs));
   EXPECT_GT(stats.split_pieces, 0u);
   EXPECT_GT(stats.gc_freed_versions, static_cast<uint64_t>(kEpochs) * kEpochTxns * 5);

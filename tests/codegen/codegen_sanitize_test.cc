@@ -20,9 +20,9 @@ using planner::TypeId;
 
 TEST(CodegenSanitize, FrameRowAndErrors) {
   Jit jit(OptLevel::kO2);
-  Schema schema("t", {{"a", ColumnType::kInteger}, {"s", ColumnType::kText}, {"n", ColumnType::kNumeric, 8, 2}}, {0});
-  std::vector<Value> values = {Value::Int(7), Value::String(std::string(100, 'x')), Value::Numeric(1234, 2)};
-  RowValuePtr row = MakeRow(schema, values);
+  engine::Schema schema("t", {{"a", engine::ColumnType::kInteger}, {"s", engine::ColumnType::kText}, {"n", engine::ColumnType::kNumeric, 8, 2}}, {0});
+  std::vector<engine::Value> values = {engine::Value::Int(7), engine::Value::String(std::string(100, 'x')), engine::Value::Numeric(1234, 2)};
+  engine::RowValuePtr row = MakeRow(schema, values);
   TestScope scope({{"v", SqlType::Of(TypeId::kText), {planner::SlotSpace::kVariable, 0}},
                    {"a", SqlType::Of(TypeId::kInt4), {planner::SlotSpace::kColumn, 0}},
                    {"s", SqlType::Of(TypeId::kText), {planner::SlotSpace::kColumn, 1}},
@@ -189,8 +189,8 @@ END $$)");
 // Dropped and replaced procedures never remove their entries: the scratch stays bounded,
 // and a run that borrowed buffers keeps them when the scratch drops every entry under it.
 TEST(CodegenSanitize, TheScratchStaysBoundedAndLentBuffersOutliveItsEntries) {
-  WorkerScratch scratch;
-  std::vector<int> owners(3 * WorkerScratch::kMaxOwners);
+  engine::WorkerScratch scratch;
+  std::vector<int> owners(3 * engine::WorkerScratch::kMaxOwners);
   int held_owner = 0;
   BorrowedBuffers run(scratch, &held_owner);
   run.temps().resize(4);
@@ -198,7 +198,7 @@ TEST(CodegenSanitize, TheScratchStaysBoundedAndLentBuffersOutliveItsEntries) {
   for (int& o : owners) {
     BorrowedBuffers other(scratch, &o);
     other.temps().resize(1);
-    ASSERT_LE(scratch.owners(), WorkerScratch::kMaxOwners);
+    ASSERT_LE(scratch.owners(), engine::WorkerScratch::kMaxOwners);
   }
   // Cleared at least twice under `run`: its buffers are still its own and intact.
   EXPECT_EQ(run.temps().data(), temps);

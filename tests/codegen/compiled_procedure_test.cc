@@ -24,12 +24,12 @@ using planner::VariableKind;
 
 const SqlType kInt = SqlType::Of(TypeId::kInt4);
 
-std::string Describe(const TxnResult& r) {
-  std::string out = r.status == TxnResult::Status::kCommitted ? "committed" : "aborted " + r.sqlstate + ": " + r.message;
+std::string Describe(const engine::TxnResult& r) {
+  std::string out = r.status == engine::TxnResult::Status::kCommitted ? "committed" : "aborted " + r.sqlstate + ": " + r.message;
   for (const auto& n : r.notices) out += " | notice " + n;
   for (const auto& row : r.rows) {
     out += " | row";
-    for (const Value& v : row) out += " " + (v.is_null() ? std::string("NULL") : v.ToText());
+    for (const engine::Value& v : row) out += " " + (v.is_null() ? std::string("NULL") : v.ToText());
   }
   return out;
 }
@@ -37,20 +37,20 @@ std::string Describe(const TxnResult& r) {
 class CompiledVsInterpreted : public ::testing::Test {
  protected:
   // Runs `calls` through both procedures; returns the compiled run's descriptions.
-  std::vector<std::string> Compare(std::shared_ptr<const ProcedureIr> ir, const std::vector<std::vector<Value>>& calls) {
+  std::vector<std::string> Compare(std::shared_ptr<const ProcedureIr> ir, const std::vector<std::vector<engine::Value>>& calls) {
     CompiledProcedure compiled(jit_, ir, catalog_);
     InterpretedProcedure interpreted(ir, catalog_);
     std::vector<std::string> out;
     for (const auto& args : calls) {
-      TxnResult a, b;
+      engine::TxnResult a, b;
       {
-        ReferenceExecutor ex;
-        caracal::testing::SubmitTo(ex, interpreted, args, &a);
+        engine::ReferenceExecutor ex;
+        caracal::engine::testing::SubmitTo(ex, interpreted, args, &a);
         ex.Drain();
       }
       {
-        ReferenceExecutor ex;
-        caracal::testing::SubmitTo(ex, compiled, args, &b);
+        engine::ReferenceExecutor ex;
+        caracal::engine::testing::SubmitTo(ex, compiled, args, &b);
         ex.Drain();
       }
       EXPECT_EQ(Describe(a), Describe(b));
@@ -60,7 +60,7 @@ class CompiledVsInterpreted : public ::testing::Test {
   }
 
   Jit jit_{OptLevel::kO2};
-  Database db_;
+  engine::Database db_;
   planner::Catalog catalog_{db_};
 };
 
@@ -76,7 +76,7 @@ TEST_F(CompiledVsInterpreted, ScalarFunctionWithLoopsAndErrors) {
                     b.Raise(planner::RaiseLevel::kNotice, "n is %", {"n"}),
                     b.For(i, "1", "n", Blk(b.Assign(s, "s + i * i"), b.Exit("s > 1000000"))),
                     b.Return("s / 3.0"));
-  std::vector<std::string> r = Compare(b.Take(), {{Value::Int(10)}, {Value::Int(-1)}, {Value::Null()}, {Value::Int(100000)}});
+  std::vector<std::string> r = Compare(b.Take(), {{engine::Value::Int(10)}, {engine::Value::Int(-1)}, {engine::Value::Null()}, {engine::Value::Int(100000)}});
   EXPECT_EQ(r[0], "committed | notice n is 10 | row 128.33");
   EXPECT_EQ(r[1], "aborted P0042: negative: -1");
   EXPECT_EQ(r[2], "aborted 22004: upper bound of FOR loop cannot be null | notice n is <NULL>");
@@ -89,7 +89,7 @@ TEST_F(CompiledVsInterpreted, MissingReturnAndNotNull) {
   b.ir().returns = ProcedureIr::Returns::kScalar;
   b.ir().result_columns.push_back({"f", kInt});
   b.ir().body = Blk(b.Assign(k, "nullif(p, 5)"), b.If("p > 10", Blk(b.Return("p"))));
-  std::vector<std::string> r = Compare(b.Take(), {{Value::Int(20)}, {Value::Int(1)}, {Value::Int(5)}});
+  std::vector<std::string> r = Compare(b.Take(), {{engine::Value::Int(20)}, {engine::Value::Int(1)}, {engine::Value::Int(5)}});
   EXPECT_EQ(r[0], "committed | row 20");
   EXPECT_EQ(r[1], "aborted 2F005: control reached end of function without RETURN");
   EXPECT_EQ(r[2], "aborted 22004: null value cannot be assigned to variable \"k\" declared NOT NULL");
@@ -102,7 +102,7 @@ TEST_F(CompiledVsInterpreted, ProcedureWithPublishAndStrings) {
   b.ir().kind = ProcedureIr::Kind::kProcedure;
   b.ir().body = Blk(b.While("length(acc) < 12", Blk(b.Assign(acc, "acc || upper(t)"))), b.New(StmtKind::kPublish),
                     b.Raise(planner::RaiseLevel::kNotice, "acc=%", {"acc"}));
-  std::vector<std::string> r = Compare(b.Take(), {{Value::String("ab")}, {Value::String("abcde")}});
+  std::vector<std::string> r = Compare(b.Take(), {{engine::Value::String("ab")}, {engine::Value::String("abcde")}});
   EXPECT_EQ(r[0], "committed | notice acc=ABABABABABAB");
   EXPECT_EQ(r[1], "aborted 22001: value too long for type character varying(12)");
 }
@@ -119,9 +119,9 @@ TEST_F(CompiledVsInterpreted, ReusedFramesStartFromNull) {
   b.ir().body = Blk(b.If("p", Blk(b.Assign(v, "repeat('long value ', 4)"), b.Assign(n, "12.5"))),
                     b.Return("coalesce(v, 'v null') || ' ' || coalesce(n::text, 'n null')"));
   CompiledProcedure compiled(jit_, b.Take(), catalog_);
-  ReferenceExecutor ex;  // one executor: one worker scratch for every call
-  std::vector<TxnResult> results(4);
-  for (size_t i = 0; i < results.size(); ++i) caracal::testing::SubmitTo(ex, compiled, {Value::Bool(i % 2 == 0)}, &results[i]);
+  engine::ReferenceExecutor ex;  // one executor: one worker scratch for every call
+  std::vector<engine::TxnResult> results(4);
+  for (size_t i = 0; i < results.size(); ++i) caracal::engine::testing::SubmitTo(ex, compiled, {engine::Value::Bool(i % 2 == 0)}, &results[i]);
   ex.Drain();
   for (size_t i = 0; i < results.size(); ++i)
     EXPECT_EQ(Describe(results[i]), i % 2 == 0 ? "committed | row long value long value long value long value  12.50"
@@ -141,16 +141,16 @@ TEST_F(CompiledVsInterpreted, ReusedTempsAreWrittenBeforeRead) {
   b.ir().body = Blk(b.Return("coalesce(CASE WHEN p THEN (x * 2.5)::text END, 'none') || '/' || "
                              "coalesce(nullif(x, 0)::text, 'zero') || '/' || coalesce((x + 1)::text, 'null')"));
   std::shared_ptr<const ProcedureIr> ir = b.Take();
-  const std::vector<std::vector<Value>> calls = {
-      {Value::Bool(true), Value::Int(4)},  {Value::Bool(false), Value::Null()}, {Value::Bool(true), Value::Int(0)},
-      {Value::Null(), Value::Int(7)},      {Value::Bool(true), Value::Null()},  {Value::Bool(false), Value::Int(3)}};
-  auto run_all = [&](const Procedure& procedure) {
-    ReferenceExecutor ex;  // one executor: one worker scratch for every call
-    std::vector<TxnResult> results(calls.size());
-    for (size_t i = 0; i < calls.size(); ++i) caracal::testing::SubmitTo(ex, procedure, calls[i], &results[i]);
+  const std::vector<std::vector<engine::Value>> calls = {
+      {engine::Value::Bool(true), engine::Value::Int(4)},  {engine::Value::Bool(false), engine::Value::Null()}, {engine::Value::Bool(true), engine::Value::Int(0)},
+      {engine::Value::Null(), engine::Value::Int(7)},      {engine::Value::Bool(true), engine::Value::Null()},  {engine::Value::Bool(false), engine::Value::Int(3)}};
+  auto run_all = [&](const engine::Procedure& procedure) {
+    engine::ReferenceExecutor ex;  // one executor: one worker scratch for every call
+    std::vector<engine::TxnResult> results(calls.size());
+    for (size_t i = 0; i < calls.size(); ++i) caracal::engine::testing::SubmitTo(ex, procedure, calls[i], &results[i]);
     ex.Drain();
     std::vector<std::string> out;
-    for (const TxnResult& r : results) out.push_back(Describe(r));
+    for (const engine::TxnResult& r : results) out.push_back(Describe(r));
     return out;
   };
   CompiledProcedure compiled(jit_, ir, catalog_);
@@ -235,15 +235,15 @@ TEST(InitParametersTest, AnUnconvertedArrayParameterIsConvertedNextTime) {
   b.Var("p_b", SqlType::ArrayOf(SqlType::Of(TypeId::kInt4)), VariableKind::kParameter);
   std::shared_ptr<const ProcedureIr> ir = b.Take();
   auto array = [](std::vector<int64_t> xs) {
-    std::vector<Value> v;
-    for (int64_t x : xs) v.push_back(Value::Int(x));
-    return Value::Array(std::move(v));
+    std::vector<engine::Value> v;
+    for (int64_t x : xs) v.push_back(engine::Value::Int(x));
+    return engine::Value::Array(std::move(v));
   };
-  TxnInput first;
+  engine::TxnInput first;
   first.args = {array({1, 2}), array({3, 4, 5})};
   Frame frame = MakeFrame(*ir, first);
   const planner::Datum* b_elements = frame.vars[1].array->data();
-  TxnInput second;
+  engine::TxnInput second;
   second.args = {array({6}), array({7, 8})};
   const std::vector<bool> only_a = {true, false};
   frame = MakeFrame(*ir, second, std::move(frame.vars), &only_a);
@@ -258,7 +258,7 @@ TEST(InitParametersTest, AnUnconvertedArrayParameterIsConvertedNextTime) {
 
 TEST(MakeProcedure, CompilesOrFallsBack) {
   Jit jit(OptLevel::kO1);
-  Database db;
+  engine::Database db;
   planner::Catalog catalog(db);
   IrBuilder b;
   int x = b.Var("x", kInt);
@@ -277,7 +277,7 @@ TEST(MakeProcedure, CompilesOrFallsBack) {
 }
 
 TEST(BorrowedBuffersTest, AWorkerLendsItsBuffersToOneRunAtATime) {
-  WorkerScratch scratch;
+  engine::WorkerScratch scratch;
   int owner = 0;
   const planner::Datum* first_temps = nullptr;
   {
@@ -312,7 +312,7 @@ TEST(BorrowedBuffersTest, AWorkerLendsItsBuffersToOneRunAtATime) {
 // the next run's MakeFrame rewrites a parameter's array in place only when the frame is
 // its only holder, and otherwise allocates a new one for every transaction.
 TEST(BorrowedBuffersTest, ReturnedBuffersShareNoArrayWithTheFrame) {
-  WorkerScratch scratch;
+  engine::WorkerScratch scratch;
   int owner = 0;
   {
     BorrowedBuffers run(scratch, &owner);

@@ -249,8 +249,8 @@ TEST_F(Differential, RandomOverFrameVariables) {
 }
 
 TEST_F(Differential, RandomOverRowColumns) {
-  std::vector<Column> columns;
-  std::vector<Value> values;
+  std::vector<engine::Column> columns;
+  std::vector<engine::Value> values;
   std::vector<Name> names;
   std::vector<std::pair<std::string, Cat>> gen_names;
   std::vector<TypedValue> tv = Values();
@@ -264,8 +264,8 @@ TEST_F(Differential, RandomOverRowColumns) {
     names.push_back({v.name, planner::FromColumn(columns.back()), {planner::SlotSpace::kColumn, static_cast<int>(i)}});
     gen_names.push_back({v.name, v.cat});
   }
-  Schema schema("t", columns, {0});
-  RowValuePtr row = MakeRow(schema, values);
+  engine::Schema schema("t", columns, {0});
+  engine::RowValuePtr row = MakeRow(schema, values);
   TestScope scope(names);
   planner::EvalContext ctx;
   ctx.row = row.get();

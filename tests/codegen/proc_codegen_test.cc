@@ -30,7 +30,7 @@ class RecordingHooks : public StatementHooks {
     delegated.push_back(s.id);
     return s.id == return_on;
   }
-  const RowValue* ReadRow(const Stmt& s, const Key&) override {
+  const engine::RowValue* ReadRow(const Stmt& s, const engine::Key&) override {
     delegated.push_back(s.id);
     return nullptr;
   }
@@ -241,19 +241,19 @@ TEST_F(ProcCodegen, InitProgramRunsSeparately) {
 // The key compiled code hands the runtime must be the key the runner encodes: the same
 // bytes as Key::AppendInt, column by column, for every width and the range's edges.
 TEST(PointKeyTest, KeyFromPartsEncodesAsAppendInt) {
-  const ColumnType widths[] = {ColumnType::kSmallInt, ColumnType::kInteger, ColumnType::kBigInt};
+  const engine::ColumnType widths[] = {engine::ColumnType::kSmallInt, engine::ColumnType::kInteger, engine::ColumnType::kBigInt};
   const int64_t values[] = {INT16_MIN, -1, 0, 1, INT16_MAX, INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX};
   for (int n = 1; n <= kMaxPointKeyParts; ++n) {  // past 5 parts the key spills to the heap
     int64_t parts[kMaxPointKeyParts];
     int32_t packed = 0;
-    Key expected;
+    engine::Key expected;
     for (int i = 0; i < n; ++i) {
-      const ColumnType width = widths[(i * 7 + n) % 3];
+      const engine::ColumnType width = widths[(i * 7 + n) % 3];
       int64_t v = values[(i * 5 + n) % 9];
-      if (width == ColumnType::kSmallInt) v = std::clamp<int64_t>(v, INT16_MIN, INT16_MAX);
-      if (width == ColumnType::kInteger) v = std::clamp<int64_t>(v, INT32_MIN, INT32_MAX);
+      if (width == engine::ColumnType::kSmallInt) v = std::clamp<int64_t>(v, INT16_MIN, INT16_MAX);
+      if (width == engine::ColumnType::kInteger) v = std::clamp<int64_t>(v, INT32_MIN, INT32_MAX);
       parts[i] = v;
-      packed |= (width == ColumnType::kSmallInt ? 0 : width == ColumnType::kInteger ? 1 : 2) << (2 * i);
+      packed |= (width == engine::ColumnType::kSmallInt ? 0 : width == engine::ColumnType::kInteger ? 1 : 2) << (2 * i);
       expected.AppendInt(v, width);
     }
     EXPECT_EQ(KeyFromParts(parts, n, packed), expected) << n << " parts";
@@ -262,12 +262,12 @@ TEST(PointKeyTest, KeyFromPartsEncodesAsAppendInt) {
   for (int n = 1; n <= kMaxPointKeyParts; ++n) {
     int64_t parts[kMaxPointKeyParts];
     int32_t packed = 0;
-    Key expected;
+    engine::Key expected;
     for (int i = 0; i < n; ++i) {
       const int64_t all[] = {INT32_MIN, -1, 0, 1, 255, 256, INT32_MAX};
       parts[i] = all[(i * 3 + n) % 7];
       packed |= 1 << (2 * i);
-      expected.AppendInt(parts[i], ColumnType::kInteger);
+      expected.AppendInt(parts[i], engine::ColumnType::kInteger);
     }
     EXPECT_EQ(KeyFromParts(parts, n, packed), expected) << n << " integer parts";
   }
@@ -278,9 +278,9 @@ TEST(PointKeyTest, KeyFromPartsEncodesAsAppendInt) {
 // for the runtime's KeyFromParts instead.
 TEST(PointKeyTest, KeysAreBuiltInPlaceHere) {
   EXPECT_TRUE(Layout::KeyInPlaceKnown());
-  const Key::InlineLayout layout = Key::Layout();
-  EXPECT_EQ(layout.object_size, sizeof(Key));
-  EXPECT_LE(layout.bytes + Key::kInlineCapacity, layout.object_size);
+  const engine::Key::InlineLayout layout = engine::Key::Layout();
+  EXPECT_EQ(layout.object_size, sizeof(engine::Key));
+  EXPECT_LE(layout.bytes + engine::Key::kInlineCapacity, layout.object_size);
 }
 
 }  // namespace

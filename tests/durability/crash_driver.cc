@@ -38,10 +38,10 @@
 
 namespace {
 
-using caracal::Database;
-using caracal::RowValue;
-using caracal::StateHash;
-using caracal::Value;
+using caracal::engine::Database;
+using caracal::engine::RowValue;
+using caracal::engine::StateHash;
+using caracal::engine::Value;
 using caracal::frontend::PendingResult;
 using caracal::frontend::Session;
 using caracal::frontend::SessionOptions;
@@ -149,13 +149,13 @@ void Say(const std::string& line) {
 }
 
 // Column `name` of every committed row of `table`, in key order (empty if no table).
-std::vector<std::vector<Value>> Rows(Session& s, const std::string& table) {
-  std::vector<std::vector<Value>> out;
-  Database& db = s.database();
-  std::optional<caracal::TableId> id = db.FindTable(table);
+std::vector<std::vector<caracal::engine::Value>> Rows(Session& s, const std::string& table) {
+  std::vector<std::vector<caracal::engine::Value>> out;
+  caracal::engine::Database& db = s.database();
+  std::optional<caracal::engine::TableId> id = db.FindTable(table);
   if (!id) return out;
-  const caracal::Schema& schema = db.schema(*id);
-  db.ForEachCommittedRow(*id, [&](const caracal::Key&, const RowValue& row) { out.push_back(row.GetAll(schema)); });
+  const caracal::engine::Schema& schema = db.schema(*id);
+  db.ForEachCommittedRow(*id, [&](const caracal::engine::Key&, const caracal::engine::RowValue& row) { out.push_back(row.GetAll(schema)); });
   return out;
 }
 
@@ -176,7 +176,7 @@ int64_t TransferVersion(Session& s) {
 
 // Works out the recovered prefix [0, resume) and checks it; see the file comment.
 int64_t CheckRecovered(Session& s, const Stream& stream, int64_t acked) {
-  std::map<int64_t, std::vector<Value>> ledger;
+  std::map<int64_t, std::vector<caracal::engine::Value>> ledger;
   for (auto& row : Rows(s, "ledger")) ledger[row[0].as_int()] = row;
   std::map<int64_t, int64_t> bulk;  // batch -> rows
   for (auto& row : Rows(s, "bulk")) ++bulk[row[0].as_int()];

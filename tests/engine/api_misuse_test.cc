@@ -8,7 +8,7 @@
 #include "engine/execution/reference_executor.h"
 #include "tests/engine/test_util.h"
 
-namespace caracal::testing {
+namespace caracal::engine::testing {
 namespace {
 
 struct Outcome {
@@ -122,4 +122,4 @@ TEST(ApiMisuseTest, InvalidEngineOptionsAreRejected) {
 }
 
 }  // namespace
-}  // namespace caracal::testing
+}  // namespace caracal::engine::testing

@@ -10,7 +10,7 @@
 #include "engine/execution/reference_executor.h"
 #include "tests/engine/test_util.h"
 
-namespace caracal::testing {
+namespace caracal::engine::testing {
 namespace {
 
 std::unique_ptr<Engine> OneEpochEngine(Database& db, int workers = 2, uint32_t max_txns = 1000, bool gc = true) {
@@ -292,4 +292,4 @@ TEST(EngineEdgeCasesTest, RowsDeletedUnderAnOpenSnapshotAreCollectedLater) {
 }
 
 }  // namespace
-}  // namespace caracal::testing
+}  // namespace caracal::engine::testing

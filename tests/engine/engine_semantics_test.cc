@@ -9,7 +9,7 @@
 #include "engine/execution/reference_executor.h"
 #include "tests/engine/test_util.h"
 
-namespace caracal::testing {
+namespace caracal::engine::testing {
 namespace {
 
 // Runs `body` against a fresh store + executor: the reference, then the engine with
@@ -628,4 +628,4 @@ TEST(EngineSemanticsTest, EpochHeadReconnaissanceNeverRetries) {
 }
 
 }  // namespace
-}  // namespace caracal::testing
+}  // namespace caracal::engine::testing

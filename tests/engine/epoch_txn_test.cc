@@ -9,7 +9,7 @@
 #include "engine/execution/epoch_txn.h"
 #include "tests/engine/test_util.h"
 
-namespace caracal {
+namespace caracal::engine {
 namespace {
 
 using testing::K;
@@ -78,4 +78,4 @@ TEST_F(EpochTxnCacheTest, EntriesKeepTheirAddressAsTheCacheGrows) {
 }
 
 }  // namespace
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -6,7 +6,7 @@
 #include "engine/types/errors.h"
 #include "engine/types/key.h"
 
-namespace caracal {
+namespace caracal::engine {
 namespace {
 
 TEST(KeyTest, IntegerOrderMatchesNumericOrder) {
@@ -102,4 +102,4 @@ TEST(KeyTest, PrefixSuccessorBoundsAllExtensions) {
 }
 
 }  // namespace
-}  // namespace caracal
+}  // namespace caracal::engine

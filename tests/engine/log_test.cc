@@ -33,7 +33,7 @@
 #include "tests/engine/temp_dir.h"
 #include "tests/engine/test_util.h"
 
-namespace caracal {
+namespace caracal::engine {
 namespace {
 
 using testing::TempDir;
@@ -560,4 +560,4 @@ TEST(Checkpoint, TakenWhileEpochsRunThenTheLogAfterItGivesTheFinalState) {
 }
 
 }  // namespace
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -7,7 +7,7 @@
 
 #include "engine/execution/lottery.h"
 
-namespace caracal {
+namespace caracal::engine {
 namespace {
 
 TEST(LotteryTest, EveryPieceLandsOnACoreAndWeightsBalance) {
@@ -55,4 +55,4 @@ TEST(LotteryTest, OneCoreTakesEverything) {
 }
 
 }  // namespace
-}  // namespace caracal
+}  // namespace caracal::engine

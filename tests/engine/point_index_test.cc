@@ -7,7 +7,7 @@
 #include "engine/storage/row.h"
 #include "engine/storage/table.h"
 
-namespace caracal {
+namespace caracal::engine {
 namespace {
 
 Key IntKey(int64_t k) {
@@ -94,4 +94,4 @@ TEST(PointIndexTest, IndexRebuildDropsOnlyStaleEntries) {
 }
 
 }  // namespace
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -7,7 +7,7 @@
 
 #include "engine/storage/row_buffer_pool.h"
 
-namespace caracal {
+namespace caracal::engine {
 namespace {
 
 TEST(RowBufferPoolTest, ConcurrentCoresAppendEveryVersionSorted) {
@@ -58,4 +58,4 @@ TEST(RowBufferPoolTest, ConcurrentCoresAppendEveryVersionSorted) {
 }
 
 }  // namespace
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -4,7 +4,7 @@
 #include "engine/storage/row.h"
 #include "engine/types/row_value.h"
 
-namespace caracal {
+namespace caracal::engine {
 namespace {
 
 Schema MixedSchema() {
@@ -167,4 +167,4 @@ TEST(VersionArrayTest, CollectKeepsTheVersionOldReadersNeed) {
 }
 
 }  // namespace
-}  // namespace caracal
+}  // namespace caracal::engine

@@ -9,7 +9,7 @@
 #include "engine/execution/engine.h"
 #include "tests/engine/test_util.h"
 
-namespace caracal::testing {
+namespace caracal::engine::testing {
 namespace {
 
 TEST(SnapshotTest, SeesWholeEpochsOnlyWhileEpochsRun) {
@@ -65,4 +65,4 @@ TEST(SnapshotTest, SeesWholeEpochsOnlyWhileEpochsRun) {
 }
 
 }  // namespace
-}  // namespace caracal::testing
+}  // namespace caracal::engine::testing

@@ -16,7 +16,7 @@
 #include "engine/execution/reference_executor.h"
 #include "tests/engine/test_util.h"
 
-namespace caracal::testing {
+namespace caracal::engine::testing {
 namespace {
 
 // The engine's database and the serial reference executor, each with a kv table that
@@ -274,4 +274,4 @@ TEST(StressTest, SplitPiecesWaitedOneByOne) {
 }
 
 }  // namespace
-}  // namespace caracal::testing
+}  // namespace caracal::engine::testing

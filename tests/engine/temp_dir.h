@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-namespace caracal::testing {
+namespace caracal::engine::testing {
 
 class TempDir {
  public:
@@ -27,4 +27,4 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-}  // namespace caracal::testing
+}  // namespace caracal::engine::testing

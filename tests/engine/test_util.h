@@ -12,7 +12,7 @@
 #include "engine/storage/store.h"
 #include "engine/storage/table.h"
 
-namespace caracal::testing {
+namespace caracal::engine::testing {
 
 // kv(k bigint primary key, v bigint)
 inline TableId CreateKv(Store& store, const std::string& name = "kv") {
@@ -71,4 +71,4 @@ inline std::optional<int64_t> CommittedV(const Store& store, TableId t, int64_t 
   return out;
 }
 
-}  // namespace caracal::testing
+}  // namespace caracal::engine::testing

@@ -44,13 +44,13 @@ struct FuzzRuntime {
     planner::PgParse schema = planner::PgParse::Parse(kSchema);
     for (size_t i = 0; i < schema.size(); ++i) planner::ExecuteDdl(schema.statement(i), catalog, engine);
   }
-  static EngineOptions Options() {
-    EngineOptions o;
+  static engine::EngineOptions Options() {
+    engine::EngineOptions o;
     o.workers = 1;
     return o;
   }
-  Database db;
-  Engine engine;
+  engine::Database db;
+  engine::Engine engine;
   planner::Catalog catalog;
 };
 

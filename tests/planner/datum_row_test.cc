@@ -15,18 +15,18 @@
 namespace caracal::planner {
 namespace {
 
-Schema EveryTypeSchema() {
-  return Schema("t",
-                {{"id", ColumnType::kInteger, 0, 0, true},
-                 {"big", ColumnType::kBigInt},
-                 {"price", ColumnType::kNumeric, 6, 2},
-                 {"ok", ColumnType::kBoolean},
-                 {"code", ColumnType::kChar, 4},
-                 {"name", ColumnType::kVarchar, 20},
-                 {"ratio", ColumnType::kDouble},
-                 {"r4", ColumnType::kReal},
-                 {"at", ColumnType::kTimestamp},
-                 {"note", ColumnType::kText}},
+engine::Schema EveryTypeSchema() {
+  return engine::Schema("t",
+                {{"id", engine::ColumnType::kInteger, 0, 0, true},
+                 {"big", engine::ColumnType::kBigInt},
+                 {"price", engine::ColumnType::kNumeric, 6, 2},
+                 {"ok", engine::ColumnType::kBoolean},
+                 {"code", engine::ColumnType::kChar, 4},
+                 {"name", engine::ColumnType::kVarchar, 20},
+                 {"ratio", engine::ColumnType::kDouble},
+                 {"r4", engine::ColumnType::kReal},
+                 {"at", engine::ColumnType::kTimestamp},
+                 {"note", engine::ColumnType::kText}},
                 {0});
 }
 
@@ -49,7 +49,7 @@ Outcome Capture(F build) {
     return {std::string(build()->bytes()), ""};
   } catch (const SqlError& e) {
     return {std::nullopt, std::string("sql:") + e.what()};
-  } catch (const EngineError& e) {
+  } catch (const engine::EngineError& e) {
     return {std::nullopt, std::string("engine:") + e.what()};
   }
 }
@@ -81,17 +81,17 @@ std::vector<Case> Cases() {
 }
 
 TEST(DatumRowTest, SetRowColumnBuildsWhatTheValuePathBuilds) {
-  const Schema schema = EveryTypeSchema();
+  const engine::Schema schema = EveryTypeSchema();
   for (const Case& c : Cases()) {
     SCOPED_TRACE(testing::Message() << "column " << c.col << " type " << c.type.Name());
     auto direct = Capture([&] {
-      RowBuilder b(schema);
+      engine::RowBuilder b(schema);
       b.SetInt(0, 1);
       SetRowColumn(b, c.col, schema.column(c.col), c.value, c.type);
       return b.Build();
     });
     auto via_value = Capture([&] {
-      RowBuilder b(schema);
+      engine::RowBuilder b(schema);
       b.SetInt(0, 1);
       b.Set(c.col, DatumToValue(c.value, c.type));
       return b.Build();
@@ -101,20 +101,20 @@ TEST(DatumRowTest, SetRowColumnBuildsWhatTheValuePathBuilds) {
 }
 
 TEST(DatumRowTest, PatchRowColumnPatchesWhatTheValuePathPatches) {
-  const Schema schema = EveryTypeSchema();
-  RowBuilder base_builder(schema);
+  const engine::Schema schema = EveryTypeSchema();
+  engine::RowBuilder base_builder(schema);
   base_builder.SetInt(0, 1).SetString(4, "zzzz").SetString(5, "old");
-  RowValuePtr base = base_builder.Build();
+  engine::RowValuePtr base = base_builder.Build();
   for (const Case& c : Cases()) {
     if (IsStringType(schema.column(c.col).type)) continue;  // patches are for fixed-width columns
     SCOPED_TRACE(testing::Message() << "column " << c.col << " type " << c.type.Name());
     auto direct = Capture([&] {
-      RowPatch p(*base);
+      engine::RowPatch p(*base);
       PatchRowColumn(p, schema, c.col, c.value, c.type);
       return p.Build();
     });
     auto via_value = Capture([&] {
-      RowPatch p(*base);
+      engine::RowPatch p(*base);
       p.Set(schema, c.col, DatumToValue(c.value, c.type));
       return p.Build();
     });
@@ -164,11 +164,11 @@ std::string Elements(const Datum& d) {
 
 TEST(DatumRowTest, AssignFromValueRewritesOnlyAnArrayNothingElseHolds) {
   const SqlType int_array = SqlType::ArrayOf(SqlType::Of(TypeId::kInt4));
-  Datum frame_slot = DatumFromValue(Value::Array({Value::Int(1), Value::Int(2), Value::Int(3)}), int_array);
+  Datum frame_slot = DatumFromValue(engine::Value::Array({engine::Value::Int(1), engine::Value::Int(2), engine::Value::Int(3)}), int_array);
   const void* storage = frame_slot.array.get();
 
   // Held by this slot only: rewritten in place, shorter, with a NULL.
-  AssignFromValue(frame_slot, Value::Array({Value::Int(9), Value::Null()}), int_array);
+  AssignFromValue(frame_slot, engine::Value::Array({engine::Value::Int(9), engine::Value::Null()}), int_array);
 #if !defined(__SANITIZE_THREAD__)  // which always allocates (see AssignFromValue)
   EXPECT_EQ(frame_slot.array.get(), storage);
 #endif
@@ -176,25 +176,25 @@ TEST(DatumRowTest, AssignFromValueRewritesOnlyAnArrayNothingElseHolds) {
 
   // Shared with another Datum (a local that copied the parameter): the copy keeps its values.
   Datum copy = frame_slot;
-  AssignFromValue(frame_slot, Value::Array({Value::Int(4), Value::Int(5), Value::Int(6)}), int_array);
+  AssignFromValue(frame_slot, engine::Value::Array({engine::Value::Int(4), engine::Value::Int(5), engine::Value::Int(6)}), int_array);
   EXPECT_NE(frame_slot.array.get(), storage);
   EXPECT_EQ(Elements(frame_slot), "i4,i5,i6");
   EXPECT_EQ(Elements(copy), "i9,n");
 
   // Elements of another kind (text, then a NULL) become the new kind in place.
   const SqlType text_array = SqlType::ArrayOf(SqlType::Of(TypeId::kText));
-  Datum strings = DatumFromValue(Value::Array({Value::String("a long string, longer than SSO"), Value::Null()}), text_array);
-  AssignFromValue(strings, Value::Array({Value::Int(1), Value::Int(2)}), int_array);
+  Datum strings = DatumFromValue(engine::Value::Array({engine::Value::String("a long string, longer than SSO"), engine::Value::Null()}), text_array);
+  AssignFromValue(strings, engine::Value::Array({engine::Value::Int(1), engine::Value::Int(2)}), int_array);
   EXPECT_EQ(Elements(strings), "i1,i2");
   EXPECT_TRUE(strings.array->at(0).s.empty());
   const SqlType bool_array = SqlType::ArrayOf(SqlType::Of(TypeId::kBool));
-  AssignFromValue(strings, Value::Array({Value::Bool(true), Value::Bool(false), Value::Null()}), bool_array);
+  AssignFromValue(strings, engine::Value::Array({engine::Value::Bool(true), engine::Value::Bool(false), engine::Value::Null()}), bool_array);
   EXPECT_EQ(Elements(strings), "b1,b0,n");
 
   // The same errors as DatumFromValue, and a non-array argument replaces the array.
-  EXPECT_THROW(AssignFromValue(frame_slot, Value::Array({Value::Int(int64_t{1} << 40)}), int_array), SqlError);
-  EXPECT_THROW(DatumFromValue(Value::Array({Value::Int(int64_t{1} << 40)}), int_array), SqlError);
-  AssignFromValue(frame_slot, Value::Int(7), SqlType::Of(TypeId::kInt4));
+  EXPECT_THROW(AssignFromValue(frame_slot, engine::Value::Array({engine::Value::Int(int64_t{1} << 40)}), int_array), SqlError);
+  EXPECT_THROW(DatumFromValue(engine::Value::Array({engine::Value::Int(int64_t{1} << 40)}), int_array), SqlError);
+  AssignFromValue(frame_slot, engine::Value::Int(7), SqlType::Of(TypeId::kInt4));
   EXPECT_EQ(frame_slot.kind, Datum::Kind::kInt);
   EXPECT_EQ(frame_slot.i, 7);
 }

@@ -83,7 +83,7 @@ TEST_F(DdlTest, Defaults) {
 
 TEST_F(DdlTest, IndexesOnEmptyTables) {
   Q("create table a (k int primary key, s int, t text)");
-  TableId before = session_.catalog().FindTable("a")->id;
+  engine::TableId before = session_.catalog().FindTable("a")->id;
   EXPECT_EQ(Q("create index a_i on a (t)"), "CREATE INDEX");
   EXPECT_EQ(Q("create index on a (s, t)"), "CREATE INDEX");
   const planner::TableInfo* t = session_.catalog().FindTable("a");
@@ -114,9 +114,9 @@ TEST_F(DdlTest, IndexOnNonEmptyTableIsFilledFromItsRows) {
   EXPECT_EQ(Q("create index a_s on a (s)"), "CREATE INDEX");
   const planner::IndexInfo* index = session_.catalog().FindIndex("a_s");
   ASSERT_NE(index, nullptr);
-  const TableId id = session_.catalog().FindTable("a")->id;
+  const engine::TableId id = session_.catalog().FindTable("a")->id;
   int entries = 0;
-  session_.database().table(id).ForEachIndexEntry(index->engine_index, Key(), Key(), [&](std::string_view, const Key&) {
+  session_.database().table(id).ForEachIndexEntry(index->engine_index, engine::Key(), engine::Key(), [&](std::string_view, const engine::Key&) {
     ++entries;
     return true;
   });
@@ -146,14 +146,14 @@ TEST_F(DdlTest, DropIndexRecompilesTheProceduresUsingTheTable) {
   Q("select put(1, 10, 'x')");
   Q("select put(2, 20, 'y')");
   EXPECT_EQ(Q("drop index a_s"), "DROP INDEX");
-  const TableId id = session_.catalog().FindTable("a")->id;
+  const engine::TableId id = session_.catalog().FindTable("a")->id;
   EXPECT_EQ(session_.database().table(id).num_indexes(), 1);
   EXPECT_EQ(session_.catalog().FindIndex("a_t")->engine_index, 0);
   Q("select put(3, 30, 'x')");
   Q("select bump('x')");
   // Engine index 0 is a_t's: one entry per row, under t.
   std::vector<std::string> entries;
-  session_.database().table(id).ForEachIndexEntry(0, Key(), Key(), [&](std::string_view, const Key& pk) {
+  session_.database().table(id).ForEachIndexEntry(0, engine::Key(), engine::Key(), [&](std::string_view, const engine::Key& pk) {
     entries.push_back(pk.ToHex());
     return true;
   });

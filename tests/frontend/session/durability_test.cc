@@ -20,7 +20,7 @@
 namespace caracal::frontend {
 namespace {
 
-using caracal::testing::TempDir;
+using caracal::engine::testing::TempDir;
 
 SessionOptions Durable(const std::filesystem::path& dir) {
   SessionOptions o;
@@ -101,10 +101,10 @@ TEST(Durability, CheckpointThenLogAfterItAndTheOldLogGoes) {
     Session s(options);
     ASSERT_EQ(Q(s, kSchema), "INSERT 0 2");
     for (int i = 0; i < 60; ++i) ASSERT_EQ(Q(s, "select deposit(1, 1)"), std::to_string(100 + i));
-    const size_t segments_before = ListSegments(dir.path() / "log").size();
+    const size_t segments_before = engine::ListSegments(dir.path() / "log").size();
     ASSERT_GT(segments_before, 2u);
     EXPECT_EQ(Q(s, "checkpoint"), "CHECKPOINT");
-    EXPECT_LT(ListSegments(dir.path() / "log").size(), segments_before);
+    EXPECT_LT(engine::ListSegments(dir.path() / "log").size(), segments_before);
     EXPECT_EQ(Stat(s, "checkpoints"), "1");
     // After the checkpoint: more of everything, including a new table and a replaced procedure.
     EXPECT_EQ(Q(s, "create table later (k int primary key)"), "CREATE TABLE");
@@ -117,7 +117,7 @@ TEST(Durability, CheckpointThenLogAfterItAndTheOldLogGoes) {
     hash = StateHash(s.database());
   }
   Session s(options);
-  const RecoveryReport& r = s.durable()->recovery();
+  const engine::RecoveryReport& r = s.durable()->recovery();
   ASSERT_TRUE(r.checkpoint.has_value());
   EXPECT_EQ(r.checkpoint_rows, 2u);
   EXPECT_EQ(r.replay.ddl, 2u);  // what came after the checkpoint only
@@ -157,12 +157,12 @@ TEST(Durability, TornLogTailIsCutAndReported) {
     ASSERT_EQ(Q(s, "insert into t values (1)"), "INSERT 0 1");
   }
   // A record that was being written when the power went: half a frame of garbage.
-  const std::filesystem::path segment = ListSegments(dir.path() / "log").back().path;
+  const std::filesystem::path segment = engine::ListSegments(dir.path() / "log").back().path;
   const uint64_t size = std::filesystem::file_size(segment);
   std::ofstream(segment, std::ios::binary | std::ios::app) << std::string("KCRL\x30\x00\x00\x00garbage", 15);
   {
     Session s(Durable(dir.path()));
-    const RecoveryReport& r = s.durable()->recovery();
+    const engine::RecoveryReport& r = s.durable()->recovery();
     ASSERT_TRUE(r.cut.has_value());
     EXPECT_EQ(r.cut->offset, size);
     EXPECT_EQ(r.cut->bytes, 15u);
@@ -266,19 +266,19 @@ TEST(Durability, AnEngineCanBeSwappedUnderTheStore) {
     ASSERT_EQ(Q(s, kSchema), "INSERT 0 2");
     s.engine().Drain();
     s.durable()->DetachEngine();
-    EngineOptions o;
+    engine::EngineOptions o;
     o.workers = 3;
     o.epoch_interval_ms = 1;
-    Engine replacement(s.database(), o);
+    engine::Engine replacement(s.database(), o);
     s.durable()->AttachEngine(replacement);
-    TxnResult result;
-    TxnRequest request;
+    engine::TxnResult result;
+    engine::TxnRequest request;
     request.procedure = s.FindProcedure("deposit");
-    request.input.args = {Value::Int(2), Value::Numeric(300, 2)};
-    request.on_done = [&](TxnResult&& r) { result = std::move(r); };
+    request.input.args = {engine::Value::Int(2), engine::Value::Numeric(300, 2)};
+    request.on_done = [&](engine::TxnResult&& r) { result = std::move(r); };
     replacement.Submit(std::move(request));
     replacement.Drain();
-    EXPECT_EQ(result.status, TxnResult::Status::kCommitted) << result.message;
+    EXPECT_EQ(result.status, engine::TxnResult::Status::kCommitted) << result.message;
     s.durable()->DetachEngine();
     s.durable()->AttachEngine(s.engine());
     hash = StateHash(s.database());

@@ -29,7 +29,7 @@ TEST_F(SettingsTest, EngineSettingsTakeEffect) {
   Q("SET caracal.split_on_demand = 'false'");
   Q("SET caracal.split_threshold = 3");
   Q("SET caracal.gc_k = 2");
-  const EngineOptions& o = session_.engine().options();
+  const engine::EngineOptions& o = session_.engine().options();
   EXPECT_EQ(o.epoch_max_txns, 7u);
   EXPECT_FALSE(o.batch_append);
   EXPECT_FALSE(o.split_on_demand);

@@ -1,0 +1,380 @@
+#include "planner/analysis/init_program.h"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "planner/analysis/read_taint.h"
+#include "planner/analysis/statement_predicates.h"
+#include "planner/plan/ir_visit.h"
+#include "planner/types/sql_error.h"
+#include "planner/analysis/abort_points.h"
+#include "planner/analysis/expr_render.h"
+
+namespace caracal::planner {
+
+namespace {
+
+using Access = AccessInfo::Access;
+using KeyClass = AccessInfo::KeyClass;
+
+class InitBuilder {
+ public:
+  InitBuilder(ProcedureIr& ir, const Taint& taint) : ir_(ir), taint_(taint) {}
+
+  void Run() {
+    // Reads whose results dependent keys need run by reconnaissance.
+    std::set<int> needed_reads;
+    for (const Stmt* s : ir_.table_statements)
+      if (s->access && s->access->key_class == KeyClass::kDependent && IsWrite(*s)) NeedKeysOf(*s);
+    // Variables the kept statements need, to a fixpoint over assignments and recon reads.
+    for (const Stmt* s : ir_.table_statements)
+      if (s->access && Declared(*s)) NeedKeysOf(*s);
+    NeedToFixpoint();
+    DecideFromReconnaissance();
+    for (const Stmt* r : recon_)
+      for (int t : r->into) computable_.insert(t);
+    ComputeComputable();
+    // Every write's keys must be computable now.
+    for (const Stmt* s : ir_.table_statements) {
+      if (!s->access || !IsWrite(*s)) continue;
+      std::set<int> vars = KeyVariables(*s);
+      for (int v : vars)
+        if (!Computable(v)) {
+          int source = taint_.SourceOf(v);
+          std::string what = source == -2   ? "FOUND"
+                             : source == -4 ? "ROW_COUNT"
+                             : source == -3 ? "the RETURNING of an earlier write"
+                                            : "a computed value";
+          throw AtLine(NotSupported(fmt::format("a write whose key depends on {}", what))
+                           .WithDetail(fmt::format("The key of statement {} ({} on {}) uses \"{}\", which cannot be known "
+                                                   "before the call runs.",
+                                                   s->id, AccessName(s->access->access), s->table->name,
+                                                   ir_.variables[v].name))
+                           .WithHint("Compute the key from the parameters, or read it with SELECT ... INTO first."),
+                       ir_, s->line);
+        }
+    }
+    NoteAssignments();
+    ir_.init = Build(ir_.body, true);
+  }
+
+ private:
+  static const char* AccessName(Access a) {
+    switch (a) {
+      case Access::kInsert: return "insert";
+      case Access::kUpsert: return "upsert";
+      case Access::kUpdate: return "update";
+      case Access::kDelete: return "delete";
+      case Access::kRangeUpdate: return "range_update";
+      case Access::kRangeDelete: return "range_delete";
+      default: return "read";
+    }
+  }
+
+  static bool Declared(const Stmt& s) { return IsWrite(s) || s.access->access == Access::kReadPrefetch; }
+
+  static std::set<int> KeyVariables(const Stmt& s) {
+    std::set<int> vars;
+    if (s.kind == StmtKind::kInsert) {
+      for (int c : s.table->primary_key) CollectVariables(*s.row_values[c], vars);
+      return vars;
+    }
+    const KeyAccess& k = s.select ? s.select_key : s.where_key;
+    for (const auto& e : k.key) CollectVariables(*e, vars);
+    if (k.lower) CollectVariables(*k.lower, vars);
+    if (k.upper) CollectVariables(*k.upper, vars);
+    if (s.select && s.select->access.kind != AccessPath::Kind::kFullScan) {
+      for (const Expr* e : s.select->access.prefix) CollectVariables(*e, vars);
+    }
+    return vars;
+  }
+
+  void Need(const Expr* e) {
+    if (!e) return;
+    for (int v : VariablesOf(e)) needed_.insert(v);
+  }
+  void NeedKeysOf(const Stmt& s) {
+    for (int v : KeyVariables(s)) needed_.insert(v);
+    kept_.insert(&s);
+  }
+
+  // needed_ and recon_ closed over assignments, reconnaissance reads and the control flow
+  // the kept statements sit under.
+  void NeedToFixpoint() {
+    for (size_t before = 0; before != needed_.size() + recon_.size();) {
+      before = needed_.size() + recon_.size();
+      ForEachStmt(ir_.body, [&](const Stmt& s) {
+        if (s.kind == StmtKind::kAssign && needed_.count(s.target)) Need(s.value.get());
+        if (s.kind == StmtKind::kSelectInto && s.table)
+          for (int t : s.into)
+            if (needed_.count(t) && taint_.read_derived().count(t)) recon_.insert(&s);
+        if (s.kind == StmtKind::kSelectInto && !s.table)
+          for (int t : s.into)
+            if (needed_.count(t))
+              for (const auto& o : s.select->outputs) Need(o.get());
+        if (recon_.count(&s)) {
+          ForEachOwnExpr(s, [&](const Expr& e) { Need(&e); });
+        }
+      });
+      // Control flow the kept statements sit under.
+      NeedControl(ir_.body);
+    }
+  }
+
+  // A condition over values read (IF r.qty < 5, CONTINUE WHEN q >= 5) above kept
+  // statements is decided by the init program when the reads it needs run by
+  // reconnaissance already: then it declares only the branch taken, not every branch.
+  // A condition that would need another read stays undecided.
+  void DecideFromReconnaissance() {
+    std::vector<const Expr*> conditions;
+    NeedControl(ir_.body, &conditions);  // needs nothing new: only lists them
+    for (const Expr* c : conditions) {
+      const std::set<int> needed = needed_;
+      const std::set<const Stmt*> recon = recon_;
+      Need(c);
+      NeedToFixpoint();
+      if (recon_ != recon) {
+        needed_ = needed;
+        recon_ = recon;
+      }
+    }
+  }
+  // Marks the conditions and bounds of control statements that contain kept statements
+  // (or needed assignments); returns whether `block` contains any. The read-dependent
+  // conditions it leaves unmarked (of IFs, and of EXIT / CONTINUEs in such loops) go to
+  // `undecided`, if given.
+  bool NeedControl(const Block& block, std::vector<const Expr*>* undecided = nullptr) {
+    bool any = false;
+    for (const auto& sp : block) {
+      const Stmt& s = *sp;
+      bool inner = kept_.count(&s) || recon_.count(&s) || (s.kind == StmtKind::kAssign && needed_.count(s.target));
+      for (const auto& b : s.blocks) inner = NeedControl(b, undecided) || inner;
+      inner = NeedControl(s.else_block, undecided) || inner;
+      inner = NeedControl(s.body, undecided) || inner;
+      if (inner && (IsLoop(s) || s.kind == StmtKind::kIf)) {
+        bool keep_conditions = true;
+        if (s.kind == StmtKind::kIf)
+          for (const auto& c : s.conds) keep_conditions = keep_conditions && !taint_.Refs(c.get());
+        if (keep_conditions || IsLoop(s)) {
+          for (const auto& c : s.conds) Need(c.get());
+          Need(s.lower.get());
+          Need(s.upper.get());
+          Need(s.step.get());
+          Need(s.value.get());
+        } else if (undecided) {
+          for (const auto& c : s.conds)
+            if (taint_.Refs(c.get())) undecided->push_back(c.get());
+        }
+        if (IsLoop(s)) NeedExits(s.body, undecided);
+      }
+      any = any || inner;
+    }
+    return any;
+  }
+  void NeedExits(const Block& block, std::vector<const Expr*>* undecided) {
+    ForEachStmt(block, [&](const Stmt& s) {
+      if ((s.kind != StmtKind::kExit && s.kind != StmtKind::kContinue) || s.conds.empty()) return;
+      if (!taint_.Refs(s.conds[0].get())) Need(s.conds[0].get());
+      else if (undecided) undecided->push_back(s.conds[0].get());
+    });
+  }
+
+  void ComputeComputable() {
+    for (size_t i = 0; i < ir_.variables.size(); ++i)
+      if (!taint_.read_derived().count(static_cast<int>(i))) computable_.insert(static_cast<int>(i));
+    // Variables derived from reconnaissance reads by assignments - unless the assignment
+    // runs under a decision the init program cannot make (then it may or may not run).
+    for (size_t before = 0; before != computable_.size();) {
+      before = computable_.size();
+      MarkComputable(ir_.body, true);
+    }
+  }
+  void MarkComputable(const Block& block, bool decided) {
+    for (const auto& sp : block) {
+      const Stmt& s = *sp;
+      if (s.kind == StmtKind::kAssign && decided && ExprComputable(s.value.get())) computable_.insert(s.target);
+      bool inner = decided;
+      for (const auto& c : s.conds) inner = inner && ExprComputable(c.get());
+      if (IsLoop(s)) {
+        inner = inner && ExprComputable(s.lower.get()) && ExprComputable(s.upper.get()) &&
+                ExprComputable(s.step.get()) && ExprComputable(s.value.get());
+        if (inner && s.target >= 0) computable_.insert(s.target);
+      }
+      for (const auto& b : s.blocks) MarkComputable(b, inner);
+      MarkComputable(s.else_block, inner);
+      MarkComputable(s.body, inner);
+    }
+  }
+  bool Computable(int v) const { return computable_.count(v) > 0; }
+  bool ExprComputable(const Expr* e) const {
+    if (!e) return true;
+    for (int v : VariablesOf(e))
+      if (!Computable(v)) return false;
+    return true;
+  }
+
+  // Whether the init program can decide condition `e` as the body will: its variables
+  // are computable, and the init program gives them their values - it keeps only needed
+  // assignments, so a computable variable nothing needs stays unset there.
+  bool Decidable(const Expr* e) const {
+    if (!ExprComputable(e)) return false;
+    for (int v : VariablesOf(e))
+      if (!needed_.count(v) && !set_in_init_.count(v) && assigned_.count(v)) return false;
+    return true;
+  }
+  // assigned_: variables the body assigns (so their frame value in the init program is
+  // only right if the init program assigns them too); set_in_init_: those it does
+  // assign without their being needed (INTO targets of reconnaissance reads, loop
+  // variables of the loops it keeps).
+  void NoteAssignments() {
+    ForEachStmt(ir_.body, [&](const Stmt& s) {
+      if (s.kind == StmtKind::kAssign || IsLoop(s)) {
+        if (s.target >= 0) assigned_.insert(s.target);
+      }
+      for (int t : s.into) assigned_.insert(t);
+      if (IsLoop(s) && s.target >= 0) set_in_init_.insert(s.target);
+    });
+    for (const Stmt* r : recon_)
+      for (int t : r->into) set_in_init_.insert(t);
+  }
+
+  StmtPtr Shell(const Stmt& s, StmtKind kind) const {
+    auto n = std::make_unique<Stmt>();
+    n->kind = kind;
+    n->line = s.line;
+    n->label = s.label;
+    n->target = s.target;
+    n->reverse = s.reverse;
+    return n;
+  }
+
+  // The init version of `block`. `exact`: this block runs in the init program exactly
+  // when it runs in the body (no enclosing read-dependent branch was flattened), so its
+  // EXIT / CONTINUE / RETURN can be kept.
+  Block Build(const Block& block, bool exact) {
+    Block out;
+    for (const auto& sp : block) {
+      const Stmt& s = *sp;
+      switch (s.kind) {
+        case StmtKind::kAssign:
+          if (needed_.count(s.target) && ExprComputable(s.value.get())) {
+            auto n = Shell(s, StmtKind::kAssign);
+            n->value = s.value->Clone();
+            out.push_back(std::move(n));
+          }
+          break;
+        case StmtKind::kIf: {
+          // Conditions over inputs (or values known by reconnaissance) are decided exactly.
+          bool exact_conditions = true;
+          for (const auto& c : s.conds) exact_conditions = exact_conditions && Decidable(c.get());
+          std::vector<Block> blocks;
+          bool any = false;
+          for (const auto& b : s.blocks) {
+            blocks.push_back(Build(b, exact && exact_conditions));
+            any = any || !blocks.back().empty();
+          }
+          Block else_block = Build(s.else_block, exact && exact_conditions);
+          any = any || !else_block.empty();
+          if (!any) break;
+          if (exact_conditions) {
+            auto n = Shell(s, StmtKind::kIf);
+            for (const auto& c : s.conds) n->conds.push_back(c->Clone());
+            n->blocks = std::move(blocks);
+            n->else_block = std::move(else_block);
+            out.push_back(std::move(n));
+          } else {
+            // The branch taken depends on the database: declare what every branch may write.
+            for (auto& b : blocks)
+              for (auto& n : b) out.push_back(std::move(n));
+            for (auto& n : else_block) out.push_back(std::move(n));
+          }
+          break;
+        }
+        case StmtKind::kForRange:
+        case StmtKind::kForEach:
+        case StmtKind::kWhile: {
+          bool bounds = ExprComputable(s.lower.get()) && ExprComputable(s.upper.get()) && ExprComputable(s.step.get()) &&
+                        ExprComputable(s.value.get()) && (s.conds.empty() || ExprComputable(s.conds[0].get()));
+          int dropped_before = dropped_exits_;
+          Block body = Build(s.body, exact && bounds);
+          if (body.empty()) break;
+          if (s.kind == StmtKind::kWhile && dropped_exits_ != dropped_before)
+            throw AtLine(NotSupported("a WHILE loop with writes whose EXIT depends on FOUND or on values the init "
+                                      "program cannot know")
+                             .WithHint("Use FOR i IN a..b with an EXIT WHEN, so the loop is bounded."),
+                         ir_, s.line);
+          if (!bounds)
+            throw AtLine(NotSupported("a loop with writes whose iterations depend on FOUND or on the RETURNING of a write")
+                             .WithHint("Loop over bounds computed from the parameters, or from values read with "
+                                       "SELECT ... INTO."),
+                         ir_, s.line);
+          auto n = Shell(s, s.kind);
+          if (s.value) n->value = s.value->Clone();
+          for (const auto& c : s.conds) n->conds.push_back(c->Clone());
+          if (s.lower) n->lower = s.lower->Clone();
+          if (s.upper) n->upper = s.upper->Clone();
+          if (s.step) n->step = s.step->Clone();
+          n->body = std::move(body);
+          out.push_back(std::move(n));
+          break;
+        }
+        case StmtKind::kExit:
+        case StmtKind::kContinue:
+          if (exact && (s.conds.empty() || Decidable(s.conds[0].get()))) {
+            auto n = Shell(s, s.kind);
+            for (const auto& c : s.conds) n->conds.push_back(c->Clone());
+            out.push_back(std::move(n));
+          } else if (s.kind == StmtKind::kExit) {
+            ++dropped_exits_;
+          }
+          break;
+        case StmtKind::kReturn:
+          if (exact) out.push_back(Shell(s, StmtKind::kReturn));
+          break;
+        case StmtKind::kSelectInto:
+          if (recon_.count(&s)) {
+            auto n = Shell(s, StmtKind::kReconRead);
+            n->target_stmt = s.id;
+            out.push_back(std::move(n));
+          } else if (s.access && s.access->access == Access::kReadPrefetch) {
+            auto n = Shell(s, StmtKind::kDeclare);
+            n->target_stmt = s.id;
+            out.push_back(std::move(n));
+          }
+          break;
+        case StmtKind::kInsert:
+        case StmtKind::kUpdate:
+        case StmtKind::kDelete: {
+          auto n = Shell(s, StmtKind::kDeclare);
+          n->target_stmt = s.id;
+          out.push_back(std::move(n));
+          break;
+        }
+        default: break;
+      }
+    }
+    return out;
+  }
+
+  ProcedureIr& ir_;
+  const Taint& taint_;
+  std::set<int> needed_;
+  std::set<const Stmt*> kept_;
+  std::set<const Stmt*> recon_;
+  std::set<int> computable_;
+  std::set<int> assigned_;
+  std::set<int> set_in_init_;
+  int dropped_exits_ = 0;  // EXITs the init program cannot decide (see kWhile)
+};
+
+}  // namespace
+
+void BuildInitProgram(ProcedureIr& ir, const Taint& taint) { InitBuilder(ir, taint).Run(); }
+
+}  // namespace caracal::planner

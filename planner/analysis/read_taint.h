@@ -1,0 +1,155 @@
+// Taint: which variables of a procedure hold values read from the database, directly or
+// through assignments and control flow (the write-set analysis's second pass). A key
+// built from a tainted variable is dependent (found by reconnaissance), and a loop whose
+// bounds are tainted cannot be unrolled by the init program. Shared by the statement
+// classification and the init-program builder.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "planner/analysis/statement_predicates.h"
+#include "planner/plan/ir_visit.h"
+#include "planner/plan/procedure_ir.h"
+
+namespace caracal::planner {
+
+class Taint {
+ public:
+  explicit Taint(const ProcedureIr& ir) {
+    if (ir.found_variable >= 0) Add(ir.found_variable, -2);
+    if (ir.row_count_variable >= 0) Add(ir.row_count_variable, -4);
+    for (int changes = 1; changes > 0;) {
+      changes_ = 0;
+      Walk(ir.body, std::nullopt);
+      changes = changes_;
+    }
+  }
+
+  const std::set<int>& read_derived() const { return read_derived_; }
+  bool Refs(const Expr* e) const { return e && Intersects(VariablesOf(e), read_derived_); }
+  // The statement id of the read a read-derived variable comes from; -2: FOUND; -3: the
+  // RETURNING of a write; -1: unknown.
+  int SourceOf(int var) const {
+    auto it = source_.find(var);
+    return it == source_.end() ? -1 : it->second;
+  }
+  // Whether a loop's iterations depend on the database (bounds, condition, or an EXIT
+  // whose decision does).
+  bool LoopDependsOnReads(const Stmt& loop) const {
+    switch (loop.kind) {
+      case StmtKind::kForRange:
+        if (Refs(loop.lower.get()) || Refs(loop.upper.get()) || Refs(loop.step.get())) return true;
+        break;
+      case StmtKind::kForEach:
+        if (Refs(loop.value.get())) return true;
+        break;
+      case StmtKind::kWhile:
+        if (!loop.conds.empty() && Refs(loop.conds[0].get())) return true;
+        break;
+      default: return false;
+    }
+    return ExitDependsOnReads(loop.body, loop, false, 0);
+  }
+
+ private:
+  void Add(int var, int source) {
+    if (read_derived_.insert(var).second) {
+      ++changes_;
+      source_[var] = source;
+    }
+  }
+
+  // An EXIT of `loop` (unlabelled at loop depth 0, or naming it) under a read-derived
+  // decision.
+  bool ExitDependsOnReads(const Block& block, const Stmt& loop, bool under_read_condition, int depth) const {
+    for (const auto& s : block) {
+      if (s->kind == StmtKind::kExit) {
+        bool mine = s->label.empty() ? depth == 0 : s->label == loop.label;
+        bool decided_by_reads = under_read_condition || (!s->conds.empty() && Refs(s->conds[0].get()));
+        if (mine && decided_by_reads) return true;
+      }
+      bool cond = under_read_condition;
+      if (s->kind == StmtKind::kIf)
+        for (const auto& c : s->conds) cond = cond || Refs(c.get());
+      int d = depth + (IsLoop(*s) ? 1 : 0);
+      for (const auto& b : s->blocks)
+        if (ExitDependsOnReads(b, loop, cond, d)) return true;
+      if (ExitDependsOnReads(s->else_block, loop, cond, d)) return true;
+      if (ExitDependsOnReads(s->body, loop, cond, d)) return true;
+    }
+    return false;
+  }
+
+  // The source a read-derived expression has (the first read-derived variable's).
+  int SourceOfExpr(const Expr* e) const {
+    for (int v : VariablesOf(e))
+      if (read_derived_.count(v)) return SourceOf(v);
+    return -1;
+  }
+
+  // `control`: the source of the read-dependent decision this block runs under, if any.
+  void Walk(const Block& block, std::optional<int> control) {
+    for (const auto& sp : block) {
+      const Stmt& s = *sp;
+      switch (s.kind) {
+        case StmtKind::kAssign:
+          if (Refs(s.value.get())) Add(s.target, SourceOfExpr(s.value.get()));
+          else if (control) Add(s.target, *control);
+          break;
+        case StmtKind::kIf: {
+          std::optional<int> c = control;
+          for (const auto& cond : s.conds)
+            if (!c && Refs(cond.get())) c = SourceOfExpr(cond.get());
+          for (const auto& b : s.blocks) Walk(b, c);
+          Walk(s.else_block, c);
+          break;
+        }
+        case StmtKind::kForRange:
+        case StmtKind::kForEach:
+        case StmtKind::kWhile: {
+          std::optional<int> c = control;
+          if (!c && LoopDependsOnReads(s)) {
+            int source = -1;
+            for (const Expr* e : {s.lower.get(), s.upper.get(), s.step.get(), s.value.get()})
+              if (source == -1 && Refs(e)) source = SourceOfExpr(e);
+            if (source == -1 && !s.conds.empty() && Refs(s.conds[0].get())) source = SourceOfExpr(s.conds[0].get());
+            c = source;
+          }
+          if (c && s.target >= 0) Add(s.target, *c);
+          Walk(s.body, c);
+          break;
+        }
+        case StmtKind::kSelectInto:
+          if (s.table) {
+            for (int t : s.into) Add(t, s.id);
+          } else {
+            std::optional<int> r = control;
+            for (const auto& o : s.select->outputs)
+              if (!r && Refs(o.get())) r = SourceOfExpr(o.get());
+            if (r)
+              for (int t : s.into) Add(t, *r);
+          }
+          break;
+        case StmtKind::kInsert:
+        case StmtKind::kUpdate:
+        case StmtKind::kDelete:
+          for (int t : s.into) Add(t, -3);
+          break;
+        default: break;
+      }
+    }
+  }
+
+  std::set<int> read_derived_;
+  std::map<int, int> source_;
+  int changes_ = 0;
+};
+
+}  // namespace caracal::planner
