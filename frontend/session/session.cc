@@ -410,6 +410,18 @@ PendingResult Session::SubmitDml(const planner::ParsedStatement& parsed, const s
 
 PendingResult Session::SubmitCall(planner::CallPlan call, const std::string& text,
                                   std::shared_ptr<const engine::Procedure> owned) {
+  const planner::ProcedureIr& ir = *call.ir;
+  if (ir.strict && std::ranges::any_of(call.args, [](const engine::Value& v) { return v.is_null(); })) {
+    // PostgreSQL does not call a STRICT function with a NULL argument: the result is
+    // NULL (a NULL row for OUT parameters, no rows for a set-returning function).
+    engine::TxnResult none;
+    if (ir.returns == planner::ProcedureIr::Returns::kScalar)
+      none.rows.emplace_back(ir.result_columns.size(), engine::Value::Null());
+    StatementResult result = CallResult(call, std::move(none));
+    if (call.form == planner::CallPlan::Form::kSelectValue && result.rows && !result.rows->rows.empty())
+      result.rows->rows.front() = {std::nullopt};  // the NULL record, not (,)
+    return PendingResult(std::move(result));
+  }
   auto promise = std::make_shared<std::promise<engine::TxnResult>>();
   std::shared_future<engine::TxnResult> future = promise->get_future().share();
   engine::TxnRequest request;

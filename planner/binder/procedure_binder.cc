@@ -256,6 +256,12 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
     if (opt == "language") language = Lower(StringValue(d->arg));
     else if (opt == "as") as_items = d->arg && d->arg->node_case == PG_QUERY__NODE__NODE_LIST ? d->arg->list->n_items : 1;
     else if (opt == "window") throw NotSupported("window functions");
+    else if (opt == "strict") {
+      // PostgreSQL's compute_function_attributes: not an attribute a procedure takes.
+      if (stmt->is_procedure)
+        throw SqlError(sqlstate::kInvalidFunctionDefinition, "invalid attribute in procedure definition", d->location);
+      ir_->strict = d->arg && d->arg->node_case == PG_QUERY__NODE__NODE_BOOLEAN && d->arg->boolean->boolval;
+    }
   }
   if (stmt->sql_body) throw NotSupported("SQL-standard function bodies (BEGIN ATOMIC)").WithHint("Write the body in LANGUAGE plpgsql.");
   if (language.empty())
@@ -437,9 +443,10 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
     std::string name = d.value("refname", "");
     if (line == block_line && name == first_loop_var) break;
     line_ = line;
-    if (type == "PLpgSQL_rec") Unsupported("record variables", line, "Declare one variable per column and SELECT ... INTO them.");
     if (d.contains("cursor_explicit_expr")) Unsupported("cursors", line, "Use FOR loops over key ranges or RETURN QUERY.");
-    if (Lower(Trim(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""))) == "record") {
+    // `r record` comes as a variable of type "record", `r RECORD` as a PLpgSQL_rec:
+    // the same declaration (type names are case-insensitive).
+    if (type == "PLpgSQL_rec" || Lower(Trim(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""))) == "record") {
       // A record takes its fields from the FOR over a query that assigns it.
       if (d.contains("default_val")) Unsupported("a record variable with a default", line);
       datum_info_.resize(std::max(datum_info_.size(), cursor_ + 1));
@@ -507,6 +514,11 @@ int ProcedureBinder::SlotOfVarno(int varno, int line) const {
 }
 
 std::string ProcedureBinder::RecordTarget(const json& target) const {
+  if (NodeType(target) == "PLpgSQL_rec") {  // `r RECORD`: the target is the record itself
+    const int dno = NodeBody(target).value("dno", -1);
+    if (dno < 0 || static_cast<size_t>(dno) >= datum_info_.size()) return {};
+    return datum_info_[dno].record;
+  }
   if (NodeType(target) != "PLpgSQL_row") return {};
   const json& fields = Get(NodeBody(target), "fields");
   if (fields.size() != 1) return {};
@@ -525,6 +537,7 @@ std::vector<int> ProcedureBinder::IntoTargets(const json& target, int line) cons
     }
     return slots;
   }
+  if (NodeType(target) == "PLpgSQL_rec") SlotOfVarno(NodeBody(target).value("dno", -1), line);  // says why
   Unsupported("this INTO target", line);
 }
 

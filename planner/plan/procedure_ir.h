@@ -215,6 +215,9 @@ struct ProcedureIr {
   std::string name;
   Kind kind = Kind::kFunction;
   Returns returns = Returns::kVoid;
+  // STRICT (RETURNS NULL ON NULL INPUT): a call with a NULL argument does not run; its
+  // result is NULL (no rows for a set-returning function), as in PostgreSQL.
+  bool strict = false;
   std::vector<OutputColumn> result_columns;  // kScalar: one; kTable / kSetOf / OUT params: all
   std::vector<Variable> variables;           // the frame; parameters first
   int parameter_count = 0;

@@ -167,6 +167,21 @@ def gen_numeric_nulls(rng, n):
     return out
 
 
+def gen_function_attributes(rng, n):
+    out = []
+    for _ in range(n):
+        i = "NULL" if rng.random() < 0.3 else str(rng.randrange(1, 5))
+        note = "NULL" if rng.random() < 0.3 else f"'n{rng.randrange(0, 100)}'"
+        r = rng.random()
+        if r < 0.5:
+            out.append(f"SELECT bump({i}, {note});")
+        elif r < 0.8:
+            out.append(f"SELECT bump_always({i}, {note});")
+        else:
+            out.append(f"SELECT * FROM pair({i});")
+    return out
+
+
 def gen_dependent(rng, n):
     out = []
     emails = ["a@x", "b@x", "c@x", "d@x", "e@x", "f@x"]
