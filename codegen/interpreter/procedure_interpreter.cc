@@ -57,7 +57,7 @@ void ProcedureInterpreter::Run() {
 }
 
 void ProcedureInterpreter::Finish() {
-  if (!ir_.command_tag.empty()) exec_->SetRowCount(rows_processed_);
+  if (ir_.is_ad_hoc_dml()) exec_->SetRowCount(rows_processed_);
   // A function with OUT parameters (and no SETOF) returns their final values.
   // A function with OUT parameters (and no SETOF), or a procedure with INOUT ones,
   // returns their final values.

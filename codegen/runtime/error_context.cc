@@ -18,6 +18,7 @@ std::string TypeName(const SqlType& t) {
 
 // format_procedure's "name(type,type)": the IN and INOUT parameters, no spaces.
 std::string FunctionSignature(const ProcedureIr& ir) {
+  if (ir.is_do_block()) return ir.name;  // PostgreSQL: "PL/pgSQL function inline_code_block line 2 ..."
   std::string text = ir.name + "(";
   for (int i = 0; i < ir.parameter_count; ++i) {
     if (i > 0) text += ',';
@@ -26,7 +27,7 @@ std::string FunctionSignature(const ProcedureIr& ir) {
   return text + ")";
 }
 
-bool Wanted(const SqlError& e, const ProcedureIr& ir) { return e.context().empty() && ir.command_tag.empty(); }
+bool Wanted(const SqlError& e, const ProcedureIr& ir) { return e.context().empty() && !ir.is_ad_hoc_dml(); }
 
 }  // namespace
 

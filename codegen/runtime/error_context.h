@@ -14,7 +14,7 @@
 namespace caracal::codegen {
 
 // `e` was raised while body statement `s` of `ir` ran. An ad-hoc statement's error
-// (ir.command_tag set) and one of a statement the analysis made get none, as at
+// (ir.is_ad_hoc_dml()) and one of a statement the analysis made get none, as at
 // PostgreSQL's top level.
 void AddStatementContext(planner::SqlError& e, const planner::ProcedureIr& ir, const planner::Stmt& s);
 // `e` was raised initialising local `v` of the body's outer block (its DECLARE default).

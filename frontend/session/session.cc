@@ -279,7 +279,9 @@ StatementResult CallResult(const planner::CallPlan& call, engine::TxnResult&& tx
     return result;
   }
   const planner::ProcedureIr& ir = *call.ir;
-  if (!ir.command_tag.empty()) {
+  if (ir.is_do_block()) {
+    result.tag = "DO";
+  } else if (!ir.command_tag.empty()) {
     int64_t n = std::max<int64_t>(txn.row_count, 0);
     result.tag = ir.command_tag == "INSERT" ? fmt::format("INSERT 0 {}", n) : fmt::format("{} {}", ir.command_tag, n);
   }
@@ -350,7 +352,7 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
     const PgQuery__Node* stmt = parsed.node;
     if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) return SubmitCall(std::move(*call), text);
     if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT || stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
-        stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT)
+        stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT || stmt->node_case == PG_QUERY__NODE__NODE_DO_STMT)
       return SubmitDml(parsed, text);
     // Anything else sees (or changes) the state after every call submitted before it.
     engine_->Drain();

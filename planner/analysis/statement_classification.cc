@@ -163,7 +163,7 @@ class Classifier {
     a.apply_row_update = true;
     // One unit per row update, plus one per four assigned columns (the callback's work).
     a.weight = 1 + static_cast<int>(s.assignments.size() / 4);
-    a.wait_for_update = returning_into || !ir_.command_tag.empty() || FoundReadAfter(s, loop_depth > 0);
+    a.wait_for_update = returning_into || ir_.is_ad_hoc_dml() || FoundReadAfter(s, loop_depth > 0);
   }
 
   static bool ReadsVariable(const Stmt& s, int var) {

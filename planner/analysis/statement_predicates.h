@@ -25,7 +25,7 @@ inline bool IsLoop(const Stmt& s) {
 }
 
 inline SqlError AtLine(SqlError e, const ProcedureIr& ir, int line) {
-  if (e.context().empty() && !ir.command_tag.empty()) return e;
+  if (e.context().empty() && ir.is_ad_hoc_dml()) return e;
   if (e.context().empty())
     e.WithContext(fmt::format("compilation of PL/pgSQL function \"{}\" near line {}", ir.name, line));
   return e;

@@ -1,5 +1,11 @@
 #include "planner/exec/ad_hoc_dml.h"
 
+extern "C" {
+#include <pg_query/pg_query.pb-c.h>
+}
+
+#include "planner/exec/do_block.h"
+
 #include "planner/parser/pg_nodes.h"
 #include "planner/types/sql_error.h"
 #include "planner/binder/table_statement_binder.h"
@@ -8,6 +14,7 @@
 namespace caracal::planner {
 
 std::shared_ptr<ProcedureIr> BindAdHocDml(const PgQuery__Node* stmt, std::string_view text, const Catalog& catalog) {
+  if (stmt->node_case == PG_QUERY__NODE__NODE_DO_STMT) return BindDoBlock(stmt->do_stmt, text, catalog);
   auto ir = std::make_shared<ProcedureIr>();
   ir->kind = ProcedureIr::Kind::kProcedure;
   ir->source = std::string(text);

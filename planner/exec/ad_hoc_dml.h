@@ -3,7 +3,9 @@
 // the statement bound by TableStatementBinder (a multi-row INSERT becomes one kInsert per
 // row, in order); it is analysed like any procedure, so its write set is declared the
 // same way. `command_tag` is set ("INSERT", "UPDATE", "DELETE"); with RETURNING, each
-// returned row is a result row (`emit_returning`, `result_columns`).
+// returned row is a result row (`emit_returning`, `result_columns`). A DO block is bound
+// here too (exec/do_block.h), so that every one-shot statement the session submits, and
+// the input log replays, comes through one entry point.
 #pragma once
 
 #include <memory>

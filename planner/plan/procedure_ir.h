@@ -236,9 +236,12 @@ struct ProcedureIr {
   // sequence values (so the input log replays it).
   int now_variable = -1;
   std::string source;  // the whole CREATE statement, for \sf and error positions
-  // An ad-hoc INSERT / UPDATE / DELETE run as a one-statement procedure: "INSERT",
-  // "UPDATE" or "DELETE" (the command tag); empty for CREATEd procedures.
+  // A statement run once as a procedure: an ad-hoc INSERT / UPDATE / DELETE ("INSERT",
+  // "UPDATE" or "DELETE", the command tag) or a DO block ("DO"); empty for CREATEd
+  // procedures. `source` then holds the statement's text.
   std::string command_tag;
+  bool is_ad_hoc_dml() const { return !command_tag.empty() && command_tag != "DO"; }
+  bool is_do_block() const { return command_tag == "DO"; }
 
   Block body;
   std::vector<SequenceCall> sequence_calls;  // analysis

@@ -39,6 +39,14 @@ class SqlError : public std::runtime_error {
     if (location_ >= 0) location_ = offset < 0 ? -1 : location_ + offset;
     return *this;
   }
+  // A location in a text built around a piece of another (a DO body inside a CREATE):
+  // one at or after `from` (where the piece starts in the built text) moves to `to` (where
+  // it starts in the other) plus the distance; one before `from`, or any when `to` < 0
+  // (the piece was not found), becomes unknown.
+  SqlError& Relocate(int from, int to) {
+    if (location_ >= 0) location_ = location_ < from || to < 0 ? -1 : location_ - from + to;
+    return *this;
+  }
 
  private:
   std::string sqlstate_;
