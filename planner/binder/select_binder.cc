@@ -130,6 +130,45 @@ ExprPtr BindLimit(const PgQuery__Node* n, const NameScope* outer, const Catalog&
   return Coerce(binder.Bind(n), SqlType::Of(TypeId::kInt8), CastContext::kAssignment);
 }
 
+const char* LockingName(PgQuery__LockClauseStrength strength) {
+  switch (strength) {
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORKEYSHARE: return "FOR KEY SHARE";
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORSHARE: return "FOR SHARE";
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORNOKEYUPDATE: return "FOR NO KEY UPDATE";
+    default: return "FOR UPDATE";
+  }
+}
+
+// FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE [OF t] [NOWAIT | SKIP LOCKED]: checked
+// as PostgreSQL checks it (CheckSelectLocking, then transformLockingClause), and then
+// nothing more to do. A transaction here runs at its serial position with nothing
+// running between its reads and its writes, so every row it reads is already as good as
+// locked, and no other transaction holds a lock it could wait for or skip: the rows
+// are those of the query without the clause.
+void CheckLocking(const PgQuery__SelectStmt* s, const SelectPlan& plan, const std::string& table_ref) {
+  for (size_t i = 0; i < s->n_locking_clause; ++i) {
+    const PgQuery__LockingClause* lc = s->locking_clause[i]->locking_clause;
+    const char* what = LockingName(lc->strength);
+    auto refuse = [&](const char* with) {
+      throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not allowed with {}", what, with));
+    };
+    if (plan.distinct) refuse("DISTINCT clause");
+    if (s->n_group_clause > 0) refuse("GROUP BY clause");
+    if (s->having_clause) refuse("HAVING clause");
+    if (plan.grouped) refuse("aggregate functions");
+    for (size_t r = 0; r < lc->n_locked_rels; ++r) {
+      const PgQuery__RangeVar* rv = lc->locked_rels[r]->range_var;
+      if ((rv->catalogname && *rv->catalogname) || (rv->schemaname && *rv->schemaname))
+        throw SqlError(sqlstate::kSyntaxError, fmt::format("{} must specify unqualified relation names", what),
+                       rv->location);
+      if (plan.table == nullptr || table_ref != rv->relname)
+        throw SqlError(sqlstate::kUndefinedTable,
+                       fmt::format("relation \"{}\" in {} clause not found in FROM clause", rv->relname, what),
+                       rv->location);
+    }
+  }
+}
+
 void CheckSupported(const PgQuery__SelectStmt* s) {
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) throw NotSupported("UNION/INTERSECT/EXCEPT");
   if (s->n_values_lists > 0) throw NotSupported("VALUES lists");
@@ -139,7 +178,6 @@ void CheckSupported(const PgQuery__SelectStmt* s) {
     throw NotSupported("SELECT DISTINCT ON");
   if (s->into_clause) throw NotSupported("SELECT INTO");
   if (s->n_window_clause > 0) throw NotSupported("WINDOW clauses");
-  if (s->n_locking_clause > 0) throw NotSupported("FOR UPDATE/SHARE in an ad-hoc query");
   if (s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES) throw NotSupported("FETCH ... WITH TIES");
   if (s->n_from_clause > 1) throw NotSupported("joins");
 }
@@ -294,6 +332,7 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, cons
     plan.residual = ResidualWhere(*plan.where, plan.access);
     plan.has_residual = true;
   }
+  CheckLocking(s, plan, plan.table_ref);
   return plan;
 }
 

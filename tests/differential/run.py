@@ -182,6 +182,17 @@ def gen_function_attributes(rng, n):
     return out
 
 
+def gen_row_locking(rng, n):
+    out = []
+    for _ in range(n):
+        i = rng.randrange(1, 5)
+        if rng.random() < 0.7:
+            out.append(f"SELECT take({i}, {rng.randrange(1, 8)});")
+        else:
+            out.append(f"SELECT restock({rng.randrange(5, 40)});")
+    return out
+
+
 def gen_dependent(rng, n):
     out = []
     emails = ["a@x", "b@x", "c@x", "d@x", "e@x", "f@x"]
