@@ -139,6 +139,10 @@ class ProcedureBinder {
   struct DatumInfo {
     int slot = -1;
     std::string record;  // a record variable (no slot): its name
+    // `r t%ROWTYPE`: a record whose fields are t's columns from its declaration on (their
+    // slots, in column order); empty for `record`, which takes its fields from each
+    // query that assigns it.
+    std::vector<int> row_fields;
   };
 
   void BindSignature(const PgQuery__CreateFunctionStmt* stmt);
@@ -152,8 +156,12 @@ class ProcedureBinder {
   int DeclareLoopVariable(const json& var);
   int SlotOfVarno(int varno, int line) const;
   std::vector<int> IntoTargets(const json& target, int line) const;
-  // The record variable a FOR loop's target is, or "" (a list of scalar variables).
-  std::string RecordTarget(const json& target) const;
+  // The record variable a FOR loop's or INTO's target is, or "" (a list of scalar
+  // variables); with `row_fields`, the fields of a %ROWTYPE record.
+  std::string RecordTarget(const json& target, std::vector<int>* row_fields = nullptr) const;
+  // Gives record `record` the fields `columns` (new variables named record.column), read
+  // as record.column from here on; returns their slots.
+  std::vector<int> SetRecordShape(const std::string& record, const std::vector<OutputColumn>& columns);
 
   Block BindStatements(const json& list);
   void BindStatement(const json& node, Block& out);
@@ -455,6 +463,23 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
       SkipRowDatums();
       continue;
     }
+    const std::string typname = Trim(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""));
+    if (Lower(typname).ends_with("%rowtype") && typname.size() > 8) {
+      // `r t%ROWTYPE`: a record with t's columns as its fields, NULL until assigned.
+      if (d.contains("default_val")) Unsupported("a %ROWTYPE variable with a default", line);
+      const std::string table_name = Lower(Trim(typname.substr(0, typname.size() - 8)));
+      const TableInfo* table = catalog_.FindTable(table_name);
+      if (!table)
+        throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", table_name));
+      std::vector<OutputColumn> columns;
+      for (const CatalogColumn& c : table->columns) columns.push_back(OutputColumn{c.name, c.type});
+      datum_info_.resize(std::max(datum_info_.size(), cursor_ + 1));
+      datum_info_[cursor_].record = name;
+      datum_info_[cursor_].row_fields = SetRecordShape(name, columns);
+      ++cursor_;
+      SkipRowDatums();
+      continue;
+    }
     SqlType var_type = TypeFromText(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""), line);
     int slot = AddVariable(name, var_type, VariableKind::kLocal);
     Variable& v = ir_->variables[slot];
@@ -507,24 +532,35 @@ int ProcedureBinder::SlotOfVarno(int varno, int line) const {
     return datum_info_[varno].slot;
   if (varno >= 0 && static_cast<size_t>(varno) < datum_info_.size() && !datum_info_[varno].record.empty())
     Unsupported(fmt::format("record variable \"{}\" here", datum_info_[varno].record), line,
-                "A record variable can be the target of a FOR over a query, and its fields read as record.field.");
+                "A record variable can be the target of a FOR over a query or of an INTO, and its fields read as record.field.");
   if (varno >= 0 && static_cast<size_t>(varno) < datums_.size() && NodeType(datums_[varno]) == "PLpgSQL_row")
     Unsupported("row variables", line);
   throw SqlError(sqlstate::kInternalError, fmt::format("internal error: PL/pgSQL datum {} has no variable", varno));
 }
 
-std::string ProcedureBinder::RecordTarget(const json& target) const {
+std::string ProcedureBinder::RecordTarget(const json& target, std::vector<int>* row_fields) const {
+  int varno = -1;
   if (NodeType(target) == "PLpgSQL_rec") {  // `r RECORD`: the target is the record itself
-    const int dno = NodeBody(target).value("dno", -1);
-    if (dno < 0 || static_cast<size_t>(dno) >= datum_info_.size()) return {};
-    return datum_info_[dno].record;
+    varno = NodeBody(target).value("dno", -1);
+  } else if (NodeType(target) == "PLpgSQL_row") {
+    const json& fields = Get(NodeBody(target), "fields");
+    if (fields.size() != 1) return {};
+    varno = fields[0].value("varno", -1);
   }
-  if (NodeType(target) != "PLpgSQL_row") return {};
-  const json& fields = Get(NodeBody(target), "fields");
-  if (fields.size() != 1) return {};
-  const int varno = fields[0].value("varno", -1);
   if (varno < 0 || static_cast<size_t>(varno) >= datum_info_.size()) return {};
+  if (row_fields) *row_fields = datum_info_[varno].row_fields;
   return datum_info_[varno].record;
+}
+
+std::vector<int> ProcedureBinder::SetRecordShape(const std::string& record, const std::vector<OutputColumn>& columns) {
+  std::vector<std::pair<std::string, int>> fields;
+  std::vector<int> slots;
+  for (const OutputColumn& c : columns) {
+    slots.push_back(AddVariable(fmt::format("{}.{}", record, c.name), c.type, VariableKind::kLocal));
+    fields.emplace_back(c.name, slots.back());
+  }
+  scope_.SetRecordFields(record, std::move(fields));
+  return slots;
 }
 
 std::vector<int> ProcedureBinder::IntoTargets(const json& target, int line) const {
@@ -831,9 +867,14 @@ StmtPtr ProcedureBinder::BindForEach(const json& st) {
 // so that the read, the loop and the writes in the body are the ordinary statements
 // the analyses already classify (writes keyed by a target are `dependent`).
 void ProcedureBinder::BindForQuery(const json& st, Block& out) {
-  const std::string record = RecordTarget(Get(st, "var"));
+  std::vector<int> row_fields;
+  std::string record = RecordTarget(Get(st, "var"), &row_fields);
   std::vector<int> targets;
   if (record.empty()) targets = IntoTargets(Get(st, "var"), line_);
+  if (!row_fields.empty()) {  // a %ROWTYPE record: its fields, as a target list
+    targets = row_fields;
+    record.clear();
+  }
   const std::string query = QueryOf(Get(st, "query"));
   StmtPtr read;
   try {
@@ -859,16 +900,9 @@ void ProcedureBinder::BindForQuery(const json& st, Block& out) {
   // The row count is the last INTO target: to the analyses, one more value of the read.
   const int rows = AddVariable(fmt::format("$for{}_rows", n), int4, VariableKind::kTemp);
   read->into.push_back(rows);
-  if (!record.empty()) {
-    // The record's fields are variables of the columns' types, read as record.column
-    // from here on (a later FOR over another query gives the record other fields).
-    std::vector<std::pair<std::string, int>> fields;
-    for (const OutputColumn& c : columns) {
-      targets.push_back(AddVariable(fmt::format("{}.{}", record, c.name), c.type, VariableKind::kLocal));
-      fields.emplace_back(c.name, targets.back());
-    }
-    scope_.SetRecordFields(record, std::move(fields));
-  }
+  // The record's fields are variables of the columns' types, read as record.column from
+  // here on (a later query that assigns the record gives it other fields).
+  if (!record.empty()) targets = SetRecordShape(record, columns);
 
   auto loop = NewStmt(StmtKind::kForRange, line_);
   loop->label = st.value("label", "");
@@ -941,7 +975,13 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
   bool into = st.value("into", false);
   bool strict = st.value("strict", false);
   std::vector<int> targets;
-  if (into) targets = IntoTargets(Get(st, "target"), line_);
+  std::vector<int> row_fields;
+  // A `record` target takes the shape of the row it is given; a %ROWTYPE one is its
+  // fields, in order, as a target list.
+  const std::string record = into ? RecordTarget(Get(st, "target"), &row_fields) : std::string();
+  if (into && record.empty()) targets = IntoTargets(Get(st, "target"), line_);
+  if (into && !row_fields.empty()) targets = row_fields;
+  const bool shape_record = !record.empty() && row_fields.empty();
   try {
     PgParse parse = PgParse::Parse(query);
     if (parse.size() != 1) throw SqlError(sqlstate::kSyntaxError, "one statement expected");
@@ -969,6 +1009,9 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
       if (into && s.kind != StmtKind::kSelectInto && s.returning.empty())
         throw SqlError(sqlstate::kSyntaxError, "INTO used with a command that cannot return data");
       if (into && i == 0) {
+        if (shape_record)
+          targets = SetRecordShape(record, s.kind == StmtKind::kSelectInto && s.select ? s.select->columns
+                                                                                     : binder.returning_columns());
         s.into = targets;
         s.strict = strict;
         if (s.kind == StmtKind::kSelectInto && s.select) {

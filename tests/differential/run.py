@@ -193,6 +193,22 @@ def gen_row_locking(rng, n):
     return out
 
 
+def gen_record_variables(rng, n):
+    out = []
+    for _ in range(n):
+        i = rng.randrange(1, 5)
+        r = rng.random()
+        if r < 0.4:
+            out.append(f"SELECT pay({i}, {rng.randrange(-300, 500) / 100:.2f});")
+        elif r < 0.6:
+            out.append(f"SELECT describe({i});")
+        elif r < 0.8:
+            out.append(f"SELECT whole_row({i});")
+        else:
+            out.append("SELECT total_rows();")
+    return out
+
+
 def gen_dependent(rng, n):
     out = []
     emails = ["a@x", "b@x", "c@x", "d@x", "e@x", "f@x"]

@@ -162,8 +162,10 @@ END $$;
 CREATE FUNCTION e28() RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   r record;
+  q record;
 BEGIN
   SELECT k, v INTO r FROM t WHERE k = 1;
+  q := r;
   RETURN 0;
 END $$;
 
