@@ -156,6 +156,8 @@ class ProcedureBinder {
   int DeclareLoopVariable(const json& var);
   int SlotOfVarno(int varno, int line) const;
   std::vector<int> IntoTargets(const json& target, int line) const;
+  // The parameter slot an ALIAS FOR names, or -1.
+  int AliasSlot(const PlpgsqlBody::Alias& alias) const;
   // The record variable a FOR loop's or INTO's target is, or "" (a list of scalar
   // variables); with `row_fields`, the fields of a %ROWTYPE record.
   std::string RecordTarget(const json& target, std::vector<int>* row_fields = nullptr) const;
@@ -393,10 +395,12 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
   ir_->found_variable = AddVariable("found", SqlType::Of(TypeId::kBool), VariableKind::kFound);
   scope_.Declare("found", ir_->found_variable);
 
-  // The JSON's datums start with every parameter, in order, then FOUND.
-  datum_info_.assign(params.size() + 1, {});
-  for (size_t i = 0; i < params.size(); ++i) datum_info_[i].slot = slot_of[i];
-  datum_info_[params.size()].slot = ir_->found_variable;
+  // The JSON's datums start with every named parameter, in order (libpg_query makes none
+  // for an unnamed one), then FOUND.
+  datum_info_.clear();
+  for (size_t i = 0; i < params.size(); ++i)
+    if (!params[i].name.empty()) datum_info_.push_back(DatumInfo{.slot = slot_of[i]});
+  datum_info_.push_back(DatumInfo{.slot = ir_->found_variable});
 }
 
 // ---------------------------------------------------------------------------------------
@@ -437,6 +441,14 @@ SqlType ProcedureBinder::TypeFromText(const std::string& typname, int line) {
 
 void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool top_level) {
   int block_line = block.value("lineno", 0);
+  if (top_level) {
+    // `name ALIAS FOR $n` / `name ALIAS FOR param`: another name for a parameter's slot.
+    for (const PlpgsqlBody::Alias& a : body_.aliases) {
+      line_ = a.line;
+      if (a.nested) Unsupported("ALIAS in a nested block", a.line, "Declare the alias in the function's top DECLARE section.");
+      scope_.Declare(a.name, AliasSlot(a));
+    }
+  }
   // A FOR loop opening the block on its BEGIN line declares its variable after ours.
   std::string first_loop_var;
   if (block.contains("body") && !Get(block, "body").empty() && NodeType(Get(block, "body")[0]) == "PLpgSQL_stmt_fori")
@@ -536,6 +548,14 @@ int ProcedureBinder::SlotOfVarno(int varno, int line) const {
   if (varno >= 0 && static_cast<size_t>(varno) < datums_.size() && NodeType(datums_[varno]) == "PLpgSQL_row")
     Unsupported("row variables", line);
   throw SqlError(sqlstate::kInternalError, fmt::format("internal error: PL/pgSQL datum {} has no variable", varno));
+}
+
+int ProcedureBinder::AliasSlot(const PlpgsqlBody::Alias& alias) const {
+  if (alias.target.starts_with("$")) {
+    std::optional<NameBinding> b = scope_.LookupParameter(std::atoi(alias.target.c_str() + 1), -1);
+    return b ? b->slot.index : -1;
+  }
+  return scope_.Find(alias.target);
 }
 
 std::string ProcedureBinder::RecordTarget(const json& target, std::vector<int>* row_fields) const {
@@ -1285,6 +1305,12 @@ void NumberTableStatements(ProcedureIr& ir, Block& block) {
 std::shared_ptr<ProcedureIr> ProcedureBinder::Bind(const PgQuery__CreateFunctionStmt* stmt) {
   BindSignature(stmt);
   body_ = ParsePlpgsql(text_, has_out_parameters_ && is_setof_);
+  // PL/pgSQL's parser checks an alias's target while it parses: PostgreSQL's error points
+  // at it and has no CONTEXT line.
+  for (const PlpgsqlBody::Alias& a : body_.aliases)
+    if (AliasSlot(a) < 0)
+      throw SqlError(sqlstate::kUndefinedObject, fmt::format("variable \"{}\" does not exist", a.target),
+                     body_.body_offset < 0 ? -1 : body_.body_offset + a.target_offset);
   body_line_starts_.push_back(0);
   for (size_t i = 0; i < body_.body.size(); ++i)
     if (body_.body[i] == '\n') body_line_starts_.push_back(i + 1);

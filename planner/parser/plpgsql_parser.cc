@@ -6,6 +6,7 @@ extern "C" {
 }
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <vector>
 
@@ -114,6 +115,42 @@ std::vector<std::pair<int, std::string>> ReturnNextExpressions(const std::string
   return out;
 }
 
+// A word as PL/pgSQL folds it: unquoted words to lower case, "quoted" ones as written.
+std::string FoldWord(std::string_view word) {
+  if (word.size() >= 2 && word.front() == '"' && word.back() == '"') return std::string(word.substr(1, word.size() - 2));
+  std::string out(word);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Takes the `name ALIAS FOR target;` declarations out of `body` (scanned into `tokens`):
+// each is blanked (newlines kept, so lines and offsets stay) and listed. An alias after
+// the first BEGIN belongs to a nested block.
+std::vector<PlpgsqlBody::Alias> TakeAliases(std::string& body, const std::vector<Token>& tokens) {
+  std::vector<PlpgsqlBody::Alias> aliases;
+  int first_begin = -1;
+  for (const Token& t : tokens)
+    if (t.kind == PG_QUERY__TOKEN__BEGIN_P) {
+      first_begin = t.start;
+      break;
+    }
+  auto text = [&](const Token& t) { return std::string_view(body).substr(t.start, t.end - t.start); };
+  for (size_t i = 0; i + 4 < tokens.size(); ++i) {
+    if (FoldWord(text(tokens[i + 1])) != "alias" || tokens[i + 2].kind != PG_QUERY__TOKEN__FOR ||
+        tokens[i + 4].kind != PG_QUERY__TOKEN__ASCII_59)
+      continue;
+    const int line = 1 + static_cast<int>(std::count(body.begin(), body.begin() + tokens[i].start, '\n'));
+    aliases.push_back({FoldWord(text(tokens[i])),
+                       tokens[i + 3].kind == PG_QUERY__TOKEN__PARAM ? std::string(text(tokens[i + 3]))
+                                                                    : FoldWord(text(tokens[i + 3])),
+                       line, tokens[i + 3].start, first_begin >= 0 && tokens[i].start > first_begin});
+    for (int at = tokens[i].start; at < tokens[i + 4].end; ++at)
+      if (body[static_cast<size_t>(at)] != '\n') body[static_cast<size_t>(at)] = ' ';
+    i += 4;
+  }
+  return aliases;
+}
+
 std::string DollarTagFor(const std::string& body) {
   std::string tag = "$caracal$";
   while (body.find(tag) != std::string::npos) tag.insert(tag.size() - 1, "_");
@@ -130,12 +167,12 @@ PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row) 
   result.body_offset = body.content;
   const std::vector<Token> body_tokens = Scan(body.body);
   result.return_next = ReturnNextExpressions(body.body, body_tokens);
-  if (returns_out_row && body.start >= 0) {
-    std::string marked = MarkReturnNext(body.body, body_tokens);
-    if (marked != body.body) {
-      std::string tag = DollarTagFor(marked);
-      text = text.substr(0, body.start) + tag + marked + tag + text.substr(body.end);
-    }
+  std::string parsed_body = body.body;
+  result.aliases = TakeAliases(parsed_body, body_tokens);
+  if (returns_out_row && body.start >= 0) parsed_body = MarkReturnNext(parsed_body, body_tokens);
+  if (parsed_body != body.body && body.start >= 0) {
+    std::string tag = DollarTagFor(parsed_body);
+    text = text.substr(0, body.start) + tag + parsed_body + tag + text.substr(body.end);
   }
   PgQueryPlpgsqlParseResult parsed = pg_query_parse_plpgsql(text.c_str());
   if (parsed.error != nullptr) {

@@ -26,6 +26,17 @@ struct PlpgsqlBody {
   // The expression of each RETURN NEXT, in order, with its line: libpg_query's JSON
   // leaves it out ("" for a bare RETURN NEXT).
   std::vector<std::pair<int, std::string>> return_next;
+  // `name ALIAS FOR $n;` / `name ALIAS FOR param;` declarations of the top block, which
+  // libpg_query cannot parse (it compiles the body without the function's parameters):
+  // blanked out of the text it parses and listed here, names case-folded.
+  struct Alias {
+    std::string name;
+    std::string target;  // "$2" or a parameter name
+    int line = 0;
+    int target_offset = 0;  // byte offset of the target in the body
+    bool nested = false;    // declared in a nested block (after the first BEGIN)
+  };
+  std::vector<Alias> aliases;
 };
 
 // Throws SqlError (42601 with PostgreSQL's message and a CONTEXT naming the line) when

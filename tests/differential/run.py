@@ -209,6 +209,17 @@ def gen_record_variables(rng, n):
     return out
 
 
+def gen_aliases(rng, n):
+    out = []
+    for _ in range(n):
+        i = rng.randrange(1, 5)
+        if rng.random() < 0.7:
+            out.append(f"SELECT add_to({i}, {rng.randrange(-10, 20)});")
+        else:
+            out.append(f"SELECT tag_it({i}, 't{rng.randrange(0, 50)}');")
+    return out
+
+
 def gen_dependent(rng, n):
     out = []
     emails = ["a@x", "b@x", "c@x", "d@x", "e@x", "f@x"]
