@@ -367,6 +367,15 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
         throw NotSupported("functions returning record without OUT parameters")
             .WithHint("Declare the result columns with RETURNS TABLE (...) or OUT parameters.");
       ir_->returns = rt->setof ? ProcedureIr::Returns::kTable : ProcedureIr::Returns::kScalar;
+    } else if (const TableInfo* table = has_out_parameters_ || rt->n_names > 2 ? nullptr : catalog_.FindTable(base);
+               table != nullptr && !(rt->n_names == 2 && Lower(StringValue(rt->names[0])) != "public")) {
+      // A table's row type: SETOF t returns rows of t's columns (RETURN QUERY, RETURN
+      // NEXT of a row of them), as RETURNS TABLE (...) with t's columns would.
+      if (!rt->setof)
+        throw NotSupported(fmt::format("functions returning one row of table {}", table->name))
+            .WithHint("Return SETOF " + table->name + ", or declare OUT parameters.");
+      for (const CatalogColumn& c : table->columns) ir_->result_columns.push_back({c.name, c.type});
+      ir_->returns = ProcedureIr::Returns::kTable;
     } else {
       PgQuery__TypeName element = *rt;  // SETOF t: the row type is t
       element.setof = false;
@@ -462,6 +471,9 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
     if (line > block_line) break;
     std::string name = d.value("refname", "");
     if (line == block_line && name == first_loop_var) break;
+    // A CASE statement's hidden variable, made when PL/pgSQL parses the CASE (BindCase
+    // binds it): not a declaration of this block, even on its line.
+    if (name.starts_with("__Case__Variable_")) break;
     line_ = line;
     if (d.contains("cursor_explicit_expr")) Unsupported("cursors", line, "Use FOR loops over key ranges or RETURN QUERY.");
     // `r record` comes as a variable of type "record", `r RECORD` as a PLpgSQL_rec:

@@ -220,6 +220,19 @@ def gen_aliases(rng, n):
     return out
 
 
+def gen_setof_table(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.6:
+            out.append(f"SELECT * FROM sell({rng.randrange(1, 6)}, {rng.randrange(1, 4)});")
+        elif r < 0.8:
+            out.append(f"SELECT grade({rng.randrange(-1, 6)});")
+        else:
+            out.append(f"SELECT * FROM in_stock({rng.randrange(0, 20)});")
+    return out
+
+
 def gen_dependent(rng, n):
     out = []
     emails = ["a@x", "b@x", "c@x", "d@x", "e@x", "f@x"]
