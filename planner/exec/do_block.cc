@@ -11,20 +11,10 @@ extern "C" {
 #include "planner/analysis/write_set_analysis.h"
 #include "planner/binder/procedure_binder.h"
 #include "planner/parser/fragment_parser.h"
+#include "planner/parser/plpgsql_parser.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
-
-namespace {
-
-// A dollar-quote tag that does not occur in `body`.
-std::string DollarTag(std::string_view body) {
-  std::string tag = "$caracal_do$";
-  for (int i = 1; body.find(tag) != std::string_view::npos; ++i) tag = fmt::format("$caracal_do{}$", i);
-  return tag;
-}
-
-}  // namespace
 
 std::shared_ptr<ProcedureIr> BindDoBlock(const PgQuery__DoStmt* stmt, std::string_view text, const Catalog& catalog) {
   std::string body;
@@ -51,7 +41,7 @@ std::shared_ptr<ProcedureIr> BindDoBlock(const PgQuery__DoStmt* stmt, std::strin
 
   // The body as the AS string of a procedure: PL/pgSQL numbers lines from the start of
   // that string, as it does for the DO body, so lines and CONTEXT come out the same.
-  const std::string tag = DollarTag(body);
+  const std::string tag = DollarTagFor(body);
   const std::string head = "CREATE PROCEDURE inline_code_block() LANGUAGE plpgsql AS " + tag;
   const std::string create = head + body + tag;
   // Error positions point into `create`; the client knows `text`, where a dollar-quoted

@@ -151,12 +151,6 @@ std::vector<PlpgsqlBody::Alias> TakeAliases(std::string& body, const std::vector
   return aliases;
 }
 
-std::string DollarTagFor(const std::string& body) {
-  std::string tag = "$caracal$";
-  while (body.find(tag) != std::string::npos) tag.insert(tag.size() - 1, "_");
-  return tag;
-}
-
 }  // namespace
 
 PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row) {
@@ -187,6 +181,12 @@ PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row) 
     throw SqlError(sqlstate::kInternalError, "internal error: pg_query_parse_plpgsql returned no function");
   result.function = std::move(functions[0]["PLpgSQL_function"]);
   return result;
+}
+
+std::string DollarTagFor(std::string_view body) {
+  std::string tag = "$caracal$";
+  while (body.find(tag) != std::string_view::npos) tag.insert(tag.size() - 1, "_");
+  return tag;
 }
 
 }  // namespace caracal::planner

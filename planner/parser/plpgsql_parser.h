@@ -44,4 +44,8 @@ struct PlpgsqlBody {
 // RETURNS TABLE (enables the RETURN NEXT rewrite above).
 PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row);
 
+// A dollar-quote tag ($caracal$, $caracal_$, ...) that does not occur in `body`, to quote
+// it as a function body.
+std::string DollarTagFor(std::string_view body);
+
 }  // namespace caracal::planner
