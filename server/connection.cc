@@ -46,7 +46,6 @@ void Connection::SendFatal(const std::string& sqlstate, const std::string& messa
 
 void Connection::SendError(const ErrorFields& e) {
   out_.Error(e);
-  if (txn_ == TxnStatus::kInBlock) txn_ = TxnStatus::kFailed;
 }
 
 bool Connection::Startup() {
@@ -199,7 +198,8 @@ bool Connection::ReadMessage(char& type, std::string& body) {
   return r == Socket::Read::kOk;
 }
 
-void Connection::SendReadyForQuery() { out_.ReadyForQuery(static_cast<char>(txn_)); }
+// Always idle: there are no transaction blocks (BEGIN is refused, frontend/session).
+void Connection::SendReadyForQuery() { out_.ReadyForQuery('I'); }
 
 void Connection::Run() {
   int one = 1;
@@ -228,7 +228,7 @@ void Connection::Run() {
           in.ExpectEnd();
           skip_until_sync_ = false;
           // The end of the implicit transaction: unnamed portal and every portal go.
-          if (txn_ == TxnStatus::kIdle) portals_.clear();
+          portals_.clear();
           SendReadyForQuery();
           Flush();
           break;

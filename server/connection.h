@@ -76,8 +76,6 @@ class Connection {
   };
 
  private:
-  enum class TxnStatus : char { kIdle = 'I', kInBlock = 'T', kFailed = 'E' };
-
   // Start-up: false if the connection should close (after what was sent).
   bool Startup();
   bool Authenticate(const std::string& user);
@@ -126,7 +124,6 @@ class Connection {
   std::string user_ = "caracal";
   std::string database_;
   ConnectionSettings settings_;
-  TxnStatus txn_ = TxnStatus::kIdle;
   ReplyBuffer out_;
   bool skip_until_sync_ = false;  // an extended-protocol message failed
   std::map<std::string, std::shared_ptr<const Prepared>> statements_;  // "" is the unnamed one

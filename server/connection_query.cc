@@ -22,14 +22,6 @@ ErrorFields Error(const std::string& sqlstate, const std::string& message) {
   return e;
 }
 
-bool IsTransactionEnd(const planner::ParsedStatement& s) {
-  if (!s.node || s.node->node_case != PG_QUERY__NODE__NODE_TRANSACTION_STMT) return false;
-  auto k = s.node->transaction_stmt->kind;
-  return k == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT ||
-         k == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK ||
-         k == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO;
-}
-
 int16_t FormatOf(const std::vector<int16_t>& formats, size_t column) {
   if (formats.empty()) return 0;
   if (formats.size() == 1) return formats[0];
@@ -42,11 +34,6 @@ WireResult Connection::RunStatement(const planner::ParsedStatement& stmt, const 
   if (cancel_requested_.exchange(false)) {
     WireResult r;
     r.error = Error("57014", "canceling statement due to user request");
-    return r;
-  }
-  if (txn_ == TxnStatus::kFailed && !IsTransactionEnd(stmt)) {
-    WireResult r;
-    r.error = Error("25P02", "current transaction is aborted, commands ignored until end of transaction block");
     return r;
   }
   try {

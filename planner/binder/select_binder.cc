@@ -145,7 +145,7 @@ const char* LockingName(PgQuery__LockClauseStrength strength) {
 // running between its reads and its writes, so every row it reads is already as good as
 // locked, and no other transaction holds a lock it could wait for or skip: the rows
 // are those of the query without the clause.
-void CheckLocking(const PgQuery__SelectStmt* s, const SelectPlan& plan, const std::string& table_ref) {
+void CheckLocking(const PgQuery__SelectStmt* s, const SelectPlan& plan) {
   for (size_t i = 0; i < s->n_locking_clause; ++i) {
     const PgQuery__LockingClause* lc = s->locking_clause[i]->locking_clause;
     const char* what = LockingName(lc->strength);
@@ -161,7 +161,7 @@ void CheckLocking(const PgQuery__SelectStmt* s, const SelectPlan& plan, const st
       if ((rv->catalogname && *rv->catalogname) || (rv->schemaname && *rv->schemaname))
         throw SqlError(sqlstate::kSyntaxError, fmt::format("{} must specify unqualified relation names", what),
                        rv->location);
-      if (plan.table == nullptr || table_ref != rv->relname)
+      if (plan.table == nullptr || plan.table_ref != rv->relname)
         throw SqlError(sqlstate::kUndefinedTable,
                        fmt::format("relation \"{}\" in {} clause not found in FROM clause", rv->relname, what),
                        rv->location);
@@ -332,7 +332,7 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, cons
     plan.residual = ResidualWhere(*plan.where, plan.access);
     plan.has_residual = true;
   }
-  CheckLocking(s, plan, plan.table_ref);
+  CheckLocking(s, plan);
   return plan;
 }
 
