@@ -40,5 +40,9 @@ SELECT add_to(1, 5);
 SELECT add_to(2, -3);
 SELECT tag_it(3, 'three');
 SELECT twice(21);
+SELECT twice(NULL);
+SELECT add_to(NULL, 5);
+SELECT add_to(1, NULL);
+SELECT tag_it(2, NULL);
 --- calls: aliases 150
 SELECT id, n, tag FROM tally ORDER BY id;

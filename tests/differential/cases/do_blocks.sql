@@ -43,6 +43,8 @@ BEGIN
 END $$;
 
 DO $$ BEGIN RAISE NOTICE 'nothing to write'; END $$;
+DO $$ BEGIN END $$;
+DO $$ DECLARE v integer; BEGIN SELECT qty INTO v FROM item WHERE id = 99; RAISE NOTICE 'v is %, found %', v, FOUND; END $$;
 DO $$ BEGIN INSERT INTO item VALUES (1, 1, 'duplicate'); END $$;
 DO LANGUAGE sql $$ SELECT 1 $$;
 DO LANGUAGE nosuchlang $$ SELECT 1 $$;

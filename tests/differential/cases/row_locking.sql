@@ -35,6 +35,9 @@ SELECT id, qty FROM stock WHERE id = 2 FOR UPDATE;
 SELECT id, qty FROM stock ORDER BY id FOR SHARE;
 SELECT s.id FROM stock s WHERE s.qty > 10 ORDER BY s.id FOR KEY SHARE OF s NOWAIT;
 SELECT id FROM stock ORDER BY id LIMIT 2 FOR UPDATE SKIP LOCKED;
+SELECT id FROM stock WHERE id = 99 FOR UPDATE;
+SELECT take(99, 1);
+SELECT take(NULL, 1);
 SELECT take(1, 3);
 SELECT take(4, 7);
 --- calls: row_locking 200
