@@ -66,6 +66,7 @@ WireResult FromCurrentException(const std::string& query) {
   } catch (const planner::SyntaxError& x) {
     e.sqlstate = "42601";
     e.message = x.what();
+    e.hint = x.hint();
     e.position = x.position();
   } catch (const std::exception& x) {
     e.message = fmt::format("internal error: {}", x.what());

@@ -331,6 +331,8 @@ CgValue ExprEmitter::Emit(const Expr& e) {
       b_.SetInsertPoint(dead);
       return Null(ReprOf(e.type.id));
     }
+    case ExprKind::kSubquery:
+    case ExprKind::kWindowRef: break;  // query plans are interpreted (exec/query_exec)
   }
   Internal("unknown expression kind");
 }
@@ -360,6 +362,8 @@ CgValue ExprEmitter::EmitSlot(const Expr& e) {
     case SlotSpace::kAggregate: return Load(datum_at(aggregates_), e.type.id);
     case SlotSpace::kColumn: return EmitRowColumn(row_, s.index, e.type);
     case SlotSpace::kExcluded: return EmitRowColumn(excluded_, s.index, e.type);
+    case SlotSpace::kTuple:
+    case SlotSpace::kOuter: break;  // query plans are interpreted (exec/query_exec)
   }
   Internal("unknown slot space");
 }

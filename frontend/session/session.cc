@@ -24,6 +24,8 @@ extern "C" {
 #include "planner/exec/ad_hoc_dml.h"
 #include "planner/exec/ddl.h"
 #include "planner/exec/select_exec.h"
+#include "planner/exec/query_exec.h"
+#include "planner/binder/query_binder.h"
 #include "planner/plan/select_plan.h"
 #include "planner/types/sql_error.h"
 #include "planner/catalog/system_views.h"
@@ -69,11 +71,21 @@ const engine::Procedure* Session::FindProcedure(std::string_view name) {
   return found.empty() ? nullptr : &procedures_->Get(found.front());
 }
 
+planner::TableRowEstimator Session::TableEstimator() {
+  return [db = db_.get()](const planner::TableInfo& table) { return db->table(table.id).ApproximateRows(); };
+}
+
 StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bool compile_now) {
   const PgQuery__Node* stmt = parsed.node;
   StatementResult result;
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT: {
+      if (planner::NeedsQueryPlanner(stmt->select_stmt)) {
+        planner::QueryPlan plan = planner::PlanQuery(stmt->select_stmt, *catalog_, TableEstimator());
+        result.rows = planner::ExecuteQuery(plan, *db_);
+        result.tag = fmt::format("SELECT {}", result.rows->rows.size());
+        return result;
+      }
       planner::SelectPlan plan = planner::PlanSelect(stmt->select_stmt, *catalog_);
       result.rows = plan.table && planner::IsSystemView(*plan.table) ? planner::ExecuteSystemViewSelect(plan, *catalog_)
                                                                      : planner::ExecuteSelect(plan, *db_);
@@ -376,8 +388,13 @@ std::optional<std::vector<planner::ResultColumn>> Session::DescribeStatement(con
   }
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT: {
-      planner::SelectPlan plan = planner::PlanSelect(stmt->select_stmt, *catalog_);
       std::vector<planner::ResultColumn> columns;
+      if (planner::NeedsQueryPlanner(stmt->select_stmt)) {
+        planner::QueryPlan plan = planner::PlanQuery(stmt->select_stmt, *catalog_, TableEstimator());
+        for (const planner::OutputColumn& c : plan.columns) columns.push_back({c.name, c.type});
+        return columns;
+      }
+      planner::SelectPlan plan = planner::PlanSelect(stmt->select_stmt, *catalog_);
       for (const planner::OutputColumn& c : plan.columns) columns.push_back({c.name, c.type});
       return columns;
     }
@@ -452,7 +469,7 @@ Session::ParsedText Session::ParseText(std::string_view sql) {
     parsed.tree.emplace(planner::ParseTree::Parse(parsed.text));
   } catch (const planner::SyntaxError& e) {
     StatementResult r;
-    r.error = ErrorReport{"ERROR", "42601", e.what(), "", "", "", e.position(), parsed.text};
+    r.error = ErrorReport{"ERROR", "42601", e.what(), "", e.hint(), "", e.position(), parsed.text};
     parsed.error = std::move(r);
   }
   return parsed;

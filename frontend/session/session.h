@@ -21,6 +21,7 @@
 #include "codegen/procedures/compiled_procedure_cache.h"
 #include "planner/plan/call_plan.h"
 #include "planner/catalog/catalog.h"
+#include "planner/binder/query_block.h"
 #include "planner/exec/copy.h"
 #include "planner/types/result_set.h"
 #include "planner/types/sql_error.h"
@@ -138,6 +139,8 @@ class Session {
   // `compile_now`: compile a procedure CREATE FUNCTION stores at once (recovery, which
   // replays every CREATE OR REPLACE of a history, leaves it to the first call).
   StatementResult RunStatement(const planner::ParsedStatement& stmt, bool compile_now = true);
+  // Table sizes for the query planner's join order (the engine's row counts).
+  planner::TableRowEstimator TableEstimator();
   // BEGIN / COMMIT / ROLLBACK / SAVEPOINT ...: every statement commits on its own, so
   // BEGIN is refused (TransactionBlockRefusal) and the rest answer as PostgreSQL does
   // outside a block.

@@ -55,6 +55,8 @@ bool MayRaise(const Expr& e) {
     case ExprKind::kSubscript:
     case ExprKind::kNextval: return false;
     case ExprKind::kCast: return ConversionMayRaise(e.args[0]->type, e.type);
+    case ExprKind::kSubquery:   // more than one row
+    case ExprKind::kWindowRef:
     case ExprKind::kArith: return true;  // overflow, division by zero
     case ExprKind::kAggRef: return e.agg == AggFunc::kSum || e.agg == AggFunc::kAvg;
     case ExprKind::kFunc:

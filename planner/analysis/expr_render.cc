@@ -95,6 +95,16 @@ std::string RenderExpr(const Expr& e, const RenderNames& names) {
     case ExprKind::kArray: return fmt::format("ARRAY[{}]", Join(e.args, names));
     case ExprKind::kSubscript: return fmt::format("{}[{}]", arg(0), arg(1));
     case ExprKind::kNextval: return fmt::format("nextval({})", arg(0));
+    case ExprKind::kSubquery:
+      switch (e.sublink) {
+        case SubLink::kExists: return fmt::format("(EXISTS (SubPlan {}))", e.subplan + 1);
+        case SubLink::kAny: return fmt::format("(ANY ({} {} (SubPlan {}).col1))", arg(0), OpText(e.op), e.subplan + 1);
+        case SubLink::kAll: return fmt::format("(ALL ({} {} (SubPlan {}).col1))", arg(0), OpText(e.op), e.subplan + 1);
+        case SubLink::kArray: return fmt::format("(ARRAY(SubPlan {}))", e.subplan + 1);
+        case SubLink::kScalar: return fmt::format("(SubPlan {})", e.subplan + 1);
+      }
+      return "?";
+    case ExprKind::kWindowRef: return "window(" + Join(e.args, names) + ")";
   }
   return "?";
 }

@@ -196,8 +196,10 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
   if (call == nullptr || call->n_funcname == 0) return std::nullopt;
   std::string name = StringValue(call->funcname[call->n_funcname - 1]);
   std::vector<std::shared_ptr<const ProcedureIr>> candidates = catalog.FindProcedures(name);
-  // A SELECT of a builtin function (SELECT abs(-1)) is an ordinary query.
-  if (candidates.empty() && plan.form == CallPlan::Form::kSelectValue) return std::nullopt;
+  // A SELECT of a builtin function (SELECT abs(-1), SELECT * FROM generate_series(1, 3)) is
+  // an ordinary query.
+  if (candidates.empty() && (plan.form == CallPlan::Form::kSelectValue || name == "generate_series" || name == "unnest"))
+    return std::nullopt;
 
   CallArgs args;
   ExprBinder binder(nullptr, &catalog);

@@ -278,7 +278,7 @@ ExprPtr ExprBinder::BindNode(const PgQuery__Node* node) {
       if (!b) throw SqlError("42P02", fmt::format("there is no parameter ${}", node->param_ref->number), location);
       return MakeSlot(b->slot, b->type, location);
     }
-    case PG_QUERY__NODE__NODE_SUB_LINK: throw NotSupported("subqueries", location);
+    case PG_QUERY__NODE__NODE_SUB_LINK: return BindSubLink(node);
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
       switch (node->sqlvalue_function->op) {
         case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP:
@@ -692,6 +692,59 @@ ExprPtr ExprBinder::BindTypeCast(const PgQuery__Node* node) {
   return cast;
 }
 
+ExprPtr ExprBinder::BindSubLink(const PgQuery__Node* node) {
+  const PgQuery__SubLink* s = node->sub_link;
+  const int loc = s->location;
+  if (!subqueries_) throw NotSupported("subqueries", loc);
+  auto one_column = [&](const SubqueryBinder::Bound& b) {
+    if (b.columns.size() != 1)
+      throw SqlError(sqlstate::kSyntaxError, b.columns.size() > 1 ? "subquery must return only one column" : "subquery must return a column", loc);
+  };
+  ExprPtr test;
+  if (s->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK || s->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK) {
+    if (s->testexpr && s->testexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR)
+      throw NotSupported("row comparisons with subqueries", loc);
+    test = Bind(s->testexpr);
+  }
+  SubqueryBinder::Bound bound = subqueries_->BindSubquery(s->subselect, loc);
+  auto e = MakeNode(ExprKind::kSubquery, SqlType::Of(TypeId::kBool), loc);
+  e->subplan = bound.subplan;
+  switch (s->sub_link_type) {
+    case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK: e->sublink = SubLink::kExists; break;
+    case PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK:
+      one_column(bound);
+      e->sublink = SubLink::kScalar;
+      e->type = bound.columns[0];
+      break;
+    case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK:
+      one_column(bound);
+      if (bound.columns[0].is_array()) throw NotSupported("ARRAY() of an array-valued subquery", loc);
+      e->sublink = SubLink::kArray;
+      e->type = SqlType::ArrayOf(bound.columns[0].Base());
+      break;
+    case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
+    case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK: {
+      if (bound.columns.size() != 1)
+        throw SqlError(sqlstate::kSyntaxError,
+                       bound.columns.size() > 1 ? "subquery has too many columns" : "subquery has too few columns", loc);
+      std::string name = s->n_oper_name > 0 ? StringValue(s->oper_name[s->n_oper_name - 1]) : "=";
+      e->op = CompareOp(name);
+      if (e->op == Op::kNone) throw NotSupported(fmt::format("operator {} with ANY/ALL (subquery)", name), loc);
+      SqlType column = bound.columns[0];
+      std::optional<SqlType> t = ComparisonType(test->type, column);
+      if (!t) NoOperator(name, &test->type, column, loc);
+      if (!ComparesAs(test->type, *t)) test = CastTo(std::move(test), *t);
+      if (!ComparesAs(column, *t)) subqueries_->CoerceFirstColumn(bound.subplan, *t);
+      e->sublink = s->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK ? SubLink::kAll : SubLink::kAny;
+      e->args.push_back(std::move(test));
+      break;
+    }
+    default: throw NotSupported("this kind of subquery", loc);
+  }
+  for (ExprPtr& p : bound.params) e->args.push_back(std::move(p));
+  return e;
+}
+
 ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
   const PgQuery__FuncCall* f = node->func_call;
   int loc = f->location;
@@ -699,8 +752,17 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
   if (names.size() > 2 || (names.size() == 2 && names[0] != "pg_catalog" && names[0] != "public"))
     throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", names[0]), loc);
   const std::string& name = names.back();
-  if (f->over) throw NotSupported("window functions", loc);
-  if (name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg" || name == "array_agg")
+  if (f->over) {
+    if (!subqueries_) throw NotSupported("window functions", loc);
+    if (!allow_windows_) {
+      std::string where = clause_.empty() ? std::string("here") : "in " + clause_;
+      throw SqlError(sqlstate::kWindowingError, "window functions are not allowed " + where, loc);
+    }
+    if (in_aggregate_) throw SqlError(sqlstate::kGroupingError, "aggregate function calls cannot contain window function calls", loc);
+    return subqueries_->BindWindowCall(f, *this);
+  }
+  if (name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg" || name == "array_agg" ||
+      name == "string_agg" || name == "bool_and" || name == "bool_or" || name == "every")
     return BindAggregate(node, name);
   if (f->agg_star) throw SqlError("42809", fmt::format("{}(*) specified, but {} is not an aggregate function", name, name), loc);
   if (const char* why = NonDeterministicReason(name))
@@ -762,6 +824,49 @@ ExprPtr ExprBinder::BindAggregate(const PgQuery__Node* node, const std::string& 
   return e;
 }
 
+ExprPtr ExprBinder::BindStringAgg(const PgQuery__Node* node, ExprPtr e) {
+  const PgQuery__FuncCall* f = node->func_call;
+  in_aggregate_ = true;
+  ExprPtr value, delimiter;
+  try {
+    value = Bind(f->args[0]);
+    delimiter = Bind(f->args[1]);
+  } catch (...) {
+    in_aggregate_ = false;
+    throw;
+  }
+  in_aggregate_ = false;
+  auto text = SqlType::Of(TypeId::kText);
+  if (!(value->type.is_string() || value->type.is_unknown()) || !(delimiter->type.is_string() || delimiter->type.is_unknown()))
+    throw SqlError(sqlstate::kUndefinedFunction,
+                   fmt::format("function string_agg({}, {}) does not exist", value->type.BaseName(), delimiter->type.BaseName()),
+                   f->location)
+        .WithHint(kFunctionHint);
+  e->agg = AggFunc::kStringAgg;
+  e->type = text;
+  if (f->agg_distinct) throw NotSupported("string_agg(DISTINCT ...)", f->location);
+  if (f->n_agg_order > 1) throw NotSupported("string_agg with more than one ORDER BY key", f->location);
+  if (f->n_agg_order == 1) {
+    const PgQuery__SortBy* sb = f->agg_order[0]->sort_by;
+    in_aggregate_ = true;
+    ExprPtr key;
+    try {
+      key = Bind(sb->node);
+    } catch (...) {
+      in_aggregate_ = false;
+      throw;
+    }
+    in_aggregate_ = false;
+    if (!key->Equals(*value)) throw NotSupported("string_agg ORDER BY on another expression than the value", f->location);
+    if (sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT) throw NotSupported("NULLS FIRST/LAST in string_agg", f->location);
+    e->sort = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC ? -1 : 1;
+  }
+  // The value compares (for ORDER BY) as text; char(n) keeps its blanks as text output would not.
+  e->args.push_back(Coerce(std::move(value), text, CastContext::kImplicit));
+  e->args.push_back(Coerce(std::move(delimiter), text, CastContext::kImplicit));
+  return e;
+}
+
 ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::string& name) {
   const PgQuery__FuncCall* f = node->func_call;
   int loc = f->location;
@@ -771,7 +876,8 @@ ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::stri
                    clause_.empty() ? std::string("aggregate functions are not allowed here")
                                    : fmt::format("aggregate functions are not allowed in {}", clause_),
                    loc);
-  if (f->n_agg_order > 0 && name != "array_agg") throw NotSupported("ORDER BY in an aggregate other than array_agg", loc);
+  if (f->n_agg_order > 0 && name != "array_agg" && name != "string_agg")
+    throw NotSupported("ORDER BY in an aggregate other than array_agg and string_agg", loc);
   auto e = MakeNode(ExprKind::kAggRef, SqlType::Of(TypeId::kInt8), loc);
   e->distinct = f->agg_distinct;
   if (f->agg_star) {
@@ -780,6 +886,7 @@ ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::stri
     e->agg = AggFunc::kCountStar;
     return e;
   }
+  if (name == "string_agg" && f->n_args == 2) return BindStringAgg(node, std::move(e));
   if (f->n_args != 1) {
     std::string sig;
     for (size_t i = 0; i < f->n_args; ++i) sig += (i ? ", " : "") + Bind(f->args[i])->type.BaseName();
@@ -831,6 +938,13 @@ ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::stri
     }
   } else if (name == "count") {
     e->agg = AggFunc::kCount;
+  } else if (name == "bool_and" || name == "bool_or" || name == "every") {
+    if (t.is_unknown()) arg = CastTo(std::move(arg), SqlType::Of(TypeId::kBool));
+    if (arg->type.id != TypeId::kBool) no_function();
+    e->agg = name == "bool_or" ? AggFunc::kBoolOr : AggFunc::kBoolAnd;
+    e->type = SqlType::Of(TypeId::kBool);
+  } else if (name == "string_agg") {
+    no_function();
   } else if (name == "sum" || name == "avg") {
     if (t.is_unknown()) {
       throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("function {}(unknown) is not unique", name), loc)

@@ -36,6 +36,24 @@ class NameScope {
 };
 
 class Catalog;
+class ExprBinder;
+
+// Binds what only a query binder knows: subqueries used as expressions and window
+// function calls (binder/query_binder.cc implements it).
+class SubqueryBinder {
+ public:
+  virtual ~SubqueryBinder() = default;
+  struct Bound {
+    int subplan = -1;
+    std::vector<SqlType> columns;
+    std::vector<ExprPtr> params;  // correlation values, over the binder's scope
+  };
+  virtual Bound BindSubquery(const PgQuery__Node* select, int location) = 0;
+  // Casts the first output column of `subplan` to `type` (ANY / IN with another type).
+  virtual void CoerceFirstColumn(int subplan, const SqlType& type) = 0;
+  // f(...) OVER (...): a kWindowRef.
+  virtual ExprPtr BindWindowCall(const PgQuery__FuncCall* f, ExprBinder& binder) = 0;
+};
 
 class ExprBinder {
  public:
@@ -54,6 +72,12 @@ class ExprBinder {
   // which only tests of the compiled code do, so that constant operands still reach it.
   void FoldConstants(bool fold) { fold_constants_ = fold; }
 
+  // Where subqueries and window functions are bound; null: they are not supported here.
+  void SetSubqueries(SubqueryBinder* subqueries) { subqueries_ = subqueries; }
+  // Window function calls are accepted only while allowed (the target list, ORDER BY).
+  void AllowWindows(bool allow) { allow_windows_ = allow; }
+  bool in_aggregate() const { return in_aggregate_; }
+
   ExprPtr Bind(const PgQuery__Node* node);
   // A condition (WHERE, HAVING, CASE WHEN): must be boolean ("argument of WHERE must be
   // type boolean, not type integer").
@@ -70,6 +94,8 @@ class ExprBinder {
   ExprPtr BindFuncCall(const PgQuery__Node* node);
   ExprPtr BindAggregateCall(const PgQuery__Node* node, const std::string& name);
   ExprPtr BindAggregate(const PgQuery__Node* node, const std::string& name);
+  // string_agg(value, delimiter) into the kAggRef `e` (its DISTINCT and ORDER BY checked).
+  ExprPtr BindStringAgg(const PgQuery__Node* node, ExprPtr e);
   ExprPtr BindTypeCast(const PgQuery__Node* node);
   ExprPtr BindCase(const PgQuery__Node* node);
   ExprPtr BindBool(const PgQuery__Node* node);
@@ -77,6 +103,7 @@ class ExprBinder {
   ExprPtr BindArray(const PgQuery__Node* node);
   ExprPtr BindIndirection(const PgQuery__Node* node);
   ExprPtr BindNow(int location);
+  ExprPtr BindSubLink(const PgQuery__Node* node);
   // Functions whose signature is polymorphic or variadic (array_length, format, nextval);
   // nullptr if `name` is not one of them.
   ExprPtr BindSpecialFunction(const std::string& name, const PgQuery__FuncCall* f);
@@ -86,6 +113,8 @@ class ExprBinder {
   bool allow_aggregates_ = false;
   bool in_aggregate_ = false;
   bool fold_constants_ = true;
+  bool allow_windows_ = false;
+  SubqueryBinder* subqueries_ = nullptr;
   std::string clause_;
 };
 

@@ -107,17 +107,9 @@ class GroupRewriter {
 
  private:
   int AggregateIndex(const Expr& agg) {
-    // The argument (none for count(*)), then the FILTER condition when there is one.
-    const Expr* arg = agg.args.size() > (agg.filtered ? 1u : 0u) ? agg.args[0].get() : nullptr;
-    const Expr* filter = agg.filtered ? agg.args.back().get() : nullptr;
-    auto same = [](const ExprPtr& a, const Expr* b) { return a ? b != nullptr && a->Equals(*b) : b == nullptr; };
-    for (size_t i = 0; i < plan_.aggregates.size(); ++i) {
-      const AggregateSpec& s = plan_.aggregates[i];
-      if (s.func == agg.agg && same(s.arg, arg) && same(s.filter, filter) && s.distinct == agg.distinct && s.sort == agg.sort)
-        return static_cast<int>(i);
-    }
-    plan_.aggregates.push_back(AggregateSpec{agg.agg, arg ? arg->Clone() : nullptr, agg.type, agg.distinct, agg.sort,
-                                             filter ? filter->Clone() : nullptr});
+    for (size_t i = 0; i < plan_.aggregates.size(); ++i)
+      if (plan_.aggregates[i].Computes(agg)) return static_cast<int>(i);
+    plan_.aggregates.push_back(AggregateSpec::Of(agg));
     return static_cast<int>(plan_.aggregates.size() - 1);
   }
 
@@ -130,7 +122,9 @@ ExprPtr BindLimit(const PgQuery__Node* n, const NameScope* outer, const Catalog&
   return Coerce(binder.Bind(n), SqlType::Of(TypeId::kInt8), CastContext::kAssignment);
 }
 
-const char* LockingName(PgQuery__LockClauseStrength strength) {
+}  // namespace
+
+const char* LockingClauseName(PgQuery__LockClauseStrength strength) {
   switch (strength) {
     case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORKEYSHARE: return "FOR KEY SHARE";
     case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORSHARE: return "FOR SHARE";
@@ -138,6 +132,8 @@ const char* LockingName(PgQuery__LockClauseStrength strength) {
     default: return "FOR UPDATE";
   }
 }
+
+namespace {
 
 // FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE [OF t] [NOWAIT | SKIP LOCKED]: checked
 // as PostgreSQL checks it (CheckSelectLocking, then transformLockingClause), and then
@@ -148,7 +144,7 @@ const char* LockingName(PgQuery__LockClauseStrength strength) {
 void CheckLocking(const PgQuery__SelectStmt* s, const SelectPlan& plan) {
   for (size_t i = 0; i < s->n_locking_clause; ++i) {
     const PgQuery__LockingClause* lc = s->locking_clause[i]->locking_clause;
-    const char* what = LockingName(lc->strength);
+    const char* what = LockingClauseName(lc->strength);
     auto refuse = [&](const char* with) {
       throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{} is not allowed with {}", what, with));
     };

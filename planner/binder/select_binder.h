@@ -7,7 +7,9 @@
 #include "planner/catalog/catalog.h"
 #include "planner/plan/select_plan.h"
 
-struct PgQuery__SelectStmt;
+extern "C" {
+#include <pg_query/pg_query.pb-c.h>
+}
 struct PgQuery__ResTarget;
 
 namespace caracal::planner {
@@ -17,6 +19,9 @@ class NameScope;
 // The header of an output column (SELECT list, RETURNING): its alias, or the name
 // PostgreSQL's FigureColname gives it (`?column?` when there is none).
 std::string OutputColumnName(const PgQuery__ResTarget* target);
+
+// "FOR UPDATE", "FOR NO KEY UPDATE", "FOR SHARE" or "FOR KEY SHARE".
+const char* LockingClauseName(PgQuery__LockClauseStrength strength);
 
 // Binds a SELECT statement. Throws SqlError. `outer` (may be null) resolves the names
 // that are not columns of the FROM item: a PL/pgSQL procedure's variables, read as

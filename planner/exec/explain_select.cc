@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "planner/analysis/expr_render.h"
+#include "planner/exec/plan_text.h"
 #include "planner/exec/select_exec.h"
 #include "planner/types/sql_error.h"
 #include "planner/catalog/system_views.h"
@@ -24,28 +25,12 @@ const char* AggName(AggFunc f) {
     case AggFunc::kMax: return "max";
     case AggFunc::kAvg: return "avg";
     case AggFunc::kArrayAgg: return "array_agg";
+    case AggFunc::kStringAgg: return "string_agg";
+    case AggFunc::kBoolAnd: return "bool_and";
+    case AggFunc::kBoolOr: return "bool_or";
   }
   return "?";
 }
-
-// Lines of a plan tree: each node one level deeper than its parent, its details under it.
-class PlanText {
- public:
-  void Node(const std::string& text) {
-    lines_.push_back(depth_ == 0 ? text : std::string(Indent(depth_) - 4, ' ') + "->  " + text);
-    ++depth_;
-  }
-  void Detail(const std::string& text) { lines_.push_back(std::string(Indent(depth_ - 1) + 2, ' ') + text); }
-  const std::vector<std::string>& lines() const { return lines_; }
-
- private:
-  // PostgreSQL's: a child's arrow sits 6 columns right of its parent's text.
-  static size_t Indent(int depth) { return depth == 0 ? 0 : static_cast<size_t>(depth) * 6; }
-  std::vector<std::string> lines_;
-  int depth_ = 0;
-};
-
-std::string Parenthesized(std::string s) { return s.starts_with('(') ? s : "(" + s + ")"; }
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "planner/exec/snapshot_source.h"
 #include "planner/expr/aggregate.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/types/sql_error.h"
@@ -94,8 +95,7 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
 
   auto new_group = [&]() {
     Group g;
-    for (const AggregateSpec& a : plan.aggregates)
-      g.accumulators.emplace_back(a.func, a.arg ? a.arg->type : SqlType::Of(TypeId::kInt8), a.type, a.distinct, a.sort);
+    for (const AggregateSpec& a : plan.aggregates) g.accumulators.push_back(a.NewAccumulator());
     return g;
   };
   // An aggregate query without GROUP BY has exactly one group, even over no input: made
@@ -130,16 +130,16 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
       }
       for (size_t i = 0; i < plan.aggregates.size(); ++i) {
         const AggregateSpec& a = plan.aggregates[i];
-        if (a.filter && !EvalCondition(*a.filter, ctx)) continue;
         Accumulator& acc = group->accumulators[i];
         if (const engine::Column* c = column_args[i]; c != nullptr) {
+          if (a.filter && !EvalCondition(*a.filter, ctx)) continue;
           const int col = a.arg->slot.index;
           if (ctx.row->IsNull(col)) acc.Add(Datum::Null());
           else if (c->type == engine::ColumnType::kNumeric) acc.AddNumeric(Numeric(ctx.row->GetInt(col), c->scale));
           else acc.AddInt(ctx.row->GetInt(col));
           continue;
         }
-        acc.Add(a.arg ? Eval(*a.arg, ctx) : Datum::Bool(true));
+        a.Feed(acc, ctx);
       }
       return true;
     }
@@ -257,27 +257,6 @@ void ForEachSelectedRow(const SelectPlan& plan, RowSource& source, std::span<con
   RunSelect(plan, source, variables, accelerator, [&](std::vector<Datum>& row) { return visit(row); });
 }
 
-namespace {
-
-// The last committed epoch, held for the whole query.
-class SnapshotSource final : public RowSource {
- public:
-  explicit SnapshotSource(engine::Database& db) : db_(db), snapshot_(db) {}
-  const engine::Schema& schema(engine::TableId table) override { return db_.schema(table); }
-  const engine::RowValue* Read(engine::TableId table, const engine::Key& key) override { return snapshot_.Read(table, key); }
-  void Scan(engine::TableId table, const engine::Key& lo, const engine::Key& hi, const RowVisitor& visit) override {
-    snapshot_.Scan(table, lo, hi, visit);
-  }
-  void ScanIndex(engine::TableId table, int index, const engine::Key& lo, const engine::Key& hi, const RowVisitor& visit) override {
-    snapshot_.ScanIndex(table, index, lo, hi, visit);
-  }
-
- private:
-  engine::Database& db_;
-  engine::Snapshot snapshot_;
-};
-
-}  // namespace
 
 ResultSet ExecuteSelect(const SelectPlan& plan, engine::Database& db) {
   SnapshotSource source(db);

@@ -38,6 +38,12 @@ void Accumulator::AddNumeric(const Numeric& v) {
   Add(Datum::Num(v));
 }
 
+void Accumulator::AddDelimited(Datum value, Datum delimiter) {
+  if (value.is_null()) return;
+  elements_.push_back(std::move(value));
+  delimiters_.push_back(std::move(delimiter));
+}
+
 void Accumulator::Add(Datum v) {
   if (func_ == AggFunc::kArrayAgg) {
     if (ints_only_) {
@@ -68,7 +74,10 @@ void Accumulator::Add(Datum v) {
       else if (v.kind == Datum::Kind::kNumeric) sum_ = sum_ + v.n;
       else fsum_ += v.f;
       return;
-    case AggFunc::kArrayAgg: return;
+    case AggFunc::kArrayAgg:
+    case AggFunc::kStringAgg: return;
+    case AggFunc::kBoolAnd: bool_result_ = count_ == 1 ? v.as_bool() : bool_result_ && v.as_bool(); return;
+    case AggFunc::kBoolOr: bool_result_ = count_ == 1 ? v.as_bool() : bool_result_ || v.as_bool(); return;
     case AggFunc::kMin:
     case AggFunc::kMax: {
       if (best_.is_null()) {
@@ -109,6 +118,24 @@ Datum Accumulator::Result() const {
     case AggFunc::kMin:
     case AggFunc::kMax:
       return best_;
+    case AggFunc::kBoolAnd:
+    case AggFunc::kBoolOr: return count_ == 0 ? Datum::Null() : Datum::Bool(bool_result_);
+    case AggFunc::kStringAgg: {
+      if (elements_.empty()) return Datum::Null();
+      std::vector<size_t> order(elements_.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      if (sort_ != 0)
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+          int c = CompareForType(elements_[a], elements_[b], arg_type_);
+          return sort_ > 0 ? c < 0 : c > 0;
+        });
+      std::string out;
+      for (size_t k = 0; k < order.size(); ++k) {
+        if (k > 0 && !delimiters_[order[k]].is_null()) out += delimiters_[order[k]].s;
+        out += elements_[order[k]].s;
+      }
+      return Datum::String(std::move(out));
+    }
     case AggFunc::kArrayAgg: {
       if (ints_only_) {
         if (ints_.empty()) return Datum::Null();

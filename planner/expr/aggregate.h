@@ -22,6 +22,8 @@ class Accumulator {
   // column argument unboxed: stock_level's item ids, Delivery's amounts).
   void AddInt(int64_t v);
   void AddNumeric(const Numeric& v);
+  // string_agg: the value, preceded (unless it is the first) by the delimiter.
+  void AddDelimited(Datum value, Datum delimiter);
   Datum Result() const;
 
  private:
@@ -40,7 +42,9 @@ class Accumulator {
   // other value moves them into elements_.
   std::vector<int64_t> ints_;
   bool ints_only_ = true;
-  std::vector<Datum> distinct_values_;  // DISTINCT count/sum/avg/min/max: the non-NULL values
+  std::vector<Datum> distinct_values_;
+  std::vector<Datum> delimiters_;  // string_agg: each element's delimiter
+  bool bool_result_ = false;       // bool_and / bool_or over the non-NULL values so far  // DISTINCT count/sum/avg/min/max: the non-NULL values
 };
 
 }  // namespace caracal::planner

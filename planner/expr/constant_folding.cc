@@ -15,6 +15,8 @@ bool Foldable(ExprKind kind) {
     case ExprKind::kSlot:
     case ExprKind::kAggRef:   // evaluated per group
     case ExprKind::kNextval:  // drawn at sequencing
+    case ExprKind::kSubquery:  // reads tables
+    case ExprKind::kWindowRef:
       return false;
     default: return true;
   }

@@ -20,6 +20,9 @@ ExprPtr Expr::Clone() const {
   e->filtered = filtered;
   e->value = value;
   e->slot = slot;
+  e->sublink = sublink;
+  e->subplan = subplan;
+  e->window_func = window_func;
   for (const auto& a : args) e->args.push_back(a->Clone());
   return e;
 }
@@ -27,7 +30,8 @@ ExprPtr Expr::Clone() const {
 bool Expr::Equals(const Expr& o) const {
   if (kind != o.kind || !(type == o.type) || op != o.op || func != o.func || agg != o.agg ||
       negated != o.negated || case_insensitive != o.case_insensitive || args.size() != o.args.size() ||
-      distinct != o.distinct || sort != o.sort || filtered != o.filtered)
+      distinct != o.distinct || sort != o.sort || filtered != o.filtered || sublink != o.sublink ||
+      subplan != o.subplan || window_func != o.window_func)
     return false;
   if (kind == ExprKind::kSlot && !(slot == o.slot)) return false;
   if (kind == ExprKind::kConst) {
@@ -68,7 +72,7 @@ std::string Expr::DebugString() const {
   switch (kind) {
     case ExprKind::kConst: return value.is_null() ? "NULL" : fmt::format("{}::{}", DatumToText(value, type), type.Name());
     case ExprKind::kSlot: {
-      static constexpr const char* kSpaces[] = {"col", "var", "key", "agg", "excluded"};
+      static constexpr const char* kSpaces[] = {"col", "var", "key", "agg", "excluded", "t", "outer"};
       return fmt::format("${}{}", kSpaces[static_cast<int>(slot.space)], slot.index);
     }
     case ExprKind::kCast: return fmt::format("CAST({} AS {})", inner, type.Name());
@@ -96,6 +100,8 @@ std::string Expr::DebugString() const {
     case ExprKind::kArray: return fmt::format("ARRAY[{}]", inner);
     case ExprKind::kSubscript: return fmt::format("{}[{}]", args[0]->DebugString(), args[1]->DebugString());
     case ExprKind::kNextval: return fmt::format("NEXTVAL({})", inner);
+    case ExprKind::kSubquery: return fmt::format("SUBPLAN{}:{}({})", subplan, static_cast<int>(sublink), inner);
+    case ExprKind::kWindowRef: return fmt::format("WINDOW{}:{}({})", subplan, static_cast<int>(window_func), inner);
   }
   return "?";
 }

@@ -24,6 +24,8 @@ enum class SlotSpace : uint8_t {
   kGroupKey,   // GROUP BY expression `index`, in a grouped query's output
   kAggregate,  // aggregate `index`, in a grouped query's output
   kExcluded,   // INSERT ... ON CONFLICT DO UPDATE: column `index` of the proposed row
+  kTuple,      // position `index` of the current tuple of a query plan node (exec/query_exec)
+  kOuter,      // correlation value `index` handed to a subquery by the query around it
 };
 
 struct Slot {
@@ -62,7 +64,15 @@ enum class ExprKind : uint8_t {
               // evaluated in place: the write-set analysis hoists every call to sequencing
               // time (ProcedureIr::sequence_calls) and rewrites it into a kSequence slot;
               // Eval throws if one is left.
+  kSubquery,  // a subquery used as an expression: subplan `subplan` of the query, run with
+              // its correlation values (see SubLink); EvalContext::subqueries runs it
+  kWindowRef, // a window function call (only before planning rewrites it into a kTuple slot)
 };
+
+// How a kSubquery uses its rows. kAny/kAll: args[0] is the tested value, compared by `op`
+// with the subquery's one column (both of args[0]'s type); the remaining args (all of them
+// for the other kinds) are the correlation values, the subquery's kOuter slots 0..n-1.
+enum class SubLink : uint8_t { kExists, kScalar, kAny, kAll, kArray };
 
 enum class Op : uint8_t { kNone, kAdd, kSub, kMul, kDiv, kMod, kNeg, kEq, kNe, kLt, kLe, kGt, kGe };
 
@@ -101,8 +111,14 @@ enum class Func : uint8_t {
   kPi,           // pi() -> double precision
 };
 
+// Window functions (kWindowRef `window_func`); the aggregates over a window are kAgg with
+// `agg` set.
+enum class WindowFunc : uint8_t { kRowNumber, kRank, kDenseRank, kLag, kLead, kFirstValue, kLastValue, kNtile, kAgg,
+                                  kPercentRank, kCumeDist, kNthValue };
+
 // kArrayAgg: array_agg(x) (with `distinct` and ordering by x itself: see Expr::distinct).
-enum class AggFunc : uint8_t { kCountStar, kCount, kSum, kMin, kMax, kAvg, kArrayAgg };
+// kStringAgg: string_agg(text, delimiter) (args: value, delimiter); kBoolAnd also `every`.
+enum class AggFunc : uint8_t { kCountStar, kCount, kSum, kMin, kMax, kAvg, kArrayAgg, kStringAgg, kBoolAnd, kBoolOr };
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
@@ -125,6 +141,9 @@ struct Expr {
   bool filtered = false;
   Datum value;  // kConst
   Slot slot;    // kSlot
+  SubLink sublink = SubLink::kScalar;  // kSubquery
+  int subplan = -1;                    // kSubquery: the query's subplan; kWindowRef: its window
+  WindowFunc window_func = WindowFunc::kRowNumber;  // kWindowRef
   std::vector<ExprPtr> args;
 
   ExprPtr Clone() const;
@@ -140,5 +159,11 @@ struct Expr {
 
 ExprPtr MakeConst(Datum value, SqlType type, int location = -1);
 ExprPtr MakeSlot(Slot slot, SqlType type, int location = -1);
+// Calls `f` on every slot in `e` (mutable), subquery correlation values included.
+template <typename F>
+void ForEachSlot(Expr& e, F&& f) {
+  if (e.kind == ExprKind::kSlot) f(e.slot);
+  for (auto& a : e.args) ForEachSlot(*a, f);
+}
 
 }  // namespace caracal::planner

@@ -80,6 +80,8 @@ Datum ReadSlot(const Slot& slot, const EvalContext& ctx) {
     case SlotSpace::kGroupKey: return ctx.group_keys[slot.index];
     case SlotSpace::kAggregate: return ctx.aggregates[slot.index];
     case SlotSpace::kExcluded: return DatumFromRow(*ctx.excluded, slot.index, ctx.schema->column(slot.index));
+    case SlotSpace::kTuple: return ctx.tuple[slot.index];
+    case SlotSpace::kOuter: return ctx.outer[slot.index];
   }
   return Datum::Null();
 }
@@ -184,6 +186,70 @@ Datum EvalNode(const Expr& e, const EvalContext& ctx);
 bool NodeCondition(const Expr& e, const EvalContext& ctx) {
   Datum d = EvalNode(e, ctx);
   return !d.is_null() && d.as_bool();
+}
+
+Datum EvalNode(const Expr& e, const EvalContext& ctx);
+
+// A subquery expression with PostgreSQL's rules: EXISTS is whether a row comes; a scalar
+// subquery is its one row's value (NULL without rows, an error with more than one); ANY
+// / ALL compare the tested value with each row's value under three-valued logic; ARRAY()
+// collects the values.
+Datum EvalSubquery(const Expr& e, const EvalContext& ctx) {
+  if (ctx.subqueries == nullptr) throw SqlError(sqlstate::kInternalError, "subquery evaluated without its plan");
+  const bool tested = e.sublink == SubLink::kAny || e.sublink == SubLink::kAll;
+  std::vector<Datum> params;
+  params.reserve(e.args.size());
+  for (size_t i = tested ? 1 : 0; i < e.args.size(); ++i) params.push_back(EvalNode(*e.args[i], ctx));
+  switch (e.sublink) {
+    case SubLink::kExists: {
+      bool found = false;
+      ctx.subqueries->Run(e.subplan, params, [&](std::span<const Datum>) { return !(found = true); });
+      return Datum::Bool(found);
+    }
+    case SubLink::kScalar: {
+      Datum value;
+      int rows = 0;
+      ctx.subqueries->Run(e.subplan, params, [&](std::span<const Datum> row) {
+        if (++rows > 1) return false;
+        value = row[0];
+        return true;
+      });
+      if (rows > 1)
+        throw SqlError(sqlstate::kCardinalityViolation, "more than one row returned by a subquery used as an expression");
+      return value;
+    }
+    case SubLink::kArray: {
+      std::vector<Datum> elements;
+      ctx.subqueries->Run(e.subplan, params, [&](std::span<const Datum> row) {
+        elements.push_back(row[0]);
+        return true;
+      });
+      return Datum::Array(std::move(elements));
+    }
+    case SubLink::kAny:
+    case SubLink::kAll: {
+      const bool all = e.sublink == SubLink::kAll;
+      Datum value = EvalNode(*e.args[0], ctx);
+      if (!all && e.op == Op::kEq && params.empty())
+        if (std::optional<Datum> hashed = ctx.subqueries->AnyEquals(e.subplan, value, e.args[0]->type)) return *hashed;
+      bool saw_null = false, decided = false;
+      ctx.subqueries->Run(e.subplan, params, [&](std::span<const Datum> row) {
+        if (value.is_null() || row[0].is_null()) {
+          saw_null = true;
+          return true;
+        }
+        if (CompareResult(e.op, CompareForType(value, row[0], e.args[0]->type)) != all) {
+          decided = true;
+          return false;
+        }
+        return true;
+      });
+      if (decided) return Datum::Bool(!all);
+      if (saw_null) return Datum::Null();
+      return Datum::Bool(all);
+    }
+  }
+  return Datum::Null();
 }
 
 Datum EvalNode(const Expr& e, const EvalContext& ctx) {
@@ -325,6 +391,9 @@ Datum EvalNode(const Expr& e, const EvalContext& ctx) {
     }
     case ExprKind::kNextval:
       throw SqlError(sqlstate::kFeatureNotSupported, "nextval() is only supported inside procedures (it is drawn at sequencing time)");
+    case ExprKind::kSubquery: return EvalSubquery(e, ctx);
+    case ExprKind::kWindowRef:
+      throw SqlError(sqlstate::kWindowingError, "window functions are not allowed here", e.location);
   }
   return Datum::Null();
 }

@@ -2,6 +2,7 @@
 // It is the reference semantics codegen/ must reproduce.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 
@@ -24,6 +25,20 @@ class ExprAccelerator {
   virtual bool Eval(const Expr& e, const EvalContext& ctx, Datum& out) const = 0;
 };
 
+// Runs a query's subplans for kSubquery expressions (exec/query_exec implements it).
+class SubqueryRunner {
+ public:
+  virtual ~SubqueryRunner() = default;
+  // Hands the rows of subplan `subplan`, run with correlation values `params`, to `row`
+  // (false: stop). The span is valid during the call only.
+  virtual void Run(int subplan, std::span<const Datum> params,
+                   const std::function<bool(std::span<const Datum>)>& row) const = 0;
+  // `value = ANY (subplan)` for an uncorrelated subplan, answered from a hash of its rows:
+  // TRUE, FALSE or NULL as the row-by-row comparison would give; nullopt: not available
+  // (the caller compares row by row).
+  virtual std::optional<Datum> AnyEquals(int subplan, const Datum& value, const SqlType& type) const { return std::nullopt; }
+};
+
 // Where slot values come from. Unused spaces stay empty.
 struct EvalContext {
   const engine::RowValue* row = nullptr;  // SlotSpace::kColumn
@@ -33,6 +48,9 @@ struct EvalContext {
   std::span<const Datum> aggregates;
   const engine::RowValue* excluded = nullptr;  // SlotSpace::kExcluded (same schema as `row`)
   const ExprAccelerator* accelerator = nullptr;  // may be null: interpret everything
+  std::span<const Datum> tuple;  // SlotSpace::kTuple
+  std::span<const Datum> outer;  // SlotSpace::kOuter
+  const SubqueryRunner* subqueries = nullptr;  // kSubquery; null: none in the expression
 };
 
 Datum Eval(const Expr& e, const EvalContext& ctx);

@@ -116,6 +116,13 @@ std::vector<ExtensionStatement> BlankExtensions(std::string& input) {
 
 }  // namespace
 
+std::string SyntaxError::hint() const {
+  const std::string_view m = what();
+  if (m == "subquery in FROM must have an alias") return "For example, FROM (SELECT ...) [AS] foo.";
+  if (m == "VALUES in FROM must have an alias") return "For example, FROM (VALUES ...) [AS] foo.";
+  return {};
+}
+
 void ParseTree::Deleter::operator()(PgQuery__ParseResult* p) const { pg_query__parse_result__free_unpacked(p, nullptr); }
 
 ParseTree ParseTree::Parse(std::string_view sql) {

@@ -18,6 +18,9 @@ class SyntaxError : public std::runtime_error {
  public:
   SyntaxError(const std::string& message, int position) : std::runtime_error(message), position_(position) {}
   int position() const { return position_; }
+  // The HINT PostgreSQL's grammar gives with this message (libpg_query reports only the
+  // message); empty when it gives none.
+  std::string hint() const;
 
  private:
   int position_;

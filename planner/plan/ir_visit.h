@@ -35,7 +35,11 @@ void ForEachOwnExpr(StmtT& s, F&& fn) {
     for (auto& e : q.outputs) one(e);
     one(q.where);
     for (auto& e : q.group_by) one(e);
-    for (auto& a : q.aggregates) one(a.arg);
+    for (auto& a : q.aggregates) {
+      one(a.arg);
+      one(a.filter);
+      one(a.delimiter);
+    }
     one(q.having);
     one(q.limit);
     one(q.offset);

@@ -11,7 +11,9 @@
 
 #include "planner/plan/access_path.h"
 #include "planner/catalog/catalog.h"
+#include "planner/expr/aggregate.h"
 #include "planner/expr/expr.h"
+#include "planner/expr/expr_eval.h"
 
 namespace caracal::planner {
 
@@ -33,6 +35,21 @@ struct AggregateSpec {
   bool distinct = false;  // agg(DISTINCT x)
   int8_t sort = 0;        // array_agg(x ORDER BY x [DESC]): 1 / -1; 0: input order
   ExprPtr filter;         // FILTER (WHERE filter), over kColumn slots; null: none
+  ExprPtr delimiter;      // string_agg's second argument; null for the others
+
+  // The aggregate a kAggRef calls (its argument, delimiter and filter copied).
+  static AggregateSpec Of(const Expr& aggref);
+  // Whether `aggref` calls this very aggregate (one result serves both).
+  bool Computes(const Expr& aggref) const;
+  Accumulator NewAccumulator() const {
+    return Accumulator(func, arg ? arg->type : SqlType::Of(TypeId::kInt8), type, distinct, sort);
+  }
+  // Adds the row `ctx` reads, if it passes the FILTER.
+  void Feed(Accumulator& acc, const EvalContext& ctx) const {
+    if (filter && !EvalCondition(*filter, ctx)) return;
+    if (delimiter) acc.AddDelimited(Eval(*arg, ctx), Eval(*delimiter, ctx));
+    else acc.Add(arg ? Eval(*arg, ctx) : Datum::Bool(true));
+  }
 };
 
 struct SelectPlan {

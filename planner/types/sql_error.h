@@ -94,6 +94,9 @@ inline constexpr const char* kInvalidObjectDefinition = "42P17";
 inline constexpr const char* kObjectNotInPrerequisiteState = "55000";
 inline constexpr const char* kInternalError = "XX000";
 inline constexpr const char* kInvalidFunctionDefinition = "42P13";
+inline constexpr const char* kCardinalityViolation = "21000";
+inline constexpr const char* kWindowingError = "42P20";
+inline constexpr const char* kAmbiguousColumn = "42702";
 }  // namespace sqlstate
 
 // "X is not supported yet" / "Xs are not supported yet" (0A000).
