@@ -100,7 +100,7 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
         // An ad-hoc write runs as a one-statement procedure: what its call would declare.
         result.rows = codegen::ExplainCall(planner::BindAdHocDml(query, parsed.text, *catalog_), *catalog_, *db_, {});
       } else {
-        result.rows = planner::ExplainQuery(query, *catalog_);
+        result.rows = planner::ExplainQuery(query, *catalog_, TableEstimator());
       }
       result.tag = "EXPLAIN";
       return result;

@@ -45,6 +45,23 @@ std::string Join(const std::vector<ExprPtr>& args, const RenderNames& names, siz
 
 }  // namespace
 
+const char* AggregateName(AggFunc f) {
+  switch (f) {
+    case AggFunc::kCountStar:
+    case AggFunc::kCount: return "count";
+    case AggFunc::kSum: return "sum";
+    case AggFunc::kMin: return "min";
+    case AggFunc::kMax: return "max";
+    case AggFunc::kAvg: return "avg";
+    case AggFunc::kArrayAgg: return "array_agg";
+    case AggFunc::kStringAgg: return "string_agg";
+    case AggFunc::kBoolAnd: return "bool_and";
+    case AggFunc::kBoolOr: return "bool_or";
+  }
+  return "?";
+}
+
+
 std::string RenderExpr(const Expr& e, const RenderNames& names) {
   auto arg = [&](size_t i) { return RenderExpr(*e.args[i], names); };
   switch (e.kind) {

@@ -20,5 +20,7 @@ struct RenderNames {
 };
 
 std::string RenderExpr(const Expr& e, const RenderNames& names);
+// An aggregate's SQL name ("count" for count(*) too).
+const char* AggregateName(AggFunc f);
 
 }  // namespace caracal::planner

@@ -893,7 +893,8 @@ ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::stri
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), loc)
         .WithHint(kFunctionHint);
   }
-  in_aggregate_ = true;
+  // Over a window, the argument is an expression over groups (it may hold aggregates).
+  in_aggregate_ = !std::exchange(window_aggregate_, false);
   ExprPtr arg;
   try {
     arg = Bind(f->args[0]);

@@ -77,6 +77,20 @@ class ExprBinder {
   // Window function calls are accepted only while allowed (the target list, ORDER BY).
   void AllowWindows(bool allow) { allow_windows_ = allow; }
   bool in_aggregate() const { return in_aggregate_; }
+  // An aggregate call used with OVER (`node` without it): its argument may itself hold
+  // aggregates (sum(sum(x)) OVER (...) in a grouped query), computed per group first.
+  ExprPtr BindWindowAggregate(const PgQuery__Node* node) {
+    window_aggregate_ = true;
+    ExprPtr e;
+    try {
+      e = Bind(node);
+    } catch (...) {
+      window_aggregate_ = false;
+      throw;
+    }
+    window_aggregate_ = false;
+    return e;
+  }
 
   ExprPtr Bind(const PgQuery__Node* node);
   // A condition (WHERE, HAVING, CASE WHEN): must be boolean ("argument of WHERE must be
@@ -114,6 +128,7 @@ class ExprBinder {
   bool in_aggregate_ = false;
   bool fold_constants_ = true;
   bool allow_windows_ = false;
+  bool window_aggregate_ = false;  // BindWindowAggregate's call: its argument is not nested
   SubqueryBinder* subqueries_ = nullptr;
   std::string clause_;
 };

@@ -844,6 +844,14 @@ QueryBuilder::Bound BlockBinder::Bind() {
   // Grouping.
   bool has_aggregates = having != nullptr;
   for (const auto& e : outputs_) has_aggregates = has_aggregates || e->ContainsAggregate();
+  for (const WindowCall& c : block_.window_calls) {
+    for (const auto& e : c.args) has_aggregates = has_aggregates || e->ContainsAggregate();
+    if (c.agg.arg) has_aggregates = has_aggregates || c.agg.arg->ContainsAggregate();
+  }
+  for (const WindowSpec& w : block_.window_specs) {
+    for (const auto& e : w.partition_by) has_aggregates = has_aggregates || e->ContainsAggregate();
+    for (const auto& e : w.order_by) has_aggregates = has_aggregates || e->ContainsAggregate();
+  }
   CheckLockingClauses(s, has_aggregates, !block_.window_calls.empty());
   if (has_aggregates || !group_by.empty()) {
     std::vector<int> key_ids;

@@ -160,7 +160,7 @@ ExprPtr QueryBlock::BindWindowCall(const PgQuery__FuncCall* f, ExprBinder& binde
     node.node_case = PG_QUERY__NODE__NODE_FUNC_CALL;
     node.func_call = &plain;
     binder.AllowAggregates(true);
-    ExprPtr agg = binder.Bind(&node);
+    ExprPtr agg = binder.BindWindowAggregate(&node);
     if (agg->kind != ExprKind::kAggRef) throw NotSupported(fmt::format("{}() as a window function", name), loc);
     call.func = WindowFunc::kAgg;
     call.type = agg->type;

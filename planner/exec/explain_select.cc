@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "planner/analysis/expr_render.h"
+#include "planner/binder/query_binder.h"
+#include "planner/exec/explain_query.h"
 #include "planner/exec/plan_text.h"
 #include "planner/exec/select_exec.h"
 #include "planner/types/sql_error.h"
@@ -16,35 +18,59 @@ namespace caracal::planner {
 
 namespace {
 
-const char* AggName(AggFunc f) {
-  switch (f) {
-    case AggFunc::kCountStar:
-    case AggFunc::kCount: return "count";
-    case AggFunc::kSum: return "sum";
-    case AggFunc::kMin: return "min";
-    case AggFunc::kMax: return "max";
-    case AggFunc::kAvg: return "avg";
-    case AggFunc::kArrayAgg: return "array_agg";
-    case AggFunc::kStringAgg: return "string_agg";
-    case AggFunc::kBoolAnd: return "bool_and";
-    case AggFunc::kBoolOr: return "bool_or";
-  }
-  return "?";
+}  // namespace
+
+std::string SortKeyText(std::string expr, const SortKey& k) {
+  if (k.descending) expr += " DESC";
+  if (k.nulls_first != k.descending) expr += k.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+  return expr;
 }
 
-}  // namespace
+std::string RenderAggregate(const AggregateSpec& a, const RenderNames& names) {
+  std::string args = a.arg ? RenderExpr(*a.arg, names) : "*";
+  if (a.delimiter) args += ", " + RenderExpr(*a.delimiter, names);
+  std::string call = fmt::format("{}({}{})", AggregateName(a.func), a.distinct ? "DISTINCT " : "", args);
+  return a.filter ? fmt::format("{} FILTER (WHERE {})", call, RenderExpr(*a.filter, names)) : call;
+}
+
+void ExplainScan(PlanText& out, const TableInfo& table, const std::string& on, const AccessPath& path, const Expr* filter,
+                 const RenderNames& names) {
+  auto render = [&](const Expr& e) { return RenderExpr(e, names); };
+  std::string cond;
+  auto add = [&](const std::string& c) { cond += (cond.empty() ? "" : " AND ") + c; };
+  for (size_t i = 0; i < path.prefix.size(); ++i)
+    add(fmt::format("({} = {})", table.columns[static_cast<size_t>(path.key_columns[i])].name, render(*path.prefix[i])));
+  if (path.prefix.size() < path.key_columns.size()) {
+    const std::string& next = table.columns[static_cast<size_t>(path.key_columns[path.prefix.size()])].name;
+    if (path.lower) add(fmt::format("({} {} {})", next, path.lower->inclusive ? ">=" : ">", render(*path.lower->value)));
+    if (path.upper) add(fmt::format("({} {} {})", next, path.upper->inclusive ? "<=" : "<", render(*path.upper->value)));
+  }
+  switch (path.kind) {
+    case AccessPath::Kind::kFullScan:
+      out.Node(IsSystemView(table) ? "Function Scan on " + on : "Seq Scan on " + on);
+      break;
+    case AccessPath::Kind::kPointRead:
+      out.Node("Primary Key Lookup on " + on);
+      out.Detail("Key Cond: " + cond);
+      break;
+    case AccessPath::Kind::kRangeScan:
+      out.Node("Primary Key Range Scan on " + on);
+      out.Detail("Key Cond: " + cond);
+      break;
+    case AccessPath::Kind::kIndexScan:
+      out.Node(fmt::format("Index Scan using {} on {}", table.indexes.at(static_cast<size_t>(path.index)), on));
+      out.Detail("Index Cond: " + cond);
+      break;
+  }
+  if (filter) out.Detail("Filter: " + Parenthesized(render(*filter)));
+}
 
 ResultSet ExplainSelect(const SelectPlan& plan) {
   RenderNames names;
   names.table = plan.table;
   names.other_slot = [&](const Slot& slot) -> std::string {
     if (slot.space == SlotSpace::kGroupKey) return RenderExpr(*plan.group_by.at(static_cast<size_t>(slot.index)), names);
-    if (slot.space == SlotSpace::kAggregate) {
-      const AggregateSpec& a = plan.aggregates.at(static_cast<size_t>(slot.index));
-      std::string call = a.arg ? fmt::format("{}({}{})", AggName(a.func), a.distinct ? "DISTINCT " : "", RenderExpr(*a.arg, names))
-                               : std::string("count(*)");
-      return a.filter ? fmt::format("{} FILTER (WHERE {})", call, RenderExpr(*a.filter, names)) : call;
-    }
+    if (slot.space == SlotSpace::kAggregate) return RenderAggregate(plan.aggregates.at(static_cast<size_t>(slot.index)), names);
     return "?";
   };
   auto render = [&](const Expr& e) { return RenderExpr(e, names); };
@@ -58,9 +84,7 @@ ResultSet ExplainSelect(const SelectPlan& plan) {
     std::string keys;
     for (const SortKey& k : plan.sort) {
       if (!keys.empty()) keys += ", ";
-      keys += render(*plan.outputs.at(static_cast<size_t>(k.output)));
-      if (k.descending) keys += " DESC";
-      if (k.nulls_first != k.descending) keys += k.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+      keys += SortKeyText(render(*plan.outputs.at(static_cast<size_t>(k.output))), k);
     }
     out.Detail("Sort Key: " + keys);
   }
@@ -80,36 +104,9 @@ ResultSet ExplainSelect(const SelectPlan& plan) {
   } else {
     const std::string on = plan.table_ref == plan.table->name ? plan.table->name
                                                               : plan.table->name + " " + plan.table_ref;
-    const AccessPath& path = plan.access;
-    std::string cond;
-    auto add = [&](const std::string& c) { cond += (cond.empty() ? "" : " AND ") + c; };
-    for (size_t i = 0; i < path.prefix.size(); ++i)
-      add(fmt::format("({} = {})", plan.table->columns[static_cast<size_t>(path.key_columns[i])].name, render(*path.prefix[i])));
-    if (path.prefix.size() < path.key_columns.size()) {
-      const std::string& next = plan.table->columns[static_cast<size_t>(path.key_columns[path.prefix.size()])].name;
-      if (path.lower) add(fmt::format("({} {} {})", next, path.lower->inclusive ? ">=" : ">", render(*path.lower->value)));
-      if (path.upper) add(fmt::format("({} {} {})", next, path.upper->inclusive ? "<=" : "<", render(*path.upper->value)));
-    }
-    switch (path.kind) {
-      case AccessPath::Kind::kFullScan:
-        out.Node(IsSystemView(*plan.table) ? "Function Scan on " + on : "Seq Scan on " + on);
-        break;
-      case AccessPath::Kind::kPointRead:
-        out.Node("Primary Key Lookup on " + on);
-        out.Detail("Key Cond: " + cond);
-        break;
-      case AccessPath::Kind::kRangeScan:
-        out.Node("Primary Key Range Scan on " + on);
-        out.Detail("Key Cond: " + cond);
-        break;
-      case AccessPath::Kind::kIndexScan:
-        out.Node(fmt::format("Index Scan using {} on {}", plan.table->indexes.at(static_cast<size_t>(path.index)), on));
-        out.Detail("Index Cond: " + cond);
-        break;
-    }
     // With an exact key range only the residual is checked per row (see SelectPlan).
     const Expr* filter = plan.has_residual ? plan.residual.get() : plan.where.get();
-    if (filter) out.Detail("Filter: " + Parenthesized(render(*filter)));
+    ExplainScan(out, *plan.table, on, plan.access, filter, names);
   }
 
   ResultSet result;
@@ -150,10 +147,11 @@ void CheckExplainOptions(const PgQuery__ExplainStmt* stmt) {
   }
 }
 
-ResultSet ExplainQuery(const PgQuery__Node* query, const Catalog& catalog) {
+ResultSet ExplainQuery(const PgQuery__Node* query, const Catalog& catalog, const TableRowEstimator& estimate) {
   if (query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
     throw SqlError(sqlstate::kFeatureNotSupported, "EXPLAIN of this kind of statement is not supported yet")
         .WithHint("EXPLAIN explains SELECT, INSERT, UPDATE and DELETE; EXPLAIN CALL name(args) a call.");
+  if (NeedsQueryPlanner(query->select_stmt)) return ExplainQueryPlan(PlanQuery(query->select_stmt, catalog, estimate));
   return ExplainSelect(PlanSelect(query->select_stmt, catalog));
 }
 

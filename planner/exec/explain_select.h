@@ -6,6 +6,7 @@
 // procedure (the session runs codegen::ExplainCall).
 #pragma once
 
+#include "planner/binder/query_block.h"
 #include "planner/binder/select_binder.h"
 #include "planner/catalog/catalog.h"
 #include "planner/types/result_set.h"
@@ -17,6 +18,17 @@ extern "C" {
 
 namespace caracal::planner {
 
+class PlanText;
+struct RenderNames;
+
+// A sort key as EXPLAIN prints it: `expr` [DESC] [NULLS FIRST | LAST] (when not the default).
+std::string SortKeyText(std::string expr, const SortKey& k);
+// An aggregate call as EXPLAIN prints it: sum(x), count(*), string_agg(x, ', ') FILTER (...).
+std::string RenderAggregate(const AggregateSpec& a, const RenderNames& names);
+// A table scan's node (by its access path) and its key and filter conditions.
+void ExplainScan(PlanText& out, const TableInfo& table, const std::string& on, const AccessPath& path, const Expr* filter,
+                 const RenderNames& names);
+
 // The plan of `plan` (bound by PlanSelect without an outer scope).
 ResultSet ExplainSelect(const SelectPlan& plan);
 
@@ -26,6 +38,7 @@ ResultSet ExplainSelect(const SelectPlan& plan);
 void CheckExplainOptions(const PgQuery__ExplainStmt* stmt);
 // The plan of EXPLAIN's statement when it is a SELECT; throws SqlError for any statement
 // but SELECT, INSERT, UPDATE and DELETE (whose write sets the caller explains).
-ResultSet ExplainQuery(const PgQuery__Node* query, const Catalog& catalog);
+// `estimate` sizes tables for a join's order, as when the query runs.
+ResultSet ExplainQuery(const PgQuery__Node* query, const Catalog& catalog, const TableRowEstimator& estimate = {});
 
 }  // namespace caracal::planner

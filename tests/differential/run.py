@@ -392,7 +392,20 @@ GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith(
 CALLS_LINE = re.compile(r"^--- calls: (\w+) (\d+)\s*$", re.M)
 
 
+INCLUDE_LINE = re.compile(r"^--- include: (\S+)\s*$", re.M)
+IR_LINE = re.compile(r"^\\ir (\S+)\s*$", re.M)
+
+
+def inline(path):
+    """The text of `path` with its \\ir includes inlined (the scripts run from a work dir)."""
+    text = path.read_text()
+    return IR_LINE.sub(lambda m: inline(path.parent / m.group(1)), text)
+
+
 def expand(case_text, seed, pipelined, settings):
+    # `--- include: sql/tpcc/demo.sql` (from the repository root) shares a schema and its data.
+    case_text = INCLUDE_LINE.sub(lambda m: inline(ROOT / m.group(1)), case_text)
+
     def repl(m):
         gen, count = m.group(1), int(m.group(2))
         lines = GENERATORS[gen](random.Random(seed), count)

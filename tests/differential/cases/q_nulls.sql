@@ -68,3 +68,14 @@ SELECT a, b, c FROM t1 t WHERE (SELECT count(*) FROM t2 WHERE t2.x <= t.a) >= 2 
 SELECT t1.a, t2.x, t3.a FROM t1 JOIN t2 ON t1.a = t2.x JOIN t1 t3 ON t3.a = t2.y ORDER BY 1;
 SELECT * FROM t1 a JOIN t1 b ON a.a = b.b LEFT JOIN t2 ON t2.x = b.a ORDER BY 1;
 SELECT count(DISTINCT b), string_agg(c, ',') FROM t1;
+SELECT sum(count(*)) OVER (), count(*) FROM t1;
+SELECT b, sum(sum(a)) OVER (ORDER BY b NULLS FIRST) FROM t1 GROUP BY b ORDER BY b NULLS FIRST;
+SELECT bool_and(a > 1), bool_or(a > 4), every(b IS NULL) FROM t1;
+SELECT c, string_agg(c, '-') OVER (ORDER BY a) FROM t1 ORDER BY a;
+SELECT a FROM t1 ORDER BY (SELECT count(*) FROM t2 WHERE x > t1.a), a;
+SELECT a, b FROM t1 WHERE EXISTS (SELECT 1) AND NOT EXISTS (SELECT 1 FROM empty) ORDER BY a;
+SELECT * FROM t1 WHERE a IN (1, 2) AND b IN (SELECT y FROM t2 WHERE z IS NULL OR z = 'dos');
+SELECT max(a) FROM (SELECT a FROM t1 UNION ALL SELECT x FROM t2) u;
+SELECT * FROM t1 FOR UPDATE OF nosuch;
+SELECT * FROM t1 JOIN t2 ON a = x ORDER BY a FOR UPDATE;
+SELECT DISTINCT a FROM t1 JOIN t2 ON a = x FOR SHARE;
