@@ -4,13 +4,15 @@
 //   as one item.
 // - WHERE conjuncts go to the lowest point where every table they read has been joined: a
 //   conjunct over one table becomes that scan's filter (and may pick its access path).
-// - The first item is the one whose own filters give the narrowest access (point read, then
-//   key range, then smallest table); each next item is one the joined items bind a key of
-//   (index nested loop), else one joined by an equality (hash join), else the smallest
-//   (nested loop); ties go to FROM order.
+// - Row estimates: a table gives its engine row count (at least 1000), each key column its
+//   filters fix by `=` a tenth of that, a bound or another filter a third, a point read one;
+//   a function or VALUES 10, a subquery 1000.
+// - The first item is the one giving the fewest rows through its own filters; each next one
+//   is the cheapest to join (rows touched: a nested loop left x right, a hash join left +
+//   right, an index nested loop left x (1 + rows per probe)); ties go to FROM order.
 // - Joining a table whose primary key (or an index) prefix the left side binds is an index
-//   nested loop; an equality between the two sides is a hash join on the right side; anything
-//   else is a nested loop over the right side materialized once (or run per left tuple when
+//   nested loop when that is the cheapest; an equality between the two sides is a hash join
+//   (an inner join hashes its smaller side); anything else is a nested loop over the right side materialized once (or run per left tuple when
 //   it reads the left side: LATERAL).
 #include <fmt/format.h>
 
@@ -65,6 +67,15 @@ struct Planned {
   QueryNodePtr node;
   std::vector<int> layout;
   LeafSet leaves;
+  double rows = 1;  // estimated
+};
+
+// How an item would join the items joined so far, and what that costs (in rows touched).
+struct JoinChoice {
+  JoinMethod method = JoinMethod::kNestedLoop;
+  double cost = 0;
+  double rows = 1;        // estimated output
+  double right_rows = 1;  // the right side through its own filters
 };
 
 class FromPlanner {
@@ -103,11 +114,14 @@ class FromPlanner {
     RecordOwners(*tree.right);
     for (const auto& [id, e] : tree.computed) owner_[id] = LeafSet(tree.leaves.begin(), tree.leaves.end());
   }
+  // Rows an item gives: a table's count (at least 1000, as for a table never analysed:
+  // small tables change, and an empty one should not lead a join), a function's or VALUES'
+  // 10, a subquery's 1000; a join's the product over 10.
   size_t EstimateRows(const FromTree& tree) const {
     if (tree.leaf < 0) return EstimateRows(*tree.left) * std::max<size_t>(1, EstimateRows(*tree.right) / 10);
     const FromLeaf& leaf = block_.leaves[static_cast<size_t>(tree.leaf)];
-    if (leaf.table) return estimate_ ? estimate_(*leaf.table) : 1000;
-    return leaf.node->kind == QueryNodeKind::kFunctionScan || leaf.node->kind == QueryNodeKind::kValues ? 100 : 1000;
+    if (leaf.table) return std::max<size_t>(estimate_ ? estimate_(*leaf.table) : 0, 1000);
+    return leaf.node->kind == QueryNodeKind::kFunctionScan || leaf.node->kind == QueryNodeKind::kValues ? 10 : 1000;
   }
   bool IsLateral(const FromTree& tree) const {
     if (tree.leaf >= 0) return block_.leaves[static_cast<size_t>(tree.leaf)].lateral;
@@ -136,6 +150,33 @@ class FromPlanner {
     return out;
   }
 
+  double TableRows(const FromLeaf& leaf) const {
+    return static_cast<double>(std::max<size_t>(estimate_ ? estimate_(*leaf.table) : 0, 1000));
+  }
+  // Rows a scan of `leaf` gives along `path` (each key column fixed by `=` keeps a tenth,
+  // a bound a third, other filters a third; a point read one).
+  double PathRows(const FromLeaf& leaf, const QueryNode& scan) const {
+    if (scan.access.kind == AccessPath::Kind::kPointRead) return 1;
+    double rows = TableRows(leaf);
+    for (size_t k = 0; k < scan.access.prefix.size(); ++k) rows /= 10;
+    if (scan.access.lower || scan.access.upper) rows /= 3;
+    if (scan.has_residual ? scan.residual != nullptr : scan.filter != nullptr) rows /= 3;
+    return std::max(rows, 1.0);
+  }
+  // Rows `item` gives through `own` filters (conjuncts over it alone).
+  double ItemRows(const FromTree& item, const std::vector<ExprPtr>& own) {
+    if (item.leaf >= 0 && block_.leaves[static_cast<size_t>(item.leaf)].table) {
+      std::vector<ExprPtr> filters;
+      for (const auto& c : own) filters.push_back(c->Clone());
+      std::vector<int> scratch;
+      QueryNodePtr probe = Scan(item.leaf, std::move(filters), {}, scratch);
+      return PathRows(block_.leaves[static_cast<size_t>(item.leaf)], *probe);
+    }
+    double rows = static_cast<double>(EstimateRows(item));
+    return own.empty() ? rows : std::max(rows / 3, 1.0);
+  }
+  JoinChoice Choose(const Planned& left, const FromTree& right, JoinKind kind, const std::vector<ExprPtr>& conds,
+                    const std::vector<ExprPtr>& right_only);
   // A scan of table leaf `leaf` with `filters` (over ids; those of other leaves come from
   // `left_layout`'s tuple).
   QueryNodePtr Scan(int leaf, std::vector<ExprPtr> filters, const std::vector<int>& left_layout, std::vector<int>& layout);
@@ -275,6 +316,52 @@ bool IsEquiJoin(const Expr& e, const LeafSet& left, const LeafSet& right, const 
   return false;
 }
 
+JoinChoice FromPlanner::Choose(const Planned& left, const FromTree& right, JoinKind kind, const std::vector<ExprPtr>& conds,
+                               const std::vector<ExprPtr>& right_only) {
+  JoinChoice choice;
+  choice.right_rows = ItemRows(right, right_only);
+  const LeafSet right_leaves(right.leaves.begin(), right.leaves.end());
+  bool equi = false;
+  auto leaves_of = [&](const Expr& e) { return LeavesOf(e); };
+  for (const auto& c : conds) {
+    bool swap = false;
+    equi = equi || IsEquiJoin(*c, left.leaves, right_leaves, leaves_of, swap);
+  }
+  // Nested loop: every pair.
+  choice.method = JoinMethod::kNestedLoop;
+  choice.cost = left.rows * choice.right_rows;
+  choice.rows = std::max(conds.empty() ? choice.cost : choice.cost / 3, 1.0);
+  if (IsLateral(right)) return choice;
+  if (equi) {  // hash join: build one side, probe with the other
+    const double cost = left.rows + choice.right_rows;
+    if (cost < choice.cost) {
+      choice.method = JoinMethod::kHash;
+      choice.cost = cost;
+      choice.rows = std::max(left.rows, choice.right_rows);
+    }
+  }
+  // Index nested loop: one keyed read per left row.
+  if (right.leaf >= 0 && block_.leaves[static_cast<size_t>(right.leaf)].table && kind != JoinKind::kFull && !conds.empty()) {
+    std::vector<ExprPtr> filters;
+    for (const auto& c : right_only) filters.push_back(c->Clone());
+    for (const auto& c : conds) filters.push_back(c->Clone());
+    std::vector<int> scratch;
+    QueryNodePtr scan = Scan(right.leaf, std::move(filters), left.layout, scratch);
+    bool binds = false;
+    for (const Expr* v : scan->access.prefix) binds = binds || v->References(SlotSpace::kTuple);
+    if (binds) {
+      const double per_probe = PathRows(block_.leaves[static_cast<size_t>(right.leaf)], *scan);
+      const double cost = left.rows * (1 + per_probe);
+      if (cost <= choice.cost) {
+        choice.method = JoinMethod::kIndexNestedLoop;
+        choice.cost = cost;
+        choice.rows = std::max(left.rows * per_probe, 1.0);
+      }
+    }
+  }
+  return choice;
+}
+
 Planned FromPlanner::Join(Planned left, const FromTree& right, JoinKind kind, std::vector<ExprPtr> conds,
                           std::vector<ExprPtr> right_only, const std::vector<std::pair<int, ExprPtr>>* computed) {
   auto join = std::make_unique<QueryNode>();
@@ -282,27 +369,19 @@ Planned FromPlanner::Join(Planned left, const FromTree& right, JoinKind kind, st
   join->join = kind;
   Planned r;
   const LeafSet right_leaves(right.leaves.begin(), right.leaves.end());
+  const JoinChoice choice = Choose(left, right, kind, conds, right_only);
   bool done = false;
-  // Index nested loop: a table whose key the left tuple binds (not under a FULL join,
-  // whose unmatched right rows need the whole right side).
-  if (right.leaf >= 0 && block_.leaves[static_cast<size_t>(right.leaf)].table && kind != JoinKind::kFull && !conds.empty()) {
-    std::vector<ExprPtr> filters;
-    for (const auto& c : right_only) filters.push_back(c->Clone());
-    for (const auto& c : conds) filters.push_back(c->Clone());
+  if (choice.method == JoinMethod::kIndexNestedLoop) {
+    // The join conditions go into the scan: its key comes from them, its filter checks them.
+    std::vector<ExprPtr> filters = std::move(right_only);
+    for (auto& c : conds) filters.push_back(std::move(c));
+    conds.clear();
     std::vector<int> layout;
-    QueryNodePtr scan = Scan(right.leaf, std::move(filters), left.layout, layout);
-    bool binds = false;
-    for (const Expr* v : scan->access.prefix) binds = binds || v->References(SlotSpace::kTuple);
-    if (scan->access.lower) binds = binds || scan->access.lower->value->References(SlotSpace::kTuple);
-    if (scan->access.upper) binds = binds || scan->access.upper->value->References(SlotSpace::kTuple);
-    if (binds && !scan->access.prefix.empty()) {
-      r.node = std::move(scan);
-      r.layout = std::move(layout);
-      r.leaves = {right.leaf};
-      join->method = JoinMethod::kIndexNestedLoop;
-      conds.clear();
-      done = true;
-    }
+    r.node = Scan(right.leaf, std::move(filters), left.layout, layout);
+    r.layout = std::move(layout);
+    r.leaves = {right.leaf};
+    join->method = JoinMethod::kIndexNestedLoop;
+    done = true;
   }
   if (!done) {
     r = PlanTree(right, std::move(right_only), left.layout);
@@ -322,9 +401,12 @@ Planned FromPlanner::Join(Planned left, const FromTree& right, JoinKind kind, st
       }
       conds = std::move(rest);
       join->method = join->left_keys.empty() ? JoinMethod::kNestedLoop : JoinMethod::kHash;
+      // An inner join hashes its smaller side.
+      join->build_left = join->method == JoinMethod::kHash && kind == JoinKind::kInner && left.rows < choice.right_rows;
     }
   }
   Planned out;
+  out.rows = choice.rows;
   out.layout = left.layout;
   out.layout.insert(out.layout.end(), r.layout.begin(), r.layout.end());
   out.leaves = left.leaves;
@@ -386,58 +468,49 @@ QueryNodePtr FromPlanner::Plan(std::vector<std::unique_ptr<FromTree>> from, std:
   };
 
   std::vector<bool> joined(items.size(), false);
-  // The first item: narrowest own access, then smallest, then FROM order.
+  // The first item: the one giving the fewest rows through its own filters (FROM order on ties).
   int first = -1;
-  std::pair<int, size_t> best{INT32_MAX, SIZE_MAX};
+  double best = 0;
   for (size_t i = 0; i < items.size(); ++i) {
     if (!LateralNeeds(*items[i]).empty()) continue;
-    int access = 3;
-    if (items[i]->leaf >= 0 && block_.leaves[static_cast<size_t>(items[i]->leaf)].table) {
-      std::vector<ExprPtr> own;
-      LeafSet mine = item_leaves(i);
+    std::vector<ExprPtr> own;
+    const LeafSet mine = item_leaves(i);
+    if (items[i]->leaf >= 0)
       for (const Conjunct& c : pool)
         if (within(c.leaves, mine)) own.push_back(c.expr->Clone());
-      std::vector<int> scratch;
-      QueryNodePtr probe = Scan(items[i]->leaf, std::move(own), {}, scratch);
-      switch (probe->access.kind) {
-        case AccessPath::Kind::kPointRead: access = 0; break;
-        case AccessPath::Kind::kRangeScan:
-        case AccessPath::Kind::kIndexScan: access = probe->access.prefix.empty() ? 2 : 1; break;
-        default: access = 2;
-      }
-    }
-    std::pair<int, size_t> score{access, EstimateRows(*items[i])};
-    if (score < best) {
-      best = score;
+    const double rows = ItemRows(*items[i], own);
+    if (first < 0 || rows < best) {
+      best = rows;
       first = static_cast<int>(i);
     }
   }
   if (first < 0) throw SqlError(sqlstate::kInvalidColumnReference, "LATERAL references form a cycle");
   joined[static_cast<size_t>(first)] = true;
   Planned current = PlanTree(*items[static_cast<size_t>(first)], take(item_leaves(static_cast<size_t>(first))), {});
+  current.rows = best;
   for (size_t step = 1; step < items.size(); ++step) {
     int next = -1;
-    std::pair<int, size_t> next_score{INT32_MAX, SIZE_MAX};
+    double next_cost = 0;
     for (size_t i = 0; i < items.size(); ++i) {
       if (joined[i] || !within(LateralNeeds(*items[i]), current.leaves)) continue;
       LeafSet all = current.leaves;
       LeafSet mine = item_leaves(i);
       all.insert(mine.begin(), mine.end());
-      int how = 3;
+      // The conjuncts joining it would place: its own, and those it completes.
+      std::vector<ExprPtr> own, conds;
       for (const Conjunct& c : pool) {
         if (c.placed || !within(c.leaves, all)) continue;
-        bool touches = false;
-        for (int l : c.leaves) touches = touches || mine.count(l);
-        if (!touches) continue;
-        bool swap = false;
-        auto leaves_of = [&](const Expr& e) { return LeavesOf(e); };
-        if (IsEquiJoin(*c.expr, current.leaves, mine, leaves_of, swap))
-          how = std::min(how, items[i]->leaf >= 0 && block_.leaves[static_cast<size_t>(items[i]->leaf)].table ? 0 : 1);
-        else how = std::min(how, 2);
+        if (within(c.leaves, mine)) own.push_back(c.expr->Clone());
+        else if (std::any_of(c.leaves.begin(), c.leaves.end(), [&](int l) { return mine.count(l) > 0; }))
+          conds.push_back(c.expr->Clone());
       }
-      std::pair<int, size_t> score{how, EstimateRows(*items[i])};
-      if (score < next_score) {
-        next_score = score;
+      if (items[i]->leaf < 0) {  // an outer join's own conjuncts apply above it
+        for (auto& c : own) conds.push_back(std::move(c));
+        own.clear();
+      }
+      const double cost = Choose(current, *items[i], JoinKind::kInner, conds, own).cost;
+      if (next < 0 || cost < next_cost) {
+        next_cost = cost;
         next = static_cast<int>(i);
       }
     }

@@ -177,9 +177,10 @@ class Explainer {
         if (node.condition) out_.Detail("Join Filter: " + Parenthesized(Render(*node.condition, joined)));
         details();
         const int depth = out_.depth();
+        if (node.build_left) out_.Node("Hash");
         Explain(*node.children[0], nullptr, {});
         out_.set_depth(depth);
-        if (node.method == JoinMethod::kHash) out_.Node("Hash");
+        if (node.method == JoinMethod::kHash && !node.build_left) out_.Node("Hash");
         Explain(*node.children[1], node.children[1]->parameterized ? &left_names : nullptr, {});
         return;
       }

@@ -301,10 +301,6 @@ bool Executor::RunJoin(const QueryNode& node, const Env& env, const Emit& emit) 
     });
   }
 
-  std::vector<Row> inner = Collect(right, Env{env.outer, {}});
-  std::vector<bool> inner_matched(node.join == JoinKind::kFull ? inner.size() : 0, false);
-  std::unordered_multimap<size_t, size_t> hash;
-  std::vector<Row> inner_keys;
   std::vector<SqlType> key_types;
   for (const auto& k : node.left_keys) key_types.push_back(k->type);
   auto key_hash = [&](const Row& key) {
@@ -312,6 +308,44 @@ bool Executor::RunJoin(const QueryNode& node, const Env& env, const Emit& emit) 
     for (size_t i = 0; i < key.size(); ++i) h = h * 1000003 ^ HashDatum(key[i], key_types[i]);
     return h;
   };
+  // The keys of `row` by `keys` (false: one is NULL, which matches nothing).
+  auto key_of = [&](const Row& row, const std::vector<ExprPtr>& keys, Row& key) {
+    ctx.tuple = row;
+    key.clear();
+    for (const auto& k : keys) {
+      key.push_back(Eval(*k, ctx));
+      if (key.back().is_null()) return false;
+    }
+    return true;
+  };
+  if (node.method == JoinMethod::kHash && node.build_left) {
+    // An inner join whose left side is the smaller: hashed, and probed by the right.
+    std::vector<Row> built = Collect(left, env);
+    std::vector<Row> built_keys(built.size());
+    std::unordered_multimap<size_t, size_t> table;
+    for (size_t i = 0; i < built.size(); ++i)
+      if (key_of(built[i], node.left_keys, built_keys[i])) table.emplace(key_hash(built_keys[i]), i);
+    Row key;
+    std::vector<size_t> candidates;
+    return Run(right, Env{env.outer, {}}, [&](Row& r) {
+      if (!key_of(r, node.right_keys, key)) return true;
+      candidates.clear();
+      auto [lo, hi] = table.equal_range(key_hash(key));
+      for (auto it = lo; it != hi; ++it) {
+        bool equal = true;
+        for (size_t k = 0; k < key.size() && equal; ++k) equal = CompareForType(key[k], built_keys[it->second][k], key_types[k]) == 0;
+        if (equal) candidates.push_back(it->second);
+      }
+      std::sort(candidates.begin(), candidates.end());
+      for (size_t i : candidates)
+        if (matches(built[i], r) && !produce(&built[i], &r)) return false;
+      return true;
+    });
+  }
+  std::vector<Row> inner = Collect(right, Env{env.outer, {}});
+  std::vector<bool> inner_matched(node.join == JoinKind::kFull ? inner.size() : 0, false);
+  std::unordered_multimap<size_t, size_t> hash;
+  std::vector<Row> inner_keys;
   if (node.method == JoinMethod::kHash) {
     inner_keys.resize(inner.size());
     for (size_t i = 0; i < inner.size(); ++i) {

@@ -115,6 +115,7 @@ struct QueryNode {
   JoinMethod method = JoinMethod::kNestedLoop;
   ExprPtr condition;  // kJoin: over left ++ right; kFilter: over the input
   std::vector<ExprPtr> left_keys, right_keys;  // kHash: over each side's tuple
+  bool build_left = false;                     // kHash, inner: the left side is hashed
   // kJoin: columns computed from each joined tuple and appended (a FULL JOIN's merged
   // USING columns: COALESCE(l.x, r.x)).
   std::vector<ExprPtr> computed;

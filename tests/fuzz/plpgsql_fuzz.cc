@@ -1,6 +1,7 @@
 // libFuzzer target over the compiler's front half: every statement of the input is parsed
 // (libpg_query), and CREATE FUNCTION / PROCEDURE is bound and analysed, ad-hoc
-// INSERT / UPDATE / DELETE bound, SELECT planned - against a fixed schema. A user error
+// INSERT / UPDATE / DELETE bound, SELECT planned (joins, subqueries, CTEs... by the query
+// planner) - against a fixed schema. A user error
 // is a SqlError; anything else (a crash, a sanitizer report, another exception) is a bug.
 //
 // Built with clang by tools/fuzz.sh (CMake option CARACAL_FUZZ), which runs it for a
@@ -16,6 +17,7 @@ extern "C" {
 
 #include "engine/storage/database.h"
 #include "engine/execution/engine.h"
+#include "planner/binder/query_binder.h"
 #include "planner/binder/select_binder.h"
 #include "planner/catalog/catalog.h"
 #include "planner/exec/ddl.h"
@@ -64,7 +66,10 @@ void BindStatement(const PgQuery__Node* stmt, std::string_view text, const plann
     case PG_QUERY__NODE__NODE_INSERT_STMT:
     case PG_QUERY__NODE__NODE_UPDATE_STMT:
     case PG_QUERY__NODE__NODE_DELETE_STMT: planner::BindAdHocDml(stmt, text, catalog); return;
-    case PG_QUERY__NODE__NODE_SELECT_STMT: planner::PlanSelect(stmt->select_stmt, catalog); return;
+    case PG_QUERY__NODE__NODE_SELECT_STMT:
+      if (planner::NeedsQueryPlanner(stmt->select_stmt)) planner::PlanQuery(stmt->select_stmt, catalog);
+      else planner::PlanSelect(stmt->select_stmt, catalog);
+      return;
     default: return;
   }
 }
