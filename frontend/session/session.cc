@@ -24,6 +24,7 @@ extern "C" {
 #include "planner/exec/ad_hoc_dml.h"
 #include "planner/exec/ddl.h"
 #include "planner/exec/select_exec.h"
+#include "planner/exec/insert_select.h"
 #include "planner/exec/query_exec.h"
 #include "planner/binder/query_binder.h"
 #include "planner/plan/select_plan.h"
@@ -122,6 +123,27 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
       }
       durable_->EndLoad();
       result.tag = fmt::format("COPY {}", n);
+      return result;
+    }
+    case PG_QUERY__NODE__NODE_INSERT_STMT: {
+      // INSERT ... SELECT (StartStatement sends the others to the engine): read and loaded
+      // between epochs; with a data directory its rows are logged as one load, as COPY's.
+      auto run = [&] { return planner::InsertSelect(stmt->insert_stmt, *catalog_, *engine_, TableEstimator()); };
+      int64_t n = 0;
+      if (!durable_) {
+        n = run();
+      } else {
+        std::unique_lock changes = durable_->LockChanges();
+        durable_->BeginLoad();
+        try {
+          n = run();
+        } catch (...) {
+          durable_->EndLoad();
+          throw;
+        }
+        durable_->EndLoad();
+      }
+      result.tag = fmt::format("INSERT 0 {}", n);
       return result;
     }
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT: return RunTransactionStatement(stmt->transaction_stmt);
@@ -363,7 +385,8 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
     }
     const PgQuery__Node* stmt = parsed.node;
     if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) return SubmitCall(std::move(*call), text);
-    if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT || stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
+    const bool insert_select = stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && planner::IsInsertSelect(stmt->insert_stmt);
+    if ((stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && !insert_select) || stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
         stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT || stmt->node_case == PG_QUERY__NODE__NODE_DO_STMT)
       return SubmitDml(parsed, text);
     // Anything else sees (or changes) the state after every call submitted before it.
@@ -405,6 +428,7 @@ std::optional<std::vector<planner::ResultColumn>> Session::DescribeStatement(con
     case PG_QUERY__NODE__NODE_INSERT_STMT:
     case PG_QUERY__NODE__NODE_UPDATE_STMT:
     case PG_QUERY__NODE__NODE_DELETE_STMT: {
+      if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && planner::IsInsertSelect(stmt->insert_stmt)) return std::nullopt;
       std::shared_ptr<const planner::ProcedureIr> ir = planner::BindAdHocDml(stmt, parsed.text, *catalog_);
       if (ir->result_columns.empty()) return std::nullopt;
       std::vector<planner::ResultColumn> columns;

@@ -1151,6 +1151,38 @@ QueryPlan PlanQuery(const PgQuery__SelectStmt* stmt, const Catalog& catalog, con
   return std::move(builder.plan);
 }
 
+QueryPlan PlanInsertSource(const PgQuery__SelectStmt* stmt, const Catalog& catalog, const TableRowEstimator& estimate,
+                           const std::vector<std::pair<std::string, SqlType>>& targets) {
+  QueryBuilder builder(catalog, estimate);
+  // Untyped literals stay untyped: the target columns type them, as PostgreSQL does.
+  QueryBuilder::Bound bound = builder.BindSelect(stmt, nullptr, nullptr, nullptr, true);
+  if (bound.columns.size() > targets.size()) {
+    int location = -1;
+    if (stmt->op == PG_QUERY__SET_OPERATION__SETOP_NONE && stmt->n_target_list > targets.size())
+      location = NodeLocation(stmt->target_list[targets.size()]->res_target->val);
+    throw SqlError(sqlstate::kSyntaxError, "INSERT has more expressions than target columns", location);
+  }
+  QueryNode& root = *bound.node;
+  const bool in_place = root.kind == QueryNodeKind::kProject;
+  std::vector<ExprPtr> exprs;
+  for (size_t i = 0; i < bound.columns.size(); ++i) {
+    const auto& [name, type] = targets[i];
+    ExprPtr e = in_place ? std::move(root.exprs[i]) : IdSlot(static_cast<int>(i), bound.columns[i].type);
+    if (!(e->type == type)) e = Coerce(std::move(e), type, CastContext::kAssignment, name);
+    bound.columns[i].type = type;
+    if (in_place) {
+      root.types[i] = type;
+      root.exprs[i] = std::move(e);
+    } else {
+      exprs.push_back(std::move(e));
+    }
+  }
+  if (!in_place) bound.node = Project(std::move(bound.node), std::move(exprs));
+  builder.plan.root = std::move(bound.node);
+  builder.plan.columns = std::move(bound.columns);
+  return std::move(builder.plan);
+}
+
 bool NeedsQueryPlanner(const PgQuery__SelectStmt* s) {
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE || s->with_clause || s->n_values_lists > 0 || s->n_from_clause > 1)
     return true;

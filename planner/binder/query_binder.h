@@ -19,6 +19,11 @@ class NameScope;
 QueryPlan PlanQuery(const PgQuery__SelectStmt* stmt, const Catalog& catalog, const TableRowEstimator& estimate = {},
                     const NameScope* outer = nullptr);
 
+// The source query of INSERT ... SELECT, its columns converted to `targets` (name, type)
+// by assignment, its untyped literals typed by them (42601 with more columns than targets).
+QueryPlan PlanInsertSource(const PgQuery__SelectStmt* stmt, const Catalog& catalog, const TableRowEstimator& estimate,
+                           const std::vector<std::pair<std::string, SqlType>>& targets);
+
 // Whether `stmt` needs PlanQuery: more than one FROM item, a join, a subquery anywhere, a
 // set operation, WITH, VALUES, a function or subquery in FROM, DISTINCT ON or a window
 // function. A SELECT that does not is a SelectPlan's (select_binder.h).

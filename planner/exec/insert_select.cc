@@ -1,0 +1,108 @@
+#include "planner/exec/insert_select.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "engine/types/key.h"
+#include "engine/types/row_value.h"
+#include "planner/binder/coerce.h"
+#include "planner/binder/query_binder.h"
+#include "planner/catalog/constraint_errors.h"
+#include "planner/exec/query_exec.h"
+#include "planner/exec/snapshot_source.h"
+#include "planner/parser/pg_nodes.h"
+#include "planner/types/cast.h"
+#include "planner/types/sql_error.h"
+
+extern "C" {
+#include <pg_query/pg_query.pb-c.h>
+}
+
+namespace caracal::planner {
+
+bool IsInsertSelect(const PgQuery__InsertStmt* stmt) {
+  if (!stmt->select_stmt || stmt->select_stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return false;
+  const PgQuery__SelectStmt* source = stmt->select_stmt->select_stmt;
+  return source->n_values_lists == 0 || NeedsQueryPlanner(source);
+}
+
+int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::Engine& engine,
+                     const TableRowEstimator& estimate) {
+  const PgQuery__RangeVar* rv = stmt->relation;
+  if (stmt->on_conflict_clause) throw NotSupported("INSERT ... SELECT with ON CONFLICT", rv->location);
+  if (stmt->n_returning_list > 0) throw NotSupported("INSERT ... SELECT with RETURNING", rv->location);
+  if (stmt->with_clause) throw NotSupported("WITH before INSERT", rv->location);
+  const TableInfo* table = catalog.FindTable(rv->relname);
+  if (!table) throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", rv->relname), rv->location);
+  std::vector<int> targets;
+  if (stmt->n_cols > 0) {
+    std::set<int> seen;
+    for (size_t i = 0; i < stmt->n_cols; ++i) {
+      const PgQuery__ResTarget* t = stmt->cols[i]->res_target;
+      if (t->n_indirection > 0) throw NotSupported("assignment to an array element or field", t->location);
+      const int c = table->ColumnIndex(t->name);
+      if (c < 0)
+        throw SqlError(sqlstate::kUndefinedColumn,
+                       fmt::format("column \"{}\" of relation \"{}\" does not exist", t->name, table->name), t->location);
+      if (!seen.insert(c).second)
+        throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" specified more than once", t->name), t->location);
+      targets.push_back(c);
+    }
+  } else {
+    for (size_t c = 0; c < table->columns.size(); ++c) targets.push_back(static_cast<int>(c));
+  }
+  const PgQuery__SelectStmt* source = stmt->select_stmt->select_stmt;
+  std::vector<std::pair<std::string, SqlType>> columns;
+  for (int c : targets) columns.emplace_back(table->columns[static_cast<size_t>(c)].name, table->columns[static_cast<size_t>(c)].type);
+  QueryPlan plan = PlanInsertSource(source, catalog, estimate, columns);
+  if (plan.columns.size() < targets.size() && stmt->n_cols > 0)
+    throw SqlError(sqlstate::kSyntaxError, "INSERT has more target columns than expressions",
+                   stmt->cols[plan.columns.size()]->res_target->location);
+
+  const engine::Schema& schema = catalog.database().schema(table->id);
+  int64_t inserted = 0;
+  engine.RunExclusive([&] {
+    std::vector<engine::RowValuePtr> rows;
+    std::set<engine::Key, engine::KeyLess> keys;
+    SnapshotSource snapshot(catalog.database());
+    RunQuery(plan, snapshot, {}, [&](std::span<const Datum> values) {
+      std::vector<Datum> datums(table->columns.size());
+      std::vector<bool> given(table->columns.size(), false);
+      for (size_t i = 0; i < values.size(); ++i) {
+        const size_t c = static_cast<size_t>(targets[i]);
+        given[c] = true;
+        datums[c] = values[i];  // already the column's type (PlanInsertSource)
+      }
+      for (size_t c = 0; c < table->columns.size(); ++c)
+        if (!given[c] && table->columns[c].default_expr) datums[c] = Eval(*table->columns[c].default_expr, EvalContext{});
+      std::vector<engine::Value> row;
+      for (size_t c = 0; c < table->columns.size(); ++c) {
+        const CatalogColumn& col = table->columns[c];
+        if (datums[c].is_null() && col.not_null) throw NotNullViolation(*table, static_cast<int>(c), datums);
+        row.push_back(DatumToValue(datums[c], col.type));
+      }
+      std::vector<engine::Value> key_values;
+      for (int c : table->primary_key) key_values.push_back(row[static_cast<size_t>(c)]);
+      engine::Key key = EncodePrimaryKey(schema, key_values);
+      if (!keys.insert(key).second || snapshot.Read(table->id, key) != nullptr) {
+        std::string cols, vals;
+        for (size_t k = 0; k < table->primary_key.size(); ++k) {
+          const size_t c = static_cast<size_t>(table->primary_key[k]);
+          cols += (k ? ", " : "") + table->columns[c].name;
+          vals += (k ? ", " : "") + DatumToText(datums[c], table->columns[c].type);
+        }
+        throw SqlError(sqlstate::kUniqueViolation,
+                       fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", table->name))
+            .WithDetail(fmt::format("Key ({})=({}) already exists.", cols, vals));
+      }
+      rows.push_back(MakeRow(schema, row));
+      return true;
+    });
+    for (auto& r : rows) catalog.database().LoadRow(table->id, std::move(r));
+    inserted = static_cast<int64_t>(rows.size());
+  });
+  return inserted;
+}
+
+}  // namespace caracal::planner

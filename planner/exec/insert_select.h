@@ -1,0 +1,26 @@
+// INSERT INTO t [(columns)] <query> (a SELECT that is not a plain VALUES list, which
+// procedures take): the query runs on the committed state between epochs, and its rows are
+// converted to the columns (assignment casts, defaults for the columns not listed), checked
+// (NOT NULL, duplicate keys among them and against the table) and loaded through the
+// engine's LoadRow path, as COPY loads - all of them or, when one fails, none. It is one
+// transaction at its place in the serial order: nothing runs while it reads and loads.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/execution/engine.h"
+#include "planner/binder/query_block.h"
+#include "planner/catalog/catalog.h"
+
+struct PgQuery__InsertStmt;
+
+namespace caracal::planner {
+
+// Whether `stmt` is an INSERT whose source needs the query planner (InsertSelect runs it).
+bool IsInsertSelect(const PgQuery__InsertStmt* stmt);
+
+// Runs it; returns the number of rows inserted. Throws SqlError, having inserted nothing.
+int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::Engine& engine,
+                     const TableRowEstimator& estimate);
+
+}  // namespace caracal::planner
