@@ -1183,6 +1183,10 @@ QueryPlan PlanInsertSource(const PgQuery__SelectStmt* stmt, const Catalog& catal
   return std::move(builder.plan);
 }
 
+bool ContainsSubquery(const PgQuery__SelectStmt* s) {
+  return ContainsNode(&s->base, [](const PgQuery__Node* n) { return n->node_case == PG_QUERY__NODE__NODE_SUB_LINK; });
+}
+
 bool NeedsQueryPlanner(const PgQuery__SelectStmt* s) {
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE || s->with_clause || s->n_values_lists > 0 || s->n_from_clause > 1)
     return true;

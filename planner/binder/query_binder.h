@@ -28,6 +28,8 @@ QueryPlan PlanInsertSource(const PgQuery__SelectStmt* stmt, const Catalog& catal
 // set operation, WITH, VALUES, a function or subquery in FROM, DISTINCT ON or a window
 // function. A SELECT that does not is a SelectPlan's (select_binder.h).
 bool NeedsQueryPlanner(const PgQuery__SelectStmt* stmt);
+// Whether a subquery occurs anywhere in `stmt`.
+bool ContainsSubquery(const PgQuery__SelectStmt* stmt);
 
 // One statement's binding state: the plan being built (its subplans and CTEs).
 class QueryBuilder {

@@ -24,7 +24,8 @@ namespace caracal::planner {
 bool IsInsertSelect(const PgQuery__InsertStmt* stmt) {
   if (!stmt->select_stmt || stmt->select_stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return false;
   const PgQuery__SelectStmt* source = stmt->select_stmt->select_stmt;
-  return source->n_values_lists == 0 || NeedsQueryPlanner(source);
+  // Plain VALUES lists are a procedure's multi-row INSERT (nextval(), RETURNING, ON CONFLICT).
+  return source->n_values_lists == 0 || ContainsSubquery(source);
 }
 
 int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::Engine& engine,
