@@ -26,14 +26,6 @@ constexpr const char* kFunctionHint =
   throw SqlError(sqlstate::kUndefinedFunction, "operator does not exist: " + sig, location).WithHint(kOperatorHint);
 }
 
-ExprPtr MakeNode(ExprKind kind, SqlType type, int location) {
-  auto e = std::make_unique<Expr>();
-  e->kind = kind;
-  e->type = type;
-  e->location = location;
-  return e;
-}
-
 Op ArithOp(std::string_view name) {
   if (name == "+") return Op::kAdd;
   if (name == "-") return Op::kSub;
@@ -61,7 +53,7 @@ ExprPtr CastTo(ExprPtr e, const SqlType& t) { return Coerce(std::move(e), t, Cas
 ExprPtr OutputText(ExprPtr e) {
   if (e->type.id == TypeId::kBpchar) return e;
   if (e->type.id != TypeId::kBool) return Coerce(std::move(e), SqlType::Of(TypeId::kText), CastContext::kAssignment);
-  auto out = MakeNode(ExprKind::kFunc, SqlType::Of(TypeId::kText), e->location);
+  auto out = MakeExpr(ExprKind::kFunc, SqlType::Of(TypeId::kText), e->location);
   out->func = Func::kBoolOut;
   out->args.push_back(std::move(e));
   return out;
@@ -92,7 +84,7 @@ ExprPtr MakeArrayFunction(Func func, std::vector<ExprPtr>& args, int location) {
   for (size_t i = 0; i < 2; ++i) targets.push_back(array_side(i) ? SqlType::ArrayOf(element) : element);
   for (size_t i = 0; i < 2; ++i)
     if (CastContextFor(args[i]->type, targets[i]) != CastContext::kImplicit) return nullptr;
-  auto e = MakeNode(ExprKind::kFunc, SqlType::ArrayOf(element), location);
+  auto e = MakeExpr(ExprKind::kFunc, SqlType::ArrayOf(element), location);
   e->func = func;
   for (size_t i = 0; i < 2; ++i) e->args.push_back(CastTo(std::move(args[i]), targets[i]));
   return e;
@@ -168,7 +160,7 @@ ExprPtr MakeOperator(std::string_view name, ExprPtr l, ExprPtr r, int location) 
     std::optional<SqlType> t = ComparisonType(lt, rt);
     if (!t) NoOperator(name, &lt, rt, location);
     AlignOperands(l, r, *t);
-    auto e = MakeNode(ExprKind::kCompare, SqlType::Of(TypeId::kBool), location);
+    auto e = MakeExpr(ExprKind::kCompare, SqlType::Of(TypeId::kBool), location);
     e->op = op;
     e->args.push_back(std::move(l));
     e->args.push_back(std::move(r));
@@ -189,7 +181,7 @@ ExprPtr MakeOperator(std::string_view name, ExprPtr l, ExprPtr r, int location) 
   if (name == "||") {
     // text || text, and anynonarray || text: the non-text side goes through its output function.
     if (!(lt.is_string() || lt.is_unknown() || rt.is_string() || rt.is_unknown())) NoOperator(name, &lt, rt, location);
-    auto e = MakeNode(ExprKind::kConcat, SqlType::Of(TypeId::kText), location);
+    auto e = MakeExpr(ExprKind::kConcat, SqlType::Of(TypeId::kText), location);
     e->args.push_back(Coerce(std::move(l), SqlType::Of(TypeId::kText), CastContext::kAssignment));
     e->args.push_back(Coerce(std::move(r), SqlType::Of(TypeId::kText), CastContext::kAssignment));
     return e;
@@ -198,7 +190,7 @@ ExprPtr MakeOperator(std::string_view name, ExprPtr l, ExprPtr r, int location) 
   if (name == "^") {
     if (!(lt.is_numeric_category() || lt.is_unknown()) || !(rt.is_numeric_category() || rt.is_unknown()))
       NoOperator(name, &lt, rt, location);
-    auto e = MakeNode(ExprKind::kFunc, SqlType::Of(TypeId::kFloat8), location);
+    auto e = MakeExpr(ExprKind::kFunc, SqlType::Of(TypeId::kFloat8), location);
     e->func = Func::kPower;
     e->args.push_back(CastTo(std::move(l), SqlType::Of(TypeId::kFloat8)));
     e->args.push_back(CastTo(std::move(r), SqlType::Of(TypeId::kFloat8)));
@@ -217,7 +209,7 @@ ExprPtr MakeOperator(std::string_view name, ExprPtr l, ExprPtr r, int location) 
   else NoOperator(name, &lt, rt, location);
   if (op == Op::kMod && t.is_float()) NoOperator(name, &t, t, location);
   AlignOperands(l, r, t);
-  auto e = MakeNode(ExprKind::kArith, t, location);
+  auto e = MakeExpr(ExprKind::kArith, t, location);
   e->op = op;
   e->args.push_back(std::move(l));
   e->args.push_back(std::move(r));
@@ -242,13 +234,13 @@ ExprPtr ExprBinder::BindNode(const PgQuery__Node* node) {
     case PG_QUERY__NODE__NODE_BOOL_EXPR: return BindBool(node);
     case PG_QUERY__NODE__NODE_CASE_EXPR: return BindCase(node);
     case PG_QUERY__NODE__NODE_NULL_TEST: {
-      auto e = MakeNode(ExprKind::kIsNull, SqlType::Of(TypeId::kBool), location);
+      auto e = MakeExpr(ExprKind::kIsNull, SqlType::Of(TypeId::kBool), location);
       e->negated = node->null_test->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NOT_NULL;
       e->args.push_back(Bind(node->null_test->arg));
       return e;
     }
     case PG_QUERY__NODE__NODE_BOOLEAN_TEST: {
-      auto e = MakeNode(ExprKind::kBoolTest, SqlType::Of(TypeId::kBool), location);
+      auto e = MakeExpr(ExprKind::kBoolTest, SqlType::Of(TypeId::kBool), location);
       switch (node->boolean_test->booltesttype) {
         case PG_QUERY__BOOL_TEST_TYPE__IS_TRUE: e->op = Op::kEq; break;
         case PG_QUERY__BOOL_TEST_TYPE__IS_NOT_TRUE: e->op = Op::kEq; e->negated = true; break;
@@ -362,7 +354,7 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
         if (name == "+" && (r->type.is_numeric_category() || r->type.is_unknown())) return r;
         if (name != "-" || !(r->type.is_numeric_category() || r->type.is_unknown())) NoOperator(name, nullptr, r->type, loc);
         if (r->type.is_unknown()) r = CastTo(std::move(r), SqlType::Of(TypeId::kFloat8));
-        auto e = MakeNode(ExprKind::kArith, r->type.Base(), loc);
+        auto e = MakeExpr(ExprKind::kArith, r->type.Base(), loc);
         e->op = Op::kNeg;
         e->args.push_back(std::move(r));
         return e;
@@ -378,7 +370,7 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
       auto text = SqlType::Of(TypeId::kText);
       if (!(l->type.is_string() || l->type.is_unknown()) || !(r->type.is_string() || r->type.is_unknown()))
         NoOperator(name, &l->type, r->type, loc);
-      auto e = MakeNode(ExprKind::kLike, SqlType::Of(TypeId::kBool), loc);
+      auto e = MakeExpr(ExprKind::kLike, SqlType::Of(TypeId::kBool), loc);
       e->negated = name[0] == '!';
       e->case_insensitive = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE;
       e->args.push_back(CastTo(std::move(l), text));
@@ -397,7 +389,7 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
         for (const auto& it : items)
           if (it->type.id != TypeId::kBpchar && !it->type.is_unknown()) t = SqlType::Of(TypeId::kText);
       }
-      auto e = MakeNode(ExprKind::kIn, SqlType::Of(TypeId::kBool), loc);
+      auto e = MakeExpr(ExprKind::kIn, SqlType::Of(TypeId::kBool), loc);
       e->negated = name == "<>";
       for (auto& it : items) e->args.push_back(CastTo(std::move(it), t));
       return e;
@@ -413,20 +405,20 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
                        a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM;
       // x BETWEEN a AND b  ==  x >= a AND x <= b (x is bound twice: it has no side effects).
       auto range = [&](const PgQuery__Node* lo, const PgQuery__Node* hi) {
-        auto e = MakeNode(ExprKind::kAnd, SqlType::Of(TypeId::kBool), loc);
+        auto e = MakeExpr(ExprKind::kAnd, SqlType::Of(TypeId::kBool), loc);
         e->args.push_back(MakeOperator(">=", Bind(a->lexpr), Bind(lo), loc));
         e->args.push_back(MakeOperator("<=", Bind(a->lexpr), Bind(hi), loc));
         return e;
       };
       ExprPtr e = range(list->items[0], list->items[1]);
       if (symmetric) {
-        auto either = MakeNode(ExprKind::kOr, SqlType::Of(TypeId::kBool), loc);
+        auto either = MakeExpr(ExprKind::kOr, SqlType::Of(TypeId::kBool), loc);
         either->args.push_back(std::move(e));
         either->args.push_back(range(list->items[1], list->items[0]));
         e = std::move(either);
       }
       if (negated) {
-        auto n = MakeNode(ExprKind::kNot, SqlType::Of(TypeId::kBool), loc);
+        auto n = MakeExpr(ExprKind::kNot, SqlType::Of(TypeId::kBool), loc);
         n->args.push_back(std::move(e));
         e = std::move(n);
       }
@@ -438,7 +430,7 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
       std::optional<SqlType> t = ComparisonType(l->type, r->type);
       if (!t) NoOperator("=", &l->type, r->type, loc);
       SqlType result = l->type.is_unknown() ? *t : l->type.Base();
-      auto e = MakeNode(ExprKind::kNullIf, result, loc);
+      auto e = MakeExpr(ExprKind::kNullIf, result, loc);
       if (l->type.is_unknown()) l = CastTo(std::move(l), *t);
       AlignOperands(l, r, *t);
       e->args.push_back(std::move(l));
@@ -454,19 +446,19 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
       const bool distinct = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT;
       const SqlType boolean = SqlType::Of(TypeId::kBool);
       auto is_null = [&](const PgQuery__Node* side, bool negated) {
-        auto e = MakeNode(ExprKind::kIsNull, boolean, loc);
+        auto e = MakeExpr(ExprKind::kIsNull, boolean, loc);
         e->negated = negated;
         e->args.push_back(Bind(side));
         return e;
       };
       ExprPtr equal = MakeOperator("=", Bind(a->lexpr), Bind(a->rexpr), loc);
-      auto e = MakeNode(ExprKind::kCase, boolean, loc);
+      auto e = MakeExpr(ExprKind::kCase, boolean, loc);
       e->args.push_back(is_null(a->lexpr, false));
       e->args.push_back(is_null(a->rexpr, distinct));
       e->args.push_back(is_null(a->rexpr, false));
       e->args.push_back(MakeConst(Datum::Bool(distinct), boolean, loc));
       if (distinct) {
-        auto n = MakeNode(ExprKind::kNot, boolean, loc);
+        auto n = MakeExpr(ExprKind::kNot, boolean, loc);
         n->args.push_back(std::move(equal));
         equal = std::move(n);
       }
@@ -498,7 +490,7 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
       // Both sides in the comparison's type, as AlignOperands puts a plain one's.
       if (!ComparesAs(l->type, *t)) l = CastTo(std::move(l), *t);
       if (!ComparesAs(element, *t)) r = CastTo(std::move(r), SqlType::ArrayOf(*t));
-      auto e = MakeNode(ExprKind::kAnyAll, SqlType::Of(TypeId::kBool), loc);
+      auto e = MakeExpr(ExprKind::kAnyAll, SqlType::Of(TypeId::kBool), loc);
       e->op = op;
       e->negated = all;
       e->args.push_back(std::move(l));
@@ -514,7 +506,7 @@ ExprPtr ExprBinder::BindList(std::vector<ExprPtr> items, ExprKind kind, std::str
   std::vector<SqlType> types;
   for (const auto& it : items) types.push_back(it->type);
   SqlType t = WithCommonTypmod(CommonType(types, construct, location), types);
-  auto e = MakeNode(kind, t, location);
+  auto e = MakeExpr(kind, t, location);
   for (auto& it : items) e->args.push_back(CastTo(std::move(it), t));
   return e;
 }
@@ -525,7 +517,7 @@ ExprPtr ExprBinder::BindBool(const PgQuery__Node* node) {
                   : b->boolop == PG_QUERY__BOOL_EXPR_TYPE__OR_EXPR ? ExprKind::kOr
                                                                    : ExprKind::kNot;
   const char* name = kind == ExprKind::kAnd ? "AND" : kind == ExprKind::kOr ? "OR" : "NOT";
-  auto e = MakeNode(kind, SqlType::Of(TypeId::kBool), b->location);
+  auto e = MakeExpr(kind, SqlType::Of(TypeId::kBool), b->location);
   for (size_t i = 0; i < b->n_args; ++i) e->args.push_back(RequireBoolean(Bind(b->args[i]), name));
   return e;
 }
@@ -547,7 +539,7 @@ ExprPtr ExprBinder::BindCase(const PgQuery__Node* node) {
   std::vector<SqlType> types;
   for (const auto& r : results) types.push_back(r->type);
   SqlType t = WithCommonTypmod(CommonType(types, "CASE", c->location), types);
-  auto e = MakeNode(ExprKind::kCase, t, c->location);
+  auto e = MakeExpr(ExprKind::kCase, t, c->location);
   for (size_t i = 0; i < conditions.size(); ++i) {
     e->args.push_back(std::move(conditions[i]));
     e->args.push_back(CastTo(std::move(results[i]), t));
@@ -579,7 +571,7 @@ ExprPtr ExprBinder::BindArray(const PgQuery__Node* node) {
     types.push_back(items.back()->type);
   }
   SqlType element = CommonType(types, "ARRAY", loc);
-  auto e = MakeNode(ExprKind::kArray, SqlType::ArrayOf(element), loc);
+  auto e = MakeExpr(ExprKind::kArray, SqlType::ArrayOf(element), loc);
   for (auto& it : items) e->args.push_back(CastTo(std::move(it), element));
   return e;
 }
@@ -601,7 +593,7 @@ ExprPtr ExprBinder::BindIndirection(const PgQuery__Node* node) {
     if (!(sub->type.is_integer() || sub->type.is_unknown() || sub->type.is_numeric_category()))
       throw SqlError(sqlstate::kDatatypeMismatch, "array subscript must have type integer", NodeLocation(idx->uidx));
     sub = Coerce(std::move(sub), SqlType::Of(TypeId::kInt4), CastContext::kAssignment);
-    auto s = MakeNode(ExprKind::kSubscript, e->type.Element().Base(), loc);
+    auto s = MakeExpr(ExprKind::kSubscript, e->type.Element().Base(), loc);
     s->args.push_back(std::move(e));
     s->args.push_back(std::move(sub));
     e = std::move(s);
@@ -629,7 +621,7 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
   if (name == "nextval") {
     std::vector<ExprPtr> a = args();
     if (a.size() != 1 || !(a[0]->type.is_string() || a[0]->type.is_unknown())) throw no_function(a);
-    auto e = MakeNode(ExprKind::kNextval, SqlType::Of(TypeId::kInt8), loc);
+    auto e = MakeExpr(ExprKind::kNextval, SqlType::Of(TypeId::kInt8), loc);
     e->args.push_back(CastTo(std::move(a[0]), SqlType::Of(TypeId::kText)));
     return e;
   }
@@ -637,7 +629,7 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
     std::vector<ExprPtr> a = args();
     bool one = name == "cardinality";
     if (a.size() != (one ? 1u : 2u) || !a[0]->type.is_array()) throw no_function(a);
-    auto e = MakeNode(ExprKind::kFunc, SqlType::Of(TypeId::kInt4), loc);
+    auto e = MakeExpr(ExprKind::kFunc, SqlType::Of(TypeId::kInt4), loc);
     e->func = one ? Func::kCardinality
               : name == "array_length" ? Func::kArrayLength
               : name == "array_upper"  ? Func::kArrayUpper
@@ -660,7 +652,7 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
   if (name == "format") {
     std::vector<ExprPtr> a = args();
     if (a.empty() || !(a[0]->type.is_string() || a[0]->type.is_unknown())) throw no_function(a);
-    auto e = MakeNode(ExprKind::kFunc, SqlType::Of(TypeId::kText), loc);
+    auto e = MakeExpr(ExprKind::kFunc, SqlType::Of(TypeId::kText), loc);
     e->func = Func::kFormat;
     for (size_t i = 0; i < a.size(); ++i) {
       // String arguments keep their own text (char(n) its padding, as its output function).
@@ -686,7 +678,7 @@ ExprPtr ExprBinder::BindTypeCast(const PgQuery__Node* node) {
   ExprPtr e = Coerce(std::move(arg), to, CastContext::kExplicit);
   // An explicit cast of a value already of the target type still applies the modifiers.
   if (e->type == to) return e;
-  auto cast = MakeNode(ExprKind::kCast, to, loc);
+  auto cast = MakeExpr(ExprKind::kCast, to, loc);
   cast->explicit_cast = true;
   cast->args.push_back(std::move(e));
   return cast;
@@ -707,7 +699,7 @@ ExprPtr ExprBinder::BindSubLink(const PgQuery__Node* node) {
     test = Bind(s->testexpr);
   }
   SubqueryBinder::Bound bound = subqueries_->BindSubquery(s->subselect, loc);
-  auto e = MakeNode(ExprKind::kSubquery, SqlType::Of(TypeId::kBool), loc);
+  auto e = MakeExpr(ExprKind::kSubquery, SqlType::Of(TypeId::kBool), loc);
   e->subplan = bound.subplan;
   switch (s->sub_link_type) {
     case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK: e->sublink = SubLink::kExists; break;
@@ -785,7 +777,7 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), loc)
         .WithHint(kFunctionHint);
   }
-  auto e = MakeNode(ExprKind::kFunc, m->result, loc);
+  auto e = MakeExpr(ExprKind::kFunc, m->result, loc);
   e->func = m->func;
   for (size_t i = 0; i < args.size(); ++i) {
     // concat() prints each argument with its type's output function; so does
@@ -824,18 +816,33 @@ ExprPtr ExprBinder::BindAggregate(const PgQuery__Node* node, const std::string& 
   return e;
 }
 
-ExprPtr ExprBinder::BindStringAgg(const PgQuery__Node* node, ExprPtr e) {
-  const PgQuery__FuncCall* f = node->func_call;
-  in_aggregate_ = true;
-  ExprPtr value, delimiter;
+ExprPtr ExprBinder::BindWindowAggregate(const PgQuery__Node* node) {
+  // Consumed by BindAggregateCall; reset here too in case binding fails before it.
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{window_aggregate_};
+  window_aggregate_ = true;
+  return Bind(node);
+}
+
+ExprPtr ExprBinder::BindAggregateArgument(const PgQuery__Node* node, bool nested_check) {
+  in_aggregate_ = nested_check;
+  ExprPtr e;
   try {
-    value = Bind(f->args[0]);
-    delimiter = Bind(f->args[1]);
+    e = Bind(node);
   } catch (...) {
     in_aggregate_ = false;
     throw;
   }
   in_aggregate_ = false;
+  return e;
+}
+
+ExprPtr ExprBinder::BindStringAgg(const PgQuery__Node* node, ExprPtr e) {
+  const PgQuery__FuncCall* f = node->func_call;
+  ExprPtr value = BindAggregateArgument(f->args[0], true);
+  ExprPtr delimiter = BindAggregateArgument(f->args[1], true);
   auto text = SqlType::Of(TypeId::kText);
   if (!(value->type.is_string() || value->type.is_unknown()) || !(delimiter->type.is_string() || delimiter->type.is_unknown()))
     throw SqlError(sqlstate::kUndefinedFunction,
@@ -848,15 +855,7 @@ ExprPtr ExprBinder::BindStringAgg(const PgQuery__Node* node, ExprPtr e) {
   if (f->n_agg_order > 1) throw NotSupported("string_agg with more than one ORDER BY key", f->location);
   if (f->n_agg_order == 1) {
     const PgQuery__SortBy* sb = f->agg_order[0]->sort_by;
-    in_aggregate_ = true;
-    ExprPtr key;
-    try {
-      key = Bind(sb->node);
-    } catch (...) {
-      in_aggregate_ = false;
-      throw;
-    }
-    in_aggregate_ = false;
+    ExprPtr key = BindAggregateArgument(sb->node, true);
     if (!key->Equals(*value)) throw NotSupported("string_agg ORDER BY on another expression than the value", f->location);
     if (sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT) throw NotSupported("NULLS FIRST/LAST in string_agg", f->location);
     e->sort = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC ? -1 : 1;
@@ -878,7 +877,7 @@ ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::stri
                    loc);
   if (f->n_agg_order > 0 && name != "array_agg" && name != "string_agg")
     throw NotSupported("ORDER BY in an aggregate other than array_agg and string_agg", loc);
-  auto e = MakeNode(ExprKind::kAggRef, SqlType::Of(TypeId::kInt8), loc);
+  auto e = MakeExpr(ExprKind::kAggRef, SqlType::Of(TypeId::kInt8), loc);
   e->distinct = f->agg_distinct;
   if (f->agg_star) {
     if (name != "count")
@@ -894,15 +893,7 @@ ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::stri
         .WithHint(kFunctionHint);
   }
   // Over a window, the argument is an expression over groups (it may hold aggregates).
-  in_aggregate_ = !std::exchange(window_aggregate_, false);
-  ExprPtr arg;
-  try {
-    arg = Bind(f->args[0]);
-  } catch (...) {
-    in_aggregate_ = false;
-    throw;
-  }
-  in_aggregate_ = false;
+  ExprPtr arg = BindAggregateArgument(f->args[0], !std::exchange(window_aggregate_, false));
   SqlType t = arg->type;
   auto no_function = [&]() {
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, t.BaseName()), loc)
@@ -918,15 +909,7 @@ ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::stri
     if (f->n_agg_order > 1) throw NotSupported("array_agg with more than one ORDER BY key", loc);
     if (f->n_agg_order == 1) {
       const PgQuery__SortBy* sb = f->agg_order[0]->sort_by;
-      in_aggregate_ = true;
-      ExprPtr key;
-      try {
-        key = Bind(sb->node);
-      } catch (...) {
-        in_aggregate_ = false;
-        throw;
-      }
-      in_aggregate_ = false;
+      ExprPtr key = BindAggregateArgument(sb->node, true);
       if (!key->Equals(*arg) && !(key->kind == ExprKind::kSlot && arg->kind == ExprKind::kCast && key->Equals(*arg->args[0])))
         throw SqlError(f->agg_distinct ? "42P10" : sqlstate::kFeatureNotSupported,
                        f->agg_distinct ? "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"

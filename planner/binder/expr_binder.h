@@ -79,18 +79,7 @@ class ExprBinder {
   bool in_aggregate() const { return in_aggregate_; }
   // An aggregate call used with OVER (`node` without it): its argument may itself hold
   // aggregates (sum(sum(x)) OVER (...) in a grouped query), computed per group first.
-  ExprPtr BindWindowAggregate(const PgQuery__Node* node) {
-    window_aggregate_ = true;
-    ExprPtr e;
-    try {
-      e = Bind(node);
-    } catch (...) {
-      window_aggregate_ = false;
-      throw;
-    }
-    window_aggregate_ = false;
-    return e;
-  }
+  ExprPtr BindWindowAggregate(const PgQuery__Node* node);
 
   ExprPtr Bind(const PgQuery__Node* node);
   // A condition (WHERE, HAVING, CASE WHEN): must be boolean ("argument of WHERE must be
@@ -108,6 +97,9 @@ class ExprBinder {
   ExprPtr BindFuncCall(const PgQuery__Node* node);
   ExprPtr BindAggregateCall(const PgQuery__Node* node, const std::string& name);
   ExprPtr BindAggregate(const PgQuery__Node* node, const std::string& name);
+  // An aggregate's argument (or ORDER BY key); `nested_check`: an aggregate inside is an
+  // error (false for a window aggregate's argument, which may hold one).
+  ExprPtr BindAggregateArgument(const PgQuery__Node* node, bool nested_check);
   // string_agg(value, delimiter) into the kAggRef `e` (its DISTINCT and ORDER BY checked).
   ExprPtr BindStringAgg(const PgQuery__Node* node, ExprPtr e);
   ExprPtr BindTypeCast(const PgQuery__Node* node);

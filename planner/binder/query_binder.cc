@@ -19,14 +19,6 @@ namespace caracal::planner {
 
 namespace {
 
-ExprPtr MakeKind(ExprKind kind, SqlType type, int location) {
-  auto e = std::make_unique<Expr>();
-  e->kind = kind;
-  e->type = type;
-  e->location = location;
-  return e;
-}
-
 ExprPtr IdSlot(int id, const SqlType& type, int location = -1) { return MakeSlot(Slot{SlotSpace::kTuple, id}, type, location); }
 
 // Whether a protobuf message (any parse node) holds a node for which `match` is true.
@@ -54,32 +46,10 @@ bool ContainsNode(const ProtobufCMessage* m, const std::function<bool(const PgQu
   return false;
 }
 
-std::optional<int> Position(const PgQuery__Node* n) {
-  if (n->node_case == PG_QUERY__NODE__NODE_A_CONST && n->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL)
-    return n->a_const->ival->ival;
-  return std::nullopt;
-}
-
-std::optional<std::string> BareName(const PgQuery__Node* n) {
-  if (n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF || n->column_ref->n_fields != 1) return std::nullopt;
-  if (n->column_ref->fields[0]->node_case != PG_QUERY__NODE__NODE_STRING) return std::nullopt;
-  return StringValue(n->column_ref->fields[0]);
-}
-
 // Where PostgreSQL reports an expression: its leftmost token (an operator's left operand).
 int LeftmostLocation(const PgQuery__Node* n) {
   if (n && n->node_case == PG_QUERY__NODE__NODE_A_EXPR && n->a_expr->lexpr) return LeftmostLocation(n->a_expr->lexpr);
   return NodeLocation(n);
-}
-
-SortKey SortKeyOf(const PgQuery__SortBy* sb) {
-  if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING) throw NotSupported("ORDER BY ... USING");
-  SortKey key;
-  key.descending = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
-  key.nulls_first = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT
-                        ? key.descending
-                        : sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST;
-  return key;
 }
 
 ExprPtr BindCount(const PgQuery__Node* n, QueryBlock& block, const char* clause) {
@@ -136,14 +106,14 @@ void ApplyOuterSortAndLimit(const PgQuery__SelectStmt* s, QueryBuilder::Bound& b
     for (const auto& c : bound.columns) sort->types.push_back(c.type);
     for (size_t i = 0; i < s->n_sort_clause; ++i) {
       const PgQuery__SortBy* sb = s->sort_clause[i]->sort_by;
-      SortKey key = SortKeyOf(sb);
+      SortKey key = SortKeyFor(sb);
       std::optional<int> output;
-      if (auto pos = Position(sb->node)) {
+      if (auto pos = SelectListPosition(sb->node)) {
         if (*pos < 1 || *pos > static_cast<int>(bound.columns.size()))
           throw SqlError(sqlstate::kInvalidColumnReference, fmt::format("ORDER BY position {} is not in select list", *pos),
                          NodeLocation(sb->node));
         output = *pos - 1;
-      } else if (auto bare = BareName(sb->node)) {
+      } else if (auto bare = BareColumnName(sb->node)) {
         for (size_t c = 0; c < bound.columns.size() && !output; ++c)
           if (bound.columns[c].name == *bare) output = static_cast<int>(c);
         if (!output)
@@ -498,7 +468,7 @@ std::unique_ptr<FromTree> BlockBinder::BindJoin(const PgQuery__JoinExpr* j) {
         std::vector<ExprPtr> items;
         items.push_back(Coerce(IdSlot(l, lt), common, CastContext::kImplicit));
         items.push_back(Coerce(IdSlot(r, rt), common, CastContext::kImplicit));
-        value = MakeKind(ExprKind::kCoalesce, common, -1);
+        value = MakeExpr(ExprKind::kCoalesce, common, -1);
         value->args = std::move(items);
       } else {
         value = Coerce(IdSlot(right ? r : l, right ? rt : lt), common, CastContext::kImplicit);
@@ -529,7 +499,7 @@ std::unique_ptr<FromTree> BlockBinder::BindJoin(const PgQuery__JoinExpr* j) {
     if (quals.size() == 1) {
       tree->quals = std::move(quals[0]);
     } else {
-      tree->quals = MakeKind(ExprKind::kAnd, SqlType::Of(TypeId::kBool), -1);
+      tree->quals = MakeExpr(ExprKind::kAnd, SqlType::Of(TypeId::kBool), -1);
       tree->quals->args = std::move(quals);
     }
   }
@@ -709,7 +679,7 @@ QueryBuilder::Bound BlockBinder::Bind() {
   for (size_t i = 0; i < s->n_group_clause; ++i) {
     const PgQuery__Node* g = s->group_clause[i];
     if (g->node_case == PG_QUERY__NODE__NODE_GROUPING_SET) throw NotSupported("GROUPING SETS/ROLLUP/CUBE");
-    if (auto pos = Position(g)) {
+    if (auto pos = SelectListPosition(g)) {
       if (*pos < 1 || *pos > static_cast<int>(columns_.size()))
         throw SqlError(sqlstate::kInvalidColumnReference, fmt::format("GROUP BY position {} is not in select list", *pos),
                        NodeLocation(g));
@@ -720,7 +690,7 @@ QueryBuilder::Bound BlockBinder::Bind() {
       continue;
     }
     binder.AllowAggregates(false, "GROUP BY");
-    std::optional<std::string> bare = BareName(g);
+    std::optional<std::string> bare = BareColumnName(g);
     if (bare) {
       std::vector<std::string> names{*bare};
       bool is_input = false;
@@ -753,14 +723,14 @@ QueryBuilder::Bound BlockBinder::Bind() {
   const bool distinct = s->n_distinct_clause > 0;
   const bool distinct_on = distinct && !(s->n_distinct_clause == 1 && s->distinct_clause[0]->node_case == PG_QUERY__NODE__NODE__NOT_SET);
   auto output_for = [&](const PgQuery__Node* node, bool allow_hidden, const char* clause) -> int {
-    if (auto pos = Position(node)) {
+    if (auto pos = SelectListPosition(node)) {
       if (*pos < 1 || *pos > static_cast<int>(visible))
         throw SqlError(sqlstate::kInvalidColumnReference, fmt::format("{} position {} is not in select list", clause, *pos),
                        NodeLocation(node));
       return *pos - 1;
     }
     std::optional<int> output;
-    if (auto bare = BareName(node)) {
+    if (auto bare = BareColumnName(node)) {
       for (size_t c = 0; c < visible; ++c) {
         if (columns_[c].name != *bare) continue;
         if (output && !outputs_[static_cast<size_t>(*output)]->Equals(*outputs_[c]))
@@ -787,7 +757,7 @@ QueryBuilder::Bound BlockBinder::Bind() {
   std::vector<SortKey> sort;
   for (size_t i = 0; i < s->n_sort_clause; ++i) {
     const PgQuery__SortBy* sb = s->sort_clause[i]->sort_by;
-    SortKey key = SortKeyOf(sb);
+    SortKey key = SortKeyFor(sb);
     key.output = output_for(sb->node, !distinct || distinct_on, "ORDER BY");
     if (key.output < 0)
       throw SqlError(sqlstate::kInvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list",

@@ -61,6 +61,28 @@ int FigureColname(const PgQuery__Node* n, std::string& name) {
 
 }  // namespace
 
+std::optional<int> SelectListPosition(const PgQuery__Node* n) {
+  if (n->node_case == PG_QUERY__NODE__NODE_A_CONST && n->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL)
+    return n->a_const->ival->ival;
+  return std::nullopt;
+}
+
+std::optional<std::string> BareColumnName(const PgQuery__Node* n) {
+  if (n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF || n->column_ref->n_fields != 1) return std::nullopt;
+  if (n->column_ref->fields[0]->node_case != PG_QUERY__NODE__NODE_STRING) return std::nullopt;
+  return StringValue(n->column_ref->fields[0]);
+}
+
+SortKey SortKeyFor(const PgQuery__SortBy* sb) {
+  if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING) throw NotSupported("ORDER BY ... USING");
+  SortKey key;
+  key.descending = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+  key.nulls_first = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT
+                        ? key.descending
+                        : sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST;
+  return key;
+}
+
 std::string OutputColumnName(const PgQuery__ResTarget* target) {
   if (target->name && *target->name) return target->name;
   std::string name;
@@ -69,20 +91,6 @@ std::string OutputColumnName(const PgQuery__ResTarget* target) {
 }
 
 namespace {
-
-// An integer constant in GROUP BY / ORDER BY: a position in the select list.
-std::optional<int> Position(const PgQuery__Node* n) {
-  if (n->node_case == PG_QUERY__NODE__NODE_A_CONST && n->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL)
-    return n->a_const->ival->ival;
-  return std::nullopt;
-}
-
-// A bare `name` (one-field column reference).
-std::optional<std::string> BareName(const PgQuery__Node* n) {
-  if (n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF || n->column_ref->n_fields != 1) return std::nullopt;
-  if (n->column_ref->fields[0]->node_case != PG_QUERY__NODE__NODE_STRING) return std::nullopt;
-  return StringValue(n->column_ref->fields[0]);
-}
 
 // Turns an expression over input rows into one over groups: GROUP BY expressions become
 // kGroupKey slots, aggregate calls kAggregate slots; any other column is an error.
@@ -236,7 +244,7 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, cons
   for (size_t i = 0; i < s->n_group_clause; ++i) {
     const PgQuery__Node* g = s->group_clause[i];
     if (g->node_case == PG_QUERY__NODE__NODE_GROUPING_SET) throw NotSupported("GROUPING SETS/ROLLUP/CUBE");
-    if (auto pos = Position(g)) {
+    if (auto pos = SelectListPosition(g)) {
       if (*pos < 1 || *pos > static_cast<int>(plan.columns.size()))
         throw SqlError(sqlstate::kInvalidColumnReference, fmt::format("GROUP BY position {} is not in select list", *pos),
                        NodeLocation(g));
@@ -247,7 +255,7 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, cons
       continue;
     }
     binder.AllowAggregates(false, "GROUP BY");
-    std::optional<std::string> bare = BareName(g);
+    std::optional<std::string> bare = BareColumnName(g);
     if (bare && (!plan.table || plan.table->ColumnIndex(*bare) < 0)) {
       // Not an input column: an output column name (SQL92 style).
       for (size_t c = 0; c < plan.columns.size(); ++c)
@@ -269,19 +277,14 @@ SelectPlan PlanSelect(const PgQuery__SelectStmt* s, const Catalog& catalog, cons
   size_t visible = plan.outputs.size();
   for (size_t i = 0; i < s->n_sort_clause; ++i) {
     const PgQuery__SortBy* sb = s->sort_clause[i]->sort_by;
-    if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING) throw NotSupported("ORDER BY ... USING");
-    SortKey key;
-    key.descending = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
-    key.nulls_first = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT
-                          ? key.descending
-                          : sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST;
+    SortKey key = SortKeyFor(sb);
     std::optional<int> output;
-    if (auto pos = Position(sb->node)) {
+    if (auto pos = SelectListPosition(sb->node)) {
       if (*pos < 1 || *pos > static_cast<int>(visible))
         throw SqlError(sqlstate::kInvalidColumnReference, fmt::format("ORDER BY position {} is not in select list", *pos),
                        NodeLocation(sb->node));
       output = *pos - 1;
-    } else if (auto bare = BareName(sb->node)) {
+    } else if (auto bare = BareColumnName(sb->node)) {
       for (size_t c = 0; c < visible; ++c) {
         if (plan.columns[c].name != *bare) continue;
         if (output && !plan.outputs[*output]->Equals(*plan.outputs[c]))

@@ -2,6 +2,7 @@
 // SelectPlan (planner/plan/select_plan.h) against the catalog.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "planner/catalog/catalog.h"
@@ -19,6 +20,12 @@ class NameScope;
 // The header of an output column (SELECT list, RETURNING): its alias, or the name
 // PostgreSQL's FigureColname gives it (`?column?` when there is none).
 std::string OutputColumnName(const PgQuery__ResTarget* target);
+// An integer constant in GROUP BY / ORDER BY / DISTINCT ON: a position in the select list.
+std::optional<int> SelectListPosition(const PgQuery__Node* n);
+// A one-field column reference's name (`x`), which may name an output column.
+std::optional<std::string> BareColumnName(const PgQuery__Node* n);
+// ORDER BY item's direction with PostgreSQL's NULLS default (`output` left 0).
+SortKey SortKeyFor(const PgQuery__SortBy* sb);
 
 // "FOR UPDATE", "FOR NO KEY UPDATE", "FOR SHARE" or "FOR KEY SHARE".
 const char* LockingClauseName(PgQuery__LockClauseStrength strength);

@@ -106,6 +106,14 @@ std::string Expr::DebugString() const {
   return "?";
 }
 
+ExprPtr MakeExpr(ExprKind kind, SqlType type, int location) {
+  auto e = std::make_unique<Expr>();
+  e->kind = kind;
+  e->type = type;
+  e->location = location;
+  return e;
+}
+
 ExprPtr MakeConst(Datum value, SqlType type, int location) {
   auto e = std::make_unique<Expr>();
   e->kind = ExprKind::kConst;

@@ -157,6 +157,8 @@ struct Expr {
   std::string DebugString() const;
 };
 
+// A node of `kind` and `type` without arguments (the caller adds them).
+ExprPtr MakeExpr(ExprKind kind, SqlType type, int location = -1);
 ExprPtr MakeConst(Datum value, SqlType type, int location = -1);
 ExprPtr MakeSlot(Slot slot, SqlType type, int location = -1);
 // Calls `f` on every slot in `e` (mutable), subquery correlation values included.
