@@ -52,6 +52,39 @@ size_t HashDatum(const Datum& d, const SqlType& type) {
   return 0;
 }
 
+// Appends an exact encoding of `d` (kind and bits: 1.0 and 1.00, 'a' and 'a ' differ),
+// for memo keys, which must tell apart values a subquery could print differently.
+void AppendExact(std::string& out, const Datum& d) {
+  out.push_back(static_cast<char>(d.kind));
+  auto raw = [&](const auto& v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  switch (d.kind) {
+    case Datum::Kind::kNull: break;
+    case Datum::Kind::kBool:
+    case Datum::Kind::kInt:
+    case Datum::Kind::kTimestamp: raw(d.i); break;
+    case Datum::Kind::kFloat: raw(d.f); break;
+    case Datum::Kind::kNumeric: {
+      const __int128 m = d.n.mantissa();
+      const int scale = d.n.scale();
+      raw(m);
+      raw(scale);
+      break;
+    }
+    case Datum::Kind::kString: {
+      const size_t n = d.s.size();
+      raw(n);
+      out += d.s;
+      break;
+    }
+    case Datum::Kind::kArray: {
+      const size_t n = d.array->size();
+      raw(n);
+      for (const Datum& e : *d.array) AppendExact(out, e);
+      break;
+    }
+  }
+}
+
 // SQL equality where NULLs are not distinct (grouping, DISTINCT, set operations).
 bool NotDistinct(const Datum& a, const Datum& b, const SqlType& type) {
   if (a.is_null() || b.is_null()) return a.is_null() == b.is_null();
@@ -127,7 +160,42 @@ class Executor final : public SubqueryRunner {
   void Run(int subplan, std::span<const Datum> params, const std::function<bool(std::span<const Datum>)>& row) const override {
     const QueryNode& node = *plan_.subplans[static_cast<size_t>(subplan)];
     if (plan_.subplan_correlated[static_cast<size_t>(subplan)]) {
-      Run(node, Env{params, {}}, [&](Row& r) { return row(r); });
+      // Memoized by the correlation values (the snapshot does not change during the query):
+      // a subquery keyed by a column with few distinct values runs once per value.
+      Memo& state = memos_[subplan];
+      // Memoizing pays only when values repeat: after 256 runs with fewer than half of them
+      // hits, the subplan just runs.
+      if (state.disabled || (state.lookups >= 256 && state.hits * 2 < state.lookups)) {
+        if (!state.disabled) state = Memo{.disabled = true};
+        Run(node, Env{params, {}}, [&](Row& r) { return row(r); });
+        return;
+      }
+      ++state.lookups;
+      auto& memo = state.entries;
+      std::string key;
+      for (const Datum& d : params) AppendExact(key, d);
+      auto hit = memo.find(key);
+      size_t given = 0;  // rows this consumer already has from the memo
+      if (hit != memo.end()) {
+        // The rows a run gave until its consumer stopped: enough unless this one wants more.
+        ++state.hits;
+        const MemoEntry& entry = hit->second;
+        for (const Row& r : entry.rows) {
+          if (!row(r)) return;
+          ++given;
+        }
+        if (entry.complete) return;
+        memo.erase(hit);
+      } else if (memo.size() >= kMemoEntries) {
+        Run(node, Env{params, {}}, [&](Row& r) { return row(r); });
+        return;
+      }
+      MemoEntry& entry = memo[key];
+      size_t produced = 0;
+      entry.complete = Run(node, Env{params, {}}, [&](Row& r) {
+        entry.rows.push_back(r);
+        return produced++ < given || row(r);
+      });
       return;
     }
     for (const Row& r : Cached(subplan))
@@ -185,8 +253,22 @@ class Executor final : public SubqueryRunner {
   bool RunSetOp(const QueryNode& node, const Env& env, const Emit& emit) const;
   bool RunRecursive(const QueryNode& node, const Env& env, const Emit& emit) const;
 
+  // A correlated subplan's results by its correlation values (exactly encoded), up to
+  // kMemoEntries of them per subplan.
+  static constexpr size_t kMemoEntries = 100000;
+
   const QueryPlan& plan_;
   RowSource& source_;
+  struct MemoEntry {
+    std::vector<Row> rows;  // as many as the first run's consumer took
+    bool complete = false;  // every row of the subplan
+  };
+  struct Memo {
+    bool disabled = false;
+    size_t lookups = 0, hits = 0;
+    std::unordered_map<std::string, MemoEntry> entries;
+  };
+  mutable std::map<int, Memo> memos_;
   mutable std::map<int, std::vector<Row>> cache_;                 // uncorrelated subplans
   mutable std::map<int, std::optional<RowTable>> hashed_;         // ... hashed for = ANY
   mutable std::map<int, std::vector<Row>> ctes_;                  // materialized CTEs
