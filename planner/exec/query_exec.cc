@@ -252,6 +252,8 @@ class Executor final : public SubqueryRunner {
   bool RunWindow(const QueryNode& node, const Env& env, const Emit& emit) const;
   bool RunSetOp(const QueryNode& node, const Env& env, const Emit& emit) const;
   bool RunRecursive(const QueryNode& node, const Env& env, const Emit& emit) const;
+  // `keep`: only the first `keep` rows in order are wanted (a LIMIT above: top-N).
+  bool RunSort(const QueryNode& node, const Env& env, const Emit& emit, std::optional<size_t> keep) const;
 
   // A correlated subplan's results by its correlation values (exactly encoded), up to
   // kMemoEntries of them per subplan.
@@ -711,6 +713,32 @@ bool Executor::RunSetOp(const QueryNode& node, const Env& env, const Emit& emit)
   });
 }
 
+bool Executor::RunSort(const QueryNode& node, const Env& env, const Emit& emit, std::optional<size_t> keep) const {
+  std::vector<Row> rows = Collect(*node.children[0], env);
+  // Stable: equal rows keep their input order (an index breaks ties in the top-N case).
+  std::vector<size_t> order(rows.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto less = [&](size_t x, size_t y) {
+    const Row& a = rows[x];
+    const Row& b = rows[y];
+    for (const SortKey& k : node.sort) {
+      const size_t i = static_cast<size_t>(k.output);
+      int c = CompareForSort(a[i], b[i], k, node.types[i]);
+      if (c != 0) return c < 0;
+    }
+    return x < y;
+  };
+  if (keep && *keep < order.size()) {
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(*keep), order.end(), less);
+    order.resize(*keep);
+  } else {
+    std::sort(order.begin(), order.end(), less);
+  }
+  for (size_t i : order)
+    if (!emit(rows[i])) return false;
+  return true;
+}
+
 bool Executor::RunRecursive(const QueryNode& node, const Env& env, const Emit& emit) const {
   RowTable seen(node.types);
   std::vector<Row> working;
@@ -817,20 +845,7 @@ bool Executor::Run(const QueryNode& node, const Env& env, const Emit& emit) cons
         return !added || emit(r);
       });
     }
-    case QueryNodeKind::kSort: {
-      std::vector<Row> rows = Collect(*node.children[0], env);
-      std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
-        for (const SortKey& k : node.sort) {
-          const size_t i = static_cast<size_t>(k.output);
-          int c = CompareForSort(a[i], b[i], k, node.types[i]);
-          if (c != 0) return c < 0;
-        }
-        return false;
-      });
-      for (Row& r : rows)
-        if (!emit(r)) return false;
-      return true;
-    }
+    case QueryNodeKind::kSort: return RunSort(node, env, emit, std::nullopt);
     case QueryNodeKind::kLimit: {
       EvalContext ctx = Ctx(env);
       std::optional<int64_t> limit;
@@ -852,7 +867,7 @@ bool Executor::Run(const QueryNode& node, const Env& env, const Emit& emit) cons
       if (limit && *limit == 0) return true;
       int64_t skipped = 0, emitted = 0;
       bool stopped = false;
-      Run(*node.children[0], env, [&](Row& r) {
+      auto take = [&](Row& r) {
         if (skipped < offset) {
           ++skipped;
           return true;
@@ -863,7 +878,12 @@ bool Executor::Run(const QueryNode& node, const Env& env, const Emit& emit) cons
         }
         ++emitted;
         return !limit || emitted < *limit;
-      });
+      };
+      // ORDER BY ... LIMIT n: a top-N sort keeps only the first offset + n rows in order.
+      if (limit && node.children[0]->kind == QueryNodeKind::kSort)
+        RunSort(*node.children[0], env, take, static_cast<size_t>(offset + *limit));
+      else
+        Run(*node.children[0], env, take);
       return !stopped;
     }
     case QueryNodeKind::kSetOp: return RunSetOp(node, env, emit);
