@@ -761,6 +761,17 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
     throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("function {}() is not allowed: {}", name, why), loc)
         .WithHint("Transactions must be deterministic; pass the value in as an argument instead.");
   if (ExprPtr special = BindSpecialFunction(name, f)) return special;
+  if ((name == "generate_series" || name == "unnest") && subqueries_) {
+    if (in_aggregate_)
+      throw SqlError(sqlstate::kFeatureNotSupported, "aggregate function calls cannot contain set-returning function calls", loc)
+          .WithHint("You might be able to move the set-returning function into a LATERAL FROM item.");
+    if (!allow_set_returning_)
+      throw SqlError(sqlstate::kFeatureNotSupported,
+                     clause_.empty() ? std::string("set-returning functions are not allowed here")
+                                     : fmt::format("set-returning functions are not allowed in {}", clause_),
+                     loc);
+    return subqueries_->BindSetReturningCall(f, *this);
+  }
   std::vector<ExprPtr> args;
   std::vector<SqlType> types;
   for (size_t i = 0; i < f->n_args; ++i) {

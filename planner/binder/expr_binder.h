@@ -53,6 +53,8 @@ class SubqueryBinder {
   virtual void CoerceFirstColumn(int subplan, const SqlType& type) = 0;
   // f(...) OVER (...): a kWindowRef.
   virtual ExprPtr BindWindowCall(const PgQuery__FuncCall* f, ExprBinder& binder) = 0;
+  // generate_series(...) / unnest(...) in a select list: the column of its values.
+  virtual ExprPtr BindSetReturningCall(const PgQuery__FuncCall* f, ExprBinder& binder) = 0;
 };
 
 class ExprBinder {
@@ -76,6 +78,9 @@ class ExprBinder {
   void SetSubqueries(SubqueryBinder* subqueries) { subqueries_ = subqueries; }
   // Window function calls are accepted only while allowed (the target list, ORDER BY).
   void AllowWindows(bool allow) { allow_windows_ = allow; }
+  // Set-returning functions (generate_series, unnest) are accepted only while allowed (a
+  // select list).
+  void AllowSetReturning(bool allow) { allow_set_returning_ = allow; }
   bool in_aggregate() const { return in_aggregate_; }
   // An aggregate call used with OVER (`node` without it): its argument may itself hold
   // aggregates (sum(sum(x)) OVER (...) in a grouped query), computed per group first.
@@ -120,7 +125,8 @@ class ExprBinder {
   bool in_aggregate_ = false;
   bool fold_constants_ = true;
   bool allow_windows_ = false;
-  bool window_aggregate_ = false;  // BindWindowAggregate's call: its argument is not nested
+  bool window_aggregate_ = false;
+  bool allow_set_returning_ = false;  // BindWindowAggregate's call: its argument is not nested
   SubqueryBinder* subqueries_ = nullptr;
   std::string clause_;
 };

@@ -191,6 +191,42 @@ class GroupRewriter {
 
 void BindWithClause(QueryBlock& block, const PgQuery__WithClause* with);
 
+// generate_series(a, b [, step]) over integers or unnest(array [, ...]): its arguments
+// coerced, its output columns' types. Throws PostgreSQL's "function ... does not exist".
+std::vector<SqlType> TypeTableFunction(const std::string& name, std::vector<ExprPtr>& args, int location,
+                                       TableFunction& function) {
+  auto no_function = [&]() {
+    std::string sig;
+    for (size_t i = 0; i < args.size(); ++i) sig += (i ? ", " : "") + args[i]->type.BaseName();
+    throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), location)
+        .WithHint("No function matches the given name and argument types. You might need to add explicit type casts.");
+  };
+  std::vector<SqlType> types;
+  if (name == "generate_series") {
+    function = TableFunction::kGenerateSeries;
+    if (args.size() != 2 && args.size() != 3) no_function();
+    SqlType t = SqlType::Of(TypeId::kInt4);
+    for (const auto& a : args) {
+      if (a->type.is_unknown()) continue;
+      if (a->type.id == TypeId::kNumeric || a->type.id == TypeId::kTimestamp)
+        throw NotSupported(fmt::format("generate_series over {}", a->type.BaseName()), location);
+      if (!a->type.is_integer()) no_function();
+      t = PromoteNumeric(t, a->type.Base());
+    }
+    if (t.id == TypeId::kInt2) t = SqlType::Of(TypeId::kInt4);
+    for (auto& a : args) a = Coerce(std::move(a), t, CastContext::kImplicit);
+    types.push_back(t);
+    return types;
+  }
+  function = TableFunction::kUnnest;
+  if (args.empty()) no_function();
+  for (auto& a : args) {
+    if (!a->type.is_array()) no_function();
+    types.push_back(a->type.Element());
+  }
+  return types;
+}
+
 // Binds one SELECT block (no set operation at its top).
 class BlockBinder {
  public:
@@ -361,39 +397,9 @@ std::unique_ptr<FromTree> BlockBinder::BindRangeFunction(const PgQuery__RangeFun
   node.kind = QueryNodeKind::kFunctionScan;
   std::vector<std::string> names;
   std::vector<SqlType> types;
-  if (name == "generate_series") {
-    node.function = TableFunction::kGenerateSeries;
-    std::vector<SqlType> arg_types;
-    for (const auto& a : args) arg_types.push_back(a->type);
-    bool ok = args.size() == 2 || args.size() == 3;
-    SqlType t = SqlType::Of(TypeId::kInt4);
-    for (const auto& a : args) {
-      if (a->type.is_unknown()) continue;
-      if (!a->type.is_integer() && a->type.id != TypeId::kNumeric) ok = false;
-      else t = PromoteNumeric(t, a->type.Base());
-    }
-    if (!ok) {
-      std::string sig;
-      for (size_t i = 0; i < arg_types.size(); ++i) sig += (i ? ", " : "") + arg_types[i].BaseName();
-      throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function generate_series({}) does not exist", sig), f->location)
-          .WithHint("No function matches the given name and argument types. You might need to add explicit type casts.");
-    }
-    if (t.id == TypeId::kInt2) t = SqlType::Of(TypeId::kInt4);
-    for (auto& a : args) a = Coerce(std::move(a), t, CastContext::kImplicit);
-    names.push_back("generate_series");
-    types.push_back(t);
-  } else if (name == "unnest") {
-    node.function = TableFunction::kUnnest;
-    if (args.empty())
-      throw SqlError(sqlstate::kUndefinedFunction, "function unnest() does not exist", f->location);
-    for (auto& a : args) {
-      if (!a->type.is_array())
-        throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function unnest({}) does not exist", a->type.BaseName()),
-                       f->location)
-            .WithHint("No function matches the given name and argument types. You might need to add explicit type casts.");
-      names.push_back("unnest");
-      types.push_back(a->type.Element());
-    }
+  if (name == "generate_series" || name == "unnest") {
+    types = TypeTableFunction(name, args, f->location, node.function);
+    names.assign(types.size(), name);
   } else {
     if (!catalog_.FindProcedures(name).empty())
       throw NotSupported(fmt::format("the user function {}() in a FROM clause with other items", name), f->location)
@@ -654,6 +660,7 @@ QueryBuilder::Bound BlockBinder::Bind() {
   ExprBinder binder = MakeBinder();
   binder.AllowAggregates(true);
   binder.AllowWindows(true);
+  binder.AllowSetReturning(true);
   for (size_t i = 0; i < s->n_target_list; ++i) {
     const PgQuery__ResTarget* t = s->target_list[i]->res_target;
     const PgQuery__Node* v = t->val;
@@ -668,6 +675,7 @@ QueryBuilder::Bound BlockBinder::Bind() {
     outputs_.push_back(std::move(e));
   }
   binder.AllowWindows(false);
+  binder.AllowSetReturning(false);
 
   ExprPtr where;
   if (s->where_clause) {
@@ -783,6 +791,8 @@ QueryBuilder::Bound BlockBinder::Bind() {
     for (const auto& e : w.partition_by) MarkUsed(*e, used);
     for (const auto& e : w.order_by) MarkUsed(*e, used);
   }
+  for (const SetFunctionCall& f : block_.set_functions)
+    for (const auto& e : f.args) MarkUsed(*e, used);
   for (const WindowCall& c : block_.window_calls) {
     for (const auto& e : c.args) MarkUsed(*e, used);
     if (c.agg.arg) MarkUsed(*c.agg.arg, used);
@@ -818,6 +828,8 @@ QueryBuilder::Bound BlockBinder::Bind() {
     for (const auto& e : c.args) has_aggregates = has_aggregates || e->ContainsAggregate();
     if (c.agg.arg) has_aggregates = has_aggregates || c.agg.arg->ContainsAggregate();
   }
+  for (const SetFunctionCall& f : block_.set_functions)
+    for (const auto& e : f.args) has_aggregates = has_aggregates || e->ContainsAggregate();
   for (const WindowSpec& w : block_.window_specs) {
     for (const auto& e : w.partition_by) has_aggregates = has_aggregates || e->ContainsAggregate();
     for (const auto& e : w.order_by) has_aggregates = has_aggregates || e->ContainsAggregate();
@@ -836,6 +848,8 @@ QueryBuilder::Bound BlockBinder::Bind() {
       for (auto& e : w.partition_by) e = rewriter.Rewrite(std::move(e));
       for (auto& e : w.order_by) e = rewriter.Rewrite(std::move(e));
     }
+    for (SetFunctionCall& f : block_.set_functions)
+      for (auto& e : f.args) e = rewriter.Rewrite(std::move(e));
     for (WindowCall& c : block_.window_calls) {
       for (auto& e : c.args) e = rewriter.Rewrite(std::move(e));
       if (c.agg.arg) c.agg.arg = rewriter.Rewrite(std::move(c.agg.arg));
@@ -901,6 +915,23 @@ QueryBuilder::Bound BlockBinder::Bind() {
       for (auto& a : e->args) replace(a);
     };
     for (auto& e : outputs_) replace(e);
+  }
+
+  // Set-returning functions: after windows, before the select list (PostgreSQL's ProjectSet).
+  if (!block_.set_functions.empty()) {
+    auto set = std::make_unique<QueryNode>();
+    set->kind = QueryNodeKind::kProjectSet;
+    set->types = node->types;
+    for (SetFunctionCall& f : block_.set_functions) {
+      for (auto& e : f.args) e = RemapToLayout(std::move(e), layout);
+      set->set_functions.push_back(std::move(f));
+    }
+    for (int id : block_.set_function_ids) {
+      set->types.push_back(block_.IdType(id));
+      layout.push_back(id);
+    }
+    set->children.push_back(std::move(node));
+    node = std::move(set);
   }
 
   std::vector<ExprPtr> projected;
@@ -1100,6 +1131,26 @@ SubqueryBinder::Bound QueryBlock::BindSubquery(const PgQuery__Node* select, int 
   return out;
 }
 
+ExprPtr QueryBlock::BindSetReturningCall(const PgQuery__FuncCall* f, ExprBinder& binder) {
+  const std::string name = StringValue(f->funcname[f->n_funcname - 1]);
+  binder.AllowSetReturning(false);  // nested set-returning calls are not supported
+  SetFunctionCall call;
+  for (size_t i = 0; i < f->n_args; ++i) call.args.push_back(binder.Bind(f->args[i]));
+  binder.AllowSetReturning(true);
+  if (name == "unnest" && call.args.size() > 1) {
+    // PostgreSQL's several-array unnest exists only in FROM.
+    std::string sig;
+    for (size_t i = 0; i < call.args.size(); ++i) sig += (i ? ", " : "") + call.args[i]->type.BaseName();
+    throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function unnest({}) does not exist", sig), f->location)
+        .WithHint("No function matches the given name and argument types. You might need to add explicit type casts.");
+  }
+  std::vector<SqlType> types = TypeTableFunction(name, call.args, f->location, call.function);
+  const int id = NewId(types[0], "", name);
+  set_functions.push_back(std::move(call));
+  set_function_ids.push_back(id);
+  return IdSlot(id, types[0], f->location);
+}
+
 void QueryBlock::CoerceFirstColumn(int subplan, const SqlType& type) {
   QueryNodePtr& node = builder.plan.subplans[static_cast<size_t>(subplan)];
   std::vector<ExprPtr> exprs;
@@ -1175,8 +1226,12 @@ bool NeedsQueryPlanner(const PgQuery__SelectStmt* s) {
     if (name == "generate_series" || name == "unnest") return true;
   }
   return ContainsNode(&s->base, [](const PgQuery__Node* n) {
-    return n->node_case == PG_QUERY__NODE__NODE_SUB_LINK ||
-           (n->node_case == PG_QUERY__NODE__NODE_FUNC_CALL && n->func_call->over != nullptr);
+    if (n->node_case == PG_QUERY__NODE__NODE_SUB_LINK) return true;
+    if (n->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return false;
+    const PgQuery__FuncCall* f = n->func_call;
+    if (f->over != nullptr) return true;
+    const std::string name = StringValue(f->funcname[f->n_funcname - 1]);
+    return name == "generate_series" || name == "unnest";  // set-returning
   });
 }
 

@@ -98,6 +98,7 @@ class QueryBlock : public NameScope, public SubqueryBinder {
   SubqueryBinder::Bound BindSubquery(const PgQuery__Node* select, int location) override;
   void CoerceFirstColumn(int subplan, const SqlType& type) override;
   ExprPtr BindWindowCall(const PgQuery__FuncCall* f, ExprBinder& binder) override;
+  ExprPtr BindSetReturningCall(const PgQuery__FuncCall* f, ExprBinder& binder) override;
 
   // A new id of `type`, named `qualifier.name` in grouping errors.
   int NewId(const SqlType& type, std::string qualifier, std::string name);
@@ -118,6 +119,9 @@ class QueryBlock : public NameScope, public SubqueryBinder {
   // Window function calls of the target list / ORDER BY (kWindowRef subplan = index).
   std::vector<WindowCall> window_calls;
   std::vector<WindowSpec> window_specs;
+  // Set-returning functions of the select list, and the ids of their columns.
+  std::vector<SetFunctionCall> set_functions;
+  std::vector<int> set_function_ids;
   const PgQuery__SelectStmt* stmt = nullptr;  // for named windows (WINDOW w AS ...)
 
  private:

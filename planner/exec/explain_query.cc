@@ -94,6 +94,11 @@ class Explainer {
         for (const auto& a : node.aggregates) out.push_back(RenderAggregate(a, NamesFor(in)));
         break;
       }
+      case QueryNodeKind::kProjectSet:
+        out = OutputNames(*node.children[0]);
+        for (const SetFunctionCall& f : node.set_functions)
+          out.push_back(f.function == TableFunction::kUnnest ? "unnest(...)" : "generate_series(...)");
+        break;
       case QueryNodeKind::kWindow: {
         out = OutputNames(*node.children[0]);
         for (const WindowCall& c : node.window_calls)
@@ -242,6 +247,11 @@ class Explainer {
         Children(node);
         return;
       }
+      case QueryNodeKind::kProjectSet:
+        out_.Node("ProjectSet");
+        details();
+        Children(node);
+        return;
       case QueryNodeKind::kRecursiveUnion:
         out_.Node("Recursive Union");
         details();

@@ -252,6 +252,7 @@ class Executor final : public SubqueryRunner {
   bool RunWindow(const QueryNode& node, const Env& env, const Emit& emit) const;
   bool RunSetOp(const QueryNode& node, const Env& env, const Emit& emit) const;
   bool RunRecursive(const QueryNode& node, const Env& env, const Emit& emit) const;
+  bool RunProjectSet(const QueryNode& node, const Env& env, const Emit& emit) const;
   // `keep`: only the first `keep` rows in order are wanted (a LIMIT above: top-N).
   bool RunSort(const QueryNode& node, const Env& env, const Emit& emit, std::optional<size_t> keep) const;
 
@@ -739,6 +740,37 @@ bool Executor::RunSort(const QueryNode& node, const Env& env, const Emit& emit, 
   return true;
 }
 
+bool Executor::RunProjectSet(const QueryNode& node, const Env& env, const Emit& emit) const {
+  EvalContext ctx = Ctx(env);
+  std::vector<std::vector<Datum>> values(node.set_functions.size());
+  Row out;
+  return Run(*node.children[0], env, [&](Row& r) {
+    ctx.tuple = r;
+    size_t rows = 0;
+    for (size_t f = 0; f < node.set_functions.size(); ++f) {
+      const SetFunctionCall& call = node.set_functions[f];
+      std::vector<Datum> args;
+      for (const auto& a : call.args) args.push_back(Eval(*a, ctx));
+      values[f].clear();
+      if (call.function == TableFunction::kUnnest) {
+        if (!args[0].is_null()) values[f] = *args[0].array;
+      } else if (!args[0].is_null() && !args[1].is_null() && (args.size() < 3 || !args[2].is_null())) {
+        const int64_t step = args.size() > 2 ? args[2].i : 1;
+        if (step == 0) throw SqlError(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
+        for (__int128 v = args[0].i; step > 0 ? v <= args[1].i : v >= args[1].i; v += step)
+          values[f].push_back(Datum::Int(static_cast<int64_t>(v)));
+      }
+      rows = std::max(rows, values[f].size());
+    }
+    for (size_t i = 0; i < rows; ++i) {
+      out = r;
+      for (const auto& v : values) out.push_back(i < v.size() ? v[i] : Datum::Null());
+      if (!emit(out)) return false;
+    }
+    return true;
+  });
+}
+
 bool Executor::RunRecursive(const QueryNode& node, const Env& env, const Emit& emit) const {
   RowTable seen(node.types);
   std::vector<Row> working;
@@ -888,6 +920,7 @@ bool Executor::Run(const QueryNode& node, const Env& env, const Emit& emit) cons
     }
     case QueryNodeKind::kSetOp: return RunSetOp(node, env, emit);
     case QueryNodeKind::kRecursiveUnion: return RunRecursive(node, env, emit);
+    case QueryNodeKind::kProjectSet: return RunProjectSet(node, env, emit);
   }
   return true;
 }

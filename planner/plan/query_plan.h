@@ -43,6 +43,8 @@ enum class QueryNodeKind : uint8_t {
   kLimit,          // OFFSET `offset` LIMIT `limit`
   kSetOp,          // UNION / INTERSECT / EXCEPT [ALL] of children[0] and children[1]
   kRecursiveUnion, // WITH RECURSIVE: children[0], then children[1] until it adds nothing
+  kProjectSet,     // children[0]'s tuples, each repeated for the rows of `set_functions`
+                   // (one column each, NULL past a shorter one's end; none when all are empty)
 };
 
 enum class JoinKind : uint8_t { kInner, kLeft, kFull };  // RIGHT joins are LEFT joins swapped
@@ -53,6 +55,12 @@ enum class JoinMethod : uint8_t {
 };
 enum class SetOpKind : uint8_t { kUnion, kIntersect, kExcept };
 enum class TableFunction : uint8_t { kGenerateSeries, kUnnest };
+
+// A set-returning function in a select list (one column).
+struct SetFunctionCall {
+  TableFunction function = TableFunction::kGenerateSeries;
+  std::vector<ExprPtr> args;  // over the input tuple
+};
 
 struct WindowSpec {
   std::vector<ExprPtr> partition_by;  // over the input tuple
@@ -130,6 +138,9 @@ struct QueryNode {
 
   // kProject
   std::vector<ExprPtr> exprs;
+
+  // kProjectSet
+  std::vector<SetFunctionCall> set_functions;
 
   // kDistinct (DISTINCT ON: the keys, over the input; empty: every column)
   std::vector<ExprPtr> distinct_keys;
