@@ -359,6 +359,8 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
         e->args.push_back(std::move(r));
         return e;
       }
+      if (a->lexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR || a->rexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR)
+        return BindRowComparison(name, a->lexpr, a->rexpr, loc);
       ExprPtr l = Bind(a->lexpr);
       ExprPtr r = Bind(a->rexpr);
       return MakeOperator(name, std::move(l), std::move(r), loc);
@@ -379,6 +381,14 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_IN: {
       const PgQuery__List* list = a->rexpr->list;
+      if (a->lexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+        // (a, b) IN ((1, 2), (3, 4)): an OR of row equalities (NOT IN: an AND of <>).
+        const bool negated = name == "<>";
+        auto e = MakeExpr(negated ? ExprKind::kAnd : ExprKind::kOr, SqlType::Of(TypeId::kBool), loc);
+        for (size_t i = 0; i < list->n_items; ++i)
+          e->args.push_back(BindRowComparison(negated ? "<>" : "=", a->lexpr, list->items[i], loc));
+        return e;
+      }
       std::vector<ExprPtr> items;
       items.push_back(Bind(a->lexpr));
       for (size_t i = 0; i < list->n_items; ++i) items.push_back(Bind(list->items[i]));
@@ -682,6 +692,54 @@ ExprPtr ExprBinder::BindTypeCast(const PgQuery__Node* node) {
   cast->explicit_cast = true;
   cast->args.push_back(std::move(e));
   return cast;
+}
+
+ExprPtr ExprBinder::BindRowComparison(const std::string& name, const PgQuery__Node* left, const PgQuery__Node* right,
+                                      int location) {
+  auto items = [&](const PgQuery__Node* n) {
+    std::vector<const PgQuery__Node*> out;
+    if (n->node_case != PG_QUERY__NODE__NODE_ROW_EXPR) {
+      out.push_back(n);
+      return out;
+    }
+    for (size_t i = 0; i < n->row_expr->n_args; ++i) out.push_back(n->row_expr->args[i]);
+    return out;
+  };
+  std::vector<const PgQuery__Node*> l = items(left), r = items(right);
+  if (left->node_case != PG_QUERY__NODE__NODE_ROW_EXPR || right->node_case != PG_QUERY__NODE__NODE_ROW_EXPR)
+    throw NotSupported("comparing a row constructor with a value that is not one", location);
+  if (l.size() != r.size()) throw SqlError(sqlstate::kSyntaxError, "unequal number of entries in row expressions", location);
+  const Op op = CompareOp(name);
+  if (op == Op::kNone) throw NotSupported(fmt::format("row comparison with operator {}", name), location);
+  std::vector<ExprPtr> pairs;
+  for (size_t i = 0; i < l.size(); ++i) {
+    // The elements' operator: for < <= > >= the strict one but for the last pair.
+    std::string element = name;
+    if (i + 1 < l.size() && (op == Op::kLe || op == Op::kGe)) element = op == Op::kLe ? "<" : ">";
+    pairs.push_back(MakeOperator(element, Bind(l[i]), Bind(r[i]), location));
+  }
+  auto node = [&](ExprKind kind, std::vector<ExprPtr> args) {
+    auto e = MakeExpr(kind, SqlType::Of(TypeId::kBool), location);
+    e->args = std::move(args);
+    return e;
+  };
+  if (op == Op::kEq || op == Op::kNe) {
+    if (pairs.size() == 1) return std::move(pairs[0]);
+    return node(op == Op::kEq ? ExprKind::kAnd : ExprKind::kOr, std::move(pairs));
+  }
+  // a < b, lexicographically: a1 < b1 OR (a1 = b1 AND (a2 < b2 OR ...)); PostgreSQL's row
+  // comparison, NULL as soon as a pair that decides is NULL.
+  ExprPtr result = std::move(pairs.back());
+  for (size_t i = l.size() - 1; i-- > 0;) {
+    std::vector<ExprPtr> tail;
+    tail.push_back(MakeOperator("=", Bind(l[i]), Bind(r[i]), location));
+    tail.push_back(std::move(result));
+    std::vector<ExprPtr> either;
+    either.push_back(std::move(pairs[i]));
+    either.push_back(node(ExprKind::kAnd, std::move(tail)));
+    result = node(ExprKind::kOr, std::move(either));
+  }
+  return result;
 }
 
 ExprPtr ExprBinder::BindSubLink(const PgQuery__Node* node) {

@@ -115,6 +115,8 @@ class ExprBinder {
   ExprPtr BindIndirection(const PgQuery__Node* node);
   ExprPtr BindNow(int location);
   ExprPtr BindSubLink(const PgQuery__Node* node);
+  // (a, b) op (c, d) for = <> < <= > >=, as PostgreSQL compares rows.
+  ExprPtr BindRowComparison(const std::string& name, const PgQuery__Node* left, const PgQuery__Node* right, int location);
   // Functions whose signature is polymorphic or variadic (array_length, format, nextval);
   // nullptr if `name` is not one of them.
   ExprPtr BindSpecialFunction(const std::string& name, const PgQuery__FuncCall* f);

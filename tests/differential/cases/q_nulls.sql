@@ -82,3 +82,8 @@ SELECT DISTINCT a FROM t1 JOIN t2 ON a = x FOR SHARE;
 SELECT a, (SELECT count(*) FROM t2 WHERE y = t1.b OR (y IS NULL AND t1.b IS NULL)) AS same_b, EXISTS (SELECT 1 FROM t1 x WHERE x.b = t1.b AND x.a <> t1.a) AS dup FROM t1 ORDER BY a;
 SELECT a, (SELECT min(x) FROM t2 WHERE x > t1.a % 2) FROM t1 ORDER BY a;
 SELECT a FROM t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.x > t1.a % 3) AND (SELECT count(*) FROM t2 WHERE t2.x > t1.a % 3) > 2 ORDER BY a;
+SELECT a, b, (a, b) = (2, 2) AS eq, (a, b) <> (3, 3) AS ne, (a, b) < (3, 4) AS lt, (a, b) <= (3, 3) AS le, (a, b) > (2, NULL) AS gt, (a, b) >= (4, 1) AS ge FROM t1 ORDER BY a;
+SELECT a FROM t1 WHERE (a, b) IN ((2, 2), (3, 3), (4, NULL)) ORDER BY a;
+SELECT a FROM t1 WHERE (a, b) NOT IN ((2, 2), (3, 3)) ORDER BY a;
+SELECT a, c FROM t1 WHERE (b, a) > (2, 2) ORDER BY b, a LIMIT 2;
+SELECT (1, 2) = (1, 2, 3);
