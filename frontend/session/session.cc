@@ -96,7 +96,9 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
     case PG_QUERY__NODE__NODE_EXPLAIN_STMT: {
       planner::CheckExplainOptions(stmt->explain_stmt);
       const PgQuery__Node* query = stmt->explain_stmt->query;
-      if (query->node_case == PG_QUERY__NODE__NODE_INSERT_STMT || query->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
+      if (query->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && planner::IsInsertSelect(query->insert_stmt)) {
+        result.rows = planner::ExplainInsertSelect(query->insert_stmt, *catalog_, TableEstimator());
+      } else if (query->node_case == PG_QUERY__NODE__NODE_INSERT_STMT || query->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
           query->node_case == PG_QUERY__NODE__NODE_DELETE_STMT) {
         // An ad-hoc write runs as a one-statement procedure: what its call would declare.
         result.rows = codegen::ExplainCall(planner::BindAdHocDml(query, parsed.text, *catalog_), *catalog_, *db_, {});

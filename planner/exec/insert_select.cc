@@ -9,6 +9,7 @@
 #include "planner/binder/coerce.h"
 #include "planner/binder/query_binder.h"
 #include "planner/catalog/constraint_errors.h"
+#include "planner/exec/explain_query.h"
 #include "planner/exec/query_exec.h"
 #include "planner/exec/snapshot_source.h"
 #include "planner/parser/pg_nodes.h"
@@ -28,8 +29,16 @@ bool IsInsertSelect(const PgQuery__InsertStmt* stmt) {
   return source->n_values_lists == 0 || ContainsSubquery(source);
 }
 
-int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::Engine& engine,
-                     const TableRowEstimator& estimate) {
+namespace {
+
+// The target table, its target columns and the source query, bound and checked.
+struct BoundInsertSelect {
+  const TableInfo* table = nullptr;
+  std::vector<int> targets;
+  QueryPlan plan;
+};
+
+BoundInsertSelect BindInsertSelect(const PgQuery__InsertStmt* stmt, const Catalog& catalog, const TableRowEstimator& estimate) {
   const PgQuery__RangeVar* rv = stmt->relation;
   if (stmt->on_conflict_clause) throw NotSupported("INSERT ... SELECT with ON CONFLICT", rv->location);
   if (stmt->n_returning_list > 0) throw NotSupported("INSERT ... SELECT with RETURNING", rv->location);
@@ -60,7 +69,29 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
   if (plan.columns.size() < targets.size() && stmt->n_cols > 0)
     throw SqlError(sqlstate::kSyntaxError, "INSERT has more target columns than expressions",
                    stmt->cols[plan.columns.size()]->res_target->location);
+  return BoundInsertSelect{table, std::move(targets), std::move(plan)};
+}
 
+}  // namespace
+
+ResultSet ExplainInsertSelect(const PgQuery__InsertStmt* stmt, const Catalog& catalog, const TableRowEstimator& estimate) {
+  BoundInsertSelect bound = BindInsertSelect(stmt, catalog, estimate);
+  ResultSet source = ExplainQueryPlan(bound.plan);
+  ResultSet result;
+  result.columns = source.columns;
+  result.rows.push_back({"Insert on " + bound.table->name});
+  for (auto& row : source.rows) result.rows.push_back({"  ->  " + row[0].value_or("")});
+  // The source's own lines below its first are indented one level deeper as well.
+  for (size_t i = 2; i < result.rows.size(); ++i) result.rows[i][0] = "      " + result.rows[i][0]->substr(6);
+  return result;
+}
+
+int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::Engine& engine,
+                     const TableRowEstimator& estimate) {
+  BoundInsertSelect bound = BindInsertSelect(stmt, catalog, estimate);
+  const TableInfo* table = bound.table;
+  const std::vector<int>& targets = bound.targets;
+  const QueryPlan& plan = bound.plan;
   const engine::Schema& schema = catalog.database().schema(table->id);
   int64_t inserted = 0;
   engine.RunExclusive([&] {

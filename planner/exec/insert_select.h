@@ -11,6 +11,7 @@
 #include "engine/execution/engine.h"
 #include "planner/binder/query_block.h"
 #include "planner/catalog/catalog.h"
+#include "planner/types/result_set.h"
 
 struct PgQuery__InsertStmt;
 
@@ -18,6 +19,9 @@ namespace caracal::planner {
 
 // Whether `stmt` is an INSERT whose source needs the query planner (InsertSelect runs it).
 bool IsInsertSelect(const PgQuery__InsertStmt* stmt);
+
+// EXPLAIN of it: "Insert on t" over the source query's plan.
+ResultSet ExplainInsertSelect(const PgQuery__InsertStmt* stmt, const Catalog& catalog, const TableRowEstimator& estimate);
 
 // Runs it; returns the number of rows inserted. Throws SqlError, having inserted nothing.
 int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::Engine& engine,

@@ -15,3 +15,6 @@ EXPLAIN SELECT o_id, row_number() OVER (PARTITION BY o_d_id ORDER BY o_entry_d D
 EXPLAIN SELECT i_id FROM item EXCEPT SELECT ol_i_id FROM order_line;
 EXPLAIN SELECT s.s_i_id, u.q FROM unnest(ARRAY[1, 2, 3], ARRAY[5, 5, 5]) AS u(i, q) JOIN stock s ON s.s_w_id = 1 AND s.s_i_id = u.i;
 EXPLAIN SELECT d.d_id, x.n FROM district d, LATERAL (SELECT count(*) AS n FROM new_order WHERE no_w_id = d.d_w_id AND no_d_id = d.d_id) x;
+EXPLAIN INSERT INTO new_order SELECT o_id, o_d_id, o_w_id FROM orders WHERE o_w_id = 1 AND o_carrier_id IS NULL;
+EXPLAIN SELECT unnest(ARRAY[1, 2]), generate_series(1, 3);
+EXPLAIN SELECT i_id FROM item ORDER BY i_price DESC LIMIT 10;
