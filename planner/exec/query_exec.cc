@@ -372,16 +372,16 @@ bool Executor::RunJoin(const QueryNode& node, const Env& env, const Emit& emit) 
 
   if (right.parameterized) {
     return Run(left, env, [&](Row& l) {
+      // `l` stays put while the right side runs: its buffer belongs to the left node.
       bool matched = false, go = true;
-      Row lcopy = l;
-      Run(right, Env{env.outer, lcopy}, [&](Row& r) {
-        if (!matches(lcopy, r)) return true;
+      Run(right, Env{env.outer, l}, [&](Row& r) {
+        if (!matches(l, r)) return true;
         matched = true;
-        go = produce(&lcopy, &r);
+        go = produce(&l, &r);
         return go;
       });
       if (!go) return false;
-      if (!matched && node.join == JoinKind::kLeft) return produce(&lcopy, nullptr);
+      if (!matched && node.join == JoinKind::kLeft) return produce(&l, nullptr);
       return true;
     });
   }
@@ -834,7 +834,8 @@ bool Executor::Run(const QueryNode& node, const Env& env, const Emit& emit) cons
       return true;
     }
     case QueryNodeKind::kWorkTableScan: {
-      const std::vector<Row> rows = work_tables_[node.cte];
+      // The step reading it runs to its end before the work table is replaced.
+      const std::vector<Row>& rows = work_tables_[node.cte];
       Row row;
       for (const Row& r : rows) {
         row = r;
