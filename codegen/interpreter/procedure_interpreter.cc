@@ -17,6 +17,7 @@
 #include "planner/catalog/constraint_errors.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/plan/ir_visit.h"
+#include "planner/exec/query_exec.h"
 #include "planner/exec/select_exec.h"
 #include "planner/types/sql_error.h"
 
@@ -381,20 +382,39 @@ void ProcedureInterpreter::SelectInto(const Stmt& s, planner::RowSource& source)
     }
     return;
   }
-  std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars, accelerator_);
+  std::vector<std::vector<Datum>> rows = QueryRows(s, source);
+  if (s.expression_query) {
+    if (rows.size() > 1) throw SqlError("21000", "query returned more than one row").AtPlpgsqlLevel();
+    Assign(s.into[0], rows.empty() ? Datum::Null() : std::move(rows[0][0]), planner::QueryColumns(s)[0].type);
+    return;
+  }
   CheckStrict(s, static_cast<int64_t>(rows.size()));
   SetFound(!rows.empty());
   // As PL/pgSQL: SELECT INTO takes (and counts) one row, PERFORM counts them all.
   statement_rows_ = s.into.empty() ? static_cast<int64_t>(rows.size()) : std::min<int64_t>(1, static_cast<int64_t>(rows.size()));
   if (s.into.empty()) return;
+  const std::vector<planner::OutputColumn>& columns = planner::QueryColumns(s);
   for (size_t i = 0; i < s.into.size(); ++i) {
-    Datum v = rows.empty() || i >= s.select->columns.size() ? Datum::Null() : std::move(rows[0][i]);
-    Assign(s.into[i], std::move(v), i < s.select->columns.size() ? s.select->columns[i].type : planner::SqlType());
+    Datum v = rows.empty() || i >= columns.size() ? Datum::Null() : std::move(rows[0][i]);
+    Assign(s.into[i], std::move(v), i < columns.size() ? columns[i].type : planner::SqlType());
   }
 }
 
+std::vector<std::vector<Datum>> ProcedureInterpreter::QueryRows(const Stmt& s, planner::RowSource& source) {
+  if (!s.query) return planner::SelectRows(*s.select, source, frame_.vars, accelerator_);
+  // As PL/pgSQL: SELECT INTO stops at the first row (STRICT at the second, to tell it is
+  // not alone); PERFORM and FOR run the query to its end.
+  const size_t wanted = s.collect || s.into.empty() ? SIZE_MAX : s.strict || s.expression_query ? 2 : 1;
+  std::vector<std::vector<Datum>> rows;
+  planner::RunQuery(*s.query, source, frame_.vars, [&](std::span<const Datum> row) {
+    rows.emplace_back(row.begin(), row.end());
+    return rows.size() < wanted;
+  });
+  return rows;
+}
+
 void ProcedureInterpreter::CollectRows(const Stmt& s, planner::RowSource& source) {
-  std::vector<std::vector<Datum>> rows = planner::SelectRows(*s.select, source, frame_.vars, accelerator_);
+  std::vector<std::vector<Datum>> rows = QueryRows(s, source);
   for (size_t c = 0; c + 1 < s.into.size(); ++c) {
     std::vector<Datum> column;
     column.reserve(rows.size());
@@ -406,18 +426,19 @@ void ProcedureInterpreter::CollectRows(const Stmt& s, planner::RowSource& source
 
 void ProcedureInterpreter::RunReturnQuery(const Stmt& s) {
   ExecRowSource source(*exec_);
-  const size_t columns = std::min(ir_.result_columns.size(), s.select->columns.size());
+  const std::vector<planner::OutputColumn>& query_columns = planner::QueryColumns(s);
+  const size_t columns = std::min(ir_.result_columns.size(), query_columns.size());
   // Straight to the client's values: a cast only where the query's column type differs
   // (the same columns for every row).
   std::vector<uint8_t> cast(columns);
   for (size_t c = 0; c < columns; ++c) {
-    const planner::SqlType& from = s.select->columns[c].type;
+    const planner::SqlType& from = query_columns[c].type;
     const planner::SqlType& to = ir_.result_columns[c].type;
     cast[c] = !(from == to || to == from.Base());
   }
   int64_t emitted = 0;
   // Each row is emitted as the query produces it (no result set in between).
-  planner::ForEachSelectedRow(*s.select, source, frame_.vars, accelerator_, [&](std::span<const Datum> row) {
+  auto emit = [&](std::span<const Datum> row) {
     ++emitted;
     std::vector<engine::Value> out;
     out.reserve(columns);
@@ -426,11 +447,13 @@ void ProcedureInterpreter::RunReturnQuery(const Stmt& s) {
       if (row[c].is_null() || !cast[c])
         out.push_back(planner::DatumToResultValue(row[c], to));
       else
-        out.push_back(planner::DatumToResultValue(planner::CastDatum(row[c], s.select->columns[c].type, to, false), to));
+        out.push_back(planner::DatumToResultValue(planner::CastDatum(row[c], query_columns[c].type, to, false), to));
     }
     exec_->Emit(std::move(out));
     return true;
-  });
+  };
+  if (s.query) planner::RunQuery(*s.query, source, frame_.vars, emit);
+  else planner::ForEachSelectedRow(*s.select, source, frame_.vars, accelerator_, emit);
   SetFound(emitted > 0);
   statement_rows_ = emitted;
 }

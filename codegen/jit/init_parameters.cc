@@ -94,6 +94,7 @@ class ParameterReads {
       One(p->limit);
       One(p->offset);
     }
+    if (s.query) planner::ForEachQueryExpr(*s.query, [&](const Expr& e) { Walk(e); });
   }
 
   void Path(const planner::AccessPath& path) {

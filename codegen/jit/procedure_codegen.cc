@@ -659,6 +659,7 @@ std::vector<std::pair<const planner::Expr*, const engine::Schema*>> StatementExp
                                                                           const engine::Database& db) {
   std::vector<std::pair<const planner::Expr*, const engine::Schema*>> out;
   for (const planner::Stmt* s : ir.table_statements) {
+    if (s->table == nullptr) continue;  // a query plan: interpreted
     const engine::Schema* schema = &db.schema(s->table->id);
     planner::ForEachOwnExpr(*s, [&](const planner::Expr& e) { out.emplace_back(&e, schema); });
     if (s->select) {
@@ -893,6 +894,7 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
     // keeps their code out of the module (CREATE FUNCTION waits for it).
     std::unordered_set<const planner::Expr*> in_row_writes;
     for (const planner::Stmt* s : ir.table_statements) {
+      if (s->table == nullptr) continue;
       const int index = exprs.AddRowWrite(*s, db->schema(s->table->id));
       if (index < 0) continue;
       row_writes[s] = index;
@@ -902,6 +904,7 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
     }
     // Likewise a RETURNING ... INTO compiled whole: it has no general path.
     for (const planner::Stmt* s : ir.table_statements) {
+      if (s->table == nullptr) continue;
       const int index = exprs.AddReturningInto(*s, db->schema(s->table->id), ir);
       if (index < 0) continue;
       returning_into[s] = index;

@@ -34,7 +34,8 @@ bool Wanted(const SqlError& e, const ProcedureIr& ir) { return e.context().empty
 void AddStatementContext(SqlError& e, const ProcedureIr& ir, const planner::Stmt& s) {
   if (!Wanted(e, ir) || s.plpgsql_what.empty()) return;
   std::string context;
-  if (!s.sql_text.empty() && !e.plpgsql_level()) context = fmt::format("SQL statement \"{}\"\n", s.sql_text);
+  if (!s.sql_context.empty() && !e.plpgsql_level()) context = s.sql_context + "\n";
+  else if (!s.sql_text.empty() && !e.plpgsql_level()) context = fmt::format("SQL statement \"{}\"\n", s.sql_text);
   context += fmt::format("PL/pgSQL function {} line {} {}", FunctionSignature(ir), s.line, s.plpgsql_what);
   e.WithContext(std::move(context));
 }

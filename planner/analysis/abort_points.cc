@@ -162,6 +162,9 @@ bool IntoMayRaise(const Stmt& s, const std::vector<SqlType>& produced, const Pro
 }
 
 bool OwnStatementMayAbort(const Stmt& s, const ProcedureIr& ir) {
+  // A query plan's reads may raise in ways its expressions do not show (a scalar subquery
+  // with two rows, a recursive CTE's type errors).
+  if (s.query) return true;
   bool raises = false;
   ForEachOwnExpr(s, [&](const Expr& e) { raises = raises || MayRaise(e); });
   if (raises) return true;

@@ -55,12 +55,16 @@ std::vector<WriteSetRow> AnalysisRows(const ProcedureIr& ir) {
       rows.push_back(std::move(r));
       return;
     }
-    if (!s.access || s.id < 1 || !s.table) return;
+    if (!s.access || s.id < 1 || (!s.table && !s.query)) return;
     const AccessInfo& a = *s.access;
     WriteSetRow r;
     r.statement = s.id;
     r.line = s.line;
-    r.table = s.table->name;
+    if (s.table) {
+      r.table = s.table->name;
+    } else {
+      for (const TableInfo* t : TablesRead(*s.query)) r.table += (r.table.empty() ? "" : ", ") + t->name;
+    }
     r.access = AccessText(a.access);
     r.key_class = KeyClassText(a.key_class);
     r.key_expr = a.key_expr;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "planner/analysis/read_taint.h"
+#include "planner/binder/coerce.h"
 #include "planner/analysis/statement_predicates.h"
 #include "planner/plan/ir_visit.h"
 #include "planner/types/sql_error.h"
@@ -111,10 +113,10 @@ class InitBuilder {
       before = needed_.size() + recon_.size();
       ForEachStmt(ir_.body, [&](const Stmt& s) {
         if (s.kind == StmtKind::kAssign && needed_.count(s.target)) Need(s.value.get());
-        if (s.kind == StmtKind::kSelectInto && s.table)
+        if (s.kind == StmtKind::kSelectInto && (s.table || s.query))
           for (int t : s.into)
             if (needed_.count(t) && taint_.read_derived().count(t)) recon_.insert(&s);
-        if (s.kind == StmtKind::kSelectInto && !s.table)
+        if (s.kind == StmtKind::kSelectInto && !s.table && !s.query)
           for (int t : s.into)
             if (needed_.count(t))
               for (const auto& o : s.select->outputs) Need(o.get());
@@ -153,7 +155,9 @@ class InitBuilder {
     bool any = false;
     for (const auto& sp : block) {
       const Stmt& s = *sp;
-      bool inner = kept_.count(&s) || recon_.count(&s) || (s.kind == StmtKind::kAssign && needed_.count(s.target));
+      bool inner = kept_.count(&s) || recon_.count(&s) || (s.kind == StmtKind::kAssign && needed_.count(s.target)) ||
+                   (s.kind == StmtKind::kSelectInto && !s.table && !s.query &&
+                    std::ranges::any_of(s.into, [&](int t) { return needed_.count(t) > 0; }));
       for (const auto& b : s.blocks) inner = NeedControl(b, undecided) || inner;
       inner = NeedControl(s.else_block, undecided) || inner;
       inner = NeedControl(s.body, undecided) || inner;
@@ -242,6 +246,27 @@ class InitBuilder {
     });
     for (const Stmt* r : recon_)
       for (int t : r->into) set_in_init_.insert(t);
+  }
+
+  // SELECT e1, e2 INTO x, y without FROM, whose targets the init program needs: the
+  // assignments it stands for. Only the plain form; one with WHERE, grouping or LIMIT (or
+  // whose outputs read its own targets) is left out, and a write keyed by its targets
+  // then fails its declaration check when it runs instead of writing undeclared.
+  void AssignFromTablelessSelect(const Stmt& s, Block& out) {
+    const SelectPlan& q = *s.select;
+    if (q.where || q.grouped || q.having || q.limit || q.offset || !q.aggregates.empty() || s.into_reads_targets) return;
+    for (size_t i = 0; i < s.into.size() && i < q.outputs.size(); ++i) {
+      const int target = s.into[i];
+      if (!needed_.count(target) || !ExprComputable(q.outputs[i].get())) continue;
+      ExprPtr value = q.outputs[i]->Clone();
+      const SqlType& type = ir_.variables[target].type;
+      ExprPtr coerced = value->type == type ? std::move(value) : TryCoerce(value, type, CastContext::kAssignment);
+      if (!coerced) continue;
+      auto n = Shell(s, StmtKind::kAssign);
+      n->target = target;
+      n->value = std::move(coerced);
+      out.push_back(std::move(n));
+    }
   }
 
   StmtPtr Shell(const Stmt& s, StmtKind kind) const {
@@ -346,6 +371,8 @@ class InitBuilder {
             auto n = Shell(s, StmtKind::kDeclare);
             n->target_stmt = s.id;
             out.push_back(std::move(n));
+          } else if (!s.table && !s.query && s.select) {
+            AssignFromTablelessSelect(s, out);
           }
           break;
         case StmtKind::kInsert:

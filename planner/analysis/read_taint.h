@@ -127,7 +127,7 @@ class Taint {
           break;
         }
         case StmtKind::kSelectInto:
-          if (s.table) {
+          if (s.table || s.query) {
             for (int t : s.into) Add(t, s.id);
           } else {
             std::optional<int> r = control;

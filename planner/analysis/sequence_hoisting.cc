@@ -48,7 +48,8 @@ class SequenceHoister {
   }
 
   void HoistStatement(Stmt& s, bool unconditional) {
-    ForEachOwnExpr(s, [&](Expr& e) { HoistIn(e, unconditional, s.line); });
+    // A query plan evaluates its expressions once per row: a nextval() in it is refused.
+    ForEachOwnExpr(s, [&](Expr& e) { HoistIn(e, unconditional && !s.query, s.line); });
     for (auto& b : s.blocks)
       for (auto& n : b) HoistStatement(*n, false);
     for (auto& n : s.else_block) HoistStatement(*n, false);

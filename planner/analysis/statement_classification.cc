@@ -106,6 +106,7 @@ class Classifier {
     if (source == -3) return "the RETURNING of a write";
     if (source >= 1) {
       const Stmt& r = *ir_.table_statements[source - 1];
+      if (r.query) return fmt::format("the query at line {} (statement {})", r.line, source);
       return fmt::format("the read of {} at line {} (statement {})", r.table->name, r.line, source);
     }
     return "a value read from the database";
@@ -218,6 +219,19 @@ class Classifier {
     return out;
   }
 
+  // A query plan (a join, subqueries, ...) reads at its serial position, never prefetched:
+  // which rows it reads is known only as it runs.
+  void ClassifyQuery(Stmt& s, int loop_depth) {
+    AccessInfo a;
+    a.access = Access::kRead;
+    a.key_class = loop_depth > 0 ? KeyClass::kLoop : KeyClass::kRange;
+    std::string tables;
+    for (const TableInfo* t : TablesRead(*s.query)) tables += (tables.empty() ? "" : ", ") + t->name;
+    a.key_expr = tables.empty() ? "query (no table)" : "query over " + tables;
+    a.note = "a query plan: read at its serial position, not prefetched";
+    s.access = std::move(a);
+  }
+
   void Classify(Stmt& s, int loop_depth, const Stmt* loop) {
     AccessInfo a;
     const KeyAccess* k = nullptr;
@@ -226,6 +240,10 @@ class Classifier {
     switch (s.kind) {
       case StmtKind::kSelectInto:
       case StmtKind::kReturnQuery:
+        if (s.query) {
+          ClassifyQuery(s, loop_depth);
+          return;
+        }
         k = &s.select_key;
         range = k->kind != KeyAccess::Kind::kPoint;
         a.access = k->kind == KeyAccess::Kind::kPoint ? Access::kReadPrefetch : Access::kRead;

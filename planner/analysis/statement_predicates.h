@@ -16,7 +16,8 @@ inline bool Intersects(const std::set<int>& a, const std::set<int>& b) {
   return false;
 }
 
-inline bool IsTableStatement(const Stmt& s) { return s.id >= 1 && s.table != nullptr; }
+// A numbered statement that reads or writes tables: one table's (`table`), or a query plan's.
+inline bool IsTableStatement(const Stmt& s) { return s.id >= 1 && (s.table != nullptr || s.query != nullptr); }
 inline bool IsWrite(const Stmt& s) {
   return s.kind == StmtKind::kInsert || s.kind == StmtKind::kUpdate || s.kind == StmtKind::kDelete;
 }

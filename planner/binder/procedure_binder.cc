@@ -13,6 +13,8 @@
 #include "planner/parser/fragment_parser.h"
 #include "planner/parser/plpgsql_parser.h"
 #include "planner/binder/plpgsql_scope.h"
+#include "planner/binder/query_binder.h"
+#include "planner/catalog/system_views.h"
 #include "planner/types/sql_error.h"
 #include "planner/binder/table_statement_binder.h"
 #include "planner/binder/type_name.h"
@@ -85,6 +87,14 @@ std::string_view PlpgsqlStatementName(std::string_view type, const json& st) {
 
 // Names `s`, and the statements inside it that have no name of their own (those the
 // binder made for it: ASSERT's RAISE, CASE's "case not found"), for CONTEXT.
+// The line and SQL text of a statement the binder made from one PL/pgSQL statement, and
+// of the statements inside it (a set-based write's loop).
+void SetSource(Stmt& s, int line, const std::string& text) {
+  s.line = line;
+  if (s.sql_text.empty() && (s.table != nullptr || s.query != nullptr)) s.sql_text = text;
+  for (auto& c : s.body) SetSource(*c, line, text);
+}
+
 void NameForContext(Stmt& s, std::string_view what) {
   if (s.plpgsql_what.empty()) s.plpgsql_what = what;
   for (auto& b : s.blocks)
@@ -192,6 +202,11 @@ class ProcedureBinder {
   ExprPtr BindCondition(const json& expr, int line, std::string_view clause);
   ExprPtr BindAssignmentTo(const std::string& text, int line, int slot);
   ExprPtr BindElementAssignment(const std::string& target, const std::string& value, int slot);
+  // The query `stmt` (an expression's text `text` as SELECT) run by a hidden SELECT INTO
+  // appended to pending_; returns the parse of a reference to its temporary, for `bind`.
+  std::string HoistExpressionQuery(const PgQuery__SelectStmt* stmt, const std::string& text, int line);
+  // pending_, taken.
+  Block TakePending() { return std::exchange(pending_, {}); }
   // Byte offset of `text` (an expression or statement PL/pgSQL extracted from line
   // `line` of the body) in the statement text; -1 if it cannot be found.
   int LocateInStatement(const std::string& text, int line) const;
@@ -208,6 +223,33 @@ class ProcedureBinder {
   json datums_;
   std::vector<DatumInfo> datum_info_;
   int for_queries_ = 0;  // FOR-over-query loops bound so far (their hidden variables' names)
+  // Expressions that are queries (x := (SELECT ...), IF EXISTS (...)): each is run by a
+  // hidden SELECT INTO a temporary placed just before the statement that uses it.
+  // BindExpr leaves them here; BindStatement puts them in place (IF's ELSIF and WHILE
+  // take theirs themselves: they evaluate their conditions more than once or not at all).
+  Block pending_;
+  int expression_queries_ = 0;
+  // Hidden variables, FOUND and ROW_COUNT for set-based writes bound as loops.
+  class LoopHost final : public DmlLoopHost {
+   public:
+    explicit LoopHost(ProcedureBinder& binder) : binder_(binder) {}
+    int AddVariable(std::string name, SqlType type, VariableKind kind) override {
+      return binder_.AddVariable(std::move(name), type, kind);
+    }
+    int FoundVariable() override { return binder_.ir_->found_variable; }
+    int RowCountVariable() override {
+      if (binder_.ir_->row_count_variable < 0)
+        binder_.ir_->row_count_variable = binder_.AddVariable("$row_count", SqlType::Of(TypeId::kInt8), VariableKind::kRowCount);
+      return binder_.ir_->row_count_variable;
+    }
+    bool AllowsReturning() const override { return false; }
+
+   private:
+    ProcedureBinder& binder_;
+  };
+  LoopHost loops_{*this};
+  // The CONTEXT line of an error in the expression being bound, when it is an assignment's.
+  std::string assignment_context_;
   size_t cursor_ = 0;         // the next datum not yet attributed to a declaration
   int line_ = 0;              // line of the statement being bound (error CONTEXT)
   std::vector<std::string> loop_labels_;  // labels of the enclosing loops ("" if none)
@@ -450,6 +492,7 @@ SqlType ProcedureBinder::TypeFromText(const std::string& typname, int line) {
 
 void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool top_level) {
   int block_line = block.value("lineno", 0);
+  bool defaults_as_statements = false;
   if (top_level) {
     // `name ALIAS FOR $n` / `name ALIAS FOR param`: another name for a parameter's slot.
     for (const PlpgsqlBody::Alias& a : body_.aliases) {
@@ -514,7 +557,15 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
     if (d.contains("default_val")) init = BindAssignmentTo(QueryOf(Get(d, "default_val")), line, slot);
     if (v.not_null && !init)
       throw SqlError("22004", fmt::format("variable \"{}\" must have a default value, since it's declared NOT NULL", name));
-    if (top_level) {
+    // A default that runs a query is an assignment after that query; so is every default
+    // after it (they may read it).
+    Block queries = TakePending();
+    defaults_as_statements = defaults_as_statements || !queries.empty();
+    for (StmtPtr& q : queries) {
+      q->plpgsql_what = "during statement block local variable initialization";
+      out.push_back(std::move(q));
+    }
+    if (top_level && !defaults_as_statements) {
       ir_->variables[slot].default_value = std::move(init);
     } else {
       // A nested block's variables are initialised each time the block is entered.
@@ -643,9 +694,16 @@ ExprPtr ProcedureBinder::BindExpr(const std::string& text, int line,
       throw SqlError(sqlstate::kSyntaxError, fmt::format("syntax error in expression \"{}\"", text));
     const PgQuery__SelectStmt* s = parse.statement(0)->select_stmt;
     if (s->n_from_clause > 0 || s->where_clause || s->n_group_clause > 0 || s->n_sort_clause > 0 || s->limit_count ||
-        s->n_values_lists > 0 || s->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
-      throw NotSupported("a query as a PL/pgSQL expression")
-          .WithHint("Use SELECT ... INTO a variable, then use the variable.");
+        s->n_values_lists > 0 || s->op != PG_QUERY__SET_OPERATION__SETOP_NONE || s->with_clause || s->having_clause ||
+        ContainsSubquery(s)) {
+      // PL/pgSQL runs any expression as SELECT <expr>: a query (x := sum(v) FROM t, or a
+      // subquery) is run before the statement by a hidden SELECT INTO, and the expression
+      // reads its temporary.
+      std::string reference = HoistExpressionQuery(s, text, line);
+      PgParse ref = PgParse::Parse(std::string(kPrefix) + reference);
+      ExprBinder binder(&scope_, &catalog_);
+      return bind(binder, ref.statement(0)->select_stmt->target_list[0]->res_target->val);
+    }
     if (s->n_target_list != 1)
       throw SqlError(sqlstate::kSyntaxError, fmt::format("query \"{}\" returned {} columns", text, s->n_target_list));
     const PgQuery__ResTarget* t = s->target_list[0]->res_target;
@@ -656,6 +714,29 @@ ExprPtr ProcedureBinder::BindExpr(const std::string& text, int line,
     e.ShiftLocation(shift);
     throw;
   }
+}
+
+std::string ProcedureBinder::HoistExpressionQuery(const PgQuery__SelectStmt* stmt, const std::string& text, int line) {
+  auto read = NewStmt(StmtKind::kSelectInto, line);
+  read->query = std::make_unique<QueryPlan>(PlanQuery(stmt, catalog_, {}, &scope_));
+  for (const TableInfo* t : TablesRead(*read->query))
+    if (IsSystemView(*t)) throw NotSupported(fmt::format("reading the system view {} inside a procedure", t->name));
+  const std::vector<OutputColumn>& columns = read->query->columns;
+  if (columns.size() != 1) {
+    if (!assignment_context_.empty())
+      throw SqlError(sqlstate::kSyntaxError, fmt::format("assignment source returned {} columns", columns.size()));
+    throw SqlError(sqlstate::kSyntaxError, fmt::format("query \"{}\" returned {} columns", text, columns.size()));
+  }
+  const std::string name = fmt::format("$expr{}", ++expression_queries_);
+  const int slot = AddVariable(name, columns[0].type, VariableKind::kTemp);
+  scope_.Declare(name, slot);
+  read->into.push_back(slot);
+  read->expression_query = true;
+  read->sql_text = "SELECT " + text;
+  read->sql_context =
+      assignment_context_.empty() ? fmt::format("SQL expression \"{}\"", text) : assignment_context_;
+  pending_.push_back(std::move(read));
+  return fmt::format("\"{}\"", name);
 }
 
 ExprPtr ProcedureBinder::BindValue(const json& expr, int line) {
@@ -697,7 +778,12 @@ void ProcedureBinder::BindStatement(const json& node, Block& out) {
   int saved_line = line_;
   line_ = st.value("lineno", line_);
   const size_t first = out.size();
+  Block outer_pending = TakePending();
   BindStatementKind(type, st, out);
+  Block pending = TakePending();
+  pending_ = std::move(outer_pending);
+  out.insert(out.begin() + static_cast<std::ptrdiff_t>(first), std::make_move_iterator(pending.begin()),
+             std::make_move_iterator(pending.end()));
   for (size_t i = first; i < out.size(); ++i) NameForContext(*out[i], PlpgsqlStatementName(type, st));
   line_ = saved_line;
 }
@@ -767,6 +853,11 @@ StmtPtr ProcedureBinder::BindAssign(const json& st) {
   auto s = NewStmt(StmtKind::kAssign, line_);
   s->target = slot;
   std::string value = query.substr(value_at);
+  assignment_context_ = fmt::format("PL/pgSQL assignment \"{}\"", query);
+  struct Clear {
+    std::string& context;
+    ~Clear() { context.clear(); }
+  } clear{assignment_context_};
   // `label.var` is resolved already (varno); `var[i]` is an element of an array variable.
   s->value = target.find('[') == std::string::npos ? BindAssignmentTo(value, line_, slot)
                                                    : BindElementAssignment(target, value, slot);
@@ -800,13 +891,27 @@ StmtPtr ProcedureBinder::BindIf(const json& st) {
   auto s = NewStmt(StmtKind::kIf, line_);
   s->conds.push_back(BindCondition(Get(st, "cond"), line_, "IF"));
   s->blocks.push_back(BindStatements(st.value("then_body", json::array())));
+  // An ELSIF whose condition runs a query starts a nested IF in the ELSE branch, after
+  // that query: it runs only when the conditions before it were not true.
+  Stmt* innermost = s.get();
   for (const json& e : st.value("elsif_list", json::array())) {
     const json& elsif = Get(e, "PLpgSQL_if_elsif");
     int line = elsif.value("lineno", line_);
-    s->conds.push_back(BindCondition(Get(elsif, "cond"), line, "ELSIF"));
-    s->blocks.push_back(BindStatements(elsif.value("stmts", json::array())));
+    Block outer_pending = TakePending();
+    ExprPtr cond = BindCondition(Get(elsif, "cond"), line, "ELSIF");
+    Block queries = TakePending();
+    pending_ = std::move(outer_pending);
+    if (!queries.empty()) {
+      auto nested = NewStmt(StmtKind::kIf, line);
+      Stmt* next = nested.get();
+      for (StmtPtr& q : queries) innermost->else_block.push_back(std::move(q));
+      innermost->else_block.push_back(std::move(nested));
+      innermost = next;
+    }
+    innermost->conds.push_back(std::move(cond));
+    innermost->blocks.push_back(BindStatements(elsif.value("stmts", json::array())));
   }
-  s->else_block = BindStatements(st.value("else_body", json::array()));
+  innermost->else_block = BindStatements(st.value("else_body", json::array()));
   return s;
 }
 
@@ -833,6 +938,8 @@ StmtPtr ProcedureBinder::BindCase(const json& st, Block& out) {
     const json& when = Get(w, "PLpgSQL_case_when");
     int line = when.value("lineno", line_);
     s->conds.push_back(BindCondition(Get(when, "expr"), line, "CASE"));
+    if (!pending_.empty())
+      Unsupported("a query in a CASE statement's WHEN", line, "Compute it into a variable before the CASE.");
     s->blocks.push_back(BindStatements(when.value("stmts", json::array())));
   }
   if (st.value("have_else", false)) {
@@ -923,7 +1030,7 @@ void ProcedureBinder::BindForQuery(const json& st, Block& out) {
   read->sql_text = query;
   read->collect = true;
   const int n = for_queries_++;
-  const std::vector<OutputColumn>& columns = read->select->columns;
+  const std::vector<OutputColumn>& columns = QueryColumns(*read);
   for (size_t c = 0; c < columns.size(); ++c) {
     if (columns[c].type.is_array()) Unsupported("FOR over a query with an array column", line_, "Select the array's elements instead.");
     read->into.push_back(AddVariable(fmt::format("$for{}_{}", n, c), SqlType::ArrayOf(columns[c].type), VariableKind::kTemp));
@@ -974,10 +1081,31 @@ void ProcedureBinder::BindForQuery(const json& st, Block& out) {
 StmtPtr ProcedureBinder::BindLoop(const json& st, bool with_condition) {
   auto s = NewStmt(StmtKind::kWhile, line_);
   s->label = st.value("label", "");
-  if (with_condition) s->conds.push_back(BindCondition(Get(st, "cond"), line_, "WHILE"));
+  Block queries;
+  if (with_condition) {
+    Block outer_pending = TakePending();
+    s->conds.push_back(BindCondition(Get(st, "cond"), line_, "WHILE"));
+    queries = TakePending();
+    pending_ = std::move(outer_pending);
+    if (!queries.empty()) {
+      // WHILE over a query: a plain LOOP that runs the query, then exits unless the
+      // condition is true, at the top of every iteration.
+      auto exit = NewStmt(StmtKind::kExit, line_);
+      exit->label = s->label;
+      auto not_true = MakeExpr(ExprKind::kBoolTest, SqlType::Of(TypeId::kBool));
+      not_true->op = Op::kEq;  // IS NOT TRUE: FALSE and NULL end the loop
+      not_true->negated = true;
+      not_true->args.push_back(std::move(s->conds[0]));
+      exit->conds.push_back(std::move(not_true));
+      s->conds.clear();
+      queries.push_back(std::move(exit));
+    }
+  }
   scope_.PushBlock(s->label);
   loop_labels_.push_back(s->label);
   s->body = BindStatements(st.value("body", json::array()));
+  if (!queries.empty())
+    s->body.insert(s->body.begin(), std::make_move_iterator(queries.begin()), std::make_move_iterator(queries.end()));
   loop_labels_.pop_back();
   scope_.PopBlock();
   return s;
@@ -1018,7 +1146,7 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
     PgParse parse = PgParse::Parse(query);
     if (parse.size() != 1) throw SqlError(sqlstate::kSyntaxError, "one statement expected");
     const PgQuery__Node* n = parse.statement(0);
-    TableStatementBinder binder(catalog_, &scope_);
+    TableStatementBinder binder(catalog_, &scope_, &loops_);
     std::vector<StmtPtr> stmts;
     switch (n->node_case) {
       case PG_QUERY__NODE__NODE_SELECT_STMT:
@@ -1028,21 +1156,24 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
         stmts.push_back(binder.BindSelect(n->select_stmt, StmtKind::kSelectInto));
         break;
       case PG_QUERY__NODE__NODE_INSERT_STMT: stmts = binder.BindInsert(n->insert_stmt); break;
-      case PG_QUERY__NODE__NODE_UPDATE_STMT: stmts.push_back(binder.BindUpdate(n->update_stmt)); break;
-      case PG_QUERY__NODE__NODE_DELETE_STMT: stmts.push_back(binder.BindDelete(n->delete_stmt)); break;
+      case PG_QUERY__NODE__NODE_UPDATE_STMT: stmts = binder.BindUpdate(n->update_stmt); break;
+      case PG_QUERY__NODE__NODE_DELETE_STMT: stmts = binder.BindDelete(n->delete_stmt); break;
       default:
         throw NotSupported("this SQL statement in a procedure body")
             .WithHint("Procedures may SELECT, INSERT, UPDATE and DELETE; run DDL outside them.");
     }
+    const bool loop_form = n->node_case != PG_QUERY__NODE__NODE_SELECT_STMT && !stmts.empty() && stmts[0]->collect;
+    if (into && loop_form)
+      throw NotSupported("INTO with a set-based INSERT, UPDATE or DELETE")
+          .WithHint("Select the rows it changes INTO variables first, then change them.");
     for (size_t i = 0; i < stmts.size(); ++i) {
       Stmt& s = *stmts[i];
-      s.line = line_;
-      s.sql_text = query;
+      SetSource(s, line_, query);
       if (into && s.kind != StmtKind::kSelectInto && s.returning.empty())
         throw SqlError(sqlstate::kSyntaxError, "INTO used with a command that cannot return data");
       if (into && i == 0) {
         if (shape_record)
-          targets = SetRecordShape(record, s.kind == StmtKind::kSelectInto && s.select ? s.select->columns
+          targets = SetRecordShape(record, s.kind == StmtKind::kSelectInto ? QueryColumns(s)
                                                                                      : binder.returning_columns());
         s.into = targets;
         s.strict = strict;
@@ -1119,7 +1250,7 @@ StmtPtr ProcedureBinder::BindReturnQuery(const json& st) {
     StmtPtr s = binder.BindSelect(parse.statement(0)->select_stmt, StmtKind::kReturnQuery);
     s->line = line_;
     s->sql_text = query;
-    const auto& columns = s->select->columns;
+    const auto& columns = QueryColumns(*s);
     if (columns.size() != ir_->result_columns.size())
       throw SqlError(sqlstate::kDatatypeMismatch, "structure of query does not match function result type")
           .WithDetail(fmt::format("Number of returned columns ({}) does not match expected column count ({}).",
@@ -1301,7 +1432,7 @@ StmtPtr ProcedureBinder::BindAssert(const json& st) {
 
 void NumberTableStatements(ProcedureIr& ir, Block& block) {
   for (auto& s : block) {
-    bool table_statement = s->table != nullptr &&
+    bool table_statement = (s->table != nullptr || s->query != nullptr) &&
                            (s->kind == StmtKind::kSelectInto || s->kind == StmtKind::kReturnQuery ||
                             s->kind == StmtKind::kInsert || s->kind == StmtKind::kUpdate || s->kind == StmtKind::kDelete);
     if (table_statement) {

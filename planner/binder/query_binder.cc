@@ -1081,7 +1081,13 @@ std::optional<NameBinding> QueryBlock::Resolve(std::span<const std::string> name
           throw SqlError(sqlstate::kAmbiguousColumn, fmt::format("column reference \"{}\" is ambiguous", names[0]), location);
         found = c.id;
       }
-    if (found >= 0) return NameBinding{Slot{SlotSpace::kTuple, found}, id_types_[static_cast<size_t>(found)]};
+    if (found >= 0) {
+      // PL/pgSQL's default variable_conflict = error: a name both a column and a variable.
+      if (outer && outer->Lookup(names, location))
+        throw SqlError(sqlstate::kAmbiguousColumn, fmt::format("column reference \"{}\" is ambiguous", names[0]), location)
+            .WithDetail("It could refer to either a PL/pgSQL variable or a table column.");
+      return NameBinding{Slot{SlotSpace::kTuple, found}, id_types_[static_cast<size_t>(found)]};
+    }
   } else if (names.size() == 2 || names.size() == 3) {
     const std::string& qualifier = names[names.size() - 2];
     const std::string& column = names.back();
@@ -1202,6 +1208,10 @@ QueryPlan PlanInsertSource(const PgQuery__SelectStmt* stmt, const Catalog& catal
   builder.plan.root = std::move(bound.node);
   builder.plan.columns = std::move(bound.columns);
   return std::move(builder.plan);
+}
+
+bool NodeContainsSubquery(const ProtobufCMessage* m) {
+  return ContainsNode(m, [](const PgQuery__Node* n) { return n->node_case == PG_QUERY__NODE__NODE_SUB_LINK; });
 }
 
 bool ContainsSubquery(const PgQuery__SelectStmt* s) {

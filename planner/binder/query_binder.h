@@ -9,6 +9,7 @@
 #include "planner/plan/query_plan.h"
 
 struct PgQuery__SelectStmt;
+struct ProtobufCMessage;
 
 namespace caracal::planner {
 
@@ -30,6 +31,8 @@ QueryPlan PlanInsertSource(const PgQuery__SelectStmt* stmt, const Catalog& catal
 bool NeedsQueryPlanner(const PgQuery__SelectStmt* stmt);
 // Whether a subquery occurs anywhere in `stmt`.
 bool ContainsSubquery(const PgQuery__SelectStmt* stmt);
+// Whether a subquery occurs anywhere in the parse tree message `m`.
+bool NodeContainsSubquery(const ProtobufCMessage* m);
 
 // One statement's binding state: the plan being built (its subplans and CTEs).
 class QueryBuilder {

@@ -94,6 +94,7 @@ class QueryBlock : public NameScope, public SubqueryBinder {
   // NameScope
   std::optional<NameBinding> Lookup(std::span<const std::string> names, int location) const override;
   std::optional<NameBinding> LookupParameter(int number, int location) const override;
+  std::optional<Slot> NowSlot() const override { return outer ? outer->NowSlot() : std::nullopt; }
   // SubqueryBinder
   SubqueryBinder::Bound BindSubquery(const PgQuery__Node* select, int location) override;
   void CoerceFirstColumn(int subplan, const SqlType& type) override;

@@ -1,3 +1,4 @@
+#include "planner/binder/query_binder.h"
 #include "planner/binder/select_binder.h"
 #include "planner/binder/table_statement_binder.h"
 
@@ -13,15 +14,16 @@
 
 namespace caracal::planner {
 
-namespace {
-
 std::string RefName(const PgQuery__RangeVar* rv) { return rv->alias ? rv->alias->aliasname : rv->relname; }
+
+namespace {
 
 void RejectWith(const PgQuery__WithClause* with) {
   if (with) throw NotSupported("WITH queries", with->location);
 }
 
-// The target column of an INSERT column list / UPDATE SET entry.
+}  // namespace
+
 int TargetColumn(const TableInfo& table, const PgQuery__ResTarget* target) {
   if (target->n_indirection > 0) throw NotSupported("assignment to an array element or field", target->location);
   int c = table.ColumnIndex(target->name);
@@ -31,6 +33,8 @@ int TargetColumn(const TableInfo& table, const PgQuery__ResTarget* target) {
                    target->location);
   return c;
 }
+
+namespace {
 
 ExprPtr ColumnDefault(const CatalogColumn& column) {
   if (column.default_expr) return column.default_expr->Clone();
@@ -116,6 +120,7 @@ void TableStatementBinder::BindReturning(Stmt& s, PgQuery__Node* const* list, si
 
 std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt* stmt) {
   RejectWith(stmt->with_clause);
+  if (IsDmlLoop(stmt)) return BindInsertLoop(stmt);
   const TableInfo& table = ResolveTable(stmt->relation);
   // Target columns: the list, or every column in order.
   std::vector<int> targets;
@@ -138,8 +143,7 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
   if (stmt->select_stmt) {
     if (stmt->select_stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) throw NotSupported("this INSERT source");
     const PgQuery__SelectStmt* source = stmt->select_stmt->select_stmt;
-    if (source->n_values_lists == 0)
-      throw NotSupported("INSERT ... SELECT").WithHint("Insert the rows one VALUES list at a time, or in a loop.");
+    if (source->n_values_lists == 0) throw NotSupported("INSERT ... SELECT here");
     for (size_t r = 0; r < source->n_values_lists; ++r) {
       const PgQuery__List* items = source->values_lists[r]->list;
       std::vector<const PgQuery__Node*> row(items->items, items->items + items->n_items);
@@ -210,9 +214,23 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
   return out;
 }
 
-StmtPtr TableStatementBinder::BindUpdate(const PgQuery__UpdateStmt* stmt) {
+std::vector<StmtPtr> TableStatementBinder::BindUpdate(const PgQuery__UpdateStmt* stmt) {
   RejectWith(stmt->with_clause);
-  if (stmt->n_from_clause > 0) throw NotSupported("UPDATE ... FROM");
+  if (IsDmlLoop(stmt)) return BindUpdateLoop(stmt);
+  std::vector<StmtPtr> out;
+  out.push_back(BindSimpleUpdate(stmt));
+  return out;
+}
+
+std::vector<StmtPtr> TableStatementBinder::BindDelete(const PgQuery__DeleteStmt* stmt) {
+  RejectWith(stmt->with_clause);
+  if (IsDmlLoop(stmt)) return BindDeleteLoop(stmt);
+  std::vector<StmtPtr> out;
+  out.push_back(BindSimpleDelete(stmt));
+  return out;
+}
+
+StmtPtr TableStatementBinder::BindSimpleUpdate(const PgQuery__UpdateStmt* stmt) {
   const TableInfo& table = ResolveTable(stmt->relation);
   TableScope scope(table, RefName(stmt->relation), variables_);
   ExprBinder binder(&scope, &catalog_);
@@ -243,9 +261,7 @@ StmtPtr TableStatementBinder::BindUpdate(const PgQuery__UpdateStmt* stmt) {
   return s;
 }
 
-StmtPtr TableStatementBinder::BindDelete(const PgQuery__DeleteStmt* stmt) {
-  RejectWith(stmt->with_clause);
-  if (stmt->n_using_clause > 0) throw NotSupported("DELETE ... USING");
+StmtPtr TableStatementBinder::BindSimpleDelete(const PgQuery__DeleteStmt* stmt) {
   const TableInfo& table = ResolveTable(stmt->relation);
   TableScope scope(table, RefName(stmt->relation), variables_);
   ExprBinder binder(&scope, &catalog_);
@@ -264,6 +280,14 @@ StmtPtr TableStatementBinder::BindDelete(const PgQuery__DeleteStmt* stmt) {
 StmtPtr TableStatementBinder::BindSelect(const PgQuery__SelectStmt* stmt, StmtKind kind) {
   auto s = std::make_unique<Stmt>();
   s->kind = kind;
+  if (NeedsQueryPlanner(stmt)) {
+    // Planned once, when the procedure is created: join order from the rules alone (no
+    // table sizes), as PostgreSQL's generic plan would be fixed for the session.
+    s->query = std::make_unique<QueryPlan>(PlanQuery(stmt, catalog_, {}, variables_));
+    for (const TableInfo* t : TablesRead(*s->query))
+      if (IsSystemView(*t)) throw NotSupported(fmt::format("reading the system view {} inside a procedure", t->name));
+    return s;
+  }
   s->select = std::make_unique<SelectPlan>(PlanSelect(stmt, catalog_, variables_));
   s->table = s->select->table;
   if (s->table && IsSystemView(*s->table))

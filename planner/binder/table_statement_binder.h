@@ -16,6 +16,16 @@
 //   SELECT: `select` (the bound query; kVariable slots allowed) and `select_key` (the
 //     primary-key path its rows come from).
 //   RETURNING: `returning` over the written row's columns and the variables.
+//   UPDATE ... FROM, DELETE ... USING, INSERT ... SELECT, and UPDATE / DELETE / INSERT
+//   with a subquery (dml_loop.cc), as a loop:
+//     a kSelectInto `collect` of a query (QueryPlan) of the rows' keys and new values into
+//       hidden array variables and their count;
+//     a kForRange over them whose body assigns each row's values to hidden variables and
+//       writes that row by its primary key (the statement bound as above, without FROM);
+//     FOUND / ROW_COUNT set from the count afterwards (when the procedure has them).
+//   An UPDATE or DELETE reads the rows it changes in the query, each once (DISTINCT ON its
+//   key: a row joined to several FROM rows is changed once, as in PostgreSQL). The writes'
+//   keys come from the query, so the analysis classifies them `dependent`.
 #pragma once
 
 #include <string>
@@ -34,14 +44,29 @@ struct PgQuery__RangeVar;
 
 namespace caracal::planner {
 
+// What the loop forms of set-based DML need from the procedure they are bound into.
+class DmlLoopHost {
+ public:
+  virtual ~DmlLoopHost() = default;
+  // A new frame slot.
+  virtual int AddVariable(std::string name, SqlType type, VariableKind kind) = 0;
+  // FOUND's and ROW_COUNT's slots (-1: the procedure has none).
+  virtual int FoundVariable() = 0;
+  virtual int RowCountVariable() = 0;
+  // Whether a loop form may have RETURNING (ad-hoc DML: each row is a result row; not
+  // yet RETURNING ... INTO in a procedure).
+  virtual bool AllowsReturning() const = 0;
+};
+
 class TableStatementBinder {
  public:
-  // `variables` may be null (ad-hoc statements).
-  TableStatementBinder(const Catalog& catalog, const NameScope* variables) : catalog_(catalog), variables_(variables) {}
+  // `variables` may be null (ad-hoc statements); `loops` null: the loop forms are refused.
+  TableStatementBinder(const Catalog& catalog, const NameScope* variables, DmlLoopHost* loops = nullptr)
+      : catalog_(catalog), variables_(variables), loops_(loops) {}
 
   std::vector<StmtPtr> BindInsert(const PgQuery__InsertStmt* stmt);
-  StmtPtr BindUpdate(const PgQuery__UpdateStmt* stmt);
-  StmtPtr BindDelete(const PgQuery__DeleteStmt* stmt);
+  std::vector<StmtPtr> BindUpdate(const PgQuery__UpdateStmt* stmt);
+  std::vector<StmtPtr> BindDelete(const PgQuery__DeleteStmt* stmt);
   // `kind`: kSelectInto (SELECT ... INTO, PERFORM) or kReturnQuery.
   StmtPtr BindSelect(const PgQuery__SelectStmt* stmt, StmtKind kind);
 
@@ -51,13 +76,31 @@ class TableStatementBinder {
  private:
   const TableInfo& ResolveTable(const PgQuery__RangeVar* rv) const;
   void BindReturning(Stmt& s, PgQuery__Node* const* list, size_t n, const NameScope& scope);
+  StmtPtr BindSimpleUpdate(const PgQuery__UpdateStmt* stmt);
+  StmtPtr BindSimpleDelete(const PgQuery__DeleteStmt* stmt);
+  // The loop forms (dml_loop.cc).
+  std::vector<StmtPtr> BindUpdateLoop(const PgQuery__UpdateStmt* stmt);
+  std::vector<StmtPtr> BindDeleteLoop(const PgQuery__DeleteStmt* stmt);
+  std::vector<StmtPtr> BindInsertLoop(const PgQuery__InsertStmt* stmt);
+  void RequireLoops(const char* what, size_t returning) const;
 
   const Catalog& catalog_;
   const NameScope* variables_;
+  DmlLoopHost* loops_;
   std::vector<OutputColumn> returning_columns_;
 };
 
 // The KeyAccess of a primary-key access path (expressions cloned).
 KeyAccess KeyAccessOf(const AccessPath& path);
+
+// The name a statement's target table answers to: its alias, else its name.
+std::string RefName(const PgQuery__RangeVar* rv);
+// The target column of an INSERT column list / UPDATE SET entry (42703 if none).
+int TargetColumn(const TableInfo& table, const PgQuery__ResTarget* target);
+
+// Whether an UPDATE / DELETE / INSERT is bound as a loop (see above).
+bool IsDmlLoop(const PgQuery__UpdateStmt* stmt);
+bool IsDmlLoop(const PgQuery__DeleteStmt* stmt);
+bool IsDmlLoop(const PgQuery__InsertStmt* stmt);
 
 }  // namespace caracal::planner

@@ -13,12 +13,51 @@ extern "C" {
 
 namespace caracal::planner {
 
+namespace {
+
+// The hidden variables of an ad-hoc statement bound as a loop; it has no FOUND or
+// ROW_COUNT, and each RETURNING row is a result row.
+class AdHocLoopHost final : public DmlLoopHost {
+ public:
+  explicit AdHocLoopHost(ProcedureIr& ir) : ir_(ir) {}
+  int AddVariable(std::string name, SqlType type, VariableKind kind) override {
+    Variable v;
+    v.name = std::move(name);
+    v.type = type;
+    v.kind = kind;
+    ir_.variables.push_back(std::move(v));
+    return static_cast<int>(ir_.variables.size()) - 1;
+  }
+  int FoundVariable() override { return -1; }
+  int RowCountVariable() override { return -1; }
+  bool AllowsReturning() const override { return true; }
+
+ private:
+  ProcedureIr& ir_;
+};
+
+// Numbers the table statements of `block` (nested ones too) and marks RETURNING as result rows.
+void NumberStatements(ProcedureIr& ir, Block& block) {
+  for (StmtPtr& s : block) {
+    s->line = 1;
+    if (s->table != nullptr || s->query != nullptr) {
+      s->emit_returning = !s->returning.empty();
+      ir.table_statements.push_back(s.get());
+      s->id = static_cast<int>(ir.table_statements.size());
+    }
+    NumberStatements(ir, s->body);
+  }
+}
+
+}  // namespace
+
 std::shared_ptr<ProcedureIr> BindAdHocDml(const PgQuery__Node* stmt, std::string_view text, const Catalog& catalog) {
   if (stmt->node_case == PG_QUERY__NODE__NODE_DO_STMT) return BindDoBlock(stmt->do_stmt, text, catalog);
   auto ir = std::make_shared<ProcedureIr>();
   ir->kind = ProcedureIr::Kind::kProcedure;
   ir->source = std::string(text);
-  TableStatementBinder binder(catalog, nullptr);
+  AdHocLoopHost loops(*ir);
+  TableStatementBinder binder(catalog, nullptr, &loops);
   std::vector<StmtPtr> stmts;
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_INSERT_STMT:
@@ -27,23 +66,18 @@ std::shared_ptr<ProcedureIr> BindAdHocDml(const PgQuery__Node* stmt, std::string
       break;
     case PG_QUERY__NODE__NODE_UPDATE_STMT:
       ir->command_tag = "UPDATE";
-      stmts.push_back(binder.BindUpdate(stmt->update_stmt));
+      stmts = binder.BindUpdate(stmt->update_stmt);
       break;
     case PG_QUERY__NODE__NODE_DELETE_STMT:
       ir->command_tag = "DELETE";
-      stmts.push_back(binder.BindDelete(stmt->delete_stmt));
+      stmts = binder.BindDelete(stmt->delete_stmt);
       break;
     default: throw SqlError(sqlstate::kInternalError, "internal error: not an INSERT, UPDATE or DELETE");
   }
   ir->name = "(" + ir->command_tag + ")";
   if (!binder.returning_columns().empty()) ir->result_columns = binder.returning_columns();
-  for (StmtPtr& s : stmts) {
-    s->line = 1;
-    s->emit_returning = !s->returning.empty();
-    ir->table_statements.push_back(s.get());
-    s->id = static_cast<int>(ir->table_statements.size());
-    ir->body.push_back(std::move(s));
-  }
+  for (StmtPtr& s : stmts) ir->body.push_back(std::move(s));
+  NumberStatements(*ir, ir->body);
   AnalyzeProcedure(*ir, catalog);
   return ir;
 }

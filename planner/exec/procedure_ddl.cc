@@ -73,7 +73,11 @@ std::vector<std::shared_ptr<const ProcedureIr>> ReanalyzedProceduresUsing(std::s
                                                                            const Catalog& catalog) {
   std::vector<std::shared_ptr<const ProcedureIr>> again;
   for (const std::shared_ptr<const ProcedureIr>& ir : catalog.Procedures()) {
-    auto uses = [&](const Stmt* s) { return std::ranges::find(tables, s->table) != tables.end(); };
+    auto uses = [&](const Stmt* s) {
+      if (s->query)
+        return std::ranges::any_of(TablesRead(*s->query), [&](const TableInfo* t) { return std::ranges::find(tables, t) != tables.end(); });
+      return std::ranges::find(tables, s->table) != tables.end();
+    };
     if (std::ranges::none_of(ir->table_statements, uses)) continue;
     PgParse parse = PgParse::Parse(ir->source);
     if (parse.size() != 1 || parse.statement(0)->node_case != PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT)

@@ -152,7 +152,8 @@ struct Env {
 
 class Executor final : public SubqueryRunner {
  public:
-  Executor(const QueryPlan& plan, RowSource& source) : plan_(plan), source_(source) {}
+  Executor(const QueryPlan& plan, RowSource& source, std::span<const Datum> variables)
+      : plan_(plan), source_(source), variables_(variables) {}
 
   // Runs `node`; false when a consumer stopped the run.
   bool Run(const QueryNode& node, const Env& env, const Emit& emit) const;
@@ -223,6 +224,7 @@ class Executor final : public SubqueryRunner {
   EvalContext Ctx(const Env& env) const {
     EvalContext ctx;
     ctx.outer = env.outer;
+    ctx.variables = variables_;
     ctx.subqueries = this;
     return ctx;
   }
@@ -262,6 +264,7 @@ class Executor final : public SubqueryRunner {
 
   const QueryPlan& plan_;
   RowSource& source_;
+  const std::span<const Datum> variables_;
   struct MemoEntry {
     std::vector<Row> rows;  // as many as the first run's consumer took
     bool complete = false;  // every row of the subplan
@@ -928,11 +931,11 @@ bool Executor::Run(const QueryNode& node, const Env& env, const Emit& emit) cons
 
 }  // namespace
 
-void RunQuery(const QueryPlan& plan, RowSource& source, std::span<const Datum> outer,
+void RunQuery(const QueryPlan& plan, RowSource& source, std::span<const Datum> variables,
               const std::function<bool(std::span<const Datum>)>& row) {
-  Executor executor(plan, source);
+  Executor executor(plan, source, variables);
   const size_t width = plan.columns.size();
-  executor.Run(*plan.root, Env{outer, {}}, [&](Row& r) { return row(std::span<const Datum>(r.data(), width)); });
+  executor.Run(*plan.root, Env{}, [&](Row& r) { return row(std::span<const Datum>(r.data(), width)); });
 }
 
 ResultSet ExecuteQuery(const QueryPlan& plan, engine::Database& db) {

@@ -17,9 +17,9 @@ namespace caracal::planner {
 // The result rows of `plan` over the last committed epoch, in PostgreSQL's text format.
 ResultSet ExecuteQuery(const QueryPlan& plan, engine::Database& db);
 
-// Hands each result row of `plan` (its visible columns) to `row` (false: stop). `outer`: the
-// values of the plan's kOuter slots (none at the top of an ad-hoc query).
-void RunQuery(const QueryPlan& plan, RowSource& source, std::span<const Datum> outer,
+// Hands each result row of `plan` (its visible columns) to `row` (false: stop). `variables`:
+// the values of its kVariable slots (a procedure's frame; none for an ad-hoc query).
+void RunQuery(const QueryPlan& plan, RowSource& source, std::span<const Datum> variables,
               const std::function<bool(std::span<const Datum>)>& row);
 
 }  // namespace caracal::planner

@@ -47,6 +47,7 @@ void ForEachOwnExpr(StmtT& s, F&& fn) {
   for (auto& k : s.select_key.key) one(k);
   one(s.select_key.lower);
   one(s.select_key.upper);
+  if (s.query) ForEachQueryExpr(*s.query, fn);
 }
 
 // Pre-order over every statement of `block` and its nested blocks.

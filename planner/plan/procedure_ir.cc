@@ -22,6 +22,10 @@ StoredRoutine StoredRoutineFor(std::shared_ptr<const ProcedureIr> ir) {
   r.is_procedure = ir->kind == ProcedureIr::Kind::kProcedure;
   for (const Stmt* s : ir->table_statements)
     if (s->table && std::ranges::find(r.tables, s->table) == r.tables.end()) r.tables.push_back(s->table);
+  for (const Stmt* s : ir->table_statements)
+    if (s->query)
+      for (const TableInfo* t : TablesRead(*s->query))
+        if (std::ranges::find(r.tables, t) == r.tables.end()) r.tables.push_back(t);
   r.ir = std::move(ir);
   return r;
 }

@@ -29,6 +29,7 @@
 
 #include "planner/catalog/catalog.h"
 #include "planner/expr/expr.h"
+#include "planner/plan/query_plan.h"
 #include "planner/plan/select_plan.h"
 #include "planner/types/sql_type.h"
 
@@ -160,6 +161,11 @@ struct Stmt {
   KeyAccess where_key;              // kUpdate/kDelete: rows addressed; kSelectInto uses `select`
   ExprPtr filter;                   // residual WHERE over column + variable slots (null: none)
   std::unique_ptr<SelectPlan> select;  // kSelectInto / kReturnQuery: the query (variable slots allowed)
+  // kSelectInto / kReturnQuery of a query that is more than one table's rows (a join, a
+  // subquery, WITH, ...; see NeedsQueryPlanner): its plan instead of `select`, with
+  // kVariable slots anywhere in it. `table` is then null; the statement still has an id
+  // (a read, never prefetched; its results are read-derived).
+  std::unique_ptr<QueryPlan> query;
   KeyAccess select_key;             // kSelectInto / kReturnQuery: where its rows come from
   std::vector<ExprPtr> row_values;  // kInsert: one per table column (defaults filled in, coerced)
   std::vector<std::pair<int, ExprPtr>> assignments;  // kUpdate SET / DO UPDATE SET: (column, value)
@@ -173,6 +179,13 @@ struct Stmt {
   // (the kForRange after it iterates over the arrays).
   bool collect = false;
   bool emit_returning = false;      // ad-hoc DML: each RETURNING row is a result row
+  // kSelectInto of a PL/pgSQL expression that is a query (x := (SELECT ...), IF EXISTS
+  // (...)), into one hidden temporary: it sets neither FOUND nor ROW_COUNT, gives NULL
+  // without a row and raises 21000 with more than one, as PL/pgSQL's expressions do.
+  bool expression_query = false;
+  // The first CONTEXT line of an error the statement's SQL raises, when it is not
+  // `SQL statement "<sql_text>"` (an expression query's: `SQL expression "..."`).
+  std::string sql_context;
   // kSelectInto: the query reads at most one row by its full primary key, its WHERE is
   // exactly those key equalities, and it has no grouping, ordering or LIMIT: a found row
   // is the answer (executors may skip the general query machinery).
@@ -260,6 +273,9 @@ struct ProcedureIr {
     return table_statements[static_cast<size_t>(id - 1)];
   }
 };
+
+// The output columns of a kSelectInto / kReturnQuery's query (`select` or `query`).
+inline const std::vector<OutputColumn>& QueryColumns(const Stmt& s) { return s.query ? s.query->columns : s.select->columns; }
 
 // What the catalog keeps of `ir` besides the IR itself (planner/catalog/catalog.h).
 StoredRoutine StoredRoutineFor(std::shared_ptr<const ProcedureIr> ir);

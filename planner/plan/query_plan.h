@@ -172,4 +172,58 @@ struct QueryPlan {
   std::vector<std::vector<OutputColumn>> cte_columns;  // while binding: each CTE's columns
 };
 
+// Calls fn(ExprT&) for every expression of `plan`: its nodes', its subplans' and its CTEs'
+// (a scan's access path values are pointers into its filter, so they are covered). For
+// analyses that ask what a query reads (its kVariable slots) or whether it may raise.
+template <typename NodeT, typename F>
+void ForEachNodeExpr(NodeT& node, F&& fn) {
+  auto one = [&](auto& p) {
+    if (p) fn(*p);
+  };
+  auto all = [&](auto& v) {
+    for (auto& e : v) one(e);
+  };
+  auto aggregate = [&](auto& a) {
+    one(a.arg);
+    one(a.filter);
+    one(a.delimiter);
+  };
+  all(node.params);
+  one(node.filter);
+  one(node.residual);
+  for (auto& row : node.rows) all(row);
+  all(node.args);
+  one(node.condition);
+  all(node.left_keys);
+  all(node.right_keys);
+  all(node.computed);
+  all(node.group_by);
+  for (auto& a : node.aggregates) aggregate(a);
+  for (auto& w : node.windows) {
+    all(w.partition_by);
+    all(w.order_by);
+  }
+  for (auto& c : node.window_calls) {
+    aggregate(c.agg);
+    all(c.args);
+  }
+  all(node.exprs);
+  for (auto& f : node.set_functions) all(f.args);
+  all(node.distinct_keys);
+  one(node.limit);
+  one(node.offset);
+  for (auto& child : node.children) ForEachNodeExpr(*child, fn);
+}
+
+template <typename PlanT, typename F>
+void ForEachQueryExpr(PlanT& plan, F&& fn) {
+  if (plan.root) ForEachNodeExpr(*plan.root, fn);
+  for (auto& sub : plan.subplans) ForEachNodeExpr(*sub, fn);
+  for (auto& cte : plan.ctes)
+    if (cte.plan) ForEachNodeExpr(*cte.plan, fn);
+}
+
+// The tables `plan` reads (its scans', its subplans' and CTEs'), each once, in plan order.
+std::vector<const TableInfo*> TablesRead(const QueryPlan& plan);
+
 }  // namespace caracal::planner

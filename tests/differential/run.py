@@ -385,6 +385,29 @@ def gen_string_updates(rng, n):
     return out
 
 
+def gen_q_procedures(rng, n):
+    names = ["'ann'", "'bob'", "'cy'", "'dee'", "'eve'", "'nobody'"]
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        acct = rng.choice([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 99])
+        if r < 0.3:
+            out.append(f"SELECT pay_by_name({rng.choice(names)}, {acct}, {rng.randrange(1, 30)});")
+        elif r < 0.4:
+            out.append(f"SELECT consolidate({rng.randrange(1, 7)});")
+        elif r < 0.55:
+            out.append(f"SELECT classify({acct});")
+        elif r < 0.7:
+            out.append(f"SELECT drain({acct}, {rng.randrange(1, 20)});")
+        elif r < 0.8:
+            out.append(f"SELECT open_account({rng.randrange(1, 7)}, {rng.randrange(0, 50)});")
+        elif r < 0.9:
+            out.append(f"SELECT busy_owners({rng.randrange(1, 4)});")
+        else:
+            out.append(f"SELECT * FROM owner_report({rng.choice(['1', '2', '3', 'NULL'])});")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------

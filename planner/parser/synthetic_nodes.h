@@ -1,0 +1,53 @@
+// SyntheticNodes: parse-tree nodes the binder makes itself, to bind a statement it derives
+// from the user's (UPDATE ... FROM as a query of the rows to update, then a point UPDATE
+// per row) with the same binders, so both mean exactly what the user's SQL means. The
+// nodes are libpg_query's protobuf-c structs with their descriptors set, so the generic
+// walkers over the tree see them as parsed nodes; they may point into a parse tree that
+// must outlive them. They live as long as this object.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planner/parser/pg_nodes.h"
+
+namespace caracal::planner {
+
+class SyntheticNodes {
+ public:
+  // `qualifier.column` (no qualifier: `column`): a ColumnRef.
+  PgQuery__Node* ColumnRef(const std::string& qualifier, const std::string& column);
+  // A ResTarget of `val` named `name` (may be empty).
+  PgQuery__Node* Target(PgQuery__Node* val, const std::string& name = {});
+  // A RangeVar as a FROM item.
+  PgQuery__Node* FromItem(PgQuery__RangeVar* range);
+  // A List of `items` (a VALUES row).
+  PgQuery__Node* List(const std::vector<PgQuery__Node*>& items);
+  // A node array for a repeated field; `n` receives its size.
+  PgQuery__Node** Array(const std::vector<PgQuery__Node*>& items, size_t& n);
+  PgQuery__Node* SelectNode(PgQuery__SelectStmt* select);
+
+  PgQuery__SelectStmt* NewSelect();
+  PgQuery__UpdateStmt* NewUpdate();
+  PgQuery__DeleteStmt* NewDelete();
+  PgQuery__InsertStmt* NewInsert();
+
+ private:
+  char* Text(const std::string& s);
+
+  std::deque<std::string> texts_;
+  std::deque<PgQuery__Node> nodes_;
+  std::deque<PgQuery__String> strings_;
+  std::deque<PgQuery__ColumnRef> refs_;
+  std::deque<PgQuery__ResTarget> targets_;
+  std::deque<PgQuery__List> lists_;
+  std::deque<PgQuery__SelectStmt> selects_;
+  std::deque<PgQuery__UpdateStmt> updates_;
+  std::deque<PgQuery__DeleteStmt> deletes_;
+  std::deque<PgQuery__InsertStmt> inserts_;
+  std::vector<std::unique_ptr<PgQuery__Node*[]>> arrays_;
+};
+
+}  // namespace caracal::planner
