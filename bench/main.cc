@@ -30,9 +30,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 100'000'000u));
   app.add_option("--epoch-interval-ms", o.engine.epoch_interval_ms, "an epoch closes after this long")
       ->capture_default_str();
-  app.add_option("--procedures", o.procedures, "native (hand-written C++) or sql (sql/<workload>/ compiled)")
+  app.add_option("--procedures", o.procedures,
+                 "native (hand-written C++), sql (sql/<workload>/ compiled) or sql-set (tpcc: sql with the set-based "
+                 "NewOrder and Stock-Level of sql/tpcc/procedures_set_based.sql)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"native", "sql"}));
+      ->check(CLI::IsMember({"native", "sql", "sql-set"}));
   std::string sql_dir = CARACAL_SQL_DIR;
   app.add_option("--sql-dir", sql_dir, "the project's sql/ folder (--procedures sql)")->capture_default_str();
   app.add_flag("--reference", o.reference, "run on the single-threaded serial reference executor");

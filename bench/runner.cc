@@ -175,9 +175,9 @@ void Recover(const RunOptions& options, const engine::Database& original, Worklo
 }  // namespace
 
 RunResult RunWorkload(const RunOptions& options) {
-  const bool sql = options.procedures == "sql";
+  const bool sql = options.procedures == "sql" || options.procedures == "sql-set";
   if (!sql && options.procedures != "native")
-    throw std::invalid_argument("--procedures " + options.procedures + ": expected native or sql");
+    throw std::invalid_argument("--procedures " + options.procedures + ": expected native, sql or sql-set");
   if (sql && (options.reference || !options.sql_twin))
     throw std::invalid_argument("--procedures sql runs on the engine only (compare its state_hash with --reference)");
   if (options.txns == 0 && options.seconds <= 0) throw std::invalid_argument("give --txns or --seconds");

@@ -48,6 +48,10 @@ class Twin final : public SqlTwin {
     if (tpcc) Run(TpccSequences(options.workload == "tpcc-1wh" ? 1 : options.workload_options.warehouses), "sequences");
     const auto start = std::chrono::steady_clock::now();
     Run(ReadFile(dir + "/procedures.sql"), dir + "/procedures.sql");
+    if (options.procedures == "sql-set") {
+      if (!tpcc) throw std::invalid_argument("--procedures sql-set: only tpcc has set-based procedures");
+      Run(ReadFile(dir + "/procedures_set_based.sql"), dir + "/procedures_set_based.sql");
+    }
     compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     // What is measured is the steady state: every procedure on its second-tier code.
     session_.procedure_cache().WaitForReoptimization();

@@ -79,6 +79,10 @@ class InitBuilder {
     }
   }
 
+  // A query of no table: the init program runs it (as a reconnaissance read, which reads
+  // nothing) to compute what the body will compute.
+  static bool ReadsNoTable(const Stmt& s) { return s.query && TablesRead(*s.query).empty(); }
+
   static bool Declared(const Stmt& s) { return IsWrite(s) || s.access->access == Access::kReadPrefetch; }
 
   static std::set<int> KeyVariables(const Stmt& s) {
@@ -115,7 +119,7 @@ class InitBuilder {
         if (s.kind == StmtKind::kAssign && needed_.count(s.target)) Need(s.value.get());
         if (s.kind == StmtKind::kSelectInto && (s.table || s.query))
           for (int t : s.into)
-            if (needed_.count(t) && taint_.read_derived().count(t)) recon_.insert(&s);
+            if (needed_.count(t) && (taint_.read_derived().count(t) || ReadsNoTable(s))) recon_.insert(&s);
         if (s.kind == StmtKind::kSelectInto && !s.table && !s.query)
           for (int t : s.into)
             if (needed_.count(t))

@@ -127,8 +127,17 @@ class Taint {
           break;
         }
         case StmtKind::kSelectInto:
-          if (s.table || s.query) {
+          if (s.table || (s.query && !TablesRead(*s.query).empty())) {
             for (int t : s.into) Add(t, s.id);
+          } else if (s.query) {
+            // A query of no table (unnest of an array parameter): its rows come from the
+            // variables it reads.
+            std::optional<int> r = control;
+            ForEachQueryExpr(*s.query, [&](const Expr& e) {
+              if (!r && Refs(&e)) r = SourceOfExpr(&e);
+            });
+            if (r)
+              for (int t : s.into) Add(t, *r);
           } else {
             std::optional<int> r = control;
             for (const auto& o : s.select->outputs)

@@ -228,7 +228,8 @@ class Classifier {
     std::string tables;
     for (const TableInfo* t : TablesRead(*s.query)) tables += (tables.empty() ? "" : ", ") + t->name;
     a.key_expr = tables.empty() ? "query (no table)" : "query over " + tables;
-    a.note = "a query plan: read at its serial position, not prefetched";
+    a.note = tables.empty() ? "rows computed from the arguments, in the init program too"
+                            : "a query plan: read at its serial position, not prefetched";
     s.access = std::move(a);
   }
 

@@ -4,6 +4,7 @@
 // (SyntheticNodes), by the same binders as any query and any single-row write.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "planner/binder/coerce.h"
@@ -21,11 +22,22 @@ namespace {
 class HiddenScope final : public NameScope {
  public:
   explicit HiddenScope(const NameScope* parent) : parent_(parent) {}
-  void Add(std::string name, int slot, SqlType type) { names_.push_back({std::move(name), {Slot{SlotSpace::kVariable, slot}, type}}); }
+  // `name`, and `qualifier.name` when the qualifier is not empty.
+  void Add(std::string qualifier, std::string name, int slot, SqlType type) {
+    names_.push_back({std::move(qualifier), std::move(name), {Slot{SlotSpace::kVariable, slot}, type}});
+  }
   std::optional<NameBinding> Lookup(std::span<const std::string> names, int location) const override {
-    if (names.size() == 1)
-      for (const auto& [name, binding] : names_)
-        if (name == names[0]) return binding;
+    std::optional<NameBinding> found;
+    for (const Entry& e : names_) {
+      if (!((names.size() == 1 && e.name == names[0]) ||
+            (names.size() == 2 && !e.qualifier.empty() && e.qualifier == names[0] && e.name == names[1])))
+        continue;
+      // A bare name two FROM items offer (u.i and a joined table's i).
+      if (found && !(found->slot == e.binding.slot))
+        throw SqlError(sqlstate::kAmbiguousColumn, fmt::format("column reference \"{}\" is ambiguous", names[0]), location);
+      found = e.binding;
+    }
+    if (found) return found;
     return parent_ ? parent_->Lookup(names, location) : std::nullopt;
   }
   std::optional<Slot> NowSlot() const override { return parent_ ? parent_->NowSlot() : std::nullopt; }
@@ -34,8 +46,12 @@ class HiddenScope final : public NameScope {
   }
 
  private:
+  struct Entry {
+    std::string qualifier, name;
+    NameBinding binding;
+  };
   const NameScope* parent_;
-  std::vector<std::pair<std::string, NameBinding>> names_;
+  std::vector<Entry> names_;
 };
 
 // A loop under construction: the query read into arrays, and the loop over its rows with
@@ -50,13 +66,16 @@ struct Loop {
 
 ExprPtr VariableRef(int slot, const SqlType& type) { return MakeSlot(Slot{SlotSpace::kVariable, slot}, type); }
 
-Loop BeginLoop(const PgQuery__SelectStmt* query, const Catalog& catalog, const NameScope* variables, DmlLoopHost& host) {
+// `names`: what the statement inside the loop calls each column (qualifier, name); empty:
+// hidden names only.
+Loop BeginLoop(QueryPlan plan, const NameScope* variables, DmlLoopHost& host,
+               const std::vector<std::pair<std::string, std::string>>& names = {}) {
   static const SqlType int4 = SqlType::Of(TypeId::kInt4);
   Loop l;
   l.read = std::make_unique<Stmt>();
   l.read->kind = StmtKind::kSelectInto;
   l.read->collect = true;
-  l.read->query = std::make_unique<QueryPlan>(PlanQuery(query, catalog, {}, variables));
+  l.read->query = std::make_unique<QueryPlan>(std::move(plan));
   for (const TableInfo* t : TablesRead(*l.read->query))
     if (IsSystemView(*t)) throw NotSupported(fmt::format("reading the system view {} in a data-changing statement", t->name));
   const std::vector<OutputColumn>& columns = l.read->query->columns;
@@ -74,9 +93,16 @@ Loop BeginLoop(const PgQuery__SelectStmt* query, const Catalog& catalog, const N
   l.loop->target = host.AddVariable("$dml_i", int4, VariableKind::kLoopVar);
   l.scope = std::make_unique<HiddenScope>(variables);
   for (size_t c = 0; c < columns.size(); ++c) {
-    const std::string name = fmt::format("$dml_value_{}", c);
+    // Named as the statement names the column where it does (EXPLAIN PROCEDURE's keys read
+    // `i = u.id`); the name is only ever looked up through this scope.
+    // Otherwise `$` and the query's name for it when that is unique.
+    std::string name = c < names.size() ? names[c].first + "." + names[c].second : fmt::format("$dml_value_{}", c);
+    if (c >= names.size() && columns[c].name != "?column?" &&
+        std::ranges::count_if(columns, [&](const OutputColumn& o) { return o.name == columns[c].name; }) == 1)
+      name = "$" + columns[c].name;
     const int value = host.AddVariable(name, columns[c].type, VariableKind::kTemp);
-    l.scope->Add(name, value, columns[c].type);
+    if (c < names.size()) l.scope->Add(names[c].first, names[c].second, value, columns[c].type);
+    else l.scope->Add("", name, value, columns[c].type);
     l.value_names.push_back(name);
     auto element = MakeExpr(ExprKind::kSubscript, columns[c].type);
     element->args.push_back(VariableRef(l.read->into[c], SqlType::ArrayOf(columns[c].type)));
@@ -90,32 +116,43 @@ Loop BeginLoop(const PgQuery__SelectStmt* query, const Catalog& catalog, const N
   return l;
 }
 
-// The loop's statements: the read, the loop (with `write` as its last statement), and
-// FOUND / ROW_COUNT from the row count.
-std::vector<StmtPtr> FinishLoop(Loop& l, StmtPtr write, DmlLoopHost& host) {
-  static const SqlType int4 = SqlType::Of(TypeId::kInt4);
-  l.loop->body.push_back(std::move(write));
+// The loop's statements: the read, the loop (ending with `tail`, whose last statement is
+// the write), and
+// FOUND / ROW_COUNT from the rows the writes changed (a write may find no row).
+std::vector<StmtPtr> FinishLoop(Loop& l, std::vector<StmtPtr> tail, DmlLoopHost& host) {
+  static const SqlType int8 = SqlType::Of(TypeId::kInt8);
+  auto assign = [](int target, ExprPtr value) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = StmtKind::kAssign;
+    s->target = target;
+    s->value = std::move(value);
+    return s;
+  };
   std::vector<StmtPtr> out;
   out.push_back(std::move(l.read));
+  for (StmtPtr& s : tail) l.loop->body.push_back(std::move(s));
+  const int row_count = host.RowCountVariable();
+  int changed = -1;
+  if (row_count >= 0) {
+    // Each write sets ROW_COUNT to the rows it changed: their sum.
+    changed = host.AddVariable("$dml_changed", int8, VariableKind::kTemp);
+    out.push_back(assign(changed, MakeConst(Datum::Int(0), int8)));
+    auto sum = MakeExpr(ExprKind::kArith, int8);
+    sum->op = Op::kAdd;
+    sum->args.push_back(VariableRef(changed, int8));
+    sum->args.push_back(VariableRef(row_count, int8));
+    l.loop->body.push_back(assign(changed, std::move(sum)));
+  }
   out.push_back(std::move(l.loop));
+  if (changed < 0) return out;
   if (int found = host.FoundVariable(); found >= 0) {
     auto any = MakeExpr(ExprKind::kCompare, SqlType::Of(TypeId::kBool));
     any->op = Op::kGt;
-    any->args.push_back(VariableRef(l.rows, int4));
-    any->args.push_back(MakeConst(Datum::Int(0), int4));
-    auto s = std::make_unique<Stmt>();
-    s->kind = StmtKind::kAssign;
-    s->target = found;
-    s->value = std::move(any);
-    out.push_back(std::move(s));
+    any->args.push_back(VariableRef(changed, int8));
+    any->args.push_back(MakeConst(Datum::Int(0), int8));
+    out.push_back(assign(found, std::move(any)));
   }
-  if (int count = host.RowCountVariable(); count >= 0) {
-    auto s = std::make_unique<Stmt>();
-    s->kind = StmtKind::kAssign;
-    s->target = count;
-    s->value = Coerce(VariableRef(l.rows, int4), SqlType::Of(TypeId::kInt8), CastContext::kAssignment);
-    out.push_back(std::move(s));
-  }
+  out.push_back(assign(row_count, VariableRef(changed, int8)));
   return out;
 }
 
@@ -140,7 +177,312 @@ void KeyByLoopValues(Stmt& s, const Loop& l) {
 
 bool HasSubLink(const ProtobufCMessage* m) { return m != nullptr && NodeContainsSubquery(m); }
 
+std::vector<StmtPtr> Statements(StmtPtr s) {
+  std::vector<StmtPtr> out;
+  out.push_back(std::move(s));
+  return out;
+}
+
+// A FROM / USING item whose columns are named in the statement (unnest(a, b) AS u(x, y),
+// (VALUES ...) AS v(x, y), (SELECT ...) AS s(x, y)).
+struct NamedFromItem {
+  std::string alias;
+  std::vector<std::string> columns;
+};
+
+std::optional<std::vector<NamedFromItem>> NamedFromItems(PgQuery__Node* const* items, size_t n) {
+  std::vector<NamedFromItem> out;
+  for (size_t i = 0; i < n; ++i) {
+    const PgQuery__Alias* alias = nullptr;
+    if (items[i]->node_case == PG_QUERY__NODE__NODE_RANGE_FUNCTION) alias = items[i]->range_function->alias;
+    else if (items[i]->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT) alias = items[i]->range_subselect->alias;
+    if (alias == nullptr || alias->n_colnames == 0) return std::nullopt;
+    out.push_back({alias->aliasname, NameList(alias->colnames, alias->n_colnames)});
+  }
+  return out;
+}
+
+// How the statement's names reach the target table's columns.
+class TargetNames {
+ public:
+  TargetNames(const TableInfo& table, std::string ref, const std::vector<NamedFromItem>& from)
+      : table_(table), ref_(std::move(ref)), from_(from) {}
+
+  // The target column `n` names (ref.col, or a bare col no FROM item has), else -1.
+  int ColumnOf(const PgQuery__Node* n) const {
+    if (n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) return -1;
+    const PgQuery__ColumnRef* ref = n->column_ref;
+    if (ref->n_fields == 2 && StringValue(ref->fields[0]) == ref_) return table_.ColumnIndex(StringValue(ref->fields[1]));
+    if (ref->n_fields == 1 && !InFromItems(StringValue(ref->fields[0]))) return table_.ColumnIndex(StringValue(ref->fields[0]));
+    return -1;
+  }
+  // Whether `n` may read the target row: a reference qualified by it, or a bare name that
+  // is one of its columns (a variable of that name would be ambiguous there anyway).
+  bool Mentions(const PgQuery__Node* n) const {
+    return ContainsNode(&n->base, [&](const PgQuery__Node* x) {
+      if (x->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) return false;
+      const PgQuery__ColumnRef* ref = x->column_ref;
+      if (ref->n_fields >= 2) return StringValue(ref->fields[0]) == ref_;
+      return ref->n_fields == 1 && table_.ColumnIndex(StringValue(ref->fields[0])) >= 0;
+    });
+  }
+
+ private:
+  bool InFromItems(const std::string& name) const {
+    for (const NamedFromItem& f : from_)
+      for (const std::string& c : f.columns)
+        if (c == name) return true;
+    return false;
+  }
+  const TableInfo& table_;
+  const std::string ref_;
+  const std::vector<NamedFromItem>& from_;
+};
+
+void ParseConjuncts(PgQuery__Node* n, std::vector<PgQuery__Node*>& out) {
+  if (n == nullptr) return;
+  if (n->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR && n->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+    for (size_t i = 0; i < n->bool_expr->n_args; ++i) ParseConjuncts(n->bool_expr->args[i], out);
+    return;
+  }
+  out.push_back(n);
+}
+
+// The rows of an UPDATE ... FROM / DELETE ... USING whose FROM items are all named
+// (NamedFromItem) and whose WHERE fixes every primary-key column of the target by `=` to
+// an expression over them, constants and variables: the query then reads only the FROM
+// items (DISTINCT ON the key: each target row once), and each row's write finds its
+// target row by key with the statement's own WHERE and SET, the FROM items' columns read
+// from the loop's variables. Without a table among the FROM items, keys computed from the
+// parameters stay known before the call runs (unnest of an array parameter is a `loop`
+// key set, not a `dependent` read). nullopt when the statement has another shape.
+struct KeyedByFrom {
+  PgQuery__SelectStmt* query = nullptr;
+  std::vector<std::pair<std::string, std::string>> names;  // each query column's (alias, column)
+};
+
+bool IsBareStar(const PgQuery__Node* target) {
+  const PgQuery__Node* v = target->res_target->val;
+  return v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && v->column_ref->n_fields == 1 &&
+         v->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_A_STAR;
+}
+
+// RETURNING with each bare `*` followed by the FROM items' columns, as PostgreSQL expands it.
+void ExpandReturningStar(SyntheticNodes& nodes, const KeyedByFrom& keyed, PgQuery__Node**& list, size_t& n) {
+  std::vector<PgQuery__Node*> out;
+  for (size_t i = 0; i < n; ++i) {
+    out.push_back(list[i]);
+    if (!IsBareStar(list[i])) continue;
+    for (const auto& [alias, column] : keyed.names) out.push_back(nodes.Target(nodes.ColumnRef(alias, column), column));
+  }
+  list = nodes.Array(out, n);
+}
+
+void RejectReturningStar(PgQuery__Node* const* list, size_t n, size_t from_items) {
+  for (size_t i = 0; i < n && from_items > 0; ++i)
+    if (IsBareStar(list[i])) throw NotSupported("RETURNING * here").WithHint("Name the columns to return.");
+}
+
+std::optional<KeyedByFrom> KeyFromItems(SyntheticNodes& nodes, const TableInfo& table, const PgQuery__RangeVar* relation,
+                                         PgQuery__Node* const* items, size_t n, PgQuery__Node* where) {
+  std::optional<std::vector<NamedFromItem>> from = NamedFromItems(items, n);
+  if (!from) return std::nullopt;
+  TargetNames names(table, RefName(relation), *from);
+  std::vector<PgQuery__Node*> conjuncts, free, keys(table.primary_key.size(), nullptr);
+  ParseConjuncts(where, conjuncts);
+  for (PgQuery__Node* c : conjuncts) {
+    if (!names.Mentions(c)) {
+      free.push_back(c);
+      continue;
+    }
+    if (c->node_case != PG_QUERY__NODE__NODE_A_EXPR) continue;
+    const PgQuery__AExpr* e = c->a_expr;
+    if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || e->n_name != 1 || StringValue(e->name[0]) != "=") continue;
+    for (auto [column_side, value_side] : {std::pair{e->lexpr, e->rexpr}, std::pair{e->rexpr, e->lexpr}}) {
+      const int column = names.ColumnOf(column_side);
+      if (column < 0 || names.Mentions(value_side)) continue;
+      for (size_t k = 0; k < keys.size(); ++k)
+        if (table.primary_key[k] == column && keys[k] == nullptr) keys[k] = value_side;
+    }
+  }
+  for (PgQuery__Node* k : keys)
+    if (k == nullptr) return std::nullopt;
+  KeyedByFrom out;
+  std::vector<PgQuery__Node*> targets;
+  for (const NamedFromItem& f : *from)
+    for (const std::string& c : f.columns) {
+      targets.push_back(nodes.Target(nodes.ColumnRef(f.alias, c)));
+      out.names.emplace_back(f.alias, c);
+    }
+  out.query = nodes.NewSelect();
+  out.query->target_list = nodes.Array(targets, out.query->n_target_list);
+  out.query->distinct_clause = nodes.Array(keys, out.query->n_distinct_clause);
+  std::vector<PgQuery__Node*> from_items(items, items + n);
+  out.query->from_clause = nodes.Array(from_items, out.query->n_from_clause);
+  out.query->where_clause = nodes.And(free);
+  return out;
+}
+
+// A source query `u JOIN t1 ON ... LEFT JOIN t2 ON ...`: a named FROM item joined, inner
+// or left, to tables each of whose primary key its ON clause fixes by `=` to values of the
+// items before it. Each row of `u` then meets at most one row of each table: the join is
+// a point lookup per row.
+struct LookupJoin {
+  PgQuery__RangeVar* range = nullptr;
+  const TableInfo* table = nullptr;
+  PgQuery__Node* on = nullptr;
+  bool inner = false;
+};
+struct LookupJoins {
+  PgQuery__Node* driver = nullptr;
+  NamedFromItem names;
+  std::vector<LookupJoin> joins;
+};
+
+std::optional<LookupJoins> AsLookupJoins(const PgQuery__SelectStmt* s, const Catalog& catalog) {
+  if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE || s->with_clause || s->n_from_clause != 1 || s->where_clause ||
+      s->n_group_clause > 0 || s->having_clause || s->n_distinct_clause > 0 || s->n_sort_clause > 0 || s->limit_count ||
+      s->limit_offset || s->n_window_clause > 0 || s->n_values_lists > 0 || s->n_locking_clause > 0 ||
+      NodeContainsSubquery(&s->base))
+    return std::nullopt;
+  for (size_t i = 0; i < s->n_target_list; ++i)
+    if (ContainsNode(&s->target_list[i]->base, [](const PgQuery__Node* n) { return n->node_case == PG_QUERY__NODE__NODE_A_STAR; }))
+      return std::nullopt;
+  LookupJoins out;
+  PgQuery__Node* node = s->from_clause[0];
+  while (node->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR) {
+    const PgQuery__JoinExpr* j = node->join_expr;
+    if ((j->jointype != PG_QUERY__JOIN_TYPE__JOIN_INNER && j->jointype != PG_QUERY__JOIN_TYPE__JOIN_LEFT) || j->is_natural ||
+        j->n_using_clause > 0 || j->quals == nullptr || j->alias || j->rarg->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+      return std::nullopt;
+    PgQuery__RangeVar* range = j->rarg->range_var;
+    const TableInfo* table = catalog.FindTable(range->relname);
+    if (table == nullptr || IsSystemView(*table) || (range->schemaname && *range->schemaname)) return std::nullopt;
+    out.joins.push_back({range, table, j->quals, j->jointype == PG_QUERY__JOIN_TYPE__JOIN_INNER});
+    node = j->larg;
+  }
+  if (out.joins.empty()) return std::nullopt;
+  std::ranges::reverse(out.joins);
+  std::optional<std::vector<NamedFromItem>> driver = NamedFromItems(&node, 1);
+  if (!driver) return std::nullopt;
+  out.driver = node;
+  out.names = (*driver)[0];
+  std::vector<NamedFromItem> before{out.names};
+  for (const LookupJoin& j : out.joins) {
+    TargetNames names(*j.table, RefName(j.range), before);
+    std::vector<PgQuery__Node*> conjuncts;
+    ParseConjuncts(j.on, conjuncts);
+    std::set<int> fixed;
+    for (PgQuery__Node* c : conjuncts) {
+      if (c->node_case != PG_QUERY__NODE__NODE_A_EXPR) continue;
+      const PgQuery__AExpr* e = c->a_expr;
+      if (e->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || e->n_name != 1 || StringValue(e->name[0]) != "=") continue;
+      for (auto [column_side, value_side] : {std::pair{e->lexpr, e->rexpr}, std::pair{e->rexpr, e->lexpr}}) {
+        const int column = names.ColumnOf(column_side);
+        if (column >= 0 && !names.Mentions(value_side)) fixed.insert(column);
+      }
+    }
+    for (int k : j.table->primary_key)
+      if (!fixed.count(k)) return std::nullopt;
+    NamedFromItem item{RefName(j.range), {}};
+    for (const CatalogColumn& c : j.table->columns) item.columns.push_back(c.name);
+    before.push_back(std::move(item));
+  }
+  return out;
+}
+
 }  // namespace
+
+// INSERT ... SELECT ... FROM u JOIN t ON <t's key> ...: a loop over the rows of `u` alone
+// (unnest of parameters: keys known before the call runs), each row looking up its
+// tables' rows by key with a SELECT INTO (prefetchable when the key is), skipping the
+// row when an inner join's lookup finds nothing, then inserting the select list's values,
+// as the row-at-a-time version of the same statement would.
+std::optional<std::vector<StmtPtr>> TableStatementBinder::BindInsertByLookups(const PgQuery__InsertStmt* stmt) {
+  const PgQuery__SelectStmt* source = stmt->select_stmt->select_stmt;
+  std::optional<LookupJoins> lookups = AsLookupJoins(source, catalog_);
+  if (!lookups) return std::nullopt;
+  SyntheticNodes nodes;
+  // The rows of u.
+  std::vector<PgQuery__Node*> targets;
+  std::vector<std::pair<std::string, std::string>> names;
+  for (const std::string& c : lookups->names.columns) {
+    targets.push_back(nodes.Target(nodes.ColumnRef(lookups->names.alias, c)));
+    names.emplace_back(lookups->names.alias, c);
+  }
+  PgQuery__SelectStmt* rows = nodes.NewSelect();
+  rows->target_list = nodes.Array(targets, rows->n_target_list);
+  std::vector<PgQuery__Node*> from{lookups->driver};
+  rows->from_clause = nodes.Array(from, rows->n_from_clause);
+  Loop l = BeginLoop(PlanQuery(rows, catalog_, {}, variables_), variables_, *loops_, names);
+
+  // The columns of each table the select list and the ON clauses may name (t.c, or a bare
+  // c that is one of t's): only those are read.
+  std::vector<const PgQuery__Node*> users;
+  for (size_t i = 0; i < source->n_target_list; ++i) users.push_back(source->target_list[i]);
+  for (const LookupJoin& j : lookups->joins) users.push_back(j.on);
+  auto used = [&](const std::string& alias, const std::string& column) {
+    return std::ranges::any_of(users, [&](const PgQuery__Node* u) {
+      return ContainsNode(&u->base, [&](const PgQuery__Node* n) {
+        if (n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) return false;
+        const PgQuery__ColumnRef* ref = n->column_ref;
+        const std::string last = StringValue(ref->fields[ref->n_fields - 1]);
+        if (last != column) return false;
+        return ref->n_fields == 1 || StringValue(ref->fields[ref->n_fields - 2]) == alias;
+      });
+    });
+  };
+
+  std::vector<StmtPtr> tail;
+  for (const LookupJoin& j : lookups->joins) {
+    // SELECT t.key, t.<used columns> INTO <variables> FROM t WHERE <ON>; the key (never
+    // NULL in a row) says whether there was one.
+    const std::string alias = RefName(j.range);
+    const int key_column = j.table->primary_key[0];
+    std::vector<int> read_columns;
+    for (size_t c = 0; c < j.table->columns.size(); ++c)
+      if (static_cast<int>(c) == key_column || used(alias, j.table->columns[c].name)) read_columns.push_back(static_cast<int>(c));
+    std::vector<PgQuery__Node*> columns;
+    for (int c : read_columns) columns.push_back(nodes.Target(nodes.ColumnRef(alias, j.table->columns[static_cast<size_t>(c)].name)));
+    PgQuery__SelectStmt* lookup = nodes.NewSelect();
+    lookup->target_list = nodes.Array(columns, lookup->n_target_list);
+    std::vector<PgQuery__Node*> table{nodes.FromItem(j.range)};
+    lookup->from_clause = nodes.Array(table, lookup->n_from_clause);
+    lookup->where_clause = j.on;
+    StmtPtr read = TableStatementBinder(catalog_, l.scope.get()).BindSelect(lookup, StmtKind::kSelectInto);
+    for (int column : read_columns) {
+      const CatalogColumn& c = j.table->columns[static_cast<size_t>(column)];
+      const int v = loops_->AddVariable(alias + "." + c.name, c.type, VariableKind::kTemp);
+      read->into.push_back(v);
+      l.scope->Add(alias, c.name, v, c.type);
+    }
+    const int found = read->into[0];
+    const SqlType found_type = j.table->columns[static_cast<size_t>(key_column)].type;
+    tail.push_back(std::move(read));
+    if (j.inner) {
+      auto skip = std::make_unique<Stmt>();
+      skip->kind = StmtKind::kContinue;
+      auto missing = MakeExpr(ExprKind::kIsNull, SqlType::Of(TypeId::kBool));
+      missing->args.push_back(VariableRef(found, found_type));
+      skip->conds.push_back(std::move(missing));
+      tail.push_back(std::move(skip));
+    }
+  }
+  // INSERT INTO target (cols) VALUES (<the select list>) [ON CONFLICT ...] [RETURNING ...].
+  std::vector<PgQuery__Node*> values;
+  for (size_t i = 0; i < source->n_target_list; ++i) values.push_back(source->target_list[i]->res_target->val);
+  PgQuery__SelectStmt* row = nodes.NewSelect();
+  std::vector<PgQuery__Node*> lists{nodes.List(values)};
+  row->values_lists = nodes.Array(lists, row->n_values_lists);
+  PgQuery__InsertStmt* insert = nodes.NewInsert();
+  *insert = *stmt;
+  insert->select_stmt = nodes.SelectNode(row);
+  TableStatementBinder row_binder(catalog_, l.scope.get());
+  std::vector<StmtPtr> writes = row_binder.BindInsert(insert);
+  returning_columns_ = row_binder.returning_columns();
+  tail.push_back(std::move(writes[0]));
+  return FinishLoop(l, std::move(tail), *loops_);
+}
 
 bool IsDmlLoop(const PgQuery__UpdateStmt* stmt) { return stmt->n_from_clause > 0 || HasSubLink(&stmt->base); }
 bool IsDmlLoop(const PgQuery__DeleteStmt* stmt) { return stmt->n_using_clause > 0 || HasSubLink(&stmt->base); }
@@ -162,6 +504,21 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
   const TableInfo& table = ResolveTable(stmt->relation);
   const std::string ref = RefName(stmt->relation);
   SyntheticNodes nodes;
+  if (!HasSubLink(&stmt->base))
+    if (std::optional<KeyedByFrom> keyed = KeyFromItems(nodes, table, stmt->relation, stmt->from_clause, stmt->n_from_clause,
+                                                        stmt->where_clause)) {
+      Loop l = BeginLoop(PlanQuery(keyed->query, catalog_, {}, variables_), variables_, *loops_, keyed->names);
+      PgQuery__UpdateStmt* update = nodes.NewUpdate();
+      *update = *stmt;
+      update->n_from_clause = 0;
+      update->from_clause = nullptr;
+      ExpandReturningStar(nodes, *keyed, update->returning_list, update->n_returning_list);
+      TableStatementBinder row_binder(catalog_, l.scope.get());
+      StmtPtr write = row_binder.BindSimpleUpdate(update);
+      returning_columns_ = row_binder.returning_columns();
+      return FinishLoop(l, Statements(std::move(write)), *loops_);
+    }
+  RejectReturningStar(stmt->returning_list, stmt->n_returning_list, stmt->n_from_clause);
   // The query: each row's key, then the new value of each SET column but DEFAULT ones.
   std::vector<PgQuery__Node*> targets, keys;
   for (int k : table.primary_key) keys.push_back(nodes.ColumnRef(ref, table.columns[static_cast<size_t>(k)].name));
@@ -188,7 +545,7 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
   for (size_t i = 0; i < stmt->n_from_clause; ++i) from.push_back(stmt->from_clause[i]);
   query->from_clause = nodes.Array(from, query->n_from_clause);
   query->where_clause = stmt->where_clause;
-  Loop l = BeginLoop(query, catalog_, variables_, *loops_);
+  Loop l = BeginLoop(PlanQuery(query, catalog_, {}, variables_), variables_, *loops_);
 
   // Each row: UPDATE ref SET column = its value variable (or DEFAULT), by its key.
   std::vector<PgQuery__Node*> assignments;
@@ -206,7 +563,7 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
   StmtPtr write = row_binder.BindSimpleUpdate(update);
   returning_columns_ = row_binder.returning_columns();
   KeyByLoopValues(*write, l);
-  return FinishLoop(l, std::move(write), *loops_);
+  return FinishLoop(l, Statements(std::move(write)), *loops_);
 }
 
 std::vector<StmtPtr> TableStatementBinder::BindDeleteLoop(const PgQuery__DeleteStmt* stmt) {
@@ -214,6 +571,21 @@ std::vector<StmtPtr> TableStatementBinder::BindDeleteLoop(const PgQuery__DeleteS
   const TableInfo& table = ResolveTable(stmt->relation);
   const std::string ref = RefName(stmt->relation);
   SyntheticNodes nodes;
+  if (!HasSubLink(&stmt->base))
+    if (std::optional<KeyedByFrom> keyed = KeyFromItems(nodes, table, stmt->relation, stmt->using_clause, stmt->n_using_clause,
+                                                        stmt->where_clause)) {
+      Loop l = BeginLoop(PlanQuery(keyed->query, catalog_, {}, variables_), variables_, *loops_, keyed->names);
+      PgQuery__DeleteStmt* remove = nodes.NewDelete();
+      *remove = *stmt;
+      remove->n_using_clause = 0;
+      remove->using_clause = nullptr;
+      ExpandReturningStar(nodes, *keyed, remove->returning_list, remove->n_returning_list);
+      TableStatementBinder row_binder(catalog_, l.scope.get());
+      StmtPtr write = row_binder.BindSimpleDelete(remove);
+      returning_columns_ = row_binder.returning_columns();
+      return FinishLoop(l, Statements(std::move(write)), *loops_);
+    }
+  RejectReturningStar(stmt->returning_list, stmt->n_returning_list, stmt->n_using_clause);
   std::vector<PgQuery__Node*> targets, keys;
   for (int k : table.primary_key) keys.push_back(nodes.ColumnRef(ref, table.columns[static_cast<size_t>(k)].name));
   for (PgQuery__Node* key : keys) targets.push_back(nodes.Target(key));
@@ -224,7 +596,7 @@ std::vector<StmtPtr> TableStatementBinder::BindDeleteLoop(const PgQuery__DeleteS
   for (size_t i = 0; i < stmt->n_using_clause; ++i) from.push_back(stmt->using_clause[i]);
   query->from_clause = nodes.Array(from, query->n_from_clause);
   query->where_clause = stmt->where_clause;
-  Loop l = BeginLoop(query, catalog_, variables_, *loops_);
+  Loop l = BeginLoop(PlanQuery(query, catalog_, {}, variables_), variables_, *loops_);
 
   PgQuery__DeleteStmt* remove = nodes.NewDelete();
   remove->relation = stmt->relation;
@@ -234,14 +606,23 @@ std::vector<StmtPtr> TableStatementBinder::BindDeleteLoop(const PgQuery__DeleteS
   StmtPtr write = row_binder.BindSimpleDelete(remove);
   returning_columns_ = row_binder.returning_columns();
   KeyByLoopValues(*write, l);
-  return FinishLoop(l, std::move(write), *loops_);
+  return FinishLoop(l, Statements(std::move(write)), *loops_);
 }
 
 std::vector<StmtPtr> TableStatementBinder::BindInsertLoop(const PgQuery__InsertStmt* stmt) {
   RequireLoops("INSERT ... SELECT", stmt->n_returning_list);
-  ResolveTable(stmt->relation);
+  const TableInfo& table = ResolveTable(stmt->relation);
+  if (std::optional<std::vector<StmtPtr>> by_lookups = BindInsertByLookups(stmt)) return std::move(*by_lookups);
+  // The query's columns take the target columns' types, its untyped literals too.
+  std::vector<std::pair<std::string, SqlType>> targets;
+  for (size_t i = 0; i < stmt->n_cols; ++i) {
+    const CatalogColumn& c = table.columns[static_cast<size_t>(TargetColumn(table, stmt->cols[i]->res_target))];
+    targets.emplace_back(c.name, c.type);
+  }
+  if (stmt->n_cols == 0)
+    for (const CatalogColumn& c : table.columns) targets.emplace_back(c.name, c.type);
   SyntheticNodes nodes;
-  Loop l = BeginLoop(stmt->select_stmt->select_stmt, catalog_, variables_, *loops_);
+  Loop l = BeginLoop(PlanInsertSource(stmt->select_stmt->select_stmt, catalog_, {}, targets, variables_), variables_, *loops_);
   // Each row: INSERT INTO t (cols) VALUES (its value variables) [ON CONFLICT ...].
   std::vector<PgQuery__Node*> values;
   for (const std::string& name : l.value_names) values.push_back(nodes.ColumnRef("", name));
@@ -259,7 +640,7 @@ std::vector<StmtPtr> TableStatementBinder::BindInsertLoop(const PgQuery__InsertS
   TableStatementBinder row_binder(catalog_, l.scope.get());
   std::vector<StmtPtr> writes = row_binder.BindInsert(insert);
   returning_columns_ = row_binder.returning_columns();
-  return FinishLoop(l, std::move(writes[0]), *loops_);
+  return FinishLoop(l, Statements(std::move(writes[0])), *loops_);
 }
 
 }  // namespace caracal::planner

@@ -21,7 +21,8 @@ namespace {
 
 ExprPtr IdSlot(int id, const SqlType& type, int location = -1) { return MakeSlot(Slot{SlotSpace::kTuple, id}, type, location); }
 
-// Whether a protobuf message (any parse node) holds a node for which `match` is true.
+}  // namespace
+
 bool ContainsNode(const ProtobufCMessage* m, const std::function<bool(const PgQuery__Node*)>& match) {
   if (m == nullptr) return false;
   if (m->descriptor == &pg_query__node__descriptor && match(reinterpret_cast<const PgQuery__Node*>(m))) return true;
@@ -45,6 +46,8 @@ bool ContainsNode(const ProtobufCMessage* m, const std::function<bool(const PgQu
   }
   return false;
 }
+
+namespace {
 
 // Where PostgreSQL reports an expression: its leftmost token (an operator's left operand).
 int LeftmostLocation(const PgQuery__Node* n) {
@@ -1179,10 +1182,10 @@ QueryPlan PlanQuery(const PgQuery__SelectStmt* stmt, const Catalog& catalog, con
 }
 
 QueryPlan PlanInsertSource(const PgQuery__SelectStmt* stmt, const Catalog& catalog, const TableRowEstimator& estimate,
-                           const std::vector<std::pair<std::string, SqlType>>& targets) {
+                           const std::vector<std::pair<std::string, SqlType>>& targets, const NameScope* outer) {
   QueryBuilder builder(catalog, estimate);
   // Untyped literals stay untyped: the target columns type them, as PostgreSQL does.
-  QueryBuilder::Bound bound = builder.BindSelect(stmt, nullptr, nullptr, nullptr, true);
+  QueryBuilder::Bound bound = builder.BindSelect(stmt, nullptr, outer, nullptr, true);
   if (bound.columns.size() > targets.size()) {
     int location = -1;
     if (stmt->op == PG_QUERY__SET_OPERATION__SETOP_NONE && stmt->n_target_list > targets.size())

@@ -23,7 +23,7 @@ QueryPlan PlanQuery(const PgQuery__SelectStmt* stmt, const Catalog& catalog, con
 // The source query of INSERT ... SELECT, its columns converted to `targets` (name, type)
 // by assignment, its untyped literals typed by them (42601 with more columns than targets).
 QueryPlan PlanInsertSource(const PgQuery__SelectStmt* stmt, const Catalog& catalog, const TableRowEstimator& estimate,
-                           const std::vector<std::pair<std::string, SqlType>>& targets);
+                           const std::vector<std::pair<std::string, SqlType>>& targets, const NameScope* outer = nullptr);
 
 // Whether `stmt` needs PlanQuery: more than one FROM item, a join, a subquery anywhere, a
 // set operation, WITH, VALUES, a function or subquery in FROM, DISTINCT ON or a window
@@ -33,6 +33,8 @@ bool NeedsQueryPlanner(const PgQuery__SelectStmt* stmt);
 bool ContainsSubquery(const PgQuery__SelectStmt* stmt);
 // Whether a subquery occurs anywhere in the parse tree message `m`.
 bool NodeContainsSubquery(const ProtobufCMessage* m);
+// Whether the parse tree message `m` (any parse node) holds a node for which `match` is true.
+bool ContainsNode(const ProtobufCMessage* m, const std::function<bool(const PgQuery__Node*)>& match);
 
 // One statement's binding state: the plan being built (its subplans and CTEs).
 class QueryBuilder {

@@ -28,6 +28,7 @@
 //   keys come from the query, so the analysis classifies them `dependent`.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,7 @@ class TableStatementBinder {
   std::vector<StmtPtr> BindUpdateLoop(const PgQuery__UpdateStmt* stmt);
   std::vector<StmtPtr> BindDeleteLoop(const PgQuery__DeleteStmt* stmt);
   std::vector<StmtPtr> BindInsertLoop(const PgQuery__InsertStmt* stmt);
+  std::optional<std::vector<StmtPtr>> BindInsertByLookups(const PgQuery__InsertStmt* stmt);
   void RequireLoops(const char* what, size_t returning) const;
 
   const Catalog& catalog_;

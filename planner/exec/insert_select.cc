@@ -25,6 +25,9 @@ namespace caracal::planner {
 bool IsInsertSelect(const PgQuery__InsertStmt* stmt) {
   if (!stmt->select_stmt || stmt->select_stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return false;
   const PgQuery__SelectStmt* source = stmt->select_stmt->select_stmt;
+  // ON CONFLICT and RETURNING need each row's outcome: those run as a transaction in an
+  // epoch, the query then a write per row (binder/dml_loop.cc).
+  if (stmt->on_conflict_clause || stmt->n_returning_list > 0) return false;
   // Plain VALUES lists are a procedure's multi-row INSERT (nextval(), RETURNING, ON CONFLICT).
   return source->n_values_lists == 0 || ContainsSubquery(source);
 }

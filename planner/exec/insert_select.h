@@ -17,7 +17,8 @@ struct PgQuery__InsertStmt;
 
 namespace caracal::planner {
 
-// Whether `stmt` is an INSERT whose source needs the query planner (InsertSelect runs it).
+// Whether `stmt` is an INSERT whose source needs the query planner and that InsertSelect
+// loads between epochs (not with ON CONFLICT or RETURNING: those run in an epoch).
 bool IsInsertSelect(const PgQuery__InsertStmt* stmt);
 
 // EXPLAIN of it: "Insert on t" over the source query's plan.

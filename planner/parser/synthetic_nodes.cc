@@ -65,6 +65,18 @@ PgQuery__Node* SyntheticNodes::SelectNode(PgQuery__SelectStmt* select) {
   return &n;
 }
 
+PgQuery__Node* SyntheticNodes::And(const std::vector<PgQuery__Node*>& items) {
+  if (items.size() <= 1) return items.empty() ? nullptr : items[0];
+  PgQuery__BoolExpr& b = bools_.emplace_back(PgQuery__BoolExpr PG_QUERY__BOOL_EXPR__INIT);
+  b.boolop = PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
+  b.args = Array(items, b.n_args);
+  b.location = -1;
+  PgQuery__Node& n = nodes_.emplace_back(PgQuery__Node PG_QUERY__NODE__INIT);
+  n.node_case = PG_QUERY__NODE__NODE_BOOL_EXPR;
+  n.bool_expr = &b;
+  return &n;
+}
+
 PgQuery__SelectStmt* SyntheticNodes::NewSelect() {
   PgQuery__SelectStmt& s = selects_.emplace_back(PgQuery__SelectStmt PG_QUERY__SELECT_STMT__INIT);
   s.limit_option = PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_DEFAULT;

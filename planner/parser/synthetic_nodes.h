@@ -28,6 +28,8 @@ class SyntheticNodes {
   // A node array for a repeated field; `n` receives its size.
   PgQuery__Node** Array(const std::vector<PgQuery__Node*>& items, size_t& n);
   PgQuery__Node* SelectNode(PgQuery__SelectStmt* select);
+  // `items` ANDed (one item: itself; none: null).
+  PgQuery__Node* And(const std::vector<PgQuery__Node*>& items);
 
   PgQuery__SelectStmt* NewSelect();
   PgQuery__UpdateStmt* NewUpdate();
@@ -43,6 +45,7 @@ class SyntheticNodes {
   std::deque<PgQuery__ColumnRef> refs_;
   std::deque<PgQuery__ResTarget> targets_;
   std::deque<PgQuery__List> lists_;
+  std::deque<PgQuery__BoolExpr> bools_;
   std::deque<PgQuery__SelectStmt> selects_;
   std::deque<PgQuery__UpdateStmt> updates_;
   std::deque<PgQuery__DeleteStmt> deletes_;

@@ -31,11 +31,16 @@ runs = [
     ["--procedures", "sql", "--workers", "2", "--epoch-txns", "97"],
     # Hot rows split into pieces that run the compiled UPDATE code on the other core.
     ["--procedures", "sql", "--workers", "2", "--epoch-txns", "5000", "--split-threshold", "8"],
+    # TPC-C's NewOrder and Stock-Level as set-based SQL (unnest, UPDATE ... FROM, joins).
+    ["--procedures", "sql-set", "--workers", "2", "--epoch-txns", "97"],
+    ["--procedures", "sql-set", "--workers", "1", "--epoch-txns", "10000"],
 ]
 failures = 0
 for workload, sizes in workloads:
     seen = {}
     for run in runs:
+        if "sql-set" in run and not workload.startswith("tpcc"):
+            continue
         out = subprocess.run([args.bench, workload, "--seed", "7", *sizes, *run], capture_output=True, text=True)
         if out.returncode != 0:
             print(f"FAIL {workload} {' '.join(run)}: exit {out.returncode}\n{out.stderr}")

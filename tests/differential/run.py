@@ -408,6 +408,24 @@ def gen_q_procedures(rng, n):
     return out
 
 
+def gen_q_dml(rng, n):
+    out = []
+    orders = 2
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.55:
+            orders += 1
+            k = rng.randrange(1, 5)
+            items = rng.sample(range(1, 15), k)  # distinct: PostgreSQL updates a joined row once
+            qtys = [rng.randrange(1, 10) for _ in items]
+            out.append(f"SELECT new_order({orders}, {rng.randrange(1, 4)}, {arr(items, 'integer')}, {arr(qtys, 'integer')});")
+        elif r < 0.75:
+            out.append(f"SELECT cancel({rng.randrange(1, orders + 2)});")
+        else:
+            out.append(f"SELECT restock({rng.randrange(1, 4)}, {rng.randrange(5, 30)});")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------
