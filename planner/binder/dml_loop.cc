@@ -307,6 +307,10 @@ std::optional<KeyedByFrom> KeyFromItems(SyntheticNodes& nodes, const TableInfo& 
   }
   for (PgQuery__Node* k : keys)
     if (k == nullptr) return std::nullopt;
+  // DISTINCT ON reads an integer constant as a column position, and a constant key part
+  // tells no rows apart: only the others dedupe (none left: the other shape).
+  std::erase_if(keys, [](const PgQuery__Node* k) { return k->node_case == PG_QUERY__NODE__NODE_A_CONST; });
+  if (keys.empty()) return std::nullopt;
   KeyedByFrom out;
   std::vector<PgQuery__Node*> targets;
   for (const NamedFromItem& f : *from)
