@@ -420,10 +420,40 @@ std::optional<std::vector<StmtPtr>> TableStatementBinder::BindInsertByLookups(co
   rows->from_clause = nodes.Array(from, rows->n_from_clause);
   Loop l = BeginLoop(PlanQuery(rows, catalog_, {}, variables_), variables_, *loops_, names);
 
-  // The columns of each table the select list and the ON clauses may name (t.c, or a bare
-  // c that is one of t's): only those are read.
+  // Which joined tables a node may read: t.c, or a bare c that is one of t's columns and
+  // not one of u's.
+  auto mentions = [&](const PgQuery__Node* node, const LookupJoin& j) {
+    const std::string alias = RefName(j.range);
+    return ContainsNode(&node->base, [&](const PgQuery__Node* n) {
+      if (n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) return false;
+      const PgQuery__ColumnRef* ref = n->column_ref;
+      if (ref->n_fields >= 2) return StringValue(ref->fields[ref->n_fields - 2]) == alias;
+      const std::string name = StringValue(ref->fields[0]);
+      return j.table->ColumnIndex(name) >= 0 && std::ranges::find(lookups->names.columns, name) == lookups->names.columns.end();
+    });
+  };
+  // A select-list value that reads only one inner-joined table (and u, variables) is
+  // computed by that table's lookup, on the row it finds (`CASE d WHEN 1 THEN s_dist_01
+  // ... END` copies one string, not ten); the rest read the lookups' columns. (A LEFT
+  // join's row may be missing, where PostgreSQL would compute the value over NULLs: those
+  // values stay in the INSERT.)
+  std::vector<PgQuery__Node*> values;
+  for (size_t i = 0; i < source->n_target_list; ++i) values.push_back(source->target_list[i]->res_target->val);
+  std::vector<int> value_lookup(values.size(), -1);
+  for (size_t i = 0; i < values.size(); ++i) {
+    int only = -1, count = 0;
+    for (size_t k = 0; k < lookups->joins.size(); ++k)
+      if (mentions(values[i], lookups->joins[k])) {
+        only = static_cast<int>(k);
+        ++count;
+      }
+    if (count == 1 && lookups->joins[static_cast<size_t>(only)].inner) value_lookup[i] = only;
+  }
+  // The columns the lookups still have to copy out: those the ON clauses and the values
+  // left to the INSERT name.
   std::vector<const PgQuery__Node*> users;
-  for (size_t i = 0; i < source->n_target_list; ++i) users.push_back(source->target_list[i]);
+  for (size_t i = 0; i < values.size(); ++i)
+    if (value_lookup[i] < 0) users.push_back(values[i]);
   for (const LookupJoin& j : lookups->joins) users.push_back(j.on);
   auto used = [&](const std::string& alias, const std::string& column) {
     return std::ranges::any_of(users, [&](const PgQuery__Node* u) {
@@ -438,9 +468,10 @@ std::optional<std::vector<StmtPtr>> TableStatementBinder::BindInsertByLookups(co
   };
 
   std::vector<StmtPtr> tail;
-  for (const LookupJoin& j : lookups->joins) {
-    // SELECT t.key, t.<used columns> INTO <variables> FROM t WHERE <ON>; the key (never
-    // NULL in a row) says whether there was one.
+  for (size_t k = 0; k < lookups->joins.size(); ++k) {
+    const LookupJoin& j = lookups->joins[k];
+    // SELECT t.key, t.<used columns>, <its values> INTO <variables> FROM t WHERE <ON>; the
+    // key (never NULL in a row) says whether there was one.
     const std::string alias = RefName(j.range);
     const int key_column = j.table->primary_key[0];
     std::vector<int> read_columns;
@@ -448,20 +479,35 @@ std::optional<std::vector<StmtPtr>> TableStatementBinder::BindInsertByLookups(co
       if (static_cast<int>(c) == key_column || used(alias, j.table->columns[c].name)) read_columns.push_back(static_cast<int>(c));
     std::vector<PgQuery__Node*> columns;
     for (int c : read_columns) columns.push_back(nodes.Target(nodes.ColumnRef(alias, j.table->columns[static_cast<size_t>(c)].name)));
+    std::vector<size_t> own_values;
+    for (size_t i = 0; i < values.size(); ++i)
+      if (value_lookup[i] == static_cast<int>(k)) {
+        columns.push_back(nodes.Target(values[i]));
+        own_values.push_back(i);
+      }
     PgQuery__SelectStmt* lookup = nodes.NewSelect();
     lookup->target_list = nodes.Array(columns, lookup->n_target_list);
     std::vector<PgQuery__Node*> table{nodes.FromItem(j.range)};
     lookup->from_clause = nodes.Array(table, lookup->n_from_clause);
     lookup->where_clause = j.on;
     StmtPtr read = TableStatementBinder(catalog_, l.scope.get()).BindSelect(lookup, StmtKind::kSelectInto);
-    for (int column : read_columns) {
-      const CatalogColumn& c = j.table->columns[static_cast<size_t>(column)];
-      const int v = loops_->AddVariable(alias + "." + c.name, c.type, VariableKind::kTemp);
+    const std::vector<OutputColumn>& outputs = QueryColumns(*read);
+    for (size_t c = 0; c < read_columns.size(); ++c) {
+      const CatalogColumn& column = j.table->columns[static_cast<size_t>(read_columns[c])];
+      const int v = loops_->AddVariable(alias + "." + column.name, outputs[c].type, VariableKind::kTemp);
       read->into.push_back(v);
-      l.scope->Add(alias, c.name, v, c.type);
+      l.scope->Add(alias, column.name, v, outputs[c].type);
+    }
+    for (size_t n = 0; n < own_values.size(); ++n) {
+      const SqlType& type = outputs[read_columns.size() + n].type;
+      const std::string name = fmt::format("$value_{}", own_values[n] + 1);
+      const int v = loops_->AddVariable(name, type, VariableKind::kTemp);
+      read->into.push_back(v);
+      l.scope->Add("", name, v, type);
+      values[own_values[n]] = nodes.ColumnRef("", name);
     }
     const int found = read->into[0];
-    const SqlType found_type = j.table->columns[static_cast<size_t>(key_column)].type;
+    const SqlType found_type = outputs[0].type;
     tail.push_back(std::move(read));
     if (j.inner) {
       auto skip = std::make_unique<Stmt>();
@@ -473,8 +519,6 @@ std::optional<std::vector<StmtPtr>> TableStatementBinder::BindInsertByLookups(co
     }
   }
   // INSERT INTO target (cols) VALUES (<the select list>) [ON CONFLICT ...] [RETURNING ...].
-  std::vector<PgQuery__Node*> values;
-  for (size_t i = 0; i < source->n_target_list; ++i) values.push_back(source->target_list[i]->res_target->val);
   PgQuery__SelectStmt* row = nodes.NewSelect();
   std::vector<PgQuery__Node*> lists{nodes.List(values)};
   row->values_lists = nodes.Array(lists, row->n_values_lists);

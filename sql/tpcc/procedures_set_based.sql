@@ -43,8 +43,8 @@ BEGIN
                      ELSE s_dist_10 END
     FROM unnest(p_items, p_supply_w_ids, p_quantities) WITH ORDINALITY AS u(i, w, q, n)
     JOIN item ON i_id = u.i
-    LEFT JOIN stock ON s_w_id = u.w AND s_i_id = u.i;
-  -- A missing item has no line: the whole order rolls back.
+    JOIN stock ON s_w_id = u.w AND s_i_id = u.i;
+  -- A missing item (or stock row) has no line: the whole order rolls back.
   GET DIAGNOSTICS v_lines = ROW_COUNT;
   IF v_lines <> v_ol_cnt THEN
     RAISE EXCEPTION 'Item number is not valid';
