@@ -21,10 +21,11 @@ class SharedSession {
   SharedSession(const SharedSession&) = delete;
   SharedSession& operator=(const SharedSession&) = delete;
 
-  // Starts one statement; the caller waits on the result without the lock.
+  // Starts one statement; the caller waits on the result without the lock (a query runs
+  // then too: see Session::StartStatement's defer_queries).
   frontend::PendingResult Start(const planner::ParsedStatement& stmt, const std::string& text) {
     std::lock_guard lock(mutex_);
-    return session_.StartStatement(stmt, text);
+    return session_.StartStatement(stmt, text, true);
   }
 
   // Runs `f(session)` under the lock (describing, catalog reads).

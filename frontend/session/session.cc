@@ -26,6 +26,7 @@ extern "C" {
 #include "planner/exec/select_exec.h"
 #include "planner/exec/insert_select.h"
 #include "planner/exec/query_exec.h"
+#include "planner/exec/snapshot_source.h"
 #include "planner/binder/query_binder.h"
 #include "planner/plan/select_plan.h"
 #include "planner/types/sql_error.h"
@@ -367,7 +368,10 @@ PendingResult::PendingResult(StatementResult done) : done_(std::move(done)) {}
 PendingResult::PendingResult(std::shared_future<engine::TxnResult> txn, std::function<StatementResult(engine::TxnResult&&)> finish)
     : txn_(std::move(txn)), finish_(std::move(finish)) {}
 
+PendingResult::PendingResult(std::function<StatementResult()> deferred) : deferred_(std::move(deferred)) {}
+
 StatementResult PendingResult::Get() {
+  if (!done_ && deferred_) done_ = std::exchange(deferred_, nullptr)();
   if (!done_) {
     engine::TxnResult r = txn_.get();
     done_ = finish_(std::move(r));
@@ -376,10 +380,59 @@ StatementResult PendingResult::Get() {
 }
 
 bool PendingResult::WaitFor(std::chrono::milliseconds timeout) const {
-  return done_.has_value() || txn_.wait_for(timeout) == std::future_status::ready;
+  return done_.has_value() || deferred_ || txn_.wait_for(timeout) == std::future_status::ready;
 }
 
-PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, const std::string& text) {
+namespace {
+
+// Whether a statement may change the catalog (what deferred queries have planned against).
+bool MayChangeCatalog(const PgQuery__Node* stmt) {
+  switch (stmt->node_case) {
+    case PG_QUERY__NODE__NODE_SELECT_STMT:
+    case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+    case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
+    case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
+    case PG_QUERY__NODE__NODE_TRANSACTION_STMT: return false;
+    default: return true;
+  }
+}
+
+}  // namespace
+
+std::optional<PendingResult> Session::StartQuery(const planner::ParsedStatement& parsed, const std::string& text) {
+  const PgQuery__SelectStmt* select = parsed.node->select_stmt;
+  std::function<planner::ResultSet(planner::RowSource&)> run;
+  if (planner::NeedsQueryPlanner(select)) {
+    auto plan = std::make_shared<planner::QueryPlan>(planner::PlanQuery(select, *catalog_, TableEstimator()));
+    run = [plan](planner::RowSource& source) { return planner::ExecuteQuery(*plan, source); };
+  } else {
+    auto plan = std::make_shared<planner::SelectPlan>(planner::PlanSelect(select, *catalog_));
+    if (plan->table && planner::IsSystemView(*plan->table)) return std::nullopt;
+    run = [plan](planner::RowSource& source) { return planner::ExecuteSelect(*plan, source); };
+  }
+  // At least the state after every call submitted before the query, as when it runs at
+  // once. The snapshot is taken when it runs (holding one from here would make a DROP
+  // TABLE of another connection wait for it while this one waits for the DROP).
+  engine_->Drain();
+  const uint64_t generation = catalog_generation_;
+  return PendingResult([this, run = std::move(run), generation, text]() -> StatementResult {
+    std::shared_lock users(catalog_users_);
+    try {
+      if (catalog_generation_ != generation)
+        throw planner::SqlError("40001", "could not run the query: the catalog changed after it was planned")
+            .WithHint("Run the query again.");
+      planner::SnapshotSource source(*db_);
+      StatementResult result;
+      result.rows = run(source);
+      result.tag = fmt::format("SELECT {}", result.rows->rows.size());
+      return result;
+    } catch (...) {
+      return Failed(std::current_exception(), text);
+    }
+  });
+}
+
+PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, const std::string& text, bool defer_queries) {
   try {
     if (parsed.extension != planner::Extension::kNone) {
       engine_->Drain();
@@ -391,8 +444,15 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
     if ((stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && !insert_select) || stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
         stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT || stmt->node_case == PG_QUERY__NODE__NODE_DO_STMT)
       return SubmitDml(parsed, text);
+    if (defer_queries && stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT)
+      if (std::optional<PendingResult> query = StartQuery(parsed, text)) return std::move(*query);
     // Anything else sees (or changes) the state after every call submitted before it.
     engine_->Drain();
+    if (MayChangeCatalog(stmt)) {
+      std::unique_lock users(catalog_users_);
+      ++catalog_generation_;
+      return PendingResult(RunStatement(parsed));
+    }
     return PendingResult(RunStatement(parsed));
   } catch (...) {
     return PendingResult(Failed(std::current_exception(), text));

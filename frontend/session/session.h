@@ -4,11 +4,13 @@
 // down: every failure comes back as an ErrorReport.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <future>
 #include <memory>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,6 +57,8 @@ class PendingResult {
   explicit PendingResult(StatementResult done);
   // A call in flight: `finish` turns the transaction's result into the statement's.
   PendingResult(std::shared_future<engine::TxnResult> txn, std::function<StatementResult(engine::TxnResult&&)> finish);
+  // A statement that runs when its result is asked for (Get), in the asking thread.
+  explicit PendingResult(std::function<StatementResult()> deferred);
   // Waits for the statement and returns its result (once).
   StatementResult Get();
   // Whether Get() would return at once, after waiting at most `timeout` (the shell
@@ -65,6 +69,7 @@ class PendingResult {
   std::optional<StatementResult> done_;
   std::shared_future<engine::TxnResult> txn_;
   std::function<StatementResult(engine::TxnResult&&)> finish_;
+  std::function<StatementResult()> deferred_;
 };
 
 struct SessionOptions {
@@ -111,7 +116,13 @@ class Session {
   // or DML is submitted without waiting, anything else first waits for everything
   // submitted before it and runs to completion. Never throws: failures are results.
   // The wire server (server/) runs each client's statements through this, one at a time.
-  PendingResult StartStatement(const planner::ParsedStatement& stmt, const std::string& text);
+  // `defer_queries`: an ad-hoc SELECT of tables is planned now (after the calls submitted
+  // before it are done) and runs in the result's Get(), on the last committed state then,
+  // so that a caller who holds a lock around StartStatement (the server's shared session)
+  // does not hold it while the query runs; a statement that changes the catalog waits for
+  // the queries running then, and a query whose catalog changed between its start and its
+  // run fails (40001) instead of reading tables that may be gone.
+  PendingResult StartStatement(const planner::ParsedStatement& stmt, const std::string& text, bool defer_queries = false);
   // The columns `stmt` would return, without running it (a call's or a SELECT's plan;
   // SHOW and EXPLAIN run, as they change nothing); nullopt for a statement without rows.
   // Throws planner::SqlError when the statement does not plan.
@@ -161,12 +172,18 @@ class Session {
 
   // SET / SHOW / RESET (VariableSetStmt / VariableShowStmt).
   StatementResult RunSetting(const ::PgQuery__Node* stmt);
+  // StartStatement's deferred SELECT; nullopt for one that runs at once (a system view's).
+  std::optional<PendingResult> StartQuery(const planner::ParsedStatement& stmt, const std::string& text);
   // Drains the engine and starts a new one over the same database with `options`
   // (committed epochs, sequences and tables stay).
   void Reconfigure(const engine::EngineOptions& options);
 
   Settings settings_;
   planner::CopyProgress copy_progress_;
+  // Deferred queries run holding this shared; statements that change the catalog hold it
+  // exclusively and count catalog_generation_ up.
+  std::shared_mutex catalog_users_;
+  std::atomic<uint64_t> catalog_generation_{0};
   std::unique_ptr<engine::Database> db_;
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<planner::Catalog> catalog_;

@@ -940,6 +940,10 @@ void RunQuery(const QueryPlan& plan, RowSource& source, std::span<const Datum> v
 
 ResultSet ExecuteQuery(const QueryPlan& plan, engine::Database& db) {
   SnapshotSource source(db);
+  return ExecuteQuery(plan, source);
+}
+
+ResultSet ExecuteQuery(const QueryPlan& plan, RowSource& source) {
   ResultSet result;
   for (const OutputColumn& c : plan.columns) result.columns.push_back(ResultColumn{c.name, c.type});
   RunQuery(plan, source, {}, [&](std::span<const Datum> row) {

@@ -16,6 +16,8 @@ namespace caracal::planner {
 
 // The result rows of `plan` over the last committed epoch, in PostgreSQL's text format.
 ResultSet ExecuteQuery(const QueryPlan& plan, engine::Database& db);
+// The same over `source` (a snapshot taken earlier).
+ResultSet ExecuteQuery(const QueryPlan& plan, RowSource& source);
 
 // Hands each result row of `plan` (its visible columns) to `row` (false: stop). `variables`:
 // the values of its kVariable slots (a procedure's frame; none for an ad-hoc query).

@@ -260,8 +260,10 @@ void ForEachSelectedRow(const SelectPlan& plan, RowSource& source, std::span<con
 
 ResultSet ExecuteSelect(const SelectPlan& plan, engine::Database& db) {
   SnapshotSource source(db);
-  return RowsToResultSet(plan, SelectRows(plan, source, {}));
+  return ExecuteSelect(plan, source);
 }
+
+ResultSet ExecuteSelect(const SelectPlan& plan, RowSource& source) { return RowsToResultSet(plan, SelectRows(plan, source, {})); }
 
 ResultSet RowsToResultSet(const SelectPlan& plan, const std::vector<std::vector<Datum>>& rows) {
   ResultSet result;

@@ -15,6 +15,8 @@
 namespace caracal::planner {
 
 ResultSet ExecuteSelect(const SelectPlan& plan, engine::Database& db);
+// The same over `source` (a snapshot taken earlier).
+ResultSet ExecuteSelect(const SelectPlan& plan, RowSource& source);
 
 // The visible columns of SelectRows' output in PostgreSQL's text format.
 ResultSet RowsToResultSet(const SelectPlan& plan, const std::vector<std::vector<Datum>>& rows);
