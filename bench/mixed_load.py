@@ -19,7 +19,6 @@ import os
 import pathlib
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -102,26 +101,7 @@ def main():
         with pg_cluster.PgCluster(max_connections=300, settings=["fsync=off", "synchronous_commit=off",
                                                                   "shared_buffers=256MB"]) as pg, \
                 CaracalServer(args.caracal, workers=args.workers) as cs:
-            seqs = subprocess.run(["sh", str(ROOT / "sql/tpcc/sequences.sh"), str(W), str(args.customers),
-                                   str(args.customers)], capture_output=True, text=True, check=True).stdout
-            for run in (pg.psql, cs.psql):
-                for r in (run("-q", "-v", "ON_ERROR_STOP=1", "-f", str(ROOT / "sql/tpcc/schema.sql")),
-                          run("-q", "-v", "ON_ERROR_STOP=1", input=seqs),
-                          run("-q", "-v", "ON_ERROR_STOP=1", "-f", str(ROOT / "sql/tpcc/procedures.sql"))):
-                    if r.returncode != 0:
-                        raise RuntimeError(r.stderr)
-            r = pg.psql("-q", "-v", "ON_ERROR_STOP=1", "-v", f"warehouses={W}", "-v", f"items={args.items}",
-                        "-v", f"customers={args.customers}", "-v", f"orders={args.customers}",
-                        "-f", str(ROOT / "tests/sql_on_postgres/tpcc_load.sql"), timeout=3600)
-            if r.returncode != 0:
-                raise RuntimeError(r.stderr)
-            pg.psql("-q", "-c", "VACUUM ANALYZE")
-            for t in pgbench_tpcc.TABLES:
-                path = work / f"{t}.csv"
-                r = pg.psql("-q", "-c", f"\\copy {t} TO '{path}' CSV")
-                r2 = cs.psql("-q", "-c", f"COPY {t} FROM '{path}' (FORMAT csv)")
-                if r.returncode or r2.returncode:
-                    raise RuntimeError(r.stderr + r2.stderr)
+            pgbench_tpcc.load_both(pg, cs, work, W, args.items, args.customers)
             sset = pgbench_tpcc.scripts(W, False, args.items, args.customers)
             rows = [measure("postgresql", pg.psql, pg.host, pg.port, "postgres", "postgres", work, sset, args),
                     measure("caracal", cs.psql, cs.host, cs.port, "bench", "caracal", work, sset, args)]

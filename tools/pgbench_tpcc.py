@@ -56,6 +56,31 @@ def scripts(warehouses, one_warehouse, items, orders):
             "delivery": (delivery, 4), "stock_level": (stock_level, 4)}
 
 
+def load_both(pg, cs, work, warehouses, items, customers):
+    """sql/tpcc (schema, sequences, procedures) on both systems, tpcc_load.sql's data loaded
+    into PostgreSQL and copied into caracal as CSV."""
+    seqs = subprocess.run(["sh", str(ROOT / "sql/tpcc/sequences.sh"), str(warehouses), str(customers), str(customers)],
+                          capture_output=True, text=True, check=True).stdout
+    for run in (pg.psql, cs.psql):
+        for r in (run("-q", "-v", "ON_ERROR_STOP=1", "-f", str(ROOT / "sql/tpcc/schema.sql")),
+                  run("-q", "-v", "ON_ERROR_STOP=1", input=seqs),
+                  run("-q", "-v", "ON_ERROR_STOP=1", "-f", str(ROOT / "sql/tpcc/procedures.sql"))):
+            if r.returncode != 0:
+                raise RuntimeError(r.stderr)
+    r = pg.psql("-q", "-v", "ON_ERROR_STOP=1", "-v", f"warehouses={warehouses}", "-v", f"items={items}",
+                "-v", f"customers={customers}", "-v", f"orders={customers}",
+                "-f", str(ROOT / "tests/sql_on_postgres/tpcc_load.sql"), timeout=3600)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr)
+    pg.psql("-q", "-c", "VACUUM ANALYZE")
+    for t in TABLES:  # PostgreSQL's rows, as CSV, into caracal
+        path = work / f"{t}.csv"
+        r = pg.psql("-q", "-c", f"\\copy {t} TO '{path}' CSV")
+        r2 = cs.psql("-q", "-c", f"COPY {t} FROM '{path}' (FORMAT csv)")
+        if r.returncode or r2.returncode:
+            raise RuntimeError(r.stderr + r2.stderr)
+
+
 def run_pgbench(host, port, user, db, work, script_set, clients, seconds, mode):
     args = ["pgbench", "-h", host, "-p", str(port), "-U", user, "-n", "-M", mode, "-c", str(clients),
             "-j", str(min(clients, 2)), "-T", str(seconds)]
@@ -90,28 +115,7 @@ def main():
         with pg_cluster.PgCluster(max_connections=300, settings=["fsync=off", "synchronous_commit=off",
                                                                   "shared_buffers=256MB"]) as pg, \
                 CaracalServer(args.caracal, workers=args.workers) as cs:
-            setup = [ROOT / "sql/tpcc/schema.sql"]
-            seqs = subprocess.run(["sh", str(ROOT / "sql/tpcc/sequences.sh"), str(W), str(args.customers),
-                                   str(args.customers)], capture_output=True, text=True, check=True).stdout
-            for run in (pg.psql, cs.psql):
-                r = run("-q", "-v", "ON_ERROR_STOP=1", "-f", str(setup[0]))
-                r2 = run("-q", "-v", "ON_ERROR_STOP=1", input=seqs)
-                r3 = run("-q", "-v", "ON_ERROR_STOP=1", "-f", str(ROOT / "sql/tpcc/procedures.sql"))
-                for x in (r, r2, r3):
-                    if x.returncode != 0:
-                        raise RuntimeError(x.stderr)
-            r = pg.psql("-q", "-v", "ON_ERROR_STOP=1", "-v", f"warehouses={W}", "-v", f"items={args.items}",
-                        "-v", f"customers={args.customers}", "-v", f"orders={args.customers}",
-                        "-f", str(ROOT / "tests/sql_on_postgres/tpcc_load.sql"), timeout=1800)
-            if r.returncode != 0:
-                raise RuntimeError(r.stderr)
-            pg.psql("-q", "-c", "VACUUM ANALYZE")
-            for t in TABLES:  # PostgreSQL's rows, as CSV, into caracal
-                path = work / f"{t}.csv"
-                r = pg.psql("-q", "-c", f"\\copy {t} TO '{path}' CSV")
-                r2 = cs.psql("-q", "-c", f"COPY {t} FROM '{path}' (FORMAT csv)")
-                if r.returncode or r2.returncode:
-                    raise RuntimeError(r.stderr + r2.stderr)
+            load_both(pg, cs, work, W, args.items, args.customers)
             for workload, one in (("tpcc", False), ("tpcc-1wh", True)):
                 sset = scripts(W, one, args.items, args.customers)
                 for clients in [int(c) for c in args.clients.split(",")]:

@@ -575,14 +575,7 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
   std::vector<const PgQuery__ResTarget*> set;
   for (size_t i = 0; i < stmt->n_target_list; ++i) {
     const PgQuery__ResTarget* t = stmt->target_list[i]->res_target;
-    if (t->val && t->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
-      throw NotSupported("SET (a, b) = (...) assignments", t->location);
-    int c = TargetColumn(table, t);
-    if (!assigned.insert(c).second)
-      throw SqlError(sqlstate::kSyntaxError, fmt::format("multiple assignments to same column \"{}\"", t->name), t->location);
-    for (int k : table.primary_key)
-      if (k == c)
-        throw NotSupported("UPDATE of a primary-key column", t->location).WithHint("DELETE the row and INSERT it with the new key.");
+    SetColumn(table, t, assigned, true);
     set.push_back(t);
     if (t->val->node_case != PG_QUERY__NODE__NODE_SET_TO_DEFAULT) targets.push_back(nodes.Target(t->val));
   }

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "planner/binder/coerce.h"
@@ -31,6 +32,19 @@ int TargetColumn(const TableInfo& table, const PgQuery__ResTarget* target) {
     throw SqlError(sqlstate::kUndefinedColumn,
                    fmt::format("column \"{}\" of relation \"{}\" does not exist", target->name, table.name),
                    target->location);
+  return c;
+}
+
+int SetColumn(const TableInfo& table, const PgQuery__ResTarget* target, std::set<int>& assigned, bool refuse_key) {
+  if (target->val && target->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
+    throw NotSupported("SET (a, b) = (...) assignments", target->location);
+  int c = TargetColumn(table, target);
+  if (!assigned.insert(c).second)
+    throw SqlError(sqlstate::kSyntaxError, fmt::format("multiple assignments to same column \"{}\"", target->name),
+                   target->location);
+  if (refuse_key && std::ranges::find(table.primary_key, c) != table.primary_key.end())
+    throw NotSupported("UPDATE of a primary-key column", target->location)
+        .WithHint("DELETE the row and INSERT it with the new key.");
   return c;
 }
 
@@ -192,12 +206,7 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
       std::set<int> assigned;
       for (size_t i = 0; i < conflict->n_target_list; ++i) {
         const PgQuery__ResTarget* t = conflict->target_list[i]->res_target;
-        if (t->val && t->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
-          throw NotSupported("SET (a, b) = (...) assignments", t->location);
-        int c = TargetColumn(table, t);
-        if (!assigned.insert(c).second)
-          throw SqlError(sqlstate::kSyntaxError, fmt::format("multiple assignments to same column \"{}\"", t->name),
-                         t->location);
+        int c = SetColumn(table, t, assigned, false);
         s->assignments.emplace_back(c, BindColumnValue(binder, t->val, table.columns[c]));
       }
       for (int c : table.primary_key)
@@ -240,16 +249,7 @@ StmtPtr TableStatementBinder::BindSimpleUpdate(const PgQuery__UpdateStmt* stmt) 
   std::set<int> assigned;
   for (size_t i = 0; i < stmt->n_target_list; ++i) {
     const PgQuery__ResTarget* t = stmt->target_list[i]->res_target;
-    if (t->val && t->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
-      throw NotSupported("SET (a, b) = (...) assignments", t->location);
-    int c = TargetColumn(table, t);
-    if (!assigned.insert(c).second)
-      throw SqlError(sqlstate::kSyntaxError, fmt::format("multiple assignments to same column \"{}\"", t->name),
-                     t->location);
-    for (int k : table.primary_key)
-      if (k == c)
-        throw NotSupported("UPDATE of a primary-key column", t->location)
-            .WithHint("DELETE the row and INSERT it with the new key.");
+    int c = SetColumn(table, t, assigned, true);
     s->assignments.emplace_back(c, BindColumnValue(binder, t->val, table.columns[c]));
   }
   if (stmt->where_clause) {

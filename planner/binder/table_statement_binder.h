@@ -29,6 +29,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,9 @@ KeyAccess KeyAccessOf(const AccessPath& path);
 std::string RefName(const PgQuery__RangeVar* rv);
 // The target column of an INSERT column list / UPDATE SET entry (42703 if none).
 int TargetColumn(const TableInfo& table, const PgQuery__ResTarget* target);
+// The column a SET entry assigns, checked as PostgreSQL checks it: each column once
+// (`assigned` collects them); with `refuse_key`, not a primary-key column (UPDATE).
+int SetColumn(const TableInfo& table, const PgQuery__ResTarget* target, std::set<int>& assigned, bool refuse_key);
 
 // Whether an UPDATE / DELETE / INSERT is bound as a loop (see above).
 bool IsDmlLoop(const PgQuery__UpdateStmt* stmt);
