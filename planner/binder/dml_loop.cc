@@ -525,7 +525,8 @@ std::optional<std::vector<StmtPtr>> TableStatementBinder::BindInsertByLookups(co
   PgQuery__InsertStmt* insert = nodes.NewInsert();
   *insert = *stmt;
   insert->select_stmt = nodes.SelectNode(row);
-  TableStatementBinder row_binder(catalog_, l.scope.get());
+  TableStatementBinder row_binder(catalog_, variables_);
+  row_binder.set_values_scope(l.scope.get());
   std::vector<StmtPtr> writes = row_binder.BindInsert(insert);
   returning_columns_ = row_binder.returning_columns();
   tail.push_back(std::move(writes[0]));
@@ -678,7 +679,8 @@ std::vector<StmtPtr> TableStatementBinder::BindInsertLoop(const PgQuery__InsertS
   insert->on_conflict_clause = stmt->on_conflict_clause;
   insert->returning_list = stmt->returning_list;
   insert->n_returning_list = stmt->n_returning_list;
-  TableStatementBinder row_binder(catalog_, l.scope.get());
+  TableStatementBinder row_binder(catalog_, variables_);
+  row_binder.set_values_scope(l.scope.get());
   std::vector<StmtPtr> writes = row_binder.BindInsert(insert);
   returning_columns_ = row_binder.returning_columns();
   return FinishLoop(l, Statements(std::move(writes[0])), *loops_);

@@ -1463,6 +1463,9 @@ std::shared_ptr<ProcedureIr> ProcedureBinder::Bind(const PgQuery__CreateFunction
     const json& action = Get(body_.function, "action");
     line_ = NodeBody(action).value("lineno", 0);
     BindBlock(NodeBody(action), ir_->body);
+    // Every expression query was placed before the statement that uses it; one left over
+    // would never run (its temporary would read NULL).
+    if (!pending_.empty()) Unsupported("a query in this expression", pending_.front()->line);
   } catch (SqlError& e) {
     if (e.context().empty())
       e.WithContext(fmt::format("compilation of PL/pgSQL function \"{}\" near line {}", ir_->name, line_));

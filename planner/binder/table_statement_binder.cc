@@ -189,7 +189,7 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
   }
 
   std::vector<StmtPtr> out;
-  ExprBinder values_binder(variables_, &catalog_);
+  ExprBinder values_binder(values_scope_ ? values_scope_ : variables_, &catalog_);
   for (const auto& row : rows) {
     auto s = std::make_unique<Stmt>();
     s->kind = StmtKind::kInsert;

@@ -67,6 +67,9 @@ class TableStatementBinder {
       : catalog_(catalog), variables_(variables), loops_(loops) {}
 
   std::vector<StmtPtr> BindInsert(const PgQuery__InsertStmt* stmt);
+  // Names the VALUES of an INSERT see instead of `variables` (which ON CONFLICT and
+  // RETURNING keep seeing): a set-based INSERT's loop variables for its query's columns.
+  void set_values_scope(const NameScope* scope) { values_scope_ = scope; }
   std::vector<StmtPtr> BindUpdate(const PgQuery__UpdateStmt* stmt);
   std::vector<StmtPtr> BindDelete(const PgQuery__DeleteStmt* stmt);
   // `kind`: kSelectInto (SELECT ... INTO, PERFORM) or kReturnQuery.
@@ -89,6 +92,7 @@ class TableStatementBinder {
 
   const Catalog& catalog_;
   const NameScope* variables_;
+  const NameScope* values_scope_ = nullptr;
   DmlLoopHost* loops_;
   std::vector<OutputColumn> returning_columns_;
 };

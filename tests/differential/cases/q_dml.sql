@@ -39,6 +39,20 @@ SELECT * FROM totals ORDER BY i;
 UPDATE totals SET sold = sold + 1 FROM item WHERE totals.i = item.id AND item.nonexistent = 1;
 UPDATE totals SET sold = 1 FROM stock WHERE totals.i = stock.i AND qty = 3 AND i = 4;
 
+-- A self-join, a FROM row met twice (the target row changes once), lookups with RETURNING.
+CREATE TABLE t (id integer PRIMARY KEY, v integer);
+INSERT INTO t VALUES (1, 10), (2, 20), (3, 30);
+UPDATE t SET v = t2.v FROM t t2 WHERE t.id = t2.id + 1;
+UPDATE t SET v = v + 1 FROM (VALUES (1), (1), (2)) AS d(k) WHERE t.id = d.k;
+SELECT * FROM t ORDER BY id;
+INSERT INTO t SELECT u.i + 10, t.v FROM unnest(ARRAY[1, 2, 9]) AS u(i) JOIN t ON t.id = u.i ON CONFLICT DO NOTHING RETURNING *;
+INSERT INTO t SELECT u.i + 20, t.v FROM unnest(ARRAY[1, 2, 9]) AS u(i) LEFT JOIN t ON t.id = u.i
+  ON CONFLICT DO NOTHING RETURNING id, v;
+UPDATE t SET v = (SELECT max(v) FROM t) WHERE id = 1 RETURNING *;
+UPDATE t SET v = 5 FROM unnest(ARRAY[1]) AS u(i) WHERE t.id = i RETURNING *;
+DELETE FROM t WHERE id IN (SELECT id FROM t WHERE v > 20) RETURNING id;
+SELECT * FROM t ORDER BY id;
+
 -- Inside procedures.
 CREATE FUNCTION new_order(p_o integer, p_w integer, p_items integer[], p_qtys integer[]) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
