@@ -195,6 +195,8 @@ class ProcedureBinder {
   StmtPtr BindRaise(const json& st);
   StmtPtr BindAssert(const json& st);
   void BindGetDiagnostics(const json& st, Block& out);
+  void ReturningIntoOfLoop(std::vector<StmtPtr>& stmts, std::vector<int> targets, const std::string& record, bool strict,
+                           const std::vector<OutputColumn>& returning);
 
   // Expressions: PL/pgSQL hands them over as text; they are parsed as `SELECT <expr>`.
   ExprPtr BindExpr(const std::string& text, int line, const std::function<ExprPtr(ExprBinder&, const PgQuery__Node*)>& bind);
@@ -242,7 +244,7 @@ class ProcedureBinder {
         binder_.ir_->row_count_variable = binder_.AddVariable("$row_count", SqlType::Of(TypeId::kInt8), VariableKind::kRowCount);
       return binder_.ir_->row_count_variable;
     }
-    bool AllowsReturning() const override { return false; }
+    bool AllowsReturning() const override { return true; }  // discarded, or INTO (BindExecSql)
 
    private:
     ProcedureBinder& binder_;
@@ -1163,9 +1165,14 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
             .WithHint("Procedures may SELECT, INSERT, UPDATE and DELETE; run DDL outside them.");
     }
     const bool loop_form = n->node_case != PG_QUERY__NODE__NODE_SELECT_STMT && !stmts.empty() && stmts[0]->collect;
-    if (into && loop_form)
-      throw NotSupported("INTO with a set-based INSERT, UPDATE or DELETE")
-          .WithHint("Select the rows it changes INTO variables first, then change them.");
+    if (into && loop_form) {
+      ReturningIntoOfLoop(stmts, targets, shape_record ? record : std::string(), strict, binder.returning_columns());
+      for (StmtPtr& s : stmts) {
+        SetSource(*s, line_, query);
+        out.push_back(std::move(s));
+      }
+      return;
+    }
     for (size_t i = 0; i < stmts.size(); ++i) {
       Stmt& s = *stmts[i];
       SetSource(s, line_, query);
@@ -1192,6 +1199,54 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
     e.ShiftLocation(at);
     throw;
   }
+}
+
+// RETURNING ... INTO of a set-based write (a loop: table_statement_binder.h): each row's
+// write assigns the targets, which start NULL; afterwards more than one row is P0003 and,
+// with STRICT, none P0002, as PL/pgSQL checks a RETURNING INTO (the loop's writes are
+// undone with the call).
+void ProcedureBinder::ReturningIntoOfLoop(std::vector<StmtPtr>& stmts, std::vector<int> targets, const std::string& record,
+                                          bool strict, const std::vector<OutputColumn>& returning) {
+  Stmt* write = nullptr;
+  for (StmtPtr& s : stmts)
+    if (s->kind == StmtKind::kForRange)
+      for (StmtPtr& b : s->body)
+        if (b->kind == StmtKind::kInsert || b->kind == StmtKind::kUpdate || b->kind == StmtKind::kDelete) write = b.get();
+  if (write == nullptr || write->returning.empty())
+    throw SqlError(sqlstate::kSyntaxError, "INTO used with a command that cannot return data");
+  if (!record.empty()) targets = SetRecordShape(record, returning);
+  write->into = targets;
+  std::vector<StmtPtr> out;
+  for (int t : targets) {
+    auto clear = NewStmt(StmtKind::kAssign, line_);
+    clear->target = t;
+    clear->value = MakeConst(Datum::Null(), ir_->variables[static_cast<size_t>(t)].type);
+    out.push_back(std::move(clear));
+  }
+  for (StmtPtr& s : stmts) out.push_back(std::move(s));
+  const int count = ir_->row_count_variable;  // the loop sets it to the rows written
+  auto check = [&](Op op, int64_t rows, const char* sqlstate, const char* message, const char* hint) {
+    auto cond = MakeExpr(ExprKind::kCompare, SqlType::Of(TypeId::kBool));
+    cond->op = op;
+    cond->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, count}, SqlType::Of(TypeId::kInt8)));
+    cond->args.push_back(MakeConst(Datum::Int(rows), SqlType::Of(TypeId::kInt8)));
+    auto raise = NewStmt(StmtKind::kRaise, line_);
+    raise->level = RaiseLevel::kException;
+    raise->sqlstate = sqlstate;
+    raise->message = message;
+    if (hint) {
+      raise->args.push_back(MakeConst(Datum::String(hint), SqlType::Of(TypeId::kText)));
+      raise->raise_hint = 0;
+    }
+    auto s = NewStmt(StmtKind::kIf, line_);
+    s->conds.push_back(std::move(cond));
+    s->blocks.emplace_back();
+    s->blocks.back().push_back(std::move(raise));
+    out.push_back(std::move(s));
+  };
+  check(Op::kGt, 1, "P0003", "query returned more than one row", "Make sure the query returns a single row, or use LIMIT 1.");
+  if (strict) check(Op::kEq, 0, "P0002", "query returned no rows", nullptr);
+  stmts = std::move(out);
 }
 
 // GET [CURRENT] DIAGNOSTICS target = ROW_COUNT, ...: one assignment per item, from the

@@ -55,8 +55,8 @@ class DmlLoopHost {
   // FOUND's and ROW_COUNT's slots (-1: the procedure has none).
   virtual int FoundVariable() = 0;
   virtual int RowCountVariable() = 0;
-  // Whether a loop form may have RETURNING (ad-hoc DML: each row is a result row; not
-  // yet RETURNING ... INTO in a procedure).
+  // Whether a loop form may have RETURNING (ad-hoc DML: each row is a result row; a
+  // procedure's RETURNING ... INTO: each row assigns the targets).
   virtual bool AllowsReturning() const = 0;
 };
 

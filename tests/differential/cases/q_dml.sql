@@ -98,6 +98,41 @@ BEGIN
   RETURN n;
 END $$;
 
+-- RETURNING ... INTO of set-based writes: one row, none (NULL targets), two (P0003), STRICT.
+CREATE TABLE acct (id integer PRIMARY KEY, bal integer NOT NULL);
+INSERT INTO acct VALUES (1, 10), (2, 20), (3, 30);
+CREATE FUNCTION r1(p integer[]) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  x integer;
+  y integer;
+BEGIN
+  x := -1;
+  UPDATE acct SET bal = bal + 1 FROM unnest(p) AS u(k) WHERE acct.id = u.k RETURNING acct.id, acct.bal INTO x, y;
+  RETURN coalesce(x::text, 'null') || '/' || coalesce(y::text, 'null') || '/' || FOUND;
+END $$;
+SELECT r1(ARRAY[2]);
+SELECT r1(ARRAY[9]);
+SELECT r1(ARRAY[1, 3]);
+CREATE FUNCTION r2(p integer) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  DELETE FROM acct USING (VALUES (p)) AS d(k) WHERE acct.id = d.k RETURNING acct.* INTO STRICT r;
+  RETURN r.bal;
+END $$;
+SELECT r2(3);
+SELECT r2(3);
+CREATE FUNCTION r3(p integer[]) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  n integer;
+BEGIN
+  INSERT INTO acct SELECT u.k, 0 FROM unnest(p) AS u(k) RETURNING id INTO n;
+  RETURN n;
+END $$;
+SELECT r3(ARRAY[7]);
+SELECT r3(ARRAY[8, 9]);
+SELECT * FROM acct ORDER BY id;
+
 SELECT new_order(1, 1, ARRAY[1, 2, 3], ARRAY[5, 5, 5]);
 SELECT new_order(2, 2, ARRAY[13, 40, 4], ARRAY[1, 2, 3]);
 SELECT cancel(1);

@@ -47,14 +47,17 @@ BEGIN
 END $$;
 EXPLAIN PROCEDURE richest_owner;
 
--- Refused, with what and why.
-CREATE FUNCTION bad_into(p integer) RETURNS integer LANGUAGE plpgsql AS $$
+-- RETURNING ... INTO of a set-based write: at most one row (P0003 after the loop).
+CREATE FUNCTION one_into(p integer) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   x integer;
 BEGIN
-  UPDATE acct SET bal = 0 FROM person WHERE person.id = acct.owner RETURNING acct.id INTO x;
+  UPDATE acct SET bal = 0 FROM person WHERE person.id = acct.owner AND person.id = p RETURNING acct.id INTO x;
   RETURN x;
 END $$;
+EXPLAIN PROCEDURE one_into;
+
+-- Refused, with what and why.
 CREATE FUNCTION bad_case(p integer) RETURNS integer LANGUAGE plpgsql AS $$
 BEGIN
   CASE WHEN EXISTS (SELECT 1 FROM acct WHERE id = p) THEN RETURN 1; ELSE RETURN 0; END CASE;
