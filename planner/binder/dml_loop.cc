@@ -574,11 +574,16 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
   for (PgQuery__Node* key : keys) targets.push_back(nodes.Target(key));
   std::set<int> assigned;
   std::vector<const PgQuery__ResTarget*> set;
+  // The query's columns take the key's and the SET columns' types (SET v = NULL too).
+  std::vector<std::pair<std::string, SqlType>> types;
+  for (int k : table.primary_key) types.emplace_back(table.columns[static_cast<size_t>(k)].name, table.columns[static_cast<size_t>(k)].type);
   for (size_t i = 0; i < stmt->n_target_list; ++i) {
     const PgQuery__ResTarget* t = stmt->target_list[i]->res_target;
-    SetColumn(table, t, assigned, true);
+    const CatalogColumn& column = table.columns[static_cast<size_t>(SetColumn(table, t, assigned, true))];
     set.push_back(t);
-    if (t->val->node_case != PG_QUERY__NODE__NODE_SET_TO_DEFAULT) targets.push_back(nodes.Target(t->val));
+    if (t->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) continue;
+    targets.push_back(nodes.Target(t->val));
+    types.emplace_back(column.name, column.type);
   }
   PgQuery__SelectStmt* query = nodes.NewSelect();
   query->target_list = nodes.Array(targets, query->n_target_list);
@@ -587,7 +592,7 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
   for (size_t i = 0; i < stmt->n_from_clause; ++i) from.push_back(stmt->from_clause[i]);
   query->from_clause = nodes.Array(from, query->n_from_clause);
   query->where_clause = stmt->where_clause;
-  Loop l = BeginLoop(PlanQuery(query, catalog_, {}, variables_), variables_, *loops_);
+  Loop l = BeginLoop(PlanInsertSource(query, catalog_, {}, types, variables_), variables_, *loops_);
 
   // Each row: UPDATE ref SET column = its value variable (or DEFAULT), by its key.
   std::vector<PgQuery__Node*> assignments;

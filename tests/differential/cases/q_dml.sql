@@ -52,6 +52,13 @@ UPDATE t SET v = (SELECT max(v) FROM t) WHERE id = 1 RETURNING *;
 UPDATE t SET v = 5 FROM unnest(ARRAY[1]) AS u(i) WHERE t.id = i RETURNING *;
 DELETE FROM t WHERE id IN (SELECT id FROM t WHERE v > 20) RETURNING id;
 SELECT * FROM t ORDER BY id;
+-- NULLs typed by their columns, empty FROM items, NOT IN over a NULL.
+UPDATE t SET v = NULL WHERE id IN (SELECT id FROM t WHERE id > 10);
+UPDATE t SET v = v + 1 FROM unnest('{}'::integer[]) AS x(i) WHERE t.id = x.i RETURNING *;
+INSERT INTO t SELECT x.i, NULL FROM unnest('{}'::integer[]) AS x(i) ON CONFLICT DO NOTHING RETURNING *;
+DELETE FROM t WHERE id NOT IN (SELECT v FROM t) RETURNING id;
+DELETE FROM t WHERE v IS NULL AND id IN (SELECT id FROM t) RETURNING *;
+SELECT * FROM t ORDER BY id;
 
 -- Inside procedures.
 CREATE FUNCTION new_order(p_o integer, p_w integer, p_items integer[], p_qtys integer[]) RETURNS text LANGUAGE plpgsql AS $$
