@@ -60,11 +60,7 @@ std::vector<WriteSetRow> AnalysisRows(const ProcedureIr& ir) {
     WriteSetRow r;
     r.statement = s.id;
     r.line = s.line;
-    if (s.table) {
-      r.table = s.table->name;
-    } else {
-      for (const TableInfo* t : TablesRead(*s.query)) r.table += (r.table.empty() ? "" : ", ") + t->name;
-    }
+    r.table = s.table ? s.table->name : TableNamesRead(*s.query);
     r.access = AccessText(a.access);
     r.key_class = KeyClassText(a.key_class);
     r.key_expr = a.key_expr;

@@ -225,8 +225,7 @@ class Classifier {
     AccessInfo a;
     a.access = Access::kRead;
     a.key_class = loop_depth > 0 ? KeyClass::kLoop : KeyClass::kRange;
-    std::string tables;
-    for (const TableInfo* t : TablesRead(*s.query)) tables += (tables.empty() ? "" : ", ") + t->name;
+    const std::string tables = TableNamesRead(*s.query);
     a.key_expr = tables.empty() ? "query (no table)" : "query over " + tables;
     a.note = tables.empty() ? "rows computed from the arguments, in the init program too"
                             : "a query plan: read at its serial position, not prefetched";

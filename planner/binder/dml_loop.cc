@@ -75,9 +75,7 @@ Loop BeginLoop(QueryPlan plan, const NameScope* variables, DmlLoopHost& host,
   l.read = std::make_unique<Stmt>();
   l.read->kind = StmtKind::kSelectInto;
   l.read->collect = true;
-  l.read->query = std::make_unique<QueryPlan>(std::move(plan));
-  for (const TableInfo* t : TablesRead(*l.read->query))
-    if (IsSystemView(*t)) throw NotSupported(fmt::format("reading the system view {} in a data-changing statement", t->name));
+  l.read->query = TransactionQuery(std::move(plan), "in a data-changing statement");
   const std::vector<OutputColumn>& columns = l.read->query->columns;
   for (size_t c = 0; c < columns.size(); ++c) {
     if (columns[c].type.is_array()) throw NotSupported("an array value in a set-based INSERT, UPDATE or DELETE");

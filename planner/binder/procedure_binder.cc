@@ -14,7 +14,6 @@
 #include "planner/parser/plpgsql_parser.h"
 #include "planner/binder/plpgsql_scope.h"
 #include "planner/binder/query_binder.h"
-#include "planner/catalog/system_views.h"
 #include "planner/types/sql_error.h"
 #include "planner/binder/table_statement_binder.h"
 #include "planner/binder/type_name.h"
@@ -214,6 +213,11 @@ class ProcedureBinder {
   int LocateInStatement(const std::string& text, int line) const;
 
   StmtPtr NewStmt(StmtKind kind, int line) const;
+  // The errors PL/pgSQL raises itself (CASE without ELSE, ASSERT, RETURNING INTO's row
+  // count): RAISE EXCEPTION of `sqlstate` / `message` [/ HINT `hint`], and that RAISE
+  // under `IF cond`.
+  StmtPtr CheckRaise(const char* sqlstate, std::string message, const char* hint, int line) const;
+  StmtPtr RaiseIf(ExprPtr cond, const char* sqlstate, std::string message, const char* hint, int line) const;
   void CheckAssignable(int slot, int line) const;
   [[noreturn]] void Unsupported(const std::string& what, int line, const std::string& hint = {}) const;
 
@@ -272,6 +276,27 @@ StmtPtr ProcedureBinder::NewStmt(StmtKind kind, int line) const {
   auto s = std::make_unique<Stmt>();
   s->kind = kind;
   s->line = line;
+  return s;
+}
+
+StmtPtr ProcedureBinder::CheckRaise(const char* sqlstate, std::string message, const char* hint, int line) const {
+  auto raise = NewStmt(StmtKind::kRaise, line);
+  raise->level = RaiseLevel::kException;
+  raise->sqlstate = sqlstate;
+  raise->message = std::move(message);
+  if (hint) {
+    raise->args.push_back(MakeConst(Datum::String(hint), SqlType::Of(TypeId::kText)));
+    raise->raise_hint = 0;
+  }
+  return raise;
+}
+
+StmtPtr ProcedureBinder::RaiseIf(ExprPtr cond, const char* sqlstate, std::string message, const char* hint,
+                                 int line) const {
+  auto s = NewStmt(StmtKind::kIf, line);
+  s->conds.push_back(std::move(cond));
+  s->blocks.emplace_back();
+  s->blocks.back().push_back(CheckRaise(sqlstate, std::move(message), hint, line));
   return s;
 }
 
@@ -720,9 +745,7 @@ ExprPtr ProcedureBinder::BindExpr(const std::string& text, int line,
 
 std::string ProcedureBinder::HoistExpressionQuery(const PgQuery__SelectStmt* stmt, const std::string& text, int line) {
   auto read = NewStmt(StmtKind::kSelectInto, line);
-  read->query = std::make_unique<QueryPlan>(PlanQuery(stmt, catalog_, {}, &scope_));
-  for (const TableInfo* t : TablesRead(*read->query))
-    if (IsSystemView(*t)) throw NotSupported(fmt::format("reading the system view {} inside a procedure", t->name));
+  read->query = TransactionQuery(PlanQuery(stmt, catalog_, {}, &scope_), "inside a procedure");
   const std::vector<OutputColumn>& columns = read->query->columns;
   if (columns.size() != 1) {
     if (!assignment_context_.empty())
@@ -947,13 +970,7 @@ StmtPtr ProcedureBinder::BindCase(const json& st, Block& out) {
   if (st.value("have_else", false)) {
     s->else_block = BindStatements(st.value("else_stmts", json::array()));
   } else {
-    auto raise = NewStmt(StmtKind::kRaise, line_);
-    raise->level = RaiseLevel::kException;
-    raise->sqlstate = "20000";
-    raise->message = "case not found";
-    raise->args.push_back(MakeConst(Datum::String("CASE statement is missing ELSE part."), SqlType::Of(TypeId::kText)));
-    raise->raise_hint = 0;
-    s->else_block.push_back(std::move(raise));
+    s->else_block.push_back(CheckRaise("20000", "case not found", "CASE statement is missing ELSE part.", line_));
   }
   return s;
 }
@@ -1230,19 +1247,7 @@ void ProcedureBinder::ReturningIntoOfLoop(std::vector<StmtPtr>& stmts, std::vect
     cond->op = op;
     cond->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, count}, SqlType::Of(TypeId::kInt8)));
     cond->args.push_back(MakeConst(Datum::Int(rows), SqlType::Of(TypeId::kInt8)));
-    auto raise = NewStmt(StmtKind::kRaise, line_);
-    raise->level = RaiseLevel::kException;
-    raise->sqlstate = sqlstate;
-    raise->message = message;
-    if (hint) {
-      raise->args.push_back(MakeConst(Datum::String(hint), SqlType::Of(TypeId::kText)));
-      raise->raise_hint = 0;
-    }
-    auto s = NewStmt(StmtKind::kIf, line_);
-    s->conds.push_back(std::move(cond));
-    s->blocks.emplace_back();
-    s->blocks.back().push_back(std::move(raise));
-    out.push_back(std::move(s));
+    out.push_back(RaiseIf(std::move(cond), sqlstate, message, hint, line_));
   };
   check(Op::kGt, 1, "P0003", "query returned more than one row", "Make sure the query returns a single row, or use LIMIT 1.");
   if (strict) check(Op::kEq, 0, "P0002", "query returned no rows", nullptr);
@@ -1466,20 +1471,12 @@ StmtPtr ProcedureBinder::BindAssert(const json& st) {
   is_not_true->op = Op::kEq;
   is_not_true->negated = true;
   is_not_true->args.push_back(std::move(cond));
-  auto raise = NewStmt(StmtKind::kRaise, line_);
-  raise->level = RaiseLevel::kException;
-  raise->sqlstate = "P0004";
+  StmtPtr s = RaiseIf(std::move(is_not_true), "P0004", "assertion failed", nullptr, line_);
   if (st.contains("message")) {
-    raise->message = "%";
-    raise->args.push_back(BindValue(Get(st, "message"), line_));
-  } else {
-    raise->message = "assertion failed";
+    Stmt& raise = *s->blocks[0][0];
+    raise.message = "%";
+    raise.args.push_back(BindValue(Get(st, "message"), line_));
   }
-  auto s = NewStmt(StmtKind::kIf, line_);
-  s->conds.push_back(std::move(is_not_true));
-  Block then;
-  then.push_back(std::move(raise));
-  s->blocks.push_back(std::move(then));
   return s;
 }
 

@@ -277,15 +277,19 @@ StmtPtr TableStatementBinder::BindSimpleDelete(const PgQuery__DeleteStmt* stmt) 
   return s;
 }
 
+std::unique_ptr<QueryPlan> TransactionQuery(QueryPlan plan, std::string_view where) {
+  for (const TableInfo* t : TablesRead(plan))
+    if (IsSystemView(*t)) throw NotSupported(fmt::format("reading the system view {} {}", t->name, where));
+  return std::make_unique<QueryPlan>(std::move(plan));
+}
+
 StmtPtr TableStatementBinder::BindSelect(const PgQuery__SelectStmt* stmt, StmtKind kind) {
   auto s = std::make_unique<Stmt>();
   s->kind = kind;
   if (NeedsQueryPlanner(stmt)) {
     // Planned once, when the procedure is created: join order from the rules alone (no
     // table sizes), as PostgreSQL's generic plan would be fixed for the session.
-    s->query = std::make_unique<QueryPlan>(PlanQuery(stmt, catalog_, {}, variables_));
-    for (const TableInfo* t : TablesRead(*s->query))
-      if (IsSystemView(*t)) throw NotSupported(fmt::format("reading the system view {} inside a procedure", t->name));
+    s->query = TransactionQuery(PlanQuery(stmt, catalog_, {}, variables_), "inside a procedure");
     return s;
   }
   s->select = std::make_unique<SelectPlan>(PlanSelect(stmt, catalog_, variables_));

@@ -28,9 +28,11 @@
 //   keys come from the query, so the analysis classifies them `dependent`.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "planner/catalog/catalog.h"
@@ -96,6 +98,11 @@ class TableStatementBinder {
   DmlLoopHost* loops_;
   std::vector<OutputColumn> returning_columns_;
 };
+
+// A query a statement of a transaction runs (procedure queries, the collect query of
+// set-based DML), refusing system views: their rows describe the catalog, not the
+// transaction's snapshot. `where` ends the error: "inside a procedure", ...
+std::unique_ptr<QueryPlan> TransactionQuery(QueryPlan plan, std::string_view where);
 
 // The KeyAccess of a primary-key access path (expressions cloned).
 KeyAccess KeyAccessOf(const AccessPath& path);

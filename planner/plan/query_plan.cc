@@ -23,4 +23,10 @@ std::vector<const TableInfo*> TablesRead(const QueryPlan& plan) {
   return out;
 }
 
+std::string TableNamesRead(const QueryPlan& plan) {
+  std::string names;
+  for (const TableInfo* t : TablesRead(plan)) names += (names.empty() ? "" : ", ") + t->name;
+  return names;
+}
+
 }  // namespace caracal::planner

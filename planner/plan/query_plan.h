@@ -225,5 +225,7 @@ void ForEachQueryExpr(PlanT& plan, F&& fn) {
 
 // The tables `plan` reads (its scans', its subplans' and CTEs'), each once, in plan order.
 std::vector<const TableInfo*> TablesRead(const QueryPlan& plan);
+// Their names, comma-separated ("" when it reads none), as EXPLAIN PROCEDURE lists them.
+std::string TableNamesRead(const QueryPlan& plan);
 
 }  // namespace caracal::planner
