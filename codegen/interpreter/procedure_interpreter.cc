@@ -58,7 +58,9 @@ void ProcedureInterpreter::Run() {
 }
 
 void ProcedureInterpreter::Finish() {
-  if (ir_.is_ad_hoc_dml()) exec_->SetRowCount(rows_processed_);
+  // With a WITH query's writes before it, the statement's own count is ROW_COUNT.
+  if (ir_.is_ad_hoc_dml())
+    exec_->SetRowCount(ir_.row_count_variable >= 0 ? frame_.var(ir_.row_count_variable).i : rows_processed_);
   // A function with OUT parameters (and no SETOF) returns their final values.
   // A function with OUT parameters (and no SETOF), or a procedure with INOUT ones,
   // returns their final values.
@@ -513,6 +515,10 @@ void ProcedureInterpreter::Returning(const Stmt& s, const engine::Schema& schema
   } else {
     values.clear();
     for (const auto& e : s.returning) values.push_back(planner::Eval(*e, ctx));
+  }
+  if (s.append_returning) {
+    for (size_t i = 0; i < s.into.size() && i < values.size(); ++i) AppendElement(frame_.var(s.into[i]), std::move(values[i]));
+    return;
   }
   for (size_t i = 0; i < s.into.size() && i < values.size(); ++i)
     Assign(s.into[i], s.emit_returning ? values[i] : std::move(values[i]), s.returning[i]->type);

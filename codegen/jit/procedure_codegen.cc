@@ -721,7 +721,7 @@ class ExprSwitchEmitter {
   // them all before it assigns any, which this case would too, but a lone variable is
   // returned by reference).
   bool AddReturningInto(int index, const planner::Stmt& s, const engine::Schema& schema, const planner::ProcedureIr& ir) {
-    if (s.into.empty() || s.emit_returning || s.returning.empty()) return false;
+    if (s.into.empty() || s.emit_returning || s.append_returning || s.returning.empty()) return false;
     for (const auto& e : s.returning) {
       if (e->ContainsAggregate()) return false;
       for (int v : planner::VariablesOf(e.get()))

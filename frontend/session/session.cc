@@ -12,6 +12,7 @@ extern "C" {
 #include "frontend/session/encoding.h"
 #include "planner/binder/call_binder.h"
 #include "planner/binder/select_binder.h"
+#include "planner/binder/table_statement_binder.h"
 #include "planner/parser/parse_tree.h"
 #include "frontend/session/session_replay.h"
 #include "frontend/session/statement_names.h"
@@ -441,8 +442,11 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
     const PgQuery__Node* stmt = parsed.node;
     if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) return SubmitCall(std::move(*call), text);
     const bool insert_select = stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && planner::IsInsertSelect(stmt->insert_stmt);
+    // A SELECT after WITH queries that write is a transaction like any write.
+    const bool select_writes =
+        stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && planner::HasDataModifyingCte(stmt->select_stmt->with_clause);
     if ((stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && !insert_select) || stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
-        stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT || stmt->node_case == PG_QUERY__NODE__NODE_DO_STMT)
+        stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT || stmt->node_case == PG_QUERY__NODE__NODE_DO_STMT || select_writes)
       return SubmitDml(parsed, text);
     if (defer_queries && stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT)
       if (std::optional<PendingResult> query = StartQuery(parsed, text)) return std::move(*query);

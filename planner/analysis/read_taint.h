@@ -128,7 +128,12 @@ class Taint {
         }
         case StmtKind::kSelectInto:
           if (s.table || (s.query && !TablesRead(*s.query).empty())) {
-            for (int t : s.into) Add(t, s.id);
+            // Rows chosen by what a write returned are as unknown as that is.
+            int source = s.id;
+            ForEachOwnExpr(s, [&](const Expr& e) {
+              if (Refs(&e) && SourceOfExpr(&e) == -3) source = -3;
+            });
+            for (int t : s.into) Add(t, source);
           } else if (s.query) {
             // A query of no table (unnest of an array parameter): its rows come from the
             // variables it reads.

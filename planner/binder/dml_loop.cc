@@ -8,6 +8,7 @@
 #include <set>
 
 #include "planner/binder/coerce.h"
+#include "planner/binder/hidden_scope.h"
 #include "planner/binder/query_binder.h"
 #include "planner/binder/table_statement_binder.h"
 #include "planner/catalog/system_views.h"
@@ -17,42 +18,6 @@
 namespace caracal::planner {
 
 namespace {
-
-// The hidden variables of one loop, by name, in front of the procedure's own names.
-class HiddenScope final : public NameScope {
- public:
-  explicit HiddenScope(const NameScope* parent) : parent_(parent) {}
-  // `name`, and `qualifier.name` when the qualifier is not empty.
-  void Add(std::string qualifier, std::string name, int slot, SqlType type) {
-    names_.push_back({std::move(qualifier), std::move(name), {Slot{SlotSpace::kVariable, slot}, type}});
-  }
-  std::optional<NameBinding> Lookup(std::span<const std::string> names, int location) const override {
-    std::optional<NameBinding> found;
-    for (const Entry& e : names_) {
-      if (!((names.size() == 1 && e.name == names[0]) ||
-            (names.size() == 2 && !e.qualifier.empty() && e.qualifier == names[0] && e.name == names[1])))
-        continue;
-      // A bare name two FROM items offer (u.i and a joined table's i).
-      if (found && !(found->slot == e.binding.slot))
-        throw SqlError(sqlstate::kAmbiguousColumn, fmt::format("column reference \"{}\" is ambiguous", names[0]), location);
-      found = e.binding;
-    }
-    if (found) return found;
-    return parent_ ? parent_->Lookup(names, location) : std::nullopt;
-  }
-  std::optional<Slot> NowSlot() const override { return parent_ ? parent_->NowSlot() : std::nullopt; }
-  std::optional<NameBinding> LookupParameter(int number, int location) const override {
-    return parent_ ? parent_->LookupParameter(number, location) : std::nullopt;
-  }
-
- private:
-  struct Entry {
-    std::string qualifier, name;
-    NameBinding binding;
-  };
-  const NameScope* parent_;
-  std::vector<Entry> names_;
-};
 
 // A loop under construction: the query read into arrays, and the loop over its rows with
 // each column's value in a hidden variable (named `value_names[c]` in `scope`).
@@ -531,9 +496,14 @@ std::optional<std::vector<StmtPtr>> TableStatementBinder::BindInsertByLookups(co
   return FinishLoop(l, std::move(tail), *loops_);
 }
 
-bool IsDmlLoop(const PgQuery__UpdateStmt* stmt) { return stmt->n_from_clause > 0 || HasSubLink(&stmt->base); }
-bool IsDmlLoop(const PgQuery__DeleteStmt* stmt) { return stmt->n_using_clause > 0 || HasSubLink(&stmt->base); }
+bool IsDmlLoop(const PgQuery__UpdateStmt* stmt) {
+  return stmt->n_from_clause > 0 || stmt->with_clause || HasSubLink(&stmt->base);
+}
+bool IsDmlLoop(const PgQuery__DeleteStmt* stmt) {
+  return stmt->n_using_clause > 0 || stmt->with_clause || HasSubLink(&stmt->base);
+}
 bool IsDmlLoop(const PgQuery__InsertStmt* stmt) {
+  if (stmt->with_clause && stmt->select_stmt) return true;
   if (!stmt->select_stmt || stmt->select_stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return false;
   const PgQuery__SelectStmt* source = stmt->select_stmt->select_stmt;
   return source->n_values_lists == 0 || HasSubLink(&source->base);
@@ -546,17 +516,22 @@ void TableStatementBinder::RequireLoops(const char* what, size_t returning) cons
         .WithHint("Select the rows it changes first, then change them.");
 }
 
-std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateStmt* stmt) {
-  RequireLoops(stmt->n_from_clause > 0 ? "UPDATE ... FROM" : "UPDATE with a subquery", stmt->n_returning_list);
+std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateStmt* stmt, RowImage* image) {
+  RequireLoops(stmt->n_from_clause > 0 ? "UPDATE ... FROM"
+               : stmt->with_clause     ? "UPDATE with WITH"
+                                       : "UPDATE with a subquery",
+               stmt->n_returning_list);
   const TableInfo& table = ResolveTable(stmt->relation);
   const std::string ref = RefName(stmt->relation);
   SyntheticNodes nodes;
-  if (!HasSubLink(&stmt->base))
+  if (image == nullptr && !HasSubLink(&stmt->base))
     if (std::optional<KeyedByFrom> keyed = KeyFromItems(nodes, table, stmt->relation, stmt->from_clause, stmt->n_from_clause,
                                                         stmt->where_clause)) {
+      keyed->query->with_clause = stmt->with_clause;
       Loop l = BeginLoop(PlanQuery(keyed->query, catalog_, {}, variables_), variables_, *loops_, keyed->names);
       PgQuery__UpdateStmt* update = nodes.NewUpdate();
       *update = *stmt;
+      update->with_clause = nullptr;
       update->n_from_clause = 0;
       update->from_clause = nullptr;
       ExpandReturningStar(nodes, *keyed, update->returning_list, update->n_returning_list);
@@ -566,23 +541,34 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
       return FinishLoop(l, Statements(std::move(write)), *loops_);
     }
   RejectReturningStar(stmt->returning_list, stmt->n_returning_list, stmt->n_from_clause);
-  // The query: each row's key, then the new value of each SET column but DEFAULT ones.
+  // The query: each row's key, then the new value of each SET column but DEFAULT ones
+  // (with `image`, then every other column).
   std::vector<PgQuery__Node*> targets, keys;
-  for (int k : table.primary_key) keys.push_back(nodes.ColumnRef(ref, table.columns[static_cast<size_t>(k)].name));
-  for (PgQuery__Node* key : keys) targets.push_back(nodes.Target(key));
-  std::set<int> assigned;
-  std::vector<const PgQuery__ResTarget*> set;
   // The query's columns take the key's and the SET columns' types (SET v = NULL too).
   std::vector<std::pair<std::string, SqlType>> types;
-  for (int k : table.primary_key) types.emplace_back(table.columns[static_cast<size_t>(k)].name, table.columns[static_cast<size_t>(k)].type);
+  std::vector<int> column_of(table.columns.size(), -1);  // the query's column of each table column
+  auto add_column = [&](int c, PgQuery__Node* value) {
+    column_of[static_cast<size_t>(c)] = static_cast<int>(targets.size());
+    targets.push_back(nodes.Target(value));
+    types.emplace_back(table.columns[static_cast<size_t>(c)].name, table.columns[static_cast<size_t>(c)].type);
+  };
+  for (int k : table.primary_key) keys.push_back(nodes.ColumnRef(ref, table.columns[static_cast<size_t>(k)].name));
+  for (size_t k = 0; k < keys.size(); ++k) add_column(table.primary_key[k], keys[k]);
+  std::set<int> assigned;
+  std::vector<const PgQuery__ResTarget*> set;
   for (size_t i = 0; i < stmt->n_target_list; ++i) {
     const PgQuery__ResTarget* t = stmt->target_list[i]->res_target;
-    const CatalogColumn& column = table.columns[static_cast<size_t>(SetColumn(table, t, assigned, true))];
+    const int column = SetColumn(table, t, assigned, true);
     set.push_back(t);
-    if (t->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) continue;
-    targets.push_back(nodes.Target(t->val));
-    types.emplace_back(column.name, column.type);
+    if (t->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
+      if (image) throw NotSupported("SET ... = DEFAULT in a data-modifying WITH query", t->location);
+      continue;
+    }
+    add_column(column, t->val);
   }
+  if (image)
+    for (size_t c = 0; c < table.columns.size(); ++c)
+      if (column_of[c] < 0) add_column(static_cast<int>(c), nodes.ColumnRef(ref, table.columns[c].name));
   PgQuery__SelectStmt* query = nodes.NewSelect();
   query->target_list = nodes.Array(targets, query->n_target_list);
   query->distinct_clause = nodes.Array(keys, query->n_distinct_clause);
@@ -590,7 +576,10 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
   for (size_t i = 0; i < stmt->n_from_clause; ++i) from.push_back(stmt->from_clause[i]);
   query->from_clause = nodes.Array(from, query->n_from_clause);
   query->where_clause = stmt->where_clause;
+  query->with_clause = stmt->with_clause;
   Loop l = BeginLoop(PlanInsertSource(query, catalog_, {}, types, variables_), variables_, *loops_);
+  if (image)
+    for (int c : column_of) image->arrays.push_back(l.read->into[static_cast<size_t>(c)]);
 
   // Each row: UPDATE ref SET column = its value variable (or DEFAULT), by its key.
   std::vector<PgQuery__Node*> assignments;
@@ -611,17 +600,22 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
   return FinishLoop(l, Statements(std::move(write)), *loops_);
 }
 
-std::vector<StmtPtr> TableStatementBinder::BindDeleteLoop(const PgQuery__DeleteStmt* stmt) {
-  RequireLoops(stmt->n_using_clause > 0 ? "DELETE ... USING" : "DELETE with a subquery", stmt->n_returning_list);
+std::vector<StmtPtr> TableStatementBinder::BindDeleteLoop(const PgQuery__DeleteStmt* stmt, RowImage* image) {
+  RequireLoops(stmt->n_using_clause > 0 ? "DELETE ... USING"
+               : stmt->with_clause      ? "DELETE with WITH"
+                                        : "DELETE with a subquery",
+               stmt->n_returning_list);
   const TableInfo& table = ResolveTable(stmt->relation);
   const std::string ref = RefName(stmt->relation);
   SyntheticNodes nodes;
-  if (!HasSubLink(&stmt->base))
+  if (image == nullptr && !HasSubLink(&stmt->base))
     if (std::optional<KeyedByFrom> keyed = KeyFromItems(nodes, table, stmt->relation, stmt->using_clause, stmt->n_using_clause,
                                                         stmt->where_clause)) {
+      keyed->query->with_clause = stmt->with_clause;
       Loop l = BeginLoop(PlanQuery(keyed->query, catalog_, {}, variables_), variables_, *loops_, keyed->names);
       PgQuery__DeleteStmt* remove = nodes.NewDelete();
       *remove = *stmt;
+      remove->with_clause = nullptr;
       remove->n_using_clause = 0;
       remove->using_clause = nullptr;
       ExpandReturningStar(nodes, *keyed, remove->returning_list, remove->n_returning_list);
@@ -631,9 +625,20 @@ std::vector<StmtPtr> TableStatementBinder::BindDeleteLoop(const PgQuery__DeleteS
       return FinishLoop(l, Statements(std::move(write)), *loops_);
     }
   RejectReturningStar(stmt->returning_list, stmt->n_returning_list, stmt->n_using_clause);
+  // The query: each row's key (with `image`, then every other column).
   std::vector<PgQuery__Node*> targets, keys;
+  std::vector<int> column_of(table.columns.size(), -1);
   for (int k : table.primary_key) keys.push_back(nodes.ColumnRef(ref, table.columns[static_cast<size_t>(k)].name));
-  for (PgQuery__Node* key : keys) targets.push_back(nodes.Target(key));
+  for (size_t k = 0; k < keys.size(); ++k) {
+    column_of[static_cast<size_t>(table.primary_key[k])] = static_cast<int>(targets.size());
+    targets.push_back(nodes.Target(keys[k]));
+  }
+  if (image)
+    for (size_t c = 0; c < table.columns.size(); ++c)
+      if (column_of[c] < 0) {
+        column_of[c] = static_cast<int>(targets.size());
+        targets.push_back(nodes.Target(nodes.ColumnRef(ref, table.columns[c].name)));
+      }
   PgQuery__SelectStmt* query = nodes.NewSelect();
   query->target_list = nodes.Array(targets, query->n_target_list);
   query->distinct_clause = nodes.Array(keys, query->n_distinct_clause);
@@ -641,7 +646,10 @@ std::vector<StmtPtr> TableStatementBinder::BindDeleteLoop(const PgQuery__DeleteS
   for (size_t i = 0; i < stmt->n_using_clause; ++i) from.push_back(stmt->using_clause[i]);
   query->from_clause = nodes.Array(from, query->n_from_clause);
   query->where_clause = stmt->where_clause;
+  query->with_clause = stmt->with_clause;
   Loop l = BeginLoop(PlanQuery(query, catalog_, {}, variables_), variables_, *loops_);
+  if (image)
+    for (int c : column_of) image->arrays.push_back(l.read->into[static_cast<size_t>(c)]);
 
   PgQuery__DeleteStmt* remove = nodes.NewDelete();
   remove->relation = stmt->relation;
@@ -657,7 +665,8 @@ std::vector<StmtPtr> TableStatementBinder::BindDeleteLoop(const PgQuery__DeleteS
 std::vector<StmtPtr> TableStatementBinder::BindInsertLoop(const PgQuery__InsertStmt* stmt) {
   RequireLoops("INSERT ... SELECT", stmt->n_returning_list);
   const TableInfo& table = ResolveTable(stmt->relation);
-  if (std::optional<std::vector<StmtPtr>> by_lookups = BindInsertByLookups(stmt)) return std::move(*by_lookups);
+  if (!stmt->with_clause)
+    if (std::optional<std::vector<StmtPtr>> by_lookups = BindInsertByLookups(stmt)) return std::move(*by_lookups);
   // The query's columns take the target columns' types, its untyped literals too.
   std::vector<std::pair<std::string, SqlType>> targets;
   for (size_t i = 0; i < stmt->n_cols; ++i) {
@@ -667,7 +676,8 @@ std::vector<StmtPtr> TableStatementBinder::BindInsertLoop(const PgQuery__InsertS
   if (stmt->n_cols == 0)
     for (const CatalogColumn& c : table.columns) targets.emplace_back(c.name, c.type);
   SyntheticNodes nodes;
-  Loop l = BeginLoop(PlanInsertSource(stmt->select_stmt->select_stmt, catalog_, {}, targets, variables_), variables_, *loops_);
+  const PgQuery__SelectStmt* source = nodes.SelectWithCtes(stmt->select_stmt->select_stmt, stmt->with_clause);
+  Loop l = BeginLoop(PlanInsertSource(source, catalog_, {}, targets, variables_), variables_, *loops_);
   // Each row: INSERT INTO t (cols) VALUES (its value variables) [ON CONFLICT ...].
   std::vector<PgQuery__Node*> values;
   for (const std::string& name : l.value_names) values.push_back(nodes.ColumnRef("", name));

@@ -1172,7 +1172,9 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
         if (!into)
           throw SqlError(sqlstate::kSyntaxError, "query has no destination for result data")
               .WithHint("If you want to discard the results of a SELECT, use PERFORM instead.");
-        stmts.push_back(binder.BindSelect(n->select_stmt, StmtKind::kSelectInto));
+        // After data-modifying WITH queries, their writes and then the SELECT INTO.
+        if (HasDataModifyingCte(n->select_stmt->with_clause)) stmts = binder.BindSelectWithWrites(n->select_stmt, StmtKind::kSelectInto);
+        else stmts.push_back(binder.BindSelect(n->select_stmt, StmtKind::kSelectInto));
         break;
       case PG_QUERY__NODE__NODE_INSERT_STMT: stmts = binder.BindInsert(n->insert_stmt); break;
       case PG_QUERY__NODE__NODE_UPDATE_STMT: stmts = binder.BindUpdate(n->update_stmt); break;
@@ -1190,12 +1192,15 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
       }
       return;
     }
+    // The statement INTO assigns: the first write of a multi-row INSERT, the SELECT after
+    // a WITH's writes.
+    const size_t into_at = n->node_case == PG_QUERY__NODE__NODE_SELECT_STMT ? stmts.size() - 1 : 0;
     for (size_t i = 0; i < stmts.size(); ++i) {
       Stmt& s = *stmts[i];
       SetSource(s, line_, query);
-      if (into && s.kind != StmtKind::kSelectInto && s.returning.empty())
+      if (into && i == into_at && s.kind != StmtKind::kSelectInto && s.returning.empty())
         throw SqlError(sqlstate::kSyntaxError, "INTO used with a command that cannot return data");
-      if (into && i == 0) {
+      if (into && i == into_at) {
         if (shape_record)
           targets = SetRecordShape(record, s.kind == StmtKind::kSelectInto ? QueryColumns(s)
                                                                                      : binder.returning_columns());

@@ -538,7 +538,9 @@ void BindWithClause(QueryBlock& block_, const PgQuery__WithClause* with) {
       if (n == name)
         throw SqlError("42712", fmt::format("WITH query name \"{}\" specified more than once", name), cte->location);
     if (cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
-      throw NotSupported("data-modifying statements in WITH", cte->location);
+      // The top level's are bound before the query (binder/with_queries.cc).
+      throw SqlError(sqlstate::kFeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level",
+                     cte->location);
     const PgQuery__SelectStmt* q = cte->ctequery->select_stmt;
     const int index = static_cast<int>(plan.ctes.size());
     plan.ctes.push_back(QueryPlan::Cte{name, nullptr, false});
@@ -1104,6 +1106,8 @@ std::optional<NameBinding> QueryBlock::Resolve(std::span<const std::string> name
   if (frame != nullptr) {
     std::optional<NameBinding> b = frame->parent->Resolve(names, location, frame->visible);
     if (!b) return std::nullopt;
+    // A procedure's variable is read from the frame by any node: not a value passed in.
+    if (b->slot.space == SlotSpace::kVariable) return b;
     for (size_t i = 0; i < frame->params.size(); ++i)
       if (frame->params[i]->kind == ExprKind::kSlot && frame->params[i]->slot == b->slot)
         return NameBinding{Slot{SlotSpace::kOuter, static_cast<int>(i)}, b->type};
@@ -1121,6 +1125,7 @@ std::optional<NameBinding> QueryBlock::LookupParameter(int number, int location)
   if (frame != nullptr) {
     std::optional<NameBinding> b = frame->parent->LookupParameter(number, location);
     if (!b) return std::nullopt;
+    if (b->slot.space == SlotSpace::kVariable) return b;
     frame->params.push_back(MakeSlot(b->slot, b->type, location));
     return NameBinding{Slot{SlotSpace::kOuter, static_cast<int>(frame->params.size() - 1)}, b->type};
   }

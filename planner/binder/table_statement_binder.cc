@@ -9,6 +9,7 @@
 
 #include "planner/binder/coerce.h"
 #include "planner/parser/pg_nodes.h"
+#include "planner/parser/synthetic_nodes.h"
 #include "planner/types/sql_error.h"
 #include "planner/catalog/system_views.h"
 #include "planner/binder/table_scope.h"
@@ -19,8 +20,26 @@ std::string RefName(const PgQuery__RangeVar* rv) { return rv->alias ? rv->alias-
 
 namespace {
 
-void RejectWith(const PgQuery__WithClause* with) {
-  if (with) throw NotSupported("WITH queries", with->location);
+// Whether a statement after data-modifying WITH queries may meet the rows they change: a
+// plain INSERT only adds rows (a key one of them adds or keeps fails as it would in
+// PostgreSQL).
+bool MeetsChangedRows(const PgQuery__InsertStmt* stmt) { return stmt->on_conflict_clause != nullptr; }
+bool MeetsChangedRows(const PgQuery__UpdateStmt*) { return true; }
+bool MeetsChangedRows(const PgQuery__DeleteStmt*) { return true; }
+
+// `stmt` (an INSERT, UPDATE or DELETE) after the data-modifying queries of its WITH, by
+// `bind` (with_queries.cc).
+template <typename S>
+std::vector<StmtPtr> AfterWithWrites(TableStatementBinder& binder, const S* stmt,
+                                     std::vector<StmtPtr> (TableStatementBinder::*bind)(const S*)) {
+  SyntheticNodes nodes;
+  S* main = nodes.Copy(*stmt);
+  main->with_clause = nullptr;
+  return binder.BindWithWrites(stmt->with_clause, &main->base, MeetsChangedRows(stmt) ? stmt->relation : nullptr,
+                               [&](TableStatementBinder& b, PgQuery__WithClause* with) {
+                                 main->with_clause = with;
+                                 return (b.*bind)(main);
+                               });
 }
 
 }  // namespace
@@ -133,7 +152,7 @@ void TableStatementBinder::BindReturning(Stmt& s, PgQuery__Node* const* list, si
 }
 
 std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt* stmt) {
-  RejectWith(stmt->with_clause);
+  if (HasDataModifyingCte(stmt->with_clause)) return AfterWithWrites(*this, stmt, &TableStatementBinder::BindInsert);
   if (IsDmlLoop(stmt)) return BindInsertLoop(stmt);
   const TableInfo& table = ResolveTable(stmt->relation);
   // Target columns: the list, or every column in order.
@@ -224,7 +243,7 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
 }
 
 std::vector<StmtPtr> TableStatementBinder::BindUpdate(const PgQuery__UpdateStmt* stmt) {
-  RejectWith(stmt->with_clause);
+  if (HasDataModifyingCte(stmt->with_clause)) return AfterWithWrites(*this, stmt, &TableStatementBinder::BindUpdate);
   if (IsDmlLoop(stmt)) return BindUpdateLoop(stmt);
   std::vector<StmtPtr> out;
   out.push_back(BindSimpleUpdate(stmt));
@@ -232,7 +251,7 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdate(const PgQuery__UpdateStmt*
 }
 
 std::vector<StmtPtr> TableStatementBinder::BindDelete(const PgQuery__DeleteStmt* stmt) {
-  RejectWith(stmt->with_clause);
+  if (HasDataModifyingCte(stmt->with_clause)) return AfterWithWrites(*this, stmt, &TableStatementBinder::BindDelete);
   if (IsDmlLoop(stmt)) return BindDeleteLoop(stmt);
   std::vector<StmtPtr> out;
   out.push_back(BindSimpleDelete(stmt));
@@ -284,6 +303,9 @@ std::unique_ptr<QueryPlan> TransactionQuery(QueryPlan plan, std::string_view whe
 }
 
 StmtPtr TableStatementBinder::BindSelect(const PgQuery__SelectStmt* stmt, StmtKind kind) {
+  if (HasDataModifyingCte(stmt->with_clause))
+    throw NotSupported("a SELECT with a data-modifying WITH query inside a procedure", stmt->with_clause->location)
+        .WithHint("Write the INSERT, UPDATE or DELETE with RETURNING ... INTO first, or make the WITH's main statement the write.");
   auto s = std::make_unique<Stmt>();
   s->kind = kind;
   if (NeedsQueryPlanner(stmt)) {

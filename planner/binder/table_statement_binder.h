@@ -28,6 +28,7 @@
 //   keys come from the query, so the analysis classifies them `dependent`.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -39,12 +40,15 @@
 #include "planner/binder/expr_binder.h"
 #include "planner/plan/procedure_ir.h"
 
+struct ProtobufCMessage;
 struct PgQuery__InsertStmt;
 struct PgQuery__UpdateStmt;
 struct PgQuery__DeleteStmt;
 struct PgQuery__SelectStmt;
 struct PgQuery__ResTarget;
 struct PgQuery__RangeVar;
+struct PgQuery__WithClause;
+struct PgQuery__Node;
 
 namespace caracal::planner {
 
@@ -60,6 +64,9 @@ class DmlLoopHost {
   // Whether a loop form may have RETURNING (ad-hoc DML: each row is a result row; a
   // procedure's RETURNING ... INTO: each row assigns the targets).
   virtual bool AllowsReturning() const = 0;
+  // Asks for ROW_COUNT to be kept even where nothing reads it: a statement after WITH
+  // queries that write counts only its own rows (an ad-hoc statement's command tag).
+  virtual void KeepRowCount() { RowCountVariable(); }
 };
 
 class TableStatementBinder {
@@ -76,6 +83,19 @@ class TableStatementBinder {
   std::vector<StmtPtr> BindDelete(const PgQuery__DeleteStmt* stmt);
   // `kind`: kSelectInto (SELECT ... INTO, PERFORM) or kReturnQuery.
   StmtPtr BindSelect(const PgQuery__SelectStmt* stmt, StmtKind kind);
+  // A SELECT whose WITH has data-modifying queries: their writes, then the SELECT as
+  // `kind` (an ad-hoc statement's kReturnQuery, a procedure's kSelectInto; its columns
+  // are returning_columns()).
+  std::vector<StmtPtr> BindSelectWithWrites(const PgQuery__SelectStmt* stmt, StmtKind kind);
+
+  // WITH with data-modifying queries (with_queries.cc): each one's writes in order, its
+  // RETURNING rows kept in hidden arrays; then the main statement, bound by `bind_main`
+  // with a binder that sees those arrays and the WITH clause left (each data-modifying
+  // query replaced by a query of its rows). `main` is the statement without its WITH;
+  // `main_target` the table it changes rows of, if any.
+  using MainStatementBinder = std::function<std::vector<StmtPtr>(TableStatementBinder& binder, PgQuery__WithClause* with)>;
+  std::vector<StmtPtr> BindWithWrites(const PgQuery__WithClause* with, const ProtobufCMessage* main,
+                                      const PgQuery__RangeVar* main_target, const MainStatementBinder& bind_main);
 
   // The RETURNING columns' names of the last statement bound (for ad-hoc DML results).
   const std::vector<OutputColumn>& returning_columns() const { return returning_columns_; }
@@ -85,9 +105,15 @@ class TableStatementBinder {
   void BindReturning(Stmt& s, PgQuery__Node* const* list, size_t n, const NameScope& scope);
   StmtPtr BindSimpleUpdate(const PgQuery__UpdateStmt* stmt);
   StmtPtr BindSimpleDelete(const PgQuery__DeleteStmt* stmt);
-  // The loop forms (dml_loop.cc).
-  std::vector<StmtPtr> BindUpdateLoop(const PgQuery__UpdateStmt* stmt);
-  std::vector<StmtPtr> BindDeleteLoop(const PgQuery__DeleteStmt* stmt);
+  // The rows a WITH query's UPDATE / DELETE changes: for each table column, the array
+  // variable of its values in the new (UPDATE) or old (DELETE) rows, in the loop's order.
+  struct RowImage {
+    std::vector<int> arrays;
+  };
+  // The loop forms (dml_loop.cc); with `image`, the rows are collected by the general form
+  // (a query over the target) with every column, and the write has no RETURNING.
+  std::vector<StmtPtr> BindUpdateLoop(const PgQuery__UpdateStmt* stmt, RowImage* image = nullptr);
+  std::vector<StmtPtr> BindDeleteLoop(const PgQuery__DeleteStmt* stmt, RowImage* image = nullptr);
   std::vector<StmtPtr> BindInsertLoop(const PgQuery__InsertStmt* stmt);
   std::optional<std::vector<StmtPtr>> BindInsertByLookups(const PgQuery__InsertStmt* stmt);
   void RequireLoops(const char* what, size_t returning) const;
@@ -119,5 +145,8 @@ int SetColumn(const TableInfo& table, const PgQuery__ResTarget* target, std::set
 bool IsDmlLoop(const PgQuery__UpdateStmt* stmt);
 bool IsDmlLoop(const PgQuery__DeleteStmt* stmt);
 bool IsDmlLoop(const PgQuery__InsertStmt* stmt);
+
+// Whether a WITH clause has an INSERT, UPDATE or DELETE among its queries.
+bool HasDataModifyingCte(const PgQuery__WithClause* with);
 
 }  // namespace caracal::planner

@@ -15,8 +15,9 @@ namespace caracal::planner {
 
 namespace {
 
-// The hidden variables of an ad-hoc statement bound as a loop; it has no FOUND or
-// ROW_COUNT, and each RETURNING row is a result row.
+// The hidden variables of an ad-hoc statement bound as a loop; it has no FOUND, ROW_COUNT
+// only after data-modifying WITH queries (its command tag's count), and each RETURNING
+// row is a result row.
 class AdHocLoopHost final : public DmlLoopHost {
  public:
   explicit AdHocLoopHost(ProcedureIr& ir) : ir_(ir) {}
@@ -29,7 +30,11 @@ class AdHocLoopHost final : public DmlLoopHost {
     return static_cast<int>(ir_.variables.size()) - 1;
   }
   int FoundVariable() override { return -1; }
-  int RowCountVariable() override { return -1; }
+  int RowCountVariable() override { return ir_.row_count_variable; }
+  void KeepRowCount() override {
+    if (ir_.row_count_variable < 0)
+      ir_.row_count_variable = AddVariable("$row_count", SqlType::Of(TypeId::kInt8), VariableKind::kRowCount);
+  }
   bool AllowsReturning() const override { return true; }
 
  private:
@@ -41,7 +46,7 @@ void NumberStatements(ProcedureIr& ir, Block& block) {
   for (StmtPtr& s : block) {
     s->line = 1;
     if (s->table != nullptr || s->query != nullptr) {
-      s->emit_returning = !s->returning.empty();
+      s->emit_returning = !s->returning.empty() && !s->append_returning;
       ir.table_statements.push_back(s.get());
       s->id = static_cast<int>(ir.table_statements.size());
     }
@@ -71,6 +76,10 @@ std::shared_ptr<ProcedureIr> BindAdHocDml(const PgQuery__Node* stmt, std::string
     case PG_QUERY__NODE__NODE_DELETE_STMT:
       ir->command_tag = "DELETE";
       stmts = binder.BindDelete(stmt->delete_stmt);
+      break;
+    case PG_QUERY__NODE__NODE_SELECT_STMT:
+      ir->command_tag = "SELECT";
+      stmts = binder.BindSelectWithWrites(stmt->select_stmt, StmtKind::kReturnQuery);
       break;
     default: throw SqlError(sqlstate::kInternalError, "internal error: not an INSERT, UPDATE or DELETE");
   }

@@ -8,11 +8,13 @@
 #include "engine/types/row_value.h"
 #include "planner/binder/coerce.h"
 #include "planner/binder/query_binder.h"
+#include "planner/binder/table_statement_binder.h"
 #include "planner/catalog/constraint_errors.h"
 #include "planner/exec/explain_query.h"
 #include "planner/exec/query_exec.h"
 #include "planner/exec/snapshot_source.h"
 #include "planner/parser/pg_nodes.h"
+#include "planner/parser/synthetic_nodes.h"
 #include "planner/types/cast.h"
 #include "planner/types/sql_error.h"
 
@@ -27,7 +29,7 @@ bool IsInsertSelect(const PgQuery__InsertStmt* stmt) {
   const PgQuery__SelectStmt* source = stmt->select_stmt->select_stmt;
   // ON CONFLICT and RETURNING need each row's outcome: those run as a transaction in an
   // epoch, the query then a write per row (binder/dml_loop.cc).
-  if (stmt->on_conflict_clause || stmt->n_returning_list > 0) return false;
+  if (stmt->on_conflict_clause || stmt->n_returning_list > 0 || HasDataModifyingCte(stmt->with_clause)) return false;
   // Plain VALUES lists are a procedure's multi-row INSERT (nextval(), RETURNING, ON CONFLICT).
   return source->n_values_lists == 0 || ContainsSubquery(source);
 }
@@ -45,7 +47,6 @@ BoundInsertSelect BindInsertSelect(const PgQuery__InsertStmt* stmt, const Catalo
   const PgQuery__RangeVar* rv = stmt->relation;
   if (stmt->on_conflict_clause) throw NotSupported("INSERT ... SELECT with ON CONFLICT", rv->location);
   if (stmt->n_returning_list > 0) throw NotSupported("INSERT ... SELECT with RETURNING", rv->location);
-  if (stmt->with_clause) throw NotSupported("WITH before INSERT", rv->location);
   const TableInfo* table = catalog.FindTable(rv->relname);
   if (!table) throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", rv->relname), rv->location);
   std::vector<int> targets;
@@ -65,7 +66,8 @@ BoundInsertSelect BindInsertSelect(const PgQuery__InsertStmt* stmt, const Catalo
   } else {
     for (size_t c = 0; c < table->columns.size(); ++c) targets.push_back(static_cast<int>(c));
   }
-  const PgQuery__SelectStmt* source = stmt->select_stmt->select_stmt;
+  SyntheticNodes nodes;  // the source with the WITH before INSERT: planned, then not needed
+  const PgQuery__SelectStmt* source = nodes.SelectWithCtes(stmt->select_stmt->select_stmt, stmt->with_clause);
   std::vector<std::pair<std::string, SqlType>> columns;
   for (int c : targets) columns.emplace_back(table->columns[static_cast<size_t>(c)].name, table->columns[static_cast<size_t>(c)].type);
   QueryPlan plan = PlanInsertSource(source, catalog, estimate, columns);

@@ -77,6 +77,70 @@ PgQuery__Node* SyntheticNodes::And(const std::vector<PgQuery__Node*>& items) {
   return &n;
 }
 
+PgQuery__Node* SyntheticNodes::FuncCall(const std::string& name, const std::vector<PgQuery__Node*>& args) {
+  PgQuery__FuncCall& f = calls_.emplace_back(PgQuery__FuncCall PG_QUERY__FUNC_CALL__INIT);
+  PgQuery__Node* name_node = ColumnRef("", name)->column_ref->fields[0];  // a String node
+  std::vector<PgQuery__Node*> names{name_node};
+  f.funcname = Array(names, f.n_funcname);
+  f.args = Array(args, f.n_args);
+  f.funcformat = PG_QUERY__COERCION_FORM__COERCE_EXPLICIT_CALL;
+  f.location = -1;
+  PgQuery__Node& n = nodes_.emplace_back(PgQuery__Node PG_QUERY__NODE__INIT);
+  n.node_case = PG_QUERY__NODE__NODE_FUNC_CALL;
+  n.func_call = &f;
+  return &n;
+}
+
+PgQuery__Node* SyntheticNodes::RangeFunction(PgQuery__Node* call, const std::string& alias,
+                                             const std::vector<std::string>& columns) {
+  PgQuery__Alias& a = aliases_.emplace_back(PgQuery__Alias PG_QUERY__ALIAS__INIT);
+  a.aliasname = Text(alias);
+  std::vector<PgQuery__Node*> names;
+  for (const std::string& c : columns) names.push_back(ColumnRef("", c)->column_ref->fields[0]);
+  a.colnames = Array(names, a.n_colnames);
+  PgQuery__RangeFunction& rf = range_functions_.emplace_back(PgQuery__RangeFunction PG_QUERY__RANGE_FUNCTION__INIT);
+  std::vector<PgQuery__Node*> pair{call};
+  std::vector<PgQuery__Node*> functions{List(pair)};
+  rf.functions = Array(functions, rf.n_functions);
+  rf.alias = &a;
+  PgQuery__Node& n = nodes_.emplace_back(PgQuery__Node PG_QUERY__NODE__INIT);
+  n.node_case = PG_QUERY__NODE__NODE_RANGE_FUNCTION;
+  n.range_function = &rf;
+  return &n;
+}
+
+PgQuery__WithClause* SyntheticNodes::With(const std::vector<PgQuery__Node*>& ctes, bool recursive) {
+  if (ctes.empty()) return nullptr;
+  PgQuery__WithClause& w = withs_.emplace_back(PgQuery__WithClause PG_QUERY__WITH_CLAUSE__INIT);
+  w.ctes = Array(ctes, w.n_ctes);
+  w.recursive = recursive;
+  w.location = -1;
+  return &w;
+}
+
+const PgQuery__SelectStmt* SyntheticNodes::SelectWithCtes(const PgQuery__SelectStmt* select,
+                                                          const PgQuery__WithClause* with) {
+  if (with == nullptr || with->n_ctes == 0) return select;
+  std::vector<PgQuery__Node*> ctes(with->ctes, with->ctes + with->n_ctes);
+  bool recursive = with->recursive;
+  if (select->with_clause) {
+    ctes.insert(ctes.end(), select->with_clause->ctes, select->with_clause->ctes + select->with_clause->n_ctes);
+    recursive = recursive || select->with_clause->recursive;
+  }
+  PgQuery__SelectStmt& copy = selects_.emplace_back(*select);
+  copy.with_clause = With(ctes, recursive);
+  return &copy;
+}
+
+PgQuery__Node* SyntheticNodes::CteWithQuery(const PgQuery__CommonTableExpr* cte, PgQuery__Node* query) {
+  PgQuery__CommonTableExpr& c = ctes_.emplace_back(*cte);
+  c.ctequery = query;
+  PgQuery__Node& n = nodes_.emplace_back(PgQuery__Node PG_QUERY__NODE__INIT);
+  n.node_case = PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR;
+  n.common_table_expr = &c;
+  return &n;
+}
+
 PgQuery__SelectStmt* SyntheticNodes::NewSelect() {
   PgQuery__SelectStmt& s = selects_.emplace_back(PgQuery__SelectStmt PG_QUERY__SELECT_STMT__INIT);
   s.limit_option = PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_DEFAULT;

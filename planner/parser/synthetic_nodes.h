@@ -31,6 +31,24 @@ class SyntheticNodes {
   // `items` ANDed (one item: itself; none: null).
   PgQuery__Node* And(const std::vector<PgQuery__Node*>& items);
 
+  // `name(args)`: a FuncCall.
+  PgQuery__Node* FuncCall(const std::string& name, const std::vector<PgQuery__Node*>& args);
+  // `call AS alias(columns)` as a FROM item.
+  PgQuery__Node* RangeFunction(PgQuery__Node* call, const std::string& alias, const std::vector<std::string>& columns);
+  // A WITH clause of `ctes` (CommonTableExpr nodes); null when there are none.
+  PgQuery__WithClause* With(const std::vector<PgQuery__Node*>& ctes, bool recursive);
+  // `select` seeing the queries of `with` too (WITH ... INSERT INTO t SELECT ...): a copy
+  // whose WITH lists them before its own; `select` itself when `with` is null.
+  const PgQuery__SelectStmt* SelectWithCtes(const PgQuery__SelectStmt* select, const PgQuery__WithClause* with);
+  // A copy of CommonTableExpr `cte` whose query is `query`.
+  PgQuery__Node* CteWithQuery(const PgQuery__CommonTableExpr* cte, PgQuery__Node* query);
+
+  // Copies of statements (shallow: they share the original's children).
+  PgQuery__SelectStmt* Copy(const PgQuery__SelectStmt& s) { return &selects_.emplace_back(s); }
+  PgQuery__InsertStmt* Copy(const PgQuery__InsertStmt& s) { return &inserts_.emplace_back(s); }
+  PgQuery__UpdateStmt* Copy(const PgQuery__UpdateStmt& s) { return &updates_.emplace_back(s); }
+  PgQuery__DeleteStmt* Copy(const PgQuery__DeleteStmt& s) { return &deletes_.emplace_back(s); }
+
   PgQuery__SelectStmt* NewSelect();
   PgQuery__UpdateStmt* NewUpdate();
   PgQuery__DeleteStmt* NewDelete();
@@ -46,6 +64,11 @@ class SyntheticNodes {
   std::deque<PgQuery__ResTarget> targets_;
   std::deque<PgQuery__List> lists_;
   std::deque<PgQuery__BoolExpr> bools_;
+  std::deque<PgQuery__FuncCall> calls_;
+  std::deque<PgQuery__RangeFunction> range_functions_;
+  std::deque<PgQuery__Alias> aliases_;
+  std::deque<PgQuery__WithClause> withs_;
+  std::deque<PgQuery__CommonTableExpr> ctes_;
   std::deque<PgQuery__SelectStmt> selects_;
   std::deque<PgQuery__UpdateStmt> updates_;
   std::deque<PgQuery__DeleteStmt> deletes_;

@@ -179,6 +179,9 @@ struct Stmt {
   // (the kForRange after it iterates over the arrays).
   bool collect = false;
   bool emit_returning = false;      // ad-hoc DML: each RETURNING row is a result row
+  // A write of a data-modifying WITH query: each RETURNING value is appended to the array
+  // variable into[c] (the rows the query gives the rest of the statement).
+  bool append_returning = false;
   // kSelectInto of a PL/pgSQL expression that is a query (x := (SELECT ...), IF EXISTS
   // (...)), into one hidden temporary: it sets neither FOUND nor ROW_COUNT, gives NULL
   // without a row and raises 21000 with more than one, as PL/pgSQL's expressions do.

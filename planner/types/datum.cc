@@ -14,6 +14,15 @@
 
 namespace caracal::planner {
 
+void AppendElement(Datum& d, Datum element) {
+  if (d.kind != Datum::Kind::kArray || !d.array) d = Datum::Array({});
+  // Datum::Array's vectors are created non-const (see AssignFromValue): writing through
+  // the only reference is sound.
+  if (d.array.use_count() != 1) d.array = std::make_shared<std::vector<Datum>>(*d.array);
+  const_cast<std::vector<Datum>&>(*d.array).push_back(std::move(element));
+}
+
+
 namespace {
 
 std::string_view Trim(std::string_view s) {

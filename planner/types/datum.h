@@ -49,6 +49,10 @@ struct Datum {
   bool as_bool() const { return i != 0; }
 };
 
+// array_append in place: `element` added at the end of array `d` (NULL: an empty array
+// first), copying the elements only when another Datum shares them.
+void AppendElement(Datum& d, Datum element);
+
 // PostgreSQL's text output of `d` as a value of `type` (NULL: empty string).
 std::string DatumToText(const Datum& d, const SqlType& type);
 // Shortest round-trip text of a float8 / float4 as PostgreSQL 12+ prints them.

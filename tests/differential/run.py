@@ -426,6 +426,19 @@ def gen_q_dml(rng, n):
     return out
 
 
+def gen_q_with(rng, n):
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.6:
+            k = rng.randrange(0, 4)
+            amounts = [f"{rng.randrange(1, 2000) / 100:.2f}" for _ in range(k)]
+            out.append(f"SELECT new_order({rng.randrange(1, 3)}, {rng.randrange(1, 4)}, {rng.randrange(1, 5)}, "
+                       f"{arr(amounts, 'numeric')});")
+        else:
+            out.append(f"SELECT delivery({rng.randrange(1, 3)}, {rng.randrange(1, 11)});")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------

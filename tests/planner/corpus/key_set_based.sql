@@ -24,6 +24,15 @@ BEGIN
   RETURN 0;
 END $$;
 EXPLAIN PROCEDURE credit_vips;
+-- Refused above: the DELETE's rows are found before the call runs, so they may not
+-- depend on the UPDATE just before it. Reading them first is fine.
+CREATE FUNCTION credit_vips(p_amount integer) RETURNS integer LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM acct WHERE bal < 0 AND owner IN (SELECT id FROM person WHERE NOT vip);
+  UPDATE acct SET bal = bal + p_amount FROM person WHERE person.id = acct.owner AND person.vip;
+  RETURN 0;
+END $$;
+EXPLAIN PROCEDURE credit_vips;
 
 CREATE FUNCTION log_all(p_id integer, p_accts integer[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
@@ -61,4 +70,22 @@ EXPLAIN PROCEDURE one_into;
 CREATE FUNCTION bad_case(p integer) RETURNS integer LANGUAGE plpgsql AS $$
 BEGIN
   CASE WHEN EXISTS (SELECT 1 FROM acct WHERE id = p) THEN RETURN 1; ELSE RETURN 0; END CASE;
+END $$;
+
+-- A data-modifying WITH: the DELETE's rows (its collect query) key the UPDATE through
+-- RETURNING, found by reconnaissance; an INSERT's RETURNING may not key a write.
+CREATE FUNCTION close_negative(p_amount integer) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE n integer;
+BEGIN
+  WITH gone AS (DELETE FROM acct WHERE bal < p_amount RETURNING owner, bal)
+  UPDATE person SET vip = false FROM gone WHERE person.id = gone.owner;
+  GET DIAGNOSTICS n = ROW_COUNT;
+  RETURN n;
+END $$;
+EXPLAIN PROCEDURE close_negative;
+CREATE FUNCTION open_and_mark(p_id integer) RETURNS integer LANGUAGE plpgsql AS $$
+BEGIN
+  WITH made AS (INSERT INTO acct VALUES (p_id, p_id, 0) RETURNING owner)
+  UPDATE person SET vip = true FROM made WHERE person.id = made.owner;
+  RETURN 0;
 END $$;
