@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <utility>
 
 #include "planner/binder/hidden_scope.h"
 #include "planner/binder/query_binder.h"
@@ -152,7 +153,7 @@ std::vector<StmtPtr> TableStatementBinder::BindWithWrites(const PgQuery__WithCla
     PgQuery__WithClause* before = nodes.With(ReadBy(&query->base, rewritten, originals), with->recursive);
     TableStatementBinder binder(catalog_, scope.get(), loops_);
     std::vector<StmtPtr> stmts;
-    PgQuery__Node* const* returning = nullptr;
+    PgQuery__Node** returning = nullptr;
     size_t n_returning = 0;
     // The rows it returns: `alias`(`columns`) over the arrays.
     std::string alias;
@@ -160,33 +161,22 @@ std::vector<StmtPtr> TableStatementBinder::BindWithWrites(const PgQuery__WithCla
     std::vector<int> arrays;
     std::vector<SqlType> array_types;
     std::vector<PgQuery__Node*> targets;
-    auto nested_with = [&](const PgQuery__WithClause* own) {
-      if (own) throw NotSupported("WITH inside a data-modifying WITH query", own->location);
+    // The statement's copy, seeing the WITH queries before it, its RETURNING taken out.
+    auto prepare = [&](auto* copy) {
+      if (copy->with_clause) throw NotSupported("WITH inside a data-modifying WITH query", copy->with_clause->location);
+      copy->with_clause = before;
+      returning = std::exchange(copy->returning_list, nullptr);
+      n_returning = std::exchange(copy->n_returning_list, 0);
+      return copy;
     };
     switch (query->node_case) {
       case PG_QUERY__NODE__NODE_UPDATE_STMT:
       case PG_QUERY__NODE__NODE_DELETE_STMT: {
         RowImage image;
         const PgQuery__RangeVar* target = TargetOf(query);
-        if (query->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT) {
-          PgQuery__UpdateStmt* update = nodes.Copy(*query->update_stmt);
-          nested_with(update->with_clause);
-          returning = update->returning_list;
-          n_returning = update->n_returning_list;
-          update->with_clause = before;
-          update->returning_list = nullptr;
-          update->n_returning_list = 0;
-          stmts = binder.BindUpdateLoop(update, &image);
-        } else {
-          PgQuery__DeleteStmt* remove = nodes.Copy(*query->delete_stmt);
-          nested_with(remove->with_clause);
-          returning = remove->returning_list;
-          n_returning = remove->n_returning_list;
-          remove->with_clause = before;
-          remove->returning_list = nullptr;
-          remove->n_returning_list = 0;
-          stmts = binder.BindDeleteLoop(remove, &image);
-        }
+        stmts = query->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT
+                    ? binder.BindUpdateLoop(prepare(nodes.Copy(*query->update_stmt)), &image)
+                    : binder.BindDeleteLoop(prepare(nodes.Copy(*query->delete_stmt)), &image);
         const TableInfo& table = ResolveTable(target);
         alias = RefName(target);
         for (const CatalogColumn& c : table.columns) {
@@ -198,10 +188,10 @@ std::vector<StmtPtr> TableStatementBinder::BindWithWrites(const PgQuery__WithCla
         break;
       }
       case PG_QUERY__NODE__NODE_INSERT_STMT: {
-        PgQuery__InsertStmt* insert = nodes.Copy(*query->insert_stmt);
-        nested_with(insert->with_clause);
-        insert->with_clause = before;
-        n_returning = insert->n_returning_list;
+        // Its RETURNING stays: each write appends it to the arrays.
+        PgQuery__InsertStmt* insert = prepare(nodes.Copy(*query->insert_stmt));
+        insert->returning_list = returning;
+        insert->n_returning_list = n_returning;
         stmts = binder.BindInsert(insert);
         // Each row it inserts appends its RETURNING values to the arrays, empty at first.
         alias = cte->ctename;
