@@ -115,8 +115,20 @@ std::string RenderExpr(const Expr& e, const RenderNames& names) {
     case ExprKind::kSubquery:
       switch (e.sublink) {
         case SubLink::kExists: return fmt::format("(EXISTS (SubPlan {}))", e.subplan + 1);
-        case SubLink::kAny: return fmt::format("(ANY ({} {} (SubPlan {}).col1))", arg(0), OpText(e.op), e.subplan + 1);
-        case SubLink::kAll: return fmt::format("(ALL ({} {} (SubPlan {}).col1))", arg(0), OpText(e.op), e.subplan + 1);
+        case SubLink::kAny:
+        case SubLink::kAll: {
+          std::string tested = arg(0), columns = "col1";
+          for (size_t i = 1; i < e.tested_values; ++i) {
+            tested += ", " + arg(i);
+            columns += fmt::format(", col{}", i + 1);
+          }
+          if (e.tested_values > 1) {
+            tested = "ROW(" + tested + ")";
+            columns = "(" + columns + ")";
+          }
+          return fmt::format("({} ({} {} (SubPlan {}).{}))", e.sublink == SubLink::kAny ? "ANY" : "ALL", tested,
+                             OpText(e.op), e.subplan + 1, columns);
+        }
         case SubLink::kArray: return fmt::format("(ARRAY(SubPlan {}))", e.subplan + 1);
         case SubLink::kScalar: return fmt::format("(SubPlan {})", e.subplan + 1);
       }

@@ -750,11 +750,16 @@ ExprPtr ExprBinder::BindSubLink(const PgQuery__Node* node) {
     if (b.columns.size() != 1)
       throw SqlError(sqlstate::kSyntaxError, b.columns.size() > 1 ? "subquery must return only one column" : "subquery must return a column", loc);
   };
-  ExprPtr test;
+  // The tested value, or the tested row's values ((a, b) IN (SELECT ...)).
+  std::vector<ExprPtr> tests;
   if (s->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK || s->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK) {
-    if (s->testexpr && s->testexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR)
-      throw NotSupported("row comparisons with subqueries", loc);
-    test = Bind(s->testexpr);
+    if (s->testexpr && s->testexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+      const PgQuery__RowExpr* row = s->testexpr->row_expr;
+      if (row->n_args < 2 || row->n_args > 255) throw NotSupported("this row comparison with a subquery", loc);
+      for (size_t i = 0; i < row->n_args; ++i) tests.push_back(Bind(row->args[i]));
+    } else {
+      tests.push_back(Bind(s->testexpr));
+    }
   }
   SubqueryBinder::Bound bound = subqueries_->BindSubquery(s->subselect, loc);
   auto e = MakeExpr(ExprKind::kSubquery, SqlType::Of(TypeId::kBool), loc);
@@ -774,19 +779,26 @@ ExprPtr ExprBinder::BindSubLink(const PgQuery__Node* node) {
       break;
     case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
     case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK: {
-      if (bound.columns.size() != 1)
+      if (bound.columns.size() != tests.size())
         throw SqlError(sqlstate::kSyntaxError,
-                       bound.columns.size() > 1 ? "subquery has too many columns" : "subquery has too few columns", loc);
+                       bound.columns.size() > tests.size() ? "subquery has too many columns" : "subquery has too few columns",
+                       loc);
       std::string name = s->n_oper_name > 0 ? StringValue(s->oper_name[s->n_oper_name - 1]) : "=";
       e->op = CompareOp(name);
       if (e->op == Op::kNone) throw NotSupported(fmt::format("operator {} with ANY/ALL (subquery)", name), loc);
-      SqlType column = bound.columns[0];
-      std::optional<SqlType> t = ComparisonType(test->type, column);
-      if (!t) NoOperator(name, &test->type, column, loc);
-      if (!ComparesAs(test->type, *t)) test = CastTo(std::move(test), *t);
-      if (!ComparesAs(column, *t)) subqueries_->CoerceFirstColumn(bound.subplan, *t);
+      if (tests.size() > 1 && e->op != Op::kEq && e->op != Op::kNe)
+        throw NotSupported(fmt::format("row comparison by {} with a subquery", name), loc);
+      for (size_t c = 0; c < tests.size(); ++c) {
+        ExprPtr& test = tests[c];
+        const SqlType column = bound.columns[c];
+        std::optional<SqlType> t = ComparisonType(test->type, column);
+        if (!t) NoOperator(name, &test->type, column, loc);
+        if (!ComparesAs(test->type, *t)) test = CastTo(std::move(test), *t);
+        if (!ComparesAs(column, *t)) subqueries_->CoerceColumn(bound.subplan, c, *t);
+        e->args.push_back(std::move(test));
+      }
+      e->tested_values = static_cast<uint8_t>(tests.size());
       e->sublink = s->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK ? SubLink::kAll : SubLink::kAny;
-      e->args.push_back(std::move(test));
       break;
     }
     default: throw NotSupported("this kind of subquery", loc);

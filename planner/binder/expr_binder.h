@@ -49,8 +49,8 @@ class SubqueryBinder {
     std::vector<ExprPtr> params;  // correlation values, over the binder's scope
   };
   virtual Bound BindSubquery(const PgQuery__Node* select, int location) = 0;
-  // Casts the first output column of `subplan` to `type` (ANY / IN with another type).
-  virtual void CoerceFirstColumn(int subplan, const SqlType& type) = 0;
+  // Casts output column `column` of `subplan` to `type` (ANY / IN with another type).
+  virtual void CoerceColumn(int subplan, size_t column, const SqlType& type) = 0;
   // f(...) OVER (...): a kWindowRef.
   virtual ExprPtr BindWindowCall(const PgQuery__FuncCall* f, ExprBinder& binder) = 0;
   // generate_series(...) / unnest(...) in a select list: the column of its values.

@@ -1165,12 +1165,12 @@ ExprPtr QueryBlock::BindSetReturningCall(const PgQuery__FuncCall* f, ExprBinder&
   return IdSlot(id, types[0], f->location);
 }
 
-void QueryBlock::CoerceFirstColumn(int subplan, const SqlType& type) {
+void QueryBlock::CoerceColumn(int subplan, size_t column, const SqlType& type) {
   QueryNodePtr& node = builder.plan.subplans[static_cast<size_t>(subplan)];
   std::vector<ExprPtr> exprs;
   for (size_t c = 0; c < node->types.size(); ++c) {
     ExprPtr slot = IdSlot(static_cast<int>(c), node->types[c]);
-    exprs.push_back(c == 0 ? Coerce(std::move(slot), type, CastContext::kImplicit) : std::move(slot));
+    exprs.push_back(c == column ? Coerce(std::move(slot), type, CastContext::kImplicit) : std::move(slot));
   }
   node = Project(std::move(node), std::move(exprs));
 }

@@ -97,7 +97,7 @@ class QueryBlock : public NameScope, public SubqueryBinder {
   std::optional<Slot> NowSlot() const override { return outer ? outer->NowSlot() : std::nullopt; }
   // SubqueryBinder
   SubqueryBinder::Bound BindSubquery(const PgQuery__Node* select, int location) override;
-  void CoerceFirstColumn(int subplan, const SqlType& type) override;
+  void CoerceColumn(int subplan, size_t column, const SqlType& type) override;
   ExprPtr BindWindowCall(const PgQuery__FuncCall* f, ExprBinder& binder) override;
   ExprPtr BindSetReturningCall(const PgQuery__FuncCall* f, ExprBinder& binder) override;
 

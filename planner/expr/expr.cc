@@ -22,6 +22,7 @@ ExprPtr Expr::Clone() const {
   e->slot = slot;
   e->sublink = sublink;
   e->subplan = subplan;
+  e->tested_values = tested_values;
   e->window_func = window_func;
   for (const auto& a : args) e->args.push_back(a->Clone());
   return e;
@@ -31,7 +32,7 @@ bool Expr::Equals(const Expr& o) const {
   if (kind != o.kind || !(type == o.type) || op != o.op || func != o.func || agg != o.agg ||
       negated != o.negated || case_insensitive != o.case_insensitive || args.size() != o.args.size() ||
       distinct != o.distinct || sort != o.sort || filtered != o.filtered || sublink != o.sublink ||
-      subplan != o.subplan || window_func != o.window_func)
+      subplan != o.subplan || tested_values != o.tested_values || window_func != o.window_func)
     return false;
   if (kind == ExprKind::kSlot && !(slot == o.slot)) return false;
   if (kind == ExprKind::kConst) {

@@ -70,8 +70,10 @@ enum class ExprKind : uint8_t {
 };
 
 // How a kSubquery uses its rows. kAny/kAll: args[0] is the tested value, compared by `op`
-// with the subquery's one column (both of args[0]'s type); the remaining args (all of them
-// for the other kinds) are the correlation values, the subquery's kOuter slots 0..n-1.
+// with the subquery's one column (both of args[0]'s type) - or args[0..tested_values) a
+// row, compared with as many columns by `=` or `<>` as PostgreSQL compares rows; the
+// remaining args (all of them for the other kinds) are the correlation values, the
+// subquery's kOuter slots 0..n-1.
 enum class SubLink : uint8_t { kExists, kScalar, kAny, kAll, kArray };
 
 enum class Op : uint8_t { kNone, kAdd, kSub, kMul, kDiv, kMod, kNeg, kEq, kNe, kLt, kLe, kGt, kGe };
@@ -143,6 +145,7 @@ struct Expr {
   Slot slot;    // kSlot
   SubLink sublink = SubLink::kScalar;  // kSubquery
   int subplan = -1;                    // kSubquery: the query's subplan; kWindowRef: its window
+  uint8_t tested_values = 1;           // kSubquery kAny / kAll: see SubLink
   WindowFunc window_func = WindowFunc::kRowNumber;  // kWindowRef
   std::vector<ExprPtr> args;
 

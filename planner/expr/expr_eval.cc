@@ -190,6 +190,38 @@ bool NodeCondition(const Expr& e, const EvalContext& ctx) {
 
 Datum EvalNode(const Expr& e, const EvalContext& ctx);
 
+// (a, b) = ANY / <> ALL (subquery): each row compared as PostgreSQL compares rows (equal
+// when every pair is, unequal when one pair is; otherwise NULL), then ANY / ALL over the
+// rows under three-valued logic.
+Datum RowAgainstSubquery(const Expr& e, const std::vector<Datum>& params, const EvalContext& ctx) {
+  const bool all = e.sublink == SubLink::kAll;
+  std::vector<Datum> values;
+  for (size_t i = 0; i < e.tested_values; ++i) values.push_back(EvalNode(*e.args[i], ctx));
+  bool saw_null = false, decided = false;
+  ctx.subqueries->Run(e.subplan, params, [&](std::span<const Datum> row) {
+    bool unequal = false, unknown = false;
+    for (size_t i = 0; i < values.size() && !unequal; ++i) {
+      if (values[i].is_null() || row[i].is_null()) unknown = true;
+      else unequal = CompareForType(values[i], row[i], e.args[i]->type) != 0;
+    }
+    if (!unequal && unknown) {
+      saw_null = true;
+      return true;
+    }
+    // `=`: the row matches when equal; `<>`: when unequal. ANY stops at a match, ALL at a
+    // row that does not match.
+    const bool matches = (e.op == Op::kEq) != unequal;
+    if (matches != all) {
+      decided = true;
+      return false;
+    }
+    return true;
+  });
+  if (decided) return Datum::Bool(!all);
+  if (saw_null) return Datum::Null();
+  return Datum::Bool(all);
+}
+
 // A subquery expression with PostgreSQL's rules: EXISTS is whether a row comes; a scalar
 // subquery is its one row's value (NULL without rows, an error with more than one); ANY
 // / ALL compare the tested value with each row's value under three-valued logic; ARRAY()
@@ -199,7 +231,7 @@ Datum EvalSubquery(const Expr& e, const EvalContext& ctx) {
   const bool tested = e.sublink == SubLink::kAny || e.sublink == SubLink::kAll;
   std::vector<Datum> params;
   params.reserve(e.args.size());
-  for (size_t i = tested ? 1 : 0; i < e.args.size(); ++i) params.push_back(EvalNode(*e.args[i], ctx));
+  for (size_t i = tested ? e.tested_values : 0; i < e.args.size(); ++i) params.push_back(EvalNode(*e.args[i], ctx));
   switch (e.sublink) {
     case SubLink::kExists: {
       bool found = false;
@@ -229,6 +261,7 @@ Datum EvalSubquery(const Expr& e, const EvalContext& ctx) {
     case SubLink::kAny:
     case SubLink::kAll: {
       const bool all = e.sublink == SubLink::kAll;
+      if (e.tested_values > 1) return RowAgainstSubquery(e, params, ctx);
       Datum value = EvalNode(*e.args[0], ctx);
       if (!all && e.op == Op::kEq && params.empty())
         if (std::optional<Datum> hashed = ctx.subqueries->AnyEquals(e.subplan, value, e.args[0]->type)) return *hashed;

@@ -87,3 +87,24 @@ SELECT a FROM t1 WHERE (a, b) IN ((2, 2), (3, 3), (4, NULL)) ORDER BY a;
 SELECT a FROM t1 WHERE (a, b) NOT IN ((2, 2), (3, 3)) ORDER BY a;
 SELECT a, c FROM t1 WHERE (b, a) > (2, 2) ORDER BY b, a LIMIT 2;
 SELECT (1, 2) = (1, 2, 3);
+
+-- Row comparisons with subqueries: (a, b) IN / NOT IN / = ANY / <> ALL (SELECT x, y ...),
+-- correlated or not, with NULLs on either side, an empty subquery, a type to unify, and
+-- DML filtered by them.
+CREATE TABLE rt (a integer, b integer, c text, PRIMARY KEY (a, b));
+CREATE TABLE rs (x integer PRIMARY KEY, y integer, z text);
+INSERT INTO rt VALUES (1, 1, 'p'), (1, 2, 'q'), (2, 1, NULL), (3, 3, 'r');
+INSERT INTO rs VALUES (1, 1, 'p'), (2, NULL, 'q'), (3, 3, NULL), (4, 2, 'x');
+SELECT * FROM rt WHERE (a, b) IN (SELECT x, y FROM rs) ORDER BY a, b;
+SELECT * FROM rt WHERE (a, b) NOT IN (SELECT x, y FROM rs) ORDER BY a, b;
+SELECT a, b, (a, b) IN (SELECT x, y FROM rs) AS inn, (a, b) NOT IN (SELECT x, y FROM rs) AS notin FROM rt ORDER BY a, b;
+SELECT a, b, (a, c) IN (SELECT x, z FROM rs) FROM rt ORDER BY a, b;
+SELECT a, (a, b) = ANY (SELECT x, y FROM rs WHERE x > rt.a) FROM rt ORDER BY a, b;
+SELECT a, (a, b) <> ALL (SELECT x, y FROM rs WHERE y IS NOT NULL) FROM rt ORDER BY a, b;
+SELECT (1, 2) IN (SELECT 1, 2.0);
+SELECT (1, 'a') IN (SELECT 1, 'a' WHERE false);
+SELECT * FROM rt WHERE (a, b) IN (SELECT x FROM rs);
+SELECT * FROM rt WHERE (a, b) IN (SELECT x, y, z FROM rs);
+DELETE FROM rt WHERE (a, b) IN (SELECT x, y FROM rs WHERE y IS NOT NULL) RETURNING *;
+UPDATE rt SET c = 'u' WHERE (a, c) IN (SELECT x, z FROM rs) RETURNING *;
+SELECT * FROM rt ORDER BY a, b;
