@@ -17,6 +17,7 @@
 #include "planner/catalog/constraint_errors.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/plan/ir_visit.h"
+#include "planner/exec/array_query.h"
 #include "planner/exec/query_exec.h"
 #include "planner/exec/select_exec.h"
 #include "planner/types/sql_error.h"
@@ -416,41 +417,17 @@ std::vector<std::vector<Datum>> ProcedureInterpreter::QueryRows(const Stmt& s, p
 }
 
 bool ProcedureInterpreter::CollectUnnest(const Stmt& s) {
-  if (!s.query || !s.query->subplans.empty() || !s.query->ctes.empty()) return false;
-  const planner::QueryNode& root = *s.query->root;
-  if (root.kind != planner::QueryNodeKind::kFunctionScan || root.function != planner::TableFunction::kUnnest ||
-      root.parameterized || !root.params.empty() || s.query->columns.size() != root.types.size())
-    return false;
-  std::vector<const Datum*> arrays;
-  for (const planner::ExprPtr& a : root.args) {
-    if (a->kind != planner::ExprKind::kSlot || a->slot.space != planner::SlotSpace::kVariable) return false;
-    arrays.push_back(&frame_.var(a->slot.index));
-  }
-  size_t rows = 0;
-  for (const Datum* a : arrays) rows = std::max(rows, a->is_null() ? size_t{0} : a->array->size());
-  // Each column is its array (shared, not copied) when that is as long as the longest;
-  // shorter ones are padded with NULLs, as unnest pads them.
-  for (size_t c = 0; c < arrays.size(); ++c) {
-    const Datum& a = *arrays[c];
-    if (!a.is_null() && a.array->size() == rows) {
-      frame_.var(s.into[c]) = a;
-      continue;
-    }
-    std::vector<Datum> column(rows);
-    for (size_t i = 0; !a.is_null() && i < a.array->size(); ++i) column[i] = (*a.array)[i];
-    frame_.var(s.into[c]) = Datum::Array(std::move(column));
-  }
-  if (root.ordinality) {
-    std::vector<Datum> n(rows);
-    for (size_t i = 0; i < rows; ++i) n[i] = Datum::Int(static_cast<int64_t>(i + 1));
-    frame_.var(s.into[arrays.size()]) = Datum::Array(std::move(n));
-  }
+  if (!s.query) return false;
+  std::optional<std::vector<Datum>> columns = planner::RunOverArrays(*s.query, frame_.vars);
+  if (!columns) return false;
+  const size_t rows = columns->empty() ? 0 : (*columns)[0].array->size();
+  for (size_t c = 0; c < columns->size() && c + 1 < s.into.size(); ++c) frame_.var(s.into[c]) = std::move((*columns)[c]);
   frame_.var(s.into.back()) = Datum::Int(static_cast<int64_t>(rows));
   return true;
 }
 
 void ProcedureInterpreter::CollectRows(const Stmt& s, planner::RowSource& source) {
-  // unnest(a, b, ...) of variables: its columns are the arrays themselves.
+  // A query of unnest(a, b, ...) of variables: on the arrays themselves.
   if (CollectUnnest(s)) return;
   std::vector<std::vector<Datum>> rows = QueryRows(s, source);
   for (size_t c = 0; c + 1 < s.into.size(); ++c) {

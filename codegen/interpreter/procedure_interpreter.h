@@ -104,7 +104,8 @@ class ProcedureInterpreter {
   void RunSelectInto(const planner::Stmt& s);
   // A FOR over a query's read (Stmt::collect): its rows, column by column, into arrays.
   void CollectRows(const planner::Stmt& s, planner::RowSource& source);
-  // CollectRows of `unnest(variables...)` without running the query; false: not that shape.
+  // CollectRows of a query over `unnest(variables...)` on the arrays (planner::RunOverArrays);
+  // false: not that shape.
   bool CollectUnnest(const planner::Stmt& s);
   // The rows of a kSelectInto / kReturnQuery's query (SelectPlan or QueryPlan) from `source`.
   std::vector<std::vector<planner::Datum>> QueryRows(const planner::Stmt& s, planner::RowSource& source);

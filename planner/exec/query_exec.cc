@@ -6,6 +6,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "planner/exec/datum_order.h"
 #include "planner/exec/snapshot_source.h"
 #include "planner/expr/aggregate.h"
 #include "planner/expr/expr_eval.h"
@@ -85,12 +86,6 @@ void AppendExact(std::string& out, const Datum& d) {
   }
 }
 
-// SQL equality where NULLs are not distinct (grouping, DISTINCT, set operations).
-bool NotDistinct(const Datum& a, const Datum& b, const SqlType& type) {
-  if (a.is_null() || b.is_null()) return a.is_null() == b.is_null();
-  return CompareForType(a, b, type) == 0;
-}
-
 // Rows keyed by value: Find / Insert return the index of the key's entry.
 class RowTable {
  public:
@@ -134,16 +129,6 @@ class RowTable {
   std::vector<Row> keys_;
   std::unordered_multimap<size_t, size_t> index_;
 };
-
-// Orders two datums for a sort key (NULLs as asked).
-int CompareForSort(const Datum& x, const Datum& y, const SortKey& k, const SqlType& type) {
-  if (x.is_null() || y.is_null()) {
-    if (x.is_null() == y.is_null()) return 0;
-    return x.is_null() == k.nulls_first ? -1 : 1;
-  }
-  int c = CompareForType(x, y, type);
-  return k.descending ? -c : c;
-}
 
 struct Env {
   std::span<const Datum> outer;
