@@ -227,8 +227,11 @@ class Classifier {
     a.key_class = loop_depth > 0 ? KeyClass::kLoop : KeyClass::kRange;
     const std::string tables = TableNamesRead(*s.query);
     a.key_expr = tables.empty() ? "query (no table)" : "query over " + tables;
-    a.note = tables.empty() ? "rows computed from the arguments, in the init program too"
-                            : "a query plan: read at its serial position, not prefetched";
+    bool over_reads = false;  // of values the call read (or a write returned)
+    ForEachQueryExpr(*s.query, [&](const Expr& e) { over_reads = over_reads || taint_.Refs(&e); });
+    a.note = !tables.empty() ? "a query plan: read at its serial position, not prefetched"
+             : over_reads    ? "rows computed from values the call read or wrote"
+                             : "rows computed from the arguments, in the init program too";
     s.access = std::move(a);
   }
 

@@ -33,19 +33,22 @@ BEGIN
     FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_id = p_c_id;
 
   -- Every order line at once: its item's price and its stock's district info (read before
-  -- the stock is updated below, which does not change it).
-  INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id,
-                          ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
-  SELECT v_o_id, p_d_id, p_w_id, u.n, u.i, u.w, NULL, u.q, u.q * i_price,
-         CASE p_d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03
-                     WHEN 4 THEN s_dist_04 WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06
-                     WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08 WHEN 9 THEN s_dist_09
-                     ELSE s_dist_10 END
-    FROM unnest(p_items, p_supply_w_ids, p_quantities) WITH ORDINALITY AS u(i, w, q, n)
-    JOIN item ON i_id = u.i
-    JOIN stock ON s_w_id = u.w AND s_i_id = u.i;
+  -- the stock is updated below, which does not change it); the lines it writes give the
+  -- order's total.
+  WITH lines AS (
+    INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id,
+                            ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
+    SELECT v_o_id, p_d_id, p_w_id, u.n, u.i, u.w, NULL, u.q, u.q * i_price,
+           CASE p_d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03
+                       WHEN 4 THEN s_dist_04 WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06
+                       WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08 WHEN 9 THEN s_dist_09
+                       ELSE s_dist_10 END
+      FROM unnest(p_items, p_supply_w_ids, p_quantities) WITH ORDINALITY AS u(i, w, q, n)
+      JOIN item ON i_id = u.i
+      JOIN stock ON s_w_id = u.w AND s_i_id = u.i
+    RETURNING ol_amount)
+  SELECT count(*), COALESCE(sum(ol_amount), 0) INTO v_lines, v_sum_amount FROM lines;
   -- A missing item (or stock row) has no line: the whole order rolls back.
-  GET DIAGNOSTICS v_lines = ROW_COUNT;
   IF v_lines <> v_ol_cnt THEN
     RAISE EXCEPTION 'Item number is not valid';
   END IF;
@@ -66,8 +69,6 @@ BEGIN
           CASE WHEN p_w_id = ALL (p_supply_w_ids) THEN 1 ELSE 0 END);
   INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (v_o_id, p_d_id, p_w_id);
 
-  SELECT COALESCE(sum(ol_amount), 0) INTO v_sum_amount
-    FROM order_line WHERE ol_w_id = p_w_id AND ol_d_id = p_d_id AND ol_o_id = v_o_id;
   order_id := v_o_id;
   total := round(v_sum_amount * (1 - v_c_discount) * (1 + v_w_tax + v_d_tax), 2);
   RETURN NEXT;
