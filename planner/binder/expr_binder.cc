@@ -281,6 +281,9 @@ ExprPtr ExprBinder::BindNode(const PgQuery__Node* node) {
     case PG_QUERY__NODE__NODE_A_INDIRECTION: return BindIndirection(node);
     case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: throw NotSupported("COLLATE", location);
     case PG_QUERY__NODE__NODE_ROW_EXPR: throw NotSupported("row constructors", location);
+    case PG_QUERY__NODE__NODE_GROUPING_FUNC:
+      throw NotSupported("GROUPING()", node->grouping_func->location)
+          .WithHint("Tell a rolled-up row from a NULL key by the key's IS NULL where the data has no NULLs.");
     default: throw NotSupported("this kind of expression", location);
   }
 }

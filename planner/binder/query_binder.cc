@@ -529,6 +529,89 @@ std::unique_ptr<FromTree> BlockBinder::BindFromItem(const PgQuery__Node* n) {
   }
 }
 
+// GROUP BY items with GROUPING SETS / ROLLUP / CUBE as PostgreSQL expands them: each item
+// a list of sets (a plain expression: one set of itself; `()`: the empty set; ROLLUP(e1,
+// .., en): e1..en, e1..en-1, .., (); CUBE: every subset; GROUPING SETS (...): its items'
+// sets in order), the GROUP BY the cross product of its items'. An element in parentheses,
+// (a, b), is one unit. Sets are lists of keys (`key_of` binds an expression, once).
+std::vector<std::vector<int>> ExpandGroupingSets(PgQuery__Node* const* items, size_t n,
+                                                 const std::function<int(const PgQuery__Node*)>& key_of) {
+  using Sets = std::vector<std::vector<int>>;
+  static constexpr size_t kMaxSets = 4096;  // PostgreSQL's limit
+  auto too_many = [](int location) {
+    return SqlError("54001", fmt::format("too many grouping sets present (maximum {})", kMaxSets), location);
+  };
+  auto unit = [&](const PgQuery__Node* c) {
+    std::vector<int> keys;
+    if (c->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+      for (size_t i = 0; i < c->row_expr->n_args; ++i) keys.push_back(key_of(c->row_expr->args[i]));
+    } else if (c->node_case == PG_QUERY__NODE__NODE_GROUPING_SET &&
+               (c->grouping_set->kind == PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_SIMPLE ||
+                c->grouping_set->kind == PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_EMPTY)) {
+      for (size_t i = 0; i < c->grouping_set->n_content; ++i) keys.push_back(key_of(c->grouping_set->content[i]));
+    } else if (c->node_case == PG_QUERY__NODE__NODE_GROUPING_SET) {
+      throw NotSupported("ROLLUP, CUBE or GROUPING SETS inside ROLLUP or CUBE", c->grouping_set->location);
+    } else {
+      keys.push_back(key_of(c));
+    }
+    return keys;
+  };
+  std::function<Sets(const PgQuery__Node*)> expand = [&](const PgQuery__Node* g) -> Sets {
+    if (g->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) return {unit(g)};
+    if (g->node_case != PG_QUERY__NODE__NODE_GROUPING_SET) return {{key_of(g)}};
+    const PgQuery__GroupingSet* gs = g->grouping_set;
+    std::vector<std::vector<int>> units;
+    switch (gs->kind) {
+      case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_EMPTY: return {{}};
+      case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_SIMPLE: return {unit(g)};
+      case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_SETS: {
+        Sets out;
+        for (size_t i = 0; i < gs->n_content; ++i)
+          for (std::vector<int>& set : expand(gs->content[i])) out.push_back(std::move(set));
+        return out;
+      }
+      case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_ROLLUP: {
+        for (size_t i = 0; i < gs->n_content; ++i) units.push_back(unit(gs->content[i]));
+        Sets out;
+        for (size_t len = units.size() + 1; len-- > 0;) {
+          std::vector<int> set;
+          for (size_t i = 0; i < len; ++i) set.insert(set.end(), units[i].begin(), units[i].end());
+          out.push_back(std::move(set));
+        }
+        return out;
+      }
+      case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_CUBE: {
+        for (size_t i = 0; i < gs->n_content; ++i) units.push_back(unit(gs->content[i]));
+        if (units.size() > 12) throw too_many(gs->location);
+        Sets out;
+        // Largest sets first, as ROLLUP lists them: the subsets by descending bit patterns.
+        for (size_t mask = (size_t{1} << units.size()); mask-- > 0;) {
+          std::vector<int> set;
+          for (size_t i = 0; i < units.size(); ++i)
+            if (mask & (size_t{1} << (units.size() - 1 - i))) set.insert(set.end(), units[i].begin(), units[i].end());
+          out.push_back(std::move(set));
+        }
+        return out;
+      }
+      default: throw NotSupported("this kind of grouping set", gs->location);
+    }
+  };
+  Sets result{{}};
+  for (size_t i = 0; i < n; ++i) {
+    Sets next;
+    for (const std::vector<int>& set : expand(items[i]))
+      for (const std::vector<int>& before : result) {
+        std::vector<int> combined = before;
+        for (int k : set)
+          if (std::find(combined.begin(), combined.end(), k) == combined.end()) combined.push_back(k);
+        next.push_back(std::move(combined));
+        if (next.size() > kMaxSets) throw too_many(NodeLocation(items[i]));
+      }
+    result = std::move(next);
+  }
+  return result;
+}
+
 void BindWithClause(QueryBlock& block_, const PgQuery__WithClause* with) {
   QueryPlan& plan = block_.builder.plan;
   for (size_t i = 0; i < with->n_ctes; ++i) {
@@ -688,10 +771,8 @@ QueryBuilder::Bound BlockBinder::Bind() {
     where = binder.BindCondition(s->where_clause, "WHERE");
   }
 
-  std::vector<ExprPtr> group_by;
-  for (size_t i = 0; i < s->n_group_clause; ++i) {
-    const PgQuery__Node* g = s->group_clause[i];
-    if (g->node_case == PG_QUERY__NODE__NODE_GROUPING_SET) throw NotSupported("GROUPING SETS/ROLLUP/CUBE");
+  // One GROUP BY item: a select-list position, an output name, else an expression.
+  auto bind_group_item = [&](const PgQuery__Node* g) -> ExprPtr {
     if (auto pos = SelectListPosition(g)) {
       if (*pos < 1 || *pos > static_cast<int>(columns_.size()))
         throw SqlError(sqlstate::kInvalidColumnReference, fmt::format("GROUP BY position {} is not in select list", *pos),
@@ -699,8 +780,7 @@ QueryBuilder::Bound BlockBinder::Bind() {
       const Expr& target = *outputs_[static_cast<size_t>(*pos - 1)];
       if (target.ContainsAggregate())
         throw SqlError(sqlstate::kGroupingError, "aggregate functions are not allowed in GROUP BY", target.location);
-      group_by.push_back(target.Clone());
-      continue;
+      return target.Clone();
     }
     binder.AllowAggregates(false, "GROUP BY");
     std::optional<std::string> bare = BareColumnName(g);
@@ -712,17 +792,33 @@ QueryBuilder::Bound BlockBinder::Bind() {
       } catch (const SqlError&) {
         is_input = true;  // ambiguous: let Bind report it
       }
-      if (!is_input) {
-        bool found = false;
-        for (size_t c = 0; c < columns_.size() && !found; ++c)
-          if (columns_[c].name == *bare && !outputs_[c]->ContainsAggregate()) {
-            group_by.push_back(outputs_[c]->Clone());
-            found = true;
-          }
-        if (found) continue;
-      }
+      if (!is_input)
+        for (size_t c = 0; c < columns_.size(); ++c)
+          if (columns_[c].name == *bare && !outputs_[c]->ContainsAggregate()) return outputs_[c]->Clone();
     }
-    group_by.push_back(binder.Bind(g));
+    return binder.Bind(g);
+  };
+  // The keys (each distinct expression once) and, with GROUPING SETS / ROLLUP / CUBE,
+  // the keys of each set.
+  std::vector<ExprPtr> group_by;
+  std::vector<std::vector<int>> grouping_sets;
+  auto key_of = [&](const PgQuery__Node* g) {
+    ExprPtr e = bind_group_item(g);
+    for (size_t k = 0; k < group_by.size(); ++k)
+      if (group_by[k]->Equals(*e)) return static_cast<int>(k);
+    group_by.push_back(std::move(e));
+    return static_cast<int>(group_by.size() - 1);
+  };
+  const bool has_sets = std::any_of(s->group_clause, s->group_clause + s->n_group_clause, [](const PgQuery__Node* g) {
+    return g->node_case == PG_QUERY__NODE__NODE_GROUPING_SET;
+  });
+  if (!has_sets) {
+    for (size_t i = 0; i < s->n_group_clause; ++i) {
+      const int k = key_of(s->group_clause[i]);
+      (void)k;
+    }
+  } else {
+    grouping_sets = ExpandGroupingSets(s->group_clause, s->n_group_clause, key_of);
   }
 
   ExprPtr having;
@@ -840,7 +936,7 @@ QueryBuilder::Bound BlockBinder::Bind() {
     for (const auto& e : w.order_by) has_aggregates = has_aggregates || e->ContainsAggregate();
   }
   CheckLockingClauses(s, has_aggregates, !block_.window_calls.empty());
-  if (has_aggregates || !group_by.empty()) {
+  if (has_aggregates || !group_by.empty() || !grouping_sets.empty()) {
     std::vector<int> key_ids;
     for (const auto& g : group_by) key_ids.push_back(block_.NewId(g->type, "", "group key"));
     std::vector<AggregateSpec> aggregates;
@@ -874,6 +970,7 @@ QueryBuilder::Bound BlockBinder::Bind() {
       if (a.delimiter) a.delimiter = RemapToLayout(std::move(a.delimiter), layout);
       agg->aggregates.push_back(std::move(a));
     }
+    agg->grouping_sets = std::move(grouping_sets);
     agg->children.push_back(std::move(node));
     node = std::move(agg);
     layout = key_ids;
@@ -1232,6 +1329,8 @@ bool NeedsQueryPlanner(const PgQuery__SelectStmt* s) {
   if (s->n_distinct_clause > 1 || (s->n_distinct_clause == 1 && s->distinct_clause[0]->node_case != PG_QUERY__NODE__NODE__NOT_SET))
     return true;
   if (s->n_window_clause > 0) return true;
+  for (size_t i = 0; i < s->n_group_clause; ++i)
+    if (s->group_clause[i]->node_case == PG_QUERY__NODE__NODE_GROUPING_SET) return true;
   if (s->n_from_clause == 1 && s->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR) {
     // SELECT ... FROM f(args) alone is a call (call_binder), unless it is a table function.
     const PgQuery__Node* from = s->from_clause[0];

@@ -198,8 +198,18 @@ class Explainer {
       }
       case QueryNodeKind::kAggregate: {
         Names in = OutputNames(*node.children[0]);
-        out_.Node(node.group_by.empty() ? "Aggregate" : "HashAggregate");
-        if (!node.group_by.empty()) {
+        if (!node.grouping_sets.empty()) {
+          // PostgreSQL's hashed grouping sets: one Group Key line per set.
+          out_.Node("MixedAggregate");
+          for (const std::vector<int>& set : node.grouping_sets) {
+            std::string keys;
+            for (int k : set) keys += (keys.empty() ? "" : ", ") + Render(*node.group_by[static_cast<size_t>(k)], in);
+            out_.Detail(keys.empty() ? "Group Key: ()" : "Hash Key: " + keys);
+          }
+        } else {
+          out_.Node(node.group_by.empty() ? "Aggregate" : "HashAggregate");
+        }
+        if (node.grouping_sets.empty() && !node.group_by.empty()) {
           std::string keys;
           for (const auto& g : node.group_by) keys += (keys.empty() ? "" : ", ") + Render(*g, in);
           out_.Detail("Group Key: " + keys);

@@ -242,6 +242,7 @@ class Executor final : public SubqueryRunner {
   bool RunProjectSet(const QueryNode& node, const Env& env, const Emit& emit) const;
   // `keep`: only the first `keep` rows in order are wanted (a LIMIT above: top-N).
   bool RunSort(const QueryNode& node, const Env& env, const Emit& emit, std::optional<size_t> keep) const;
+  bool RunGroupingSets(const QueryNode& node, const Env& env, const Emit& emit) const;
 
   // A correlated subplan's results by its correlation values (exactly encoded), up to
   // kMemoEntries of them per subplan.
@@ -476,6 +477,7 @@ bool Executor::RunJoin(const QueryNode& node, const Env& env, const Emit& emit) 
 }
 
 bool Executor::RunAggregate(const QueryNode& node, const Env& env, const Emit& emit) const {
+  if (!node.grouping_sets.empty()) return RunGroupingSets(node, env, emit);
   std::vector<SqlType> key_types;
   for (const auto& g : node.group_by) key_types.push_back(g->type);
   RowTable groups(key_types);
@@ -505,6 +507,57 @@ bool Executor::RunAggregate(const QueryNode& node, const Env& env, const Emit& e
   Row out;
   for (size_t g = 0; g < groups.size(); ++g) {
     out = groups.key(g);
+    for (const Accumulator& a : accumulators[g]) out.push_back(a.Result());
+    if (!emit(out)) return false;
+  }
+  return true;
+}
+
+// Each input row feeds one group per grouping set: its keys, those the set does not group
+// by NULL, and the set's number (a NULL key and a rolled-up one are different groups). An
+// empty set has its group, the grand total, even without input rows, as in PostgreSQL.
+bool Executor::RunGroupingSets(const QueryNode& node, const Env& env, const Emit& emit) const {
+  std::vector<SqlType> key_types;
+  for (const auto& g : node.group_by) key_types.push_back(g->type);
+  key_types.push_back(SqlType::Of(TypeId::kInt4));
+  RowTable groups(key_types);
+  std::vector<std::vector<Accumulator>> accumulators;
+  auto group_of = [&](const Row& key) {
+    bool added = false;
+    const size_t group = groups.Insert(key, added);
+    if (added) {
+      std::vector<Accumulator> accs;
+      for (const AggregateSpec& a : node.aggregates) accs.push_back(a.NewAccumulator());
+      accumulators.push_back(std::move(accs));
+    }
+    return group;
+  };
+  const size_t keys = node.group_by.size();
+  for (size_t s = 0; s < node.grouping_sets.size(); ++s)
+    if (node.grouping_sets[s].empty()) {
+      Row key(keys);
+      key.push_back(Datum::Int(static_cast<int64_t>(s)));
+      group_of(key);
+    }
+  EvalContext ctx = Ctx(env);
+  Row values, key;
+  Run(*node.children[0], env, [&](Row& row) {
+    ctx.tuple = row;
+    values.clear();
+    for (const auto& g : node.group_by) values.push_back(Eval(*g, ctx));
+    for (size_t s = 0; s < node.grouping_sets.size(); ++s) {
+      key.assign(keys, Datum::Null());
+      for (int k : node.grouping_sets[s]) key[static_cast<size_t>(k)] = values[static_cast<size_t>(k)];
+      key.push_back(Datum::Int(static_cast<int64_t>(s)));
+      const size_t group = group_of(key);
+      for (size_t i = 0; i < node.aggregates.size(); ++i) node.aggregates[i].Feed(accumulators[group][i], ctx);
+    }
+    return true;
+  });
+  Row out;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    out = groups.key(g);
+    out.pop_back();  // the set's number
     for (const Accumulator& a : accumulators[g]) out.push_back(a.Result());
     if (!emit(out)) return false;
   }

@@ -131,6 +131,10 @@ struct QueryNode {
   // kAggregate
   std::vector<ExprPtr> group_by;
   std::vector<AggregateSpec> aggregates;
+  // GROUP BY GROUPING SETS / ROLLUP / CUBE: the group_by positions each set groups by (the
+  // others are NULL in its rows); the sets' rows come in this order of sets for each
+  // input row's first group. Empty: one set of every key (plain GROUP BY).
+  std::vector<std::vector<int>> grouping_sets;
 
   // kWindow
   std::vector<WindowSpec> windows;

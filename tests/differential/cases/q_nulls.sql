@@ -108,3 +108,24 @@ SELECT * FROM rt WHERE (a, b) IN (SELECT x, y, z FROM rs);
 DELETE FROM rt WHERE (a, b) IN (SELECT x, y FROM rs WHERE y IS NOT NULL) RETURNING *;
 UPDATE rt SET c = 'u' WHERE (a, c) IN (SELECT x, z FROM rs) RETURNING *;
 SELECT * FROM rt ORDER BY a, b;
+
+-- GROUPING SETS / ROLLUP / CUBE, with NULL keys in the data (a NULL group and a rolled-up
+-- row print alike), HAVING, window functions over the groups, empty input.
+CREATE TABLE sales (id integer PRIMARY KEY, region text, product text, qty integer, price numeric(8,2));
+INSERT INTO sales VALUES (1, 'north', 'a', 3, 1.50), (2, 'north', 'b', 1, 2.00), (3, 'south', 'a', 5, 1.50),
+  (4, 'south', NULL, 2, 9.99), (5, NULL, 'b', 7, 2.00), (6, 'north', 'a', 1, 1.75);
+SELECT region, product, sum(qty), count(*) FROM sales GROUP BY ROLLUP (region, product) ORDER BY 1, 2, 3, 4;
+SELECT region, product, sum(qty) FROM sales GROUP BY CUBE (region, product) ORDER BY 1, 2, 3;
+SELECT region, product, sum(qty) FROM sales GROUP BY GROUPING SETS ((region), (product), ()) ORDER BY 1, 2, 3;
+SELECT region, sum(qty) FROM sales GROUP BY GROUPING SETS (region, ()) HAVING sum(qty) > 5 ORDER BY 1, 2;
+SELECT region, product, sum(qty * price) FROM sales GROUP BY region, ROLLUP (product) ORDER BY 1, 2, 3;
+SELECT sum(qty) FROM sales GROUP BY ();
+SELECT region, count(*) FROM sales WHERE false GROUP BY ROLLUP (region);
+SELECT region, count(*) FROM sales WHERE false GROUP BY GROUPING SETS ((), (), region);
+SELECT upper(region), count(*) FROM sales GROUP BY ROLLUP (upper(region)) ORDER BY 1, 2;
+SELECT region, product, sum(qty) FROM sales GROUP BY ROLLUP ((region, product)) ORDER BY 1, 2, 3;
+SELECT region, product, sum(qty) FROM sales GROUP BY ROLLUP (region), CUBE (product) ORDER BY 1, 2, 3;
+SELECT region, product, sum(qty) FROM sales GROUP BY GROUPING SETS (ROLLUP (region), product) ORDER BY 1, 2, 3;
+SELECT region, product, sum(qty), rank() OVER (ORDER BY sum(qty) DESC) FROM sales GROUP BY ROLLUP (region, product)
+  ORDER BY 4, 1, 2, 3;
+SELECT region, product FROM sales GROUP BY ROLLUP (region) ORDER BY 1;
