@@ -22,6 +22,7 @@
 #include "planner/binder/hidden_scope.h"
 #include "planner/binder/query_binder.h"
 #include "planner/binder/table_statement_binder.h"
+#include "planner/parser/pg_nodes.h"
 #include "planner/parser/synthetic_nodes.h"
 #include "planner/types/sql_error.h"
 
@@ -179,6 +180,16 @@ std::vector<StmtPtr> TableStatementBinder::BindWithWrites(const PgQuery__WithCla
                     : binder.BindDeleteLoop(prepare(nodes.Copy(*query->delete_stmt)), &image);
         const TableInfo& table = ResolveTable(target);
         alias = RefName(target);
+        // The rows kept are the target's: a FROM / USING item's columns are not among them.
+        for (size_t r = 0; r < n_returning; ++r)
+          ContainsNode(&returning[r]->base, [&](const PgQuery__Node* n) {
+            if (n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF || n->column_ref->n_fields < 2) return false;
+            const PgQuery__Node* qualifier = n->column_ref->fields[n->column_ref->n_fields - 2];
+            if (qualifier->node_case == PG_QUERY__NODE__NODE_STRING && StringValue(qualifier) != alias)
+              throw NotSupported("RETURNING the columns of another FROM item in a data-modifying WITH query",
+                                 n->column_ref->location);
+            return false;
+          });
         for (const CatalogColumn& c : table.columns) {
           columns.push_back(c.name);
           array_types.push_back(SqlType::ArrayOf(c.type));
