@@ -52,6 +52,28 @@ int FigureColname(const PgQuery__Node* n, std::string& name) {
       return strength;
     }
     case PG_QUERY__NODE__NODE_COALESCE_EXPR: name = "coalesce"; return 2;
+    case PG_QUERY__NODE__NODE_SUB_LINK: {
+      const PgQuery__SubLink* link = n->sub_link;
+      switch (link->sub_link_type) {
+        case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK: name = "exists"; return 2;
+        case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK: name = "array"; return 2;
+        case PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK: {
+          // (SELECT x ...): the subquery's one column's name.
+          const PgQuery__Node* sub = link->subselect;
+          if (sub == nullptr || sub->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return 0;
+          const PgQuery__SelectStmt* select = sub->select_stmt;
+          while (select->op != PG_QUERY__SET_OPERATION__SETOP_NONE && select->larg) select = select->larg;
+          if (select->n_target_list != 1) return 0;
+          const PgQuery__ResTarget* t = select->target_list[0]->res_target;
+          if (t->name && *t->name) {
+            name = t->name;
+            return 2;
+          }
+          return FigureColname(t->val, name);
+        }
+        default: return 0;
+      }
+    }
     case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
       name = n->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least";
       return 2;

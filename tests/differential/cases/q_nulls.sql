@@ -129,3 +129,7 @@ SELECT region, product, sum(qty) FROM sales GROUP BY GROUPING SETS (ROLLUP (regi
 SELECT region, product, sum(qty), rank() OVER (ORDER BY sum(qty) DESC) FROM sales GROUP BY ROLLUP (region, product)
   ORDER BY 4, 1, 2, 3;
 SELECT region, product FROM sales GROUP BY ROLLUP (region) ORDER BY 1;
+
+-- Output names of subquery expressions, as PostgreSQL figures them.
+SELECT EXISTS (SELECT 1 FROM rs), ARRAY(SELECT x FROM rs ORDER BY x), (SELECT max(y) FROM rs), (SELECT y AS yy FROM rs LIMIT 1),
+       (SELECT z FROM rs ORDER BY x LIMIT 1), (SELECT 1), NOT EXISTS (SELECT 1), 1 IN (SELECT 1);
