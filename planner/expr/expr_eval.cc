@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <functional>
+#include <optional>
 
 #include "planner/types/cast.h"
 #include "planner/expr/functions.h"
@@ -190,36 +192,38 @@ bool NodeCondition(const Expr& e, const EvalContext& ctx) {
 
 Datum EvalNode(const Expr& e, const EvalContext& ctx);
 
-// (a, b) = ANY / <> ALL (subquery): each row compared as PostgreSQL compares rows (equal
-// when every pair is, unequal when one pair is; otherwise NULL), then ANY / ALL over the
-// rows under three-valued logic.
-Datum RowAgainstSubquery(const Expr& e, const std::vector<Datum>& params, const EvalContext& ctx) {
+// ANY / ALL over the subquery's rows under three-valued logic: `test` says whether a row
+// satisfies the comparison (nullopt: unknown); ANY stops at a row that does, ALL at one
+// that does not.
+Datum Quantified(const Expr& e, const std::vector<Datum>& params, const EvalContext& ctx,
+                 const std::function<std::optional<bool>(std::span<const Datum>)>& test) {
   const bool all = e.sublink == SubLink::kAll;
-  std::vector<Datum> values;
-  for (size_t i = 0; i < e.tested_values; ++i) values.push_back(EvalNode(*e.args[i], ctx));
   bool saw_null = false, decided = false;
   ctx.subqueries->Run(e.subplan, params, [&](std::span<const Datum> row) {
+    const std::optional<bool> satisfied = test(row);
+    if (!satisfied) saw_null = true;
+    else if (*satisfied != all) decided = true;
+    return !decided;
+  });
+  if (decided) return Datum::Bool(!all);
+  if (saw_null) return Datum::Null();
+  return Datum::Bool(all);
+}
+
+// (a, b) = ANY / <> ALL (subquery): each row compared as PostgreSQL compares rows (equal
+// when every pair is, unequal when one pair is; otherwise unknown).
+Datum RowAgainstSubquery(const Expr& e, const std::vector<Datum>& params, const EvalContext& ctx) {
+  std::vector<Datum> values;
+  for (size_t i = 0; i < e.tested_values; ++i) values.push_back(EvalNode(*e.args[i], ctx));
+  return Quantified(e, params, ctx, [&](std::span<const Datum> row) -> std::optional<bool> {
     bool unequal = false, unknown = false;
     for (size_t i = 0; i < values.size() && !unequal; ++i) {
       if (values[i].is_null() || row[i].is_null()) unknown = true;
       else unequal = CompareForType(values[i], row[i], e.args[i]->type) != 0;
     }
-    if (!unequal && unknown) {
-      saw_null = true;
-      return true;
-    }
-    // `=`: the row matches when equal; `<>`: when unequal. ANY stops at a match, ALL at a
-    // row that does not match.
-    const bool matches = (e.op == Op::kEq) != unequal;
-    if (matches != all) {
-      decided = true;
-      return false;
-    }
-    return true;
+    if (!unequal && unknown) return std::nullopt;
+    return (e.op == Op::kEq) != unequal;
   });
-  if (decided) return Datum::Bool(!all);
-  if (saw_null) return Datum::Null();
-  return Datum::Bool(all);
 }
 
 // A subquery expression with PostgreSQL's rules: EXISTS is whether a row comes; a scalar
@@ -265,21 +269,10 @@ Datum EvalSubquery(const Expr& e, const EvalContext& ctx) {
       Datum value = EvalNode(*e.args[0], ctx);
       if (!all && e.op == Op::kEq && params.empty())
         if (std::optional<Datum> hashed = ctx.subqueries->AnyEquals(e.subplan, value, e.args[0]->type)) return *hashed;
-      bool saw_null = false, decided = false;
-      ctx.subqueries->Run(e.subplan, params, [&](std::span<const Datum> row) {
-        if (value.is_null() || row[0].is_null()) {
-          saw_null = true;
-          return true;
-        }
-        if (CompareResult(e.op, CompareForType(value, row[0], e.args[0]->type)) != all) {
-          decided = true;
-          return false;
-        }
-        return true;
+      return Quantified(e, params, ctx, [&](std::span<const Datum> row) -> std::optional<bool> {
+        if (value.is_null() || row[0].is_null()) return std::nullopt;
+        return CompareResult(e.op, CompareForType(value, row[0], e.args[0]->type));
       });
-      if (decided) return Datum::Bool(!all);
-      if (saw_null) return Datum::Null();
-      return Datum::Bool(all);
     }
   }
   return Datum::Null();
