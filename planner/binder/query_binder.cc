@@ -812,14 +812,9 @@ QueryBuilder::Bound BlockBinder::Bind() {
   const bool has_sets = std::any_of(s->group_clause, s->group_clause + s->n_group_clause, [](const PgQuery__Node* g) {
     return g->node_case == PG_QUERY__NODE__NODE_GROUPING_SET;
   });
-  if (!has_sets) {
-    for (size_t i = 0; i < s->n_group_clause; ++i) {
-      const int k = key_of(s->group_clause[i]);
-      (void)k;
-    }
-  } else {
-    grouping_sets = ExpandGroupingSets(s->group_clause, s->n_group_clause, key_of);
-  }
+  if (has_sets) grouping_sets = ExpandGroupingSets(s->group_clause, s->n_group_clause, key_of);
+  else
+    for (size_t i = 0; i < s->n_group_clause; ++i) key_of(s->group_clause[i]);
 
   ExprPtr having;
   if (s->having_clause) {

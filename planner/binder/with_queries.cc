@@ -51,14 +51,21 @@ std::set<std::string> TablesNamed(const ProtobufCMessage* m, const std::set<std:
   return out;
 }
 
+// The first FROM item of `m` that names `name` (a WITH query), if any.
+const PgQuery__RangeVar* FromItemNaming(const ProtobufCMessage* m, const std::string& name) {
+  const PgQuery__RangeVar* found = nullptr;
+  ContainsNode(m, [&](const PgQuery__Node* n) {
+    if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR && n->range_var->relname == name) found = n->range_var;
+    return found != nullptr;
+  });
+  return found;
+}
+
 // Refuses `m` naming WITH query `cte` as a FROM item: it returns no rows to read.
 void RequireUnnamed(const ProtobufCMessage* m, const std::string& cte) {
-  ContainsNode(m, [&](const PgQuery__Node* n) {
-    if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR && n->range_var->relname == cte)
-      throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("WITH query \"{}\" does not have a RETURNING clause", cte),
-                     n->range_var->location);
-    return false;
-  });
+  if (const PgQuery__RangeVar* ref = FromItemNaming(m, cte))
+    throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("WITH query \"{}\" does not have a RETURNING clause", cte),
+                   ref->location);
 }
 
 // Refuses a statement whose parts could see each other's changes (see above). `main` is
@@ -96,11 +103,7 @@ void RequireSeparateTables(const PgQuery__WithClause* with, const ProtobufCMessa
 std::vector<PgQuery__Node*> ReadBy(const ProtobufCMessage* m, const std::vector<PgQuery__Node*>& ctes,
                                    const std::vector<const PgQuery__Node*>& originals) {
   std::vector<bool> read(ctes.size(), false);
-  auto names = [](const ProtobufCMessage* part, const std::string& name) {
-    return ContainsNode(part, [&](const PgQuery__Node* n) {
-      return n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR && n->range_var->relname == name;
-    });
-  };
+  auto names = [](const ProtobufCMessage* part, const std::string& name) { return FromItemNaming(part, name) != nullptr; };
   // A WITH query reads only those before it (and itself, recursively): one pass backwards.
   for (size_t i = ctes.size(); i-- > 0;) {
     const std::string name = ctes[i]->common_table_expr->ctename;

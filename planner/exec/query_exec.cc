@@ -242,7 +242,6 @@ class Executor final : public SubqueryRunner {
   bool RunProjectSet(const QueryNode& node, const Env& env, const Emit& emit) const;
   // `keep`: only the first `keep` rows in order are wanted (a LIMIT above: top-N).
   bool RunSort(const QueryNode& node, const Env& env, const Emit& emit, std::optional<size_t> keep) const;
-  bool RunGroupingSets(const QueryNode& node, const Env& env, const Emit& emit) const;
 
   // A correlated subplan's results by its correlation values (exactly encoded), up to
   // kMemoEntries of them per subplan.
@@ -476,50 +475,15 @@ bool Executor::RunJoin(const QueryNode& node, const Env& env, const Emit& emit) 
   return true;
 }
 
+// One group per distinct key. With grouping sets, each input row feeds one group per set:
+// its keys, those the set does not group by NULL, and the set's number (a NULL key and a
+// rolled-up one are different groups). Without GROUP BY, and for an empty grouping set,
+// the group exists even without input rows, as in PostgreSQL.
 bool Executor::RunAggregate(const QueryNode& node, const Env& env, const Emit& emit) const {
-  if (!node.grouping_sets.empty()) return RunGroupingSets(node, env, emit);
+  const bool sets = !node.grouping_sets.empty();
   std::vector<SqlType> key_types;
   for (const auto& g : node.group_by) key_types.push_back(g->type);
-  RowTable groups(key_types);
-  std::vector<std::vector<Accumulator>> accumulators;
-  auto new_group = [&]() {
-    std::vector<Accumulator> accs;
-    for (const AggregateSpec& a : node.aggregates) accs.push_back(a.NewAccumulator());
-    accumulators.push_back(std::move(accs));
-  };
-  if (node.group_by.empty()) {
-    bool added = false;
-    groups.Insert(Row{}, added);
-    new_group();
-  }
-  EvalContext ctx = Ctx(env);
-  Row key;
-  Run(*node.children[0], env, [&](Row& row) {
-    ctx.tuple = row;
-    key.clear();
-    for (const auto& g : node.group_by) key.push_back(Eval(*g, ctx));
-    bool added = false;
-    const size_t group = groups.Insert(key, added);
-    if (added) new_group();
-    for (size_t i = 0; i < node.aggregates.size(); ++i) node.aggregates[i].Feed(accumulators[group][i], ctx);
-    return true;
-  });
-  Row out;
-  for (size_t g = 0; g < groups.size(); ++g) {
-    out = groups.key(g);
-    for (const Accumulator& a : accumulators[g]) out.push_back(a.Result());
-    if (!emit(out)) return false;
-  }
-  return true;
-}
-
-// Each input row feeds one group per grouping set: its keys, those the set does not group
-// by NULL, and the set's number (a NULL key and a rolled-up one are different groups). An
-// empty set has its group, the grand total, even without input rows, as in PostgreSQL.
-bool Executor::RunGroupingSets(const QueryNode& node, const Env& env, const Emit& emit) const {
-  std::vector<SqlType> key_types;
-  for (const auto& g : node.group_by) key_types.push_back(g->type);
-  key_types.push_back(SqlType::Of(TypeId::kInt4));
+  if (sets) key_types.push_back(SqlType::Of(TypeId::kInt4));
   RowTable groups(key_types);
   std::vector<std::vector<Accumulator>> accumulators;
   auto group_of = [&](const Row& key) {
@@ -532,7 +496,11 @@ bool Executor::RunGroupingSets(const QueryNode& node, const Env& env, const Emit
     }
     return group;
   };
+  auto feed = [&](size_t group, const EvalContext& ctx) {
+    for (size_t i = 0; i < node.aggregates.size(); ++i) node.aggregates[i].Feed(accumulators[group][i], ctx);
+  };
   const size_t keys = node.group_by.size();
+  if (!sets && keys == 0) group_of(Row{});
   for (size_t s = 0; s < node.grouping_sets.size(); ++s)
     if (node.grouping_sets[s].empty()) {
       Row key(keys);
@@ -545,19 +513,22 @@ bool Executor::RunGroupingSets(const QueryNode& node, const Env& env, const Emit
     ctx.tuple = row;
     values.clear();
     for (const auto& g : node.group_by) values.push_back(Eval(*g, ctx));
+    if (!sets) {
+      feed(group_of(values), ctx);
+      return true;
+    }
     for (size_t s = 0; s < node.grouping_sets.size(); ++s) {
       key.assign(keys, Datum::Null());
       for (int k : node.grouping_sets[s]) key[static_cast<size_t>(k)] = values[static_cast<size_t>(k)];
       key.push_back(Datum::Int(static_cast<int64_t>(s)));
-      const size_t group = group_of(key);
-      for (size_t i = 0; i < node.aggregates.size(); ++i) node.aggregates[i].Feed(accumulators[group][i], ctx);
+      feed(group_of(key), ctx);
     }
     return true;
   });
   Row out;
   for (size_t g = 0; g < groups.size(); ++g) {
     out = groups.key(g);
-    out.pop_back();  // the set's number
+    if (sets) out.pop_back();  // the set's number
     for (const Accumulator& a : accumulators[g]) out.push_back(a.Result());
     if (!emit(out)) return false;
   }
