@@ -113,6 +113,15 @@ bool ConnectionSettings::Set(const std::string& name, const std::string& raw) {
     value = "UTF8";
   }
   if (key == "client_min_messages") value = Lower(raw);
+  if (key == "timezone") {
+    // timestamptz values print in UTC (planner/types/datetime.h): a SET to another zone
+    // would be acknowledged and then ignored, so it is refused.
+    static const char* const kUtc[] = {"utc", "etc/utc", "gmt", "etc/gmt", "uct", "universal", "zulu", "z", "0", "+0", "-0", "+00", "-00"};
+    std::string v = Lower(raw);
+    if (std::find(std::begin(kUtc), std::end(kUtc), v) == std::end(kUtc))
+      throw planner::SqlError("0A000", fmt::format("time zone \"{}\" is not supported", raw))
+          .WithHint("The session time zone is UTC; timestamptz values are shown in UTC.");
+  }
   if (e->read_only && value != e->value)
     throw planner::SqlError("55P02", fmt::format("parameter \"{}\" cannot be changed", key));
   e->value = value;
@@ -139,7 +148,17 @@ std::string ConnectionSettings::Get(const std::string& name) const {
 void ConnectionSettings::SetFromStartup(const std::string& name, const std::string& value) {
   Entry* e = Find(name);
   if (!e || e->read_only) return;
-  Set(name, value);
+  if (Lower(name) == "timezone") {
+    // A driver sends its host's zone; the connection stays in UTC, which is what it is
+    // told (ParameterStatus), rather than failing to connect.
+    try {
+      Set(name, value);
+    } catch (const planner::SqlError&) {
+      return;
+    }
+  } else {
+    Set(name, value);
+  }
   // What a start-up packet sets is what RESET returns to.
   e->reset_value = e->value;
 }

@@ -3,8 +3,9 @@
 // search_path, ...) and the read-only ones a server reports (server_version,
 // integer_datetimes, ...). SET / SHOW / RESET of these names stay inside the
 // connection; the engine's `caracal.*` settings are the database's and go to the
-// Session (frontend/session/settings.h). Values are kept as given: there is nothing here that
-// would interpret a DateStyle or a TimeZone (timestamps are without time zone).
+// Session (frontend/session/settings.h). Values are kept as given, except TimeZone: a SET
+// to a zone other than UTC is refused, since timestamptz values always print in UTC (a
+// client's start-up TimeZone is kept and reported, and values still print in UTC).
 #pragma once
 
 #include <map>

@@ -30,6 +30,10 @@ int32_t ScalarOid(TypeId id) {
     case TypeId::kBpchar: return oid::kBpchar;
     case TypeId::kVarchar: return oid::kVarchar;
     case TypeId::kTimestamp: return oid::kTimestamp;
+    case TypeId::kTimestampTz: return oid::kTimestamptz;
+    case TypeId::kDate: return oid::kDate;
+    case TypeId::kTime: return oid::kTime;
+    case TypeId::kInterval: return oid::kInterval;
     case TypeId::kText:
     case TypeId::kUnknown:
     case TypeId::kArray: return oid::kText;
@@ -52,6 +56,9 @@ constexpr ArrayPair kArrays[] = {
     {oid::kNumeric, 1231, "numeric", "numeric"},    {oid::kDate, 1182, "date", "date"},
     {oid::kName, 1003, "name", "name"},             {oid::kOid, 1028, "oid", "oid"},
     {oid::kChar, 1002, "char", "\"char\""},
+    {oid::kTimestamptz, 1185, "timestamptz", "timestamp with time zone"},
+    {oid::kTime, 1183, "time", "time without time zone"},
+    {oid::kInterval, 1187, "interval", "interval"},
 };
 
 [[noreturn]] void BadBinary(int32_t type_oid) {
@@ -137,7 +144,9 @@ int16_t TypeSize(int32_t type_oid) {
     case oid::kInt8:
     case oid::kFloat8:
     case oid::kTimestamp:
-    case oid::kTimestamptz: return 8;
+    case oid::kTimestamptz:
+    case oid::kTime: return 8;
+    case oid::kInterval: return 16;
     case oid::kName: return 64;
     default: return -1;
   }
@@ -147,6 +156,9 @@ int32_t TypeModifier(const SqlType& type) {
   TypeId id = type.is_array() ? type.element : type.id;
   if (id == TypeId::kNumeric && type.precision >= 0) return ((type.precision << 16) | std::max(type.scale, 0)) + 4;
   if ((id == TypeId::kBpchar || id == TypeId::kVarchar) && type.precision >= 0) return type.precision + 4;
+  if ((id == TypeId::kTimestamp || id == TypeId::kTimestampTz || id == TypeId::kTime) && type.precision >= 0)
+    return type.precision;
+  if (id == TypeId::kInterval && type.precision >= 0) return (0x7FFF << 16) | type.precision;  // every field
   return -1;
 }
 
@@ -163,6 +175,10 @@ std::optional<std::string> CastName(int32_t type_oid) {
     case oid::kBpchar: return "character";
     case oid::kVarchar: return "character varying";
     case oid::kTimestamp: return "timestamp";
+    case oid::kTimestamptz: return "timestamp with time zone";
+    case oid::kDate: return "date";
+    case oid::kTime: return "time without time zone";
+    case oid::kInterval: return "interval";
     default: break;
   }
   for (const ArrayPair& a : kArrays)
@@ -305,8 +321,17 @@ std::string TextFromBinary(int32_t type_oid, std::string_view b) {
       return planner::Float8Text(std::bit_cast<double>(BigEndian(b)));
     case oid::kNumeric: return NumericFromBinary(b);
     case oid::kTimestamp:
+    case oid::kTimestamptz:
       if (b.size() != 8) BadBinary(type_oid);
-      return planner::TimestampToText(static_cast<int64_t>(BigEndian(b)));
+      return planner::datetime::FormatTimestamp(static_cast<int64_t>(BigEndian(b)), type_oid == oid::kTimestamptz);
+    case oid::kTime:
+      if (b.size() != 8) BadBinary(type_oid);
+      return planner::datetime::FormatTime(static_cast<int64_t>(BigEndian(b)));
+    case oid::kInterval:
+      if (b.size() != 16) BadBinary(type_oid);
+      return planner::datetime::FormatInterval({static_cast<int32_t>(BigEndian(b.substr(12, 4))),
+                                                static_cast<int32_t>(BigEndian(b.substr(8, 4))),
+                                                static_cast<int64_t>(BigEndian(b.substr(0, 8)))});
     case oid::kDate:
       if (b.size() != 4) BadBinary(type_oid);
       return CivilFromDays(static_cast<int32_t>(BigEndian(b)) + kPgEpochDays);
@@ -335,9 +360,16 @@ std::string BinaryFromText(int32_t type_oid, std::string_view text) {
       return out;
     case oid::kFloat8: PutBigEndian(out, std::bit_cast<uint64_t>(ParseDouble(text)), 8); return out;
     case oid::kNumeric: return NumericToBinary(text);
-    case oid::kTimestamp: {
-      planner::Datum d = planner::DatumFromText(text, SqlType::Of(TypeId::kTimestamp));
-      PutBigEndian(out, static_cast<uint64_t>(d.i), 8);
+    case oid::kTimestamp:
+    case oid::kTimestamptz:
+      PutBigEndian(out, static_cast<uint64_t>(planner::datetime::ParseTimestamp(text, type_oid == oid::kTimestamptz)), 8);
+      return out;
+    case oid::kTime: PutBigEndian(out, static_cast<uint64_t>(planner::datetime::ParseTime(text)), 8); return out;
+    case oid::kInterval: {
+      planner::datetime::Interval iv = planner::datetime::ParseInterval(text);
+      PutBigEndian(out, static_cast<uint64_t>(iv.us), 8);
+      PutBigEndian(out, static_cast<uint32_t>(iv.days), 4);
+      PutBigEndian(out, static_cast<uint32_t>(iv.months), 4);
       return out;
     }
     case oid::kDate: {

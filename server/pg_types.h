@@ -19,7 +19,8 @@ namespace oid {
 inline constexpr int32_t kUnspecified = 0;
 inline constexpr int32_t kBool = 16, kBytea = 17, kName = 19, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25;
 inline constexpr int32_t kOid = 26, kChar = 18, kFloat4 = 700, kFloat8 = 701, kUnknown = 705, kBpchar = 1042;
-inline constexpr int32_t kVarchar = 1043, kDate = 1082, kTime = 1083, kTimestamp = 1114, kTimestamptz = 1184;
+inline constexpr int32_t kVarchar = 1043, kDate = 1082, kTime = 1083, kTimestamp = 1114, kTimestamptz = 1184,
+                        kInterval = 1186;
 inline constexpr int32_t kNumeric = 1700, kRegproc = 24, kRegclass = 2205, kRegtype = 2206;
 }  // namespace oid
 

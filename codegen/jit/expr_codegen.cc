@@ -48,7 +48,10 @@ Repr ReprOf(TypeId type) {
     case TypeId::kInt2:
     case TypeId::kInt4:
     case TypeId::kInt8:
-    case TypeId::kTimestamp: return Repr::kInt;
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kDate:
+    case TypeId::kTime: return Repr::kInt;
     case TypeId::kFloat4:
     case TypeId::kFloat8: return Repr::kFloat;
     default: return Repr::kBoxed;
@@ -61,7 +64,11 @@ Datum::Kind KindOf(TypeId type) {
     case TypeId::kInt2:
     case TypeId::kInt4:
     case TypeId::kInt8: return Datum::Kind::kInt;
-    case TypeId::kTimestamp: return Datum::Kind::kTimestamp;
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kDate:
+    case TypeId::kTime: return Datum::Kind::kTimestamp;
+    case TypeId::kInterval: return Datum::Kind::kInterval;
     case TypeId::kFloat4:
     case TypeId::kFloat8: return Datum::Kind::kFloat;
     case TypeId::kNumeric: return Datum::Kind::kNumeric;
@@ -264,6 +271,7 @@ namespace {
 // the same on every call: PostgreSQL folds such immutable expressions at plan time.
 bool IsConstantExpr(const Expr& e) {
   if (e.kind == ExprKind::kSlot || e.kind == ExprKind::kAggRef || e.kind == ExprKind::kNextval) return false;
+  if (e.kind == ExprKind::kFunc && e.func == planner::Func::kNow) return false;  // the wall clock
   for (const auto& arg : e.args)
     if (!IsConstantExpr(*arg)) return false;
   return true;
@@ -467,7 +475,7 @@ CgValue ExprEmitter::Cast(const CgValue& v, const SqlType& from, const SqlType& 
   Repr fr = ReprOf(from.id), tr = ReprOf(to.id);
   llvm::Value* not_null = b_.CreateNot(v.is_null);
   // Native paths for the scalar casts (CastDatum's own rules, spelled out).
-  if (fr != Repr::kBoxed && tr != Repr::kBoxed && from.id != TypeId::kTimestamp && to.id != TypeId::kTimestamp) {
+  if (fr != Repr::kBoxed && tr != Repr::kBoxed && !from.is_datetime() && !to.is_datetime()) {
     if (from.id == to.id) return v;
     if (from.is_integer() && to.is_integer()) {
       if (to.id != TypeId::kInt8) {
@@ -775,7 +783,8 @@ CgValue ExprEmitter::EmitArith(const Expr& e) {
   b_.SetInsertPoint(call_bb);
   llvm::Value* boxed_a = Box(a, e.args[0]->type.id);
   llvm::Value* boxed_b = Box(b, e.args[1]->type.id);
-  if (fast_paths_ && (e.op == Op::kAdd || e.op == Op::kSub) && e.type.precision < 0) {
+  const bool numeric = e.type.id == TypeId::kNumeric;
+  if (fast_paths_ && numeric && (e.op == Op::kAdd || e.op == Op::kSub) && e.type.precision < 0) {
     // Operands of one scale add without aligning: the mantissas' sum, unless it
     // overflows (then the runtime raises its error). Anything else calls the runtime.
     NumericParts x = LoadNumeric(boxed_a), y = LoadNumeric(boxed_b);
@@ -792,7 +801,7 @@ CgValue ExprEmitter::EmitArith(const Expr& e) {
     StoreNumeric(out, b_.CreateExtractValue(pair, 0), x.scale);
     b_.CreateBr(done);
     b_.SetInsertPoint(slow_bb);
-  } else if (fast_paths_ && e.op == Op::kMul && e.type.precision < 0) {
+  } else if (fast_paths_ && numeric && e.op == Op::kMul && e.type.precision < 0) {
     // Mantissas that fit 64 bits multiply without overflowing 128, and the scales add
     // (Numeric's operator*), unless the sum passes the largest scale (then it rounds):
     // NewOrder's quantity * price, once per line. Anything else calls the runtime.

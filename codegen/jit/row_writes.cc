@@ -20,7 +20,10 @@ enum class SlotKind { kInt, kBool, kReal, kDouble, kNumeric, kString, kNone };
 SlotKind SlotKindOf(const engine::Column& c, const planner::CatalogColumn& catalog, const SqlType& value) {
   if (IsIntegerType(c.type)) return value.is_integer() ? SlotKind::kInt : SlotKind::kNone;
   switch (c.type) {
-    case engine::ColumnType::kTimestamp: return value.id == TypeId::kTimestamp ? SlotKind::kInt : SlotKind::kNone;
+    case engine::ColumnType::kTimestamp:
+    case engine::ColumnType::kTimestampTz:
+    case engine::ColumnType::kDate:
+    case engine::ColumnType::kTime: return value.id == catalog.type.id ? SlotKind::kInt : SlotKind::kNone;
     case engine::ColumnType::kBoolean: return value.id == TypeId::kBool ? SlotKind::kBool : SlotKind::kNone;
     case engine::ColumnType::kReal: return value.is_float() ? SlotKind::kReal : SlotKind::kNone;
     case engine::ColumnType::kDouble: return value.is_float() ? SlotKind::kDouble : SlotKind::kNone;

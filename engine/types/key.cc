@@ -129,6 +129,9 @@ void Key::AppendValue(const Value& v, const Column& column) {
       AppendString(v.as_string());
       return;
     case ColumnType::kTimestamp:
+    case ColumnType::kTimestampTz:
+    case ColumnType::kDate:
+    case ColumnType::kTime:
       if (v.kind() != Value::Kind::kTimestamp)
         throw KeyError("key column \"" + column.name + "\" expects a timestamp");
       AppendInt(v.as_timestamp(), ColumnType::kBigInt);
@@ -243,6 +246,9 @@ std::vector<Value> DecodeKey(const Schema& schema, std::span<const int> key_colu
       case ColumnType::kVarchar:
       case ColumnType::kText: out.push_back(Value::String(r.String())); break;
       case ColumnType::kTimestamp:
+      case ColumnType::kTimestampTz:
+      case ColumnType::kDate:
+      case ColumnType::kTime:
         out.push_back(Value::Timestamp(static_cast<int64_t>(r.Fixed(8) ^ 0x8000000000000000ull)));
         break;
     }

@@ -25,7 +25,10 @@ Value RowValue::Get(const Schema& schema, int col) const {
     case ColumnType::kChar:
     case ColumnType::kVarchar:
     case ColumnType::kText: return Value::String(std::string(GetString(col)));
-    case ColumnType::kTimestamp: return Value::Timestamp(GetInt(col));
+    case ColumnType::kTimestamp:
+    case ColumnType::kTimestampTz:
+    case ColumnType::kDate:
+    case ColumnType::kTime: return Value::Timestamp(GetInt(col));
   }
   return Value::Null();
 }
@@ -116,6 +119,9 @@ int64_t FixedBits(const Column& c, const Value& v) {
       if (v.kind() != Value::Kind::kBool) throw KindMismatch(c);
       return v.as_bool();
     case ColumnType::kTimestamp:
+    case ColumnType::kTimestampTz:
+    case ColumnType::kDate:
+    case ColumnType::kTime:
       if (v.kind() != Value::Kind::kTimestamp) throw KindMismatch(c);
       return v.as_timestamp();
     case ColumnType::kChar:

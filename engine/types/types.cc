@@ -17,6 +17,9 @@ std::string_view ColumnTypeName(ColumnType type) {
     case ColumnType::kVarchar: return "character varying";
     case ColumnType::kText: return "text";
     case ColumnType::kTimestamp: return "timestamp without time zone";
+    case ColumnType::kTimestampTz: return "timestamp with time zone";
+    case ColumnType::kDate: return "date";
+    case ColumnType::kTime: return "time without time zone";
   }
   return "?";
 }

@@ -22,6 +22,11 @@ enum class ColumnType : uint8_t {
   kVarchar,    // varchar(n)
   kText,
   kTimestamp,  // microseconds since 2000-01-01 00:00:00, as PostgreSQL
+  // The other time types are one int64 each too, carried in Value::Timestamp: the SQL
+  // layer gives them their meaning (planner/types/datetime.h).
+  kTimestampTz,  // microseconds since 2000-01-01 00:00:00 UTC
+  kDate,         // days since 2000-01-01
+  kTime,         // microseconds since midnight
 };
 
 std::string_view ColumnTypeName(ColumnType type);
@@ -31,7 +36,7 @@ bool IsIntegerType(ColumnType type);
 struct Column {
   std::string name;
   ColumnType type = ColumnType::kInteger;
-  int32_t precision = 0;  // numeric(p, s): p; char/varchar: n (0 = unlimited)
+  int32_t precision = 0;  // numeric(p, s): p; char/varchar: n (0 = unlimited); time types: digits + 1 (0 = 6)
   int32_t scale = 0;      // numeric(p, s): s
   bool not_null = false;
 };

@@ -10,6 +10,7 @@ extern "C" {
 
 #include "engine/types/errors.h"
 #include "frontend/session/encoding.h"
+#include "planner/expr/datetime_builtins.h"
 #include "planner/binder/call_binder.h"
 #include "planner/binder/select_binder.h"
 #include "planner/binder/table_statement_binder.h"
@@ -434,6 +435,7 @@ std::optional<PendingResult> Session::StartQuery(const planner::ParsedStatement&
 }
 
 PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, const std::string& text, bool defer_queries) {
+  const planner::StatementClock clock;  // one now() for the whole statement
   try {
     if (parsed.extension != planner::Extension::kNone) {
       engine_->Drain();

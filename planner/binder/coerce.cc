@@ -110,6 +110,9 @@ SqlType CommonType(std::span<const SqlType> types, std::string_view construct, i
       result = PromoteNumeric(*result, t);
     } else if (result->is_string() && t.is_string()) {
       result = SqlType::Of(TypeId::kText);
+    } else if (result->is_datetime() && t.is_datetime() && CastContextFor(*result, t) == CastContext::kImplicit) {
+      result = t.Base();  // date, timestamp: timestamp; timestamp, timestamptz: timestamptz
+    } else if (result->is_datetime() && t.is_datetime() && CastContextFor(t, *result) == CastContext::kImplicit) {
     } else {
       throw SqlError(sqlstate::kDatatypeMismatch,
                      fmt::format("{} types {} and {} cannot be matched", construct, result->BaseName(), t.BaseName()),

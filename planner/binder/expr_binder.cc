@@ -6,9 +6,11 @@
 
 #include "planner/catalog/catalog.h"
 #include "planner/expr/constant_folding.h"
+#include "planner/expr/datetime_builtins.h"
 #include "planner/expr/functions.h"
 #include "planner/parser/pg_nodes.h"
 #include "planner/types/sql_error.h"
+#include "planner/binder/datetime_operators.h"
 #include "planner/binder/type_name.h"
 
 namespace caracal::planner {
@@ -103,6 +105,11 @@ std::optional<SqlType> ComparisonType(const SqlType& a, const SqlType& b) {
     return std::nullopt;
   }
   if (a.id == b.id) return a.Base();
+  if (a.is_datetime() && b.is_datetime()) {
+    // date < timestamp < timestamptz: the comparison is in the wider one.
+    if (CastContextFor(a, b) == CastContext::kImplicit) return b.Base();
+    if (CastContextFor(b, a) == CastContext::kImplicit) return a.Base();
+  }
   return std::nullopt;
 }
 
@@ -197,6 +204,7 @@ ExprPtr MakeOperator(std::string_view name, ExprPtr l, ExprPtr r, int location) 
     return e;
   }
   if (op == Op::kNone) NoOperator(name, &lt, rt, location);
+  if (ExprPtr e = MakeDateTimeArithmetic(op, name, l, r, location)) return e;
   if (lt.is_unknown() && rt.is_unknown())
     throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("operator is not unique: unknown {} unknown", name), location)
         .WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.");
@@ -204,8 +212,6 @@ ExprPtr MakeOperator(std::string_view name, ExprPtr l, ExprPtr r, int location) 
   if (lt.is_unknown() && rt.is_numeric_category()) t = rt.Base();
   else if (rt.is_unknown() && lt.is_numeric_category()) t = lt.Base();
   else if (lt.is_numeric_category() && rt.is_numeric_category()) t = PromoteNumeric(lt, rt);
-  else if (lt.id == TypeId::kTimestamp && rt.id == TypeId::kTimestamp && op == Op::kSub)
-    throw NotSupported("interval arithmetic (timestamp - timestamp)", location);
   else NoOperator(name, &lt, rt, location);
   if (op == Op::kMod && t.is_float()) NoOperator(name, &t, t, location);
   AlignOperands(l, r, t);
@@ -274,8 +280,13 @@ ExprPtr ExprBinder::BindNode(const PgQuery__Node* node) {
     case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
       switch (node->sqlvalue_function->op) {
         case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP:
-        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP: return BindNow(location);
-        default: throw NotSupported("CURRENT_DATE, CURRENT_TIME, CURRENT_USER and similar functions", location);
+        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP_N: return BindNow(location);
+        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP:
+        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP_N: return BindNow(location, TypeId::kTimestamp);
+        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE: return BindNow(location, TypeId::kDate);
+        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME:
+        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME_N: return BindNow(location, TypeId::kTime);
+        default: throw NotSupported("CURRENT_TIME (time with time zone), CURRENT_USER and similar functions", location);
       }
     case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: return BindArray(node);
     case PG_QUERY__NODE__NODE_A_INDIRECTION: return BindIndirection(node);
@@ -355,6 +366,11 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
       if (!a->lexpr) {  // prefix operator
         ExprPtr r = Bind(a->rexpr);
         if (name == "+" && (r->type.is_numeric_category() || r->type.is_unknown())) return r;
+        if (name == "-" && r->type.id == TypeId::kInterval) {
+          // interval_um: 0 - x, exactly.
+          ExprPtr zero = MakeConst(Datum::Interval({}), SqlType::Of(TypeId::kInterval), loc);
+          return MakeOperator("-", std::move(zero), std::move(r), loc);
+        }
         if (name != "-" || !(r->type.is_numeric_category() || r->type.is_unknown())) NoOperator(name, nullptr, r->type, loc);
         if (r->type.is_unknown()) r = CastTo(std::move(r), SqlType::Of(TypeId::kFloat8));
         auto e = MakeExpr(ExprKind::kArith, r->type.Base(), loc);
@@ -561,12 +577,24 @@ ExprPtr ExprBinder::BindCase(const PgQuery__Node* node) {
   return e;
 }
 
-ExprPtr ExprBinder::BindNow(int location) {
+ExprPtr ExprBinder::BindNow(int location, TypeId type) {
+  // Inside a transaction (a procedure, an ad-hoc INSERT / UPDATE / DELETE): the
+  // timestamp drawn when it is sequenced, logged with its input.
   std::optional<Slot> slot = scope_ ? scope_->NowSlot() : std::nullopt;
-  if (!slot)
-    throw SqlError(sqlstate::kFeatureNotSupported,
-                   "now() is only available inside procedures (it is the epoch's timestamp)", location);
-  return MakeSlot(*slot, SqlType::Of(TypeId::kTimestamp), location);
+  const SqlType tz = SqlType::Of(TypeId::kTimestampTz);
+  ExprPtr now;
+  if (slot) {
+    now = MakeSlot(*slot, tz, location);
+  } else if (defer_now_) {
+    now = MakeExpr(ExprKind::kFunc, tz, location);
+    now->func = Func::kNow;
+  } else {
+    now = MakeConst(Datum::Timestamp(WallClockTimestamp()), tz, location);
+  }
+  if (type == TypeId::kTimestampTz) return now;
+  auto cast = MakeExpr(ExprKind::kCast, SqlType::Of(type), location);
+  cast->args.push_back(std::move(now));
+  return cast;
 }
 
 ExprPtr ExprBinder::BindArray(const PgQuery__Node* node) {
@@ -627,7 +655,7 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
     return SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), loc)
         .WithHint(kFunctionHint);
   };
-  if (name == "now" || name == "transaction_timestamp" || name == "localtimestamp" || name == "current_timestamp") {
+  if (name == "now" || name == "transaction_timestamp" || name == "statement_timestamp") {
     if (f->n_args != 0) throw no_function(args());
     return BindNow(loc);
   }
@@ -863,6 +891,17 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
   }
   auto e = MakeExpr(ExprKind::kFunc, m->result, loc);
   e->func = m->func;
+  if (m->func == Func::kExtract || m->func == Func::kDatePart || m->func == Func::kToChar || m->func == Func::kIsFinite) {
+    // Which time type the value is, as a last argument (datetime.h's TimeKind).
+    const TypeId t = m->params[m->func == Func::kToChar || m->func == Func::kIsFinite ? 0 : 1].id;
+    datetime::TimeKind kind = t == TypeId::kTimestampTz ? datetime::TimeKind::kTimestampTz
+                              : t == TypeId::kDate      ? datetime::TimeKind::kDate
+                              : t == TypeId::kTime      ? datetime::TimeKind::kTime
+                              : t == TypeId::kInterval  ? datetime::TimeKind::kInterval
+                                                        : datetime::TimeKind::kTimestamp;
+    args.push_back(MakeConst(Datum::Int(static_cast<int>(kind)), SqlType::Of(TypeId::kInt4), loc));
+    m->params.push_back(SqlType::Of(TypeId::kInt4));
+  }
   for (size_t i = 0; i < args.size(); ++i) {
     // concat() prints each argument with its type's output function; so does
     // concat_ws() after its separator, which is text (a char(n) one loses its blanks).

@@ -73,6 +73,10 @@ class ExprBinder {
   // Constant subexpressions are folded (constant_folding.h) unless this is turned off,
   // which only tests of the compiled code do, so that constant operands still reach it.
   void FoldConstants(bool fold) { fold_constants_ = fold; }
+  // now() where the scope has no transaction timestamp: by default the wall clock when
+  // the statement is bound (an ad-hoc SELECT's statement time); deferred, a
+  // Func::kNow that each INSERT replaces with its own (a column DEFAULT).
+  void DeferNow(bool defer) { defer_now_ = defer; }
 
   // Where subqueries and window functions are bound; null: they are not supported here.
   void SetSubqueries(SubqueryBinder* subqueries) { subqueries_ = subqueries; }
@@ -113,7 +117,8 @@ class ExprBinder {
   ExprPtr BindList(std::vector<ExprPtr> items, ExprKind kind, std::string_view construct, int location);
   ExprPtr BindArray(const PgQuery__Node* node);
   ExprPtr BindIndirection(const PgQuery__Node* node);
-  ExprPtr BindNow(int location);
+  // now() as `type` (timestamptz, or timestamp / date / time: LOCALTIMESTAMP, CURRENT_DATE, LOCALTIME).
+  ExprPtr BindNow(int location, TypeId type = TypeId::kTimestampTz);
   ExprPtr BindSubLink(const PgQuery__Node* node);
   // (a, b) op (c, d) for = <> < <= > >=, as PostgreSQL compares rows.
   ExprPtr BindRowComparison(const std::string& name, const PgQuery__Node* left, const PgQuery__Node* right, int location);
@@ -126,6 +131,7 @@ class ExprBinder {
   bool allow_aggregates_ = false;
   bool in_aggregate_ = false;
   bool fold_constants_ = true;
+  bool defer_now_ = false;
   bool allow_windows_ = false;
   bool window_aggregate_ = false;
   bool allow_set_returning_ = false;  // BindWindowAggregate's call: its argument is not nested

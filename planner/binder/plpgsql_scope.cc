@@ -48,17 +48,7 @@ void PlpgsqlScope::SetRecordFields(const std::string& record, std::vector<std::p
   records_[record] = std::move(fields);
 }
 
-std::optional<Slot> PlpgsqlScope::NowSlot() const {
-  if (ir_.now_variable < 0) {
-    Variable v;
-    v.name = "$now";
-    v.type = SqlType::Of(TypeId::kTimestamp);
-    v.kind = VariableKind::kNow;
-    ir_.now_variable = static_cast<int>(ir_.variables.size());
-    ir_.variables.push_back(std::move(v));
-  }
-  return Slot{SlotSpace::kVariable, ir_.now_variable};
-}
+std::optional<Slot> PlpgsqlScope::NowSlot() const { return Slot{SlotSpace::kVariable, ir_.NowVariable()}; }
 
 std::optional<NameBinding> PlpgsqlScope::LookupParameter(int number, int location) const {
   if (number < 1 || number > static_cast<int>(positional_.size())) return std::nullopt;

@@ -69,14 +69,29 @@ int SetColumn(const TableInfo& table, const PgQuery__ResTarget* target, std::set
 
 namespace {
 
-ExprPtr ColumnDefault(const CatalogColumn& column) {
-  if (column.default_expr) return column.default_expr->Clone();
-  return MakeConst(Datum::Null(), column.type);
+// Puts the statement's transaction timestamp where a DEFAULT says now().
+void UseTransactionNow(Expr& e, const NameScope* scope) {
+  if (e.kind == ExprKind::kFunc && e.func == Func::kNow) {
+    std::optional<Slot> now = scope ? scope->NowSlot() : std::nullopt;
+    if (!now) return;  // a bulk load: the wall clock
+    e.kind = ExprKind::kSlot;
+    e.slot = *now;
+    return;
+  }
+  for (ExprPtr& a : e.args) UseTransactionNow(*a, scope);
+}
+
+ExprPtr ColumnDefault(const CatalogColumn& column, const NameScope* scope) {
+  if (!column.default_expr) return MakeConst(Datum::Null(), column.type);
+  ExprPtr e = column.default_expr->Clone();
+  UseTransactionNow(*e, scope);
+  return e;
 }
 
 // A value for `column`: DEFAULT, or the expression with assignment coercion.
-ExprPtr BindColumnValue(ExprBinder& binder, const PgQuery__Node* node, const CatalogColumn& column) {
-  if (node->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) return ColumnDefault(column);
+ExprPtr BindColumnValue(ExprBinder& binder, const PgQuery__Node* node, const CatalogColumn& column,
+                        const NameScope* scope) {
+  if (node->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) return ColumnDefault(column, scope);
   return binder.BindAssignment(node, column.type, column.name);
 }
 
@@ -215,9 +230,9 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
     s->table = &table;
     s->row_values.resize(table.columns.size());
     for (size_t i = 0; i < row.size(); ++i)
-      s->row_values[targets[i]] = BindColumnValue(values_binder, row[i], table.columns[targets[i]]);
+      s->row_values[targets[i]] = BindColumnValue(values_binder, row[i], table.columns[targets[i]], variables_);
     for (size_t c = 0; c < table.columns.size(); ++c)
-      if (!s->row_values[c]) s->row_values[c] = ColumnDefault(table.columns[c]);
+      if (!s->row_values[c]) s->row_values[c] = ColumnDefault(table.columns[c], variables_);
     s->on_conflict = on_conflict;
     if (on_conflict == OnConflict::kDoUpdate) {
       TableScope scope(table, RefName(stmt->relation), variables_, true);
@@ -226,7 +241,7 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
       for (size_t i = 0; i < conflict->n_target_list; ++i) {
         const PgQuery__ResTarget* t = conflict->target_list[i]->res_target;
         int c = SetColumn(table, t, assigned, false);
-        s->assignments.emplace_back(c, BindColumnValue(binder, t->val, table.columns[c]));
+        s->assignments.emplace_back(c, BindColumnValue(binder, t->val, table.columns[c], variables_));
       }
       for (int c : table.primary_key)
         if (assigned.count(c))
@@ -269,7 +284,7 @@ StmtPtr TableStatementBinder::BindSimpleUpdate(const PgQuery__UpdateStmt* stmt) 
   for (size_t i = 0; i < stmt->n_target_list; ++i) {
     const PgQuery__ResTarget* t = stmt->target_list[i]->res_target;
     int c = SetColumn(table, t, assigned, true);
-    s->assignments.emplace_back(c, BindColumnValue(binder, t->val, table.columns[c]));
+    s->assignments.emplace_back(c, BindColumnValue(binder, t->val, table.columns[c], variables_));
   }
   if (stmt->where_clause) {
     if (stmt->where_clause->node_case == PG_QUERY__NODE__NODE_CURRENT_OF_EXPR) throw NotSupported("WHERE CURRENT OF");

@@ -33,11 +33,10 @@ SqlType ResolveTypeName(const PgQuery__TypeName* tn) {
       throw SqlError(sqlstate::kSyntaxError, "type modifiers must be simple constants", location);
     mods.push_back(m->a_const->ival->ival);
   }
-  if (name == "timestamptz" || name == "date" || name == "time" || name == "timetz" || name == "interval" ||
-      name == "json" || name == "jsonb" || name == "bytea" || name == "uuid" || name == "money")
+  if (name == "timetz" || name == "json" || name == "jsonb" || name == "bytea" || name == "uuid" || name == "money")
     throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("type {} is not supported yet", TypeNameText(tn)), location)
         .WithHint("Supported types: smallint, integer, bigint, real, double precision, numeric(p,s), boolean, "
-                  "char(n), varchar(n), text, timestamp.");
+                  "char(n), varchar(n), text, timestamp, timestamptz, date, time, interval.");
   std::optional<SqlType> t = TypeFromName(name, static_cast<int>(mods.size()), mods.data());
   if (!t) throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", TypeNameText(tn)), location);
   if (t->id == TypeId::kNumeric && t->precision >= 0) {
@@ -55,7 +54,8 @@ SqlType ResolveTypeName(const PgQuery__TypeName* tn) {
       throw SqlError(sqlstate::kInvalidParameterValue,
                      fmt::format("length for type {} must be at least 1", t->id == TypeId::kBpchar ? "char" : "varchar"),
                      location);
-  } else if (!mods.empty() && t->id != TypeId::kNumeric && t->id != TypeId::kTimestamp) {
+  } else if (!mods.empty() && t->id != TypeId::kNumeric && t->id != TypeId::kTimestamp &&
+             t->id != TypeId::kTimestampTz && t->id != TypeId::kTime && t->id != TypeId::kInterval) {
     throw SqlError(sqlstate::kSyntaxError, fmt::format("type modifier is not allowed for type \"{}\"", name), location);
   }
   return array && !t->is_array() ? SqlType::ArrayOf(*t) : *t;

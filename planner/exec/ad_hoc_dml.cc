@@ -41,6 +41,18 @@ class AdHocLoopHost final : public DmlLoopHost {
   ProcedureIr& ir_;
 };
 
+// An ad-hoc statement has no names of its own; its now() is its transaction's
+// timestamp, drawn at sequencing as a procedure's (so that a replay writes the same).
+class AdHocScope final : public NameScope {
+ public:
+  explicit AdHocScope(ProcedureIr& ir) : ir_(ir) {}
+  std::optional<NameBinding> Lookup(std::span<const std::string>, int) const override { return std::nullopt; }
+  std::optional<Slot> NowSlot() const override { return Slot{SlotSpace::kVariable, ir_.NowVariable()}; }
+
+ private:
+  ProcedureIr& ir_;
+};
+
 // Numbers the table statements of `block` (nested ones too) and marks RETURNING as result rows.
 void NumberStatements(ProcedureIr& ir, Block& block) {
   for (StmtPtr& s : block) {
@@ -62,7 +74,8 @@ std::shared_ptr<ProcedureIr> BindAdHocDml(const PgQuery__Node* stmt, std::string
   ir->kind = ProcedureIr::Kind::kProcedure;
   ir->source = std::string(text);
   AdHocLoopHost loops(*ir);
-  TableStatementBinder binder(catalog, nullptr, &loops);
+  AdHocScope scope(*ir);
+  TableStatementBinder binder(catalog, &scope, &loops);
   std::vector<StmtPtr> stmts;
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_INSERT_STMT:

@@ -18,6 +18,14 @@ namespace caracal::planner {
 
 namespace {
 
+// A DEFAULT that says now(): evaluated by each INSERT, never folded.
+bool ReadsClock(const Expr& e) {
+  if (e.kind == ExprKind::kFunc && e.func == Func::kNow) return true;
+  for (const auto& a : e.args)
+    if (ReadsClock(*a)) return true;
+  return false;
+}
+
 // Relation names: an optional "public" schema, nothing else.
 std::string RelationName(const PgQuery__RangeVar* rv) {
   if (rv->schemaname && *rv->schemaname && std::string_view(rv->schemaname) != "public")
@@ -122,9 +130,10 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
           saw_default = true;
           ExprBinder binder(&no_columns);
           binder.AllowAggregates(false, "DEFAULT expressions");
+          binder.DeferNow(true);
           ExprPtr e = binder.BindAssignment(c->raw_expr, col.type, col.name);
           // A constant default is folded now, so a bad one fails the CREATE (as in PostgreSQL).
-          if (e->kind != ExprKind::kConst && !e->References(SlotSpace::kVariable)) {
+          if (e->kind != ExprKind::kConst && !e->References(SlotSpace::kVariable) && !ReadsClock(*e)) {
             Datum v = Eval(*e, EvalContext{});
             e = MakeConst(std::move(v), col.type, e->location);
           }

@@ -75,6 +75,17 @@ std::string ColumnDefaultText(const CatalogColumn& c) {
     for (char ch : text) quoted += ch == '\'' ? std::string("''") : std::string(1, ch);
     return quoted + "'::" + c.type.BaseName();
   }
+  // now() and its casts, as PostgreSQL prints the SQL-standard spellings.
+  auto is_now = [](const Expr& x) { return x.kind == ExprKind::kFunc && x.func == Func::kNow; };
+  if (is_now(*e)) return "now()";
+  if (e->kind == ExprKind::kCast && e->args.size() == 1 && is_now(*e->args[0])) {
+    switch (e->type.id) {
+      case TypeId::kDate: return "CURRENT_DATE";
+      case TypeId::kTimestamp: return "LOCALTIMESTAMP";
+      case TypeId::kTime: return "LOCALTIME";
+      default: break;
+    }
+  }
   return e->DebugString();
 }
 

@@ -26,6 +26,11 @@ size_t HashDatum(const Datum& d, const SqlType& type) {
     case Datum::Kind::kBool:
     case Datum::Kind::kInt:
     case Datum::Kind::kTimestamp: return std::hash<int64_t>()(d.i);
+    case Datum::Kind::kInterval: {
+      // Equal intervals ('1 day', '24 hours') hash alike: their length with 30-day months.
+      __int128 span = static_cast<__int128>(d.i) + (static_cast<__int128>(d.months) * 30 + d.days) * datetime::kUsPerDay;
+      return std::hash<int64_t>()(static_cast<int64_t>(span)) ^ (std::hash<int64_t>()(static_cast<int64_t>(span >> 64)) << 1);
+    }
     case Datum::Kind::kFloat: return std::hash<double>()(d.f == 0 ? 0.0 : d.f);
     case Datum::Kind::kNumeric: {
       // Equal numerics of different scales (1.0, 1.00) hash alike: trailing zeros dropped.
@@ -63,6 +68,11 @@ void AppendExact(std::string& out, const Datum& d) {
     case Datum::Kind::kBool:
     case Datum::Kind::kInt:
     case Datum::Kind::kTimestamp: raw(d.i); break;
+    case Datum::Kind::kInterval:
+      raw(d.i);
+      raw(d.months);
+      raw(d.days);
+      break;
     case Datum::Kind::kFloat: raw(d.f); break;
     case Datum::Kind::kNumeric: {
       const __int128 m = d.n.mantissa();

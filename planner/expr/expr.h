@@ -111,6 +111,14 @@ enum class Func : uint8_t {
   kStartsWith,   // starts_with(text, text) -> boolean
   kTranslate,    // translate(text, text, text) -> text
   kPi,           // pi() -> double precision
+  // Date/time functions (planner/expr/datetime_builtins.cc). Those whose answer depends
+  // on which time type the argument is (extract, date_part, to_char) get the type as a
+  // last, constant int4 argument (datetime::TimeKind), which the binder adds.
+  kNow,          // now() where no transaction timestamp is at hand: a column DEFAULT (each
+                 // INSERT replaces it with its transaction's now()) or a bulk load
+  kDateTrunc, kDatePart, kExtract, kAge, kJustifyDays, kJustifyHours, kJustifyInterval, kMakeDate,
+  kMakeTime, kMakeTimestamp, kToChar, kToTimestamp, kToDate, kIsFinite,
+  kTimezone,     // timezone(zone, t), `t AT TIME ZONE zone`: only UTC
 };
 
 // Window functions (kWindowRef `window_func`); the aggregates over a window are kAgg with

@@ -161,9 +161,49 @@ std::optional<Numeric> NumericArithmetic(Op op, const Numeric& a, const Numeric&
   }
 }
 
+namespace {
+
+// The date/time operators as datetime_operators.cc leaves them: timestamp (or
+// timestamptz) ± interval, time ± interval, date ± integer, timestamp - timestamp and
+// interval arithmetic (date - date is integer arithmetic on the day numbers).
+Datum DateTimeArithmetic(Op op, const Datum& a, const Datum& b, const SqlType& type) {
+  using datetime::Interval;
+  using K = Datum::Kind;
+  auto signed_interval = [&](const Datum& d) { return op == Op::kSub ? datetime::NegateInterval(d.as_interval()) : d.as_interval(); };
+  switch (type.id) {
+    case TypeId::kInterval:
+      if (a.kind == K::kInterval && b.kind == K::kInterval)
+        return Datum::Interval(datetime::AddIntervals(a.as_interval(), signed_interval(b)));
+      if (a.kind == K::kInterval && b.kind == K::kFloat)
+        return Datum::Interval(op == Op::kMul ? datetime::MultiplyInterval(a.as_interval(), b.f)
+                                              : datetime::DivideInterval(a.as_interval(), b.f));
+      if (a.kind == K::kFloat && b.kind == K::kInterval) return Datum::Interval(datetime::MultiplyInterval(b.as_interval(), a.f));
+      if (a.kind == K::kTimestamp && b.kind == K::kTimestamp) return Datum::Interval(datetime::SubtractTimestamps(a.i, b.i));
+      break;
+    case TypeId::kDate:
+      if (a.kind == K::kTimestamp && b.kind == K::kInt) return Datum::Timestamp(datetime::AddDays(a.i, op == Op::kSub ? -b.i : b.i));
+      if (a.kind == K::kInt && b.kind == K::kTimestamp) return Datum::Timestamp(datetime::AddDays(b.i, a.i));
+      break;
+    case TypeId::kTime:
+      if (a.kind == K::kTimestamp && b.kind == K::kInterval) return Datum::Timestamp(datetime::AddIntervalToTime(a.i, signed_interval(b)));
+      if (a.kind == K::kInterval && b.kind == K::kTimestamp) return Datum::Timestamp(datetime::AddIntervalToTime(b.i, a.as_interval()));
+      break;
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+      if (a.kind == K::kTimestamp && b.kind == K::kInterval) return Datum::Timestamp(datetime::AddInterval(a.i, signed_interval(b)));
+      if (a.kind == K::kInterval && b.kind == K::kTimestamp) return Datum::Timestamp(datetime::AddInterval(b.i, a.as_interval()));
+      break;
+    default: break;
+  }
+  throw SqlError(sqlstate::kInternalError, "unexpected operands of a date/time operator");
+}
+
+}  // namespace
+
 Datum Arithmetic(Op op, const Datum& a, const Datum& b, const SqlType& type) {
   if (type.is_integer()) return IntArithmetic(op, a.i, b.i, type.id);
   if (type.is_float()) return FloatArithmetic(op, a.f, b.f, type.id);
+  if (type.is_datetime() || type.id == TypeId::kInterval) return DateTimeArithmetic(op, a, b, type);
   std::optional<Numeric> n = NumericArithmetic(op, a.n, b.n);
   return n ? Datum::Num(*n) : Datum::Null();
 }

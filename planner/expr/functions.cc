@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "planner/expr/datetime_builtins.h"
 #include "planner/types/cast.h"
 #include "planner/types/sql_error.h"
 
@@ -79,6 +80,39 @@ const std::vector<Signature>& Signatures() {
       {"starts_with", Func::kStartsWith, {T::kText, T::kText}, T::kBool},
       {"translate", Func::kTranslate, {T::kText, T::kText, T::kText}, T::kText},
       {"pi", Func::kPi, {}, T::kFloat8},
+      {"date_trunc", Func::kDateTrunc, {T::kText, T::kTimestamp}, T::kTimestamp},
+      {"date_trunc", Func::kDateTrunc, {T::kText, T::kTimestampTz}, T::kTimestampTz},
+      {"date_trunc", Func::kDateTrunc, {T::kText, T::kInterval}, T::kInterval},
+      {"date_part", Func::kDatePart, {T::kText, T::kTimestamp}, T::kFloat8},
+      {"date_part", Func::kDatePart, {T::kText, T::kTimestampTz}, T::kFloat8},
+      {"date_part", Func::kDatePart, {T::kText, T::kDate}, T::kFloat8},
+      {"date_part", Func::kDatePart, {T::kText, T::kTime}, T::kFloat8},
+      {"date_part", Func::kDatePart, {T::kText, T::kInterval}, T::kFloat8},
+      {"extract", Func::kExtract, {T::kText, T::kTimestamp}, T::kNumeric},
+      {"extract", Func::kExtract, {T::kText, T::kTimestampTz}, T::kNumeric},
+      {"extract", Func::kExtract, {T::kText, T::kDate}, T::kNumeric},
+      {"extract", Func::kExtract, {T::kText, T::kTime}, T::kNumeric},
+      {"extract", Func::kExtract, {T::kText, T::kInterval}, T::kNumeric},
+      {"age", Func::kAge, {T::kTimestamp, T::kTimestamp}, T::kInterval},
+      {"age", Func::kAge, {T::kTimestampTz, T::kTimestampTz}, T::kInterval},
+      {"justify_days", Func::kJustifyDays, {T::kInterval}, T::kInterval},
+      {"justify_hours", Func::kJustifyHours, {T::kInterval}, T::kInterval},
+      {"justify_interval", Func::kJustifyInterval, {T::kInterval}, T::kInterval},
+      {"make_date", Func::kMakeDate, {T::kInt4, T::kInt4, T::kInt4}, T::kDate},
+      {"make_time", Func::kMakeTime, {T::kInt4, T::kInt4, T::kFloat8}, T::kTime},
+      {"make_timestamp", Func::kMakeTimestamp, {T::kInt4, T::kInt4, T::kInt4, T::kInt4, T::kInt4, T::kFloat8}, T::kTimestamp},
+      {"to_char", Func::kToChar, {T::kTimestamp, T::kText}, T::kText},
+      {"to_char", Func::kToChar, {T::kTimestampTz, T::kText}, T::kText},
+      {"to_char", Func::kToChar, {T::kInterval, T::kText}, T::kText},
+      {"to_timestamp", Func::kToTimestamp, {T::kText, T::kText}, T::kTimestampTz},
+      {"to_timestamp", Func::kToTimestamp, {T::kFloat8}, T::kTimestampTz},
+      {"to_date", Func::kToDate, {T::kText, T::kText}, T::kDate},
+      {"isfinite", Func::kIsFinite, {T::kDate}, T::kBool},
+      {"isfinite", Func::kIsFinite, {T::kTimestamp}, T::kBool},
+      {"isfinite", Func::kIsFinite, {T::kTimestampTz}, T::kBool},
+      {"isfinite", Func::kIsFinite, {T::kInterval}, T::kBool},
+      {"timezone", Func::kTimezone, {T::kText, T::kTimestampTz}, T::kTimestamp},
+      {"timezone", Func::kTimezone, {T::kText, T::kTimestamp}, T::kTimestampTz},
   };
   return kAll;
 }
@@ -97,6 +131,7 @@ std::string_view FunctionName(Func func) {
     case Func::kArrayPrepend: return "array_prepend";
     case Func::kArrayCat: return "array_cat";
     case Func::kArraySet: return "array_set";  // never bound by name: PL/pgSQL's `v[i] := x`
+    case Func::kNow: return "now";
     default: break;
   }
   for (const Signature& s : Signatures())
@@ -106,7 +141,9 @@ std::string_view FunctionName(Func func) {
 
 namespace {
 
-bool IsPreferred(TypeId t) { return t == TypeId::kFloat8 || t == TypeId::kText; }
+bool IsPreferred(TypeId t) {
+  return t == TypeId::kFloat8 || t == TypeId::kText || t == TypeId::kTimestampTz || t == TypeId::kInterval;
+}
 
 // Byte offset of character `index` (0-based) in UTF-8 `s`, clamped to s.size().
 size_t ByteOffset(std::string_view s, int64_t index) {
@@ -376,13 +413,14 @@ std::optional<FunctionMatch> ResolveFunction(std::string_view name, std::span<co
 const char* NonDeterministicReason(std::string_view name) {
   if (name == "random" || name == "setseed" || name == "gen_random_uuid")
     return "random values differ between replays of the input log";
-  if (name == "clock_timestamp" || name == "statement_timestamp" || name == "timeofday")
+  if (name == "clock_timestamp" || name == "timeofday")
     return "the wall clock differs between replays of the input log";
   return nullptr;
 }
 
 Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
   if (func == Func::kFormat) return Format(a);
+  if (func >= Func::kNow) return EvalDateTimeFunction(func, result, a);  // NULL rules of their own (now())
   // concat(), concat_ws() and the array functions have NULL rules of their own.
   const bool array_function =
       func == Func::kArrayAppend || func == Func::kArrayPrepend || func == Func::kArrayCat || func == Func::kArraySet;
@@ -559,6 +597,10 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
       return Datum::String(std::move(out));
     }
     case Func::kPi: return Datum::Float(std::numbers::pi);
+    case Func::kNow: case Func::kDateTrunc: case Func::kDatePart: case Func::kExtract: case Func::kAge:
+    case Func::kJustifyDays: case Func::kJustifyHours: case Func::kJustifyInterval: case Func::kMakeDate:
+    case Func::kMakeTime: case Func::kMakeTimestamp: case Func::kToChar: case Func::kToTimestamp: case Func::kToDate:
+    case Func::kIsFinite: case Func::kTimezone: return EvalDateTimeFunction(func, result, a);
     case Func::kChr: {
       if (a[0].i == 0) throw SqlError("54000", "null character not permitted");
       if (a[0].i < 0) throw SqlError("54000", "character number must be positive");

@@ -6,6 +6,18 @@
 
 namespace caracal::planner {
 
+int ProcedureIr::NowVariable() {
+  if (now_variable < 0) {
+    Variable v;
+    v.name = "$now";
+    v.type = SqlType::Of(TypeId::kTimestampTz);
+    v.kind = VariableKind::kNow;
+    now_variable = static_cast<int>(variables.size());
+    variables.push_back(std::move(v));
+  }
+  return now_variable;
+}
+
 std::string ProcedureIr::Signature() const { return name + "(" + ArgumentTypes() + ")"; }
 
 std::string ProcedureIr::ArgumentTypes() const {

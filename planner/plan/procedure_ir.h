@@ -251,6 +251,8 @@ struct ProcedureIr {
   // The kNow slot when the body uses now(); its value is drawn at sequencing, after the
   // sequence values (so the input log replays it).
   int now_variable = -1;
+  // now_variable, added (a timestamptz kNow variable) on first use.
+  int NowVariable();
   std::string source;  // the whole CREATE statement, for \sf and error positions
   // A statement run once as a procedure: an ad-hoc INSERT / UPDATE / DELETE ("INSERT",
   // "UPDATE" or "DELETE", the command tag) or a DO block ("DO"); empty for CREATEd

@@ -58,7 +58,20 @@ CastContext CastContextFor(const SqlType& from, const SqlType& to) {
     return CastContext::kNone;
   }
   if (from.id == TypeId::kBool && to.id == TypeId::kInt4) return CastContext::kExplicit;
-  return CastContext::kNone;
+  // pg_cast's date/time casts: widening ones implicit, the rest by assignment.
+  switch (from.id) {
+    case TypeId::kDate:
+      return to.id == TypeId::kTimestamp || to.id == TypeId::kTimestampTz ? CastContext::kImplicit : CastContext::kNone;
+    case TypeId::kTimestamp:
+      if (to.id == TypeId::kTimestampTz) return CastContext::kImplicit;
+      return to.id == TypeId::kDate || to.id == TypeId::kTime ? CastContext::kAssignment : CastContext::kNone;
+    case TypeId::kTimestampTz:
+      return to.id == TypeId::kTimestamp || to.id == TypeId::kDate || to.id == TypeId::kTime ? CastContext::kAssignment
+                                                                                             : CastContext::kNone;
+    case TypeId::kTime: return to.id == TypeId::kInterval ? CastContext::kImplicit : CastContext::kNone;
+    case TypeId::kInterval: return to.id == TypeId::kTime ? CastContext::kAssignment : CastContext::kNone;
+    default: return CastContext::kNone;
+  }
 }
 
 bool CastKeepsValue(const Datum& v, const SqlType& from, const SqlType& to) {
@@ -159,7 +172,26 @@ Datum CastDatum(const Datum& v, const SqlType& from, const SqlType& to, bool exp
       return ApplyTypmod(Datum::Num(n), to, explicit_cast);
     }
     case TypeId::kTimestamp:
-      if (v.kind == Datum::Kind::kTimestamp) return v;
+    case TypeId::kTimestampTz:
+      if (v.kind != Datum::Kind::kTimestamp) break;
+      if (from.id == TypeId::kDate) return Datum::Timestamp(datetime::DateToTimestamp(v.i));
+      if (from.id == TypeId::kTimestamp || from.id == TypeId::kTimestampTz) return ApplyTypmod(v, to);
+      break;
+    case TypeId::kDate:
+      if (v.kind != Datum::Kind::kTimestamp) break;
+      if (from.id == TypeId::kTimestamp || from.id == TypeId::kTimestampTz) return Datum::Timestamp(datetime::TimestampToDate(v.i));
+      if (from.id == TypeId::kDate) return v;
+      break;
+    case TypeId::kTime:
+      if (v.kind == Datum::Kind::kInterval) return ApplyTypmod(Datum::Timestamp(datetime::IntervalToTime(v.as_interval())), to);
+      if (v.kind != Datum::Kind::kTimestamp) break;
+      if (from.id == TypeId::kTimestamp || from.id == TypeId::kTimestampTz)
+        return ApplyTypmod(Datum::Timestamp(datetime::TimeFromTimestamp(v.i)), to);
+      if (from.id == TypeId::kTime) return ApplyTypmod(v, to);
+      break;
+    case TypeId::kInterval:
+      if (v.kind == Datum::Kind::kInterval) return ApplyTypmod(v, to);
+      if (v.kind == Datum::Kind::kTimestamp && from.id == TypeId::kTime) return ApplyTypmod(Datum::Interval({0, 0, v.i}), to);
       break;
     default: break;
   }

@@ -64,79 +64,6 @@ std::string ShortestFloatText(const char* sci, int max_exp) {
   return out;
 }
 
-int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  int64_t yoe = y - era * 400;
-  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468 - 10957;  // days since 2000-01-01
-}
-
-bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-
-Datum ParseTimestamp(std::string_view raw, const SqlType& type) {
-  std::string_view s = Trim(raw);
-  size_t p = 0;
-  auto number = [&](int max_digits, int& digits) -> int64_t {
-    int64_t v = 0;
-    digits = 0;
-    while (p < s.size() && digits < max_digits && std::isdigit(static_cast<unsigned char>(s[p]))) {
-      v = v * 10 + (s[p++] - '0');
-      ++digits;
-    }
-    return v;
-  };
-  int nd;
-  int64_t y = number(6, nd);
-  if (nd < 1 || p >= s.size() || s[p] != '-') BadInput(type, raw);
-  ++p;
-  int64_t mo = number(2, nd);
-  if (nd < 1 || p >= s.size() || s[p] != '-') BadInput(type, raw);
-  ++p;
-  int64_t d = number(2, nd);
-  if (nd < 1) BadInput(type, raw);
-  int64_t hh = 0, mi = 0, ss = 0, us = 0;
-  if (p < s.size()) {
-    if (s[p] != ' ' && s[p] != 'T') BadInput(type, raw);
-    while (p < s.size() && (s[p] == ' ' || s[p] == 'T')) ++p;
-    hh = number(2, nd);
-    if (nd < 1 || p >= s.size() || s[p] != ':') BadInput(type, raw);
-    ++p;
-    mi = number(2, nd);
-    if (nd < 1) BadInput(type, raw);
-    if (p < s.size() && s[p] == ':') {
-      ++p;
-      ss = number(2, nd);
-      if (nd < 1) BadInput(type, raw);
-      if (p < s.size() && s[p] == '.') {
-        ++p;
-        int64_t frac = number(9, nd);
-        if (nd < 1) BadInput(type, raw);
-        // Round to microseconds, as PostgreSQL does.
-        while (nd > 6) {
-          int last = static_cast<int>(frac % 10);
-          frac /= 10;
-          --nd;
-          if (nd == 6 && last >= 5) ++frac;
-        }
-        while (nd < 6) {
-          frac *= 10;
-          ++nd;
-        }
-        us = frac;
-      }
-    }
-    if (p != s.size()) BadInput(type, raw);
-  }
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (mo < 1 || mo > 12 || d < 1 || d > kDays[mo - 1] + (mo == 2 && IsLeap(y) ? 1 : 0) || hh > 24 ||
-      mi > 59 || ss > 60 || (hh == 24 && (mi || ss || us)))
-    throw SqlError(sqlstate::kDatetimeFieldOverflow, fmt::format("date/time field value out of range: \"{}\"", raw));
-  int64_t days = DaysFromCivil(y, mo, d);
-  return Datum::Timestamp(((days * 24 + hh) * 60 + mi) * 60'000'000LL + ss * 1'000'000LL + us);
-}
-
 Datum ParseInt(std::string_view raw, const SqlType& type) {
   std::string_view s = Trim(raw);
   bool neg = false;
@@ -365,7 +292,7 @@ std::string Float4Text(float v) {
   return ShortestFloatText(buf, 6);
 }
 
-std::string TimestampToText(int64_t micros) { return engine::Value::Timestamp(micros).ToText(); }
+std::string TimestampToText(int64_t micros) { return datetime::FormatTimestamp(micros, false); }
 
 std::string DatumToText(const Datum& d, const SqlType& type) {
   switch (d.kind) {
@@ -376,7 +303,14 @@ std::string DatumToText(const Datum& d, const SqlType& type) {
       return type.id == TypeId::kFloat4 ? Float4Text(static_cast<float>(d.f)) : Float8Text(d.f);
     case Datum::Kind::kNumeric: return d.n.ToString();
     case Datum::Kind::kString: return d.s;
-    case Datum::Kind::kTimestamp: return TimestampToText(d.i);
+    case Datum::Kind::kTimestamp:
+      switch (type.id) {
+        case TypeId::kTimestampTz: return datetime::FormatTimestamp(d.i, true);
+        case TypeId::kDate: return datetime::FormatDate(d.i);
+        case TypeId::kTime: return datetime::FormatTime(d.i);
+        default: return datetime::FormatTimestamp(d.i, false);
+      }
+    case Datum::Kind::kInterval: return datetime::FormatInterval(d.as_interval());
     case Datum::Kind::kArray: return ArrayToText(d, type);
   }
   return "";
@@ -397,6 +331,16 @@ Datum ApplyTypmod(Datum d, const SqlType& type, bool explicit_cast) {
           .WithDetail(fmt::format("A field with precision {}, scale {} must round to an absolute value less than {}{}.",
                                   type.precision, type.scale, max_digits ? "10^" : "", max_digits ? max_digits : 1));
     return Datum::Num(r);
+  }
+  if (d.kind == Datum::Kind::kTimestamp || d.kind == Datum::Kind::kInterval) {
+    // Fractional seconds rounded to the type's digits, half away from zero.
+    if (type.precision >= 6) return d;
+    int64_t unit = 1;
+    for (int k = type.precision; k < 6; ++k) unit *= 10;
+    if (d.kind == Datum::Kind::kTimestamp && !datetime::IsFiniteTimestamp(d.i)) return d;
+    int64_t r = d.i >= 0 ? (d.i + unit / 2) / unit * unit : -((-d.i + unit / 2) / unit * unit);
+    d.i = r;
+    return d;
   }
   if ((type.id == TypeId::kBpchar || type.id == TypeId::kVarchar) && d.kind == Datum::Kind::kString) {
     // A string has no more characters than bytes: a varchar that fits by bytes fits
@@ -439,7 +383,12 @@ Datum DatumFromText(std::string_view text, const SqlType& type) {
       }
       return ApplyTypmod(Datum::Num(*n), type);
     }
-    case TypeId::kTimestamp: return ParseTimestamp(text, type);
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+      return ApplyTypmod(Datum::Timestamp(datetime::ParseTimestamp(text, type.id == TypeId::kTimestampTz)), type);
+    case TypeId::kDate: return Datum::Timestamp(datetime::ParseDate(text));
+    case TypeId::kTime: return ApplyTypmod(Datum::Timestamp(datetime::ParseTime(text)), type);
+    case TypeId::kInterval: return ApplyTypmod(Datum::Interval(datetime::ParseInterval(text)), type);
     case TypeId::kArray: return ArrayFromText(text, type);
     case TypeId::kBpchar:
     case TypeId::kVarchar:
@@ -462,7 +411,10 @@ Datum DatumFromRow(const engine::RowValue& row, int col, const engine::Column& c
     case engine::ColumnType::kChar:
     case engine::ColumnType::kVarchar:
     case engine::ColumnType::kText: return Datum::String(std::string(row.GetString(col)));
-    case engine::ColumnType::kTimestamp: return Datum::Timestamp(row.GetInt(col));
+    case engine::ColumnType::kTimestamp:
+    case engine::ColumnType::kTimestampTz:
+    case engine::ColumnType::kDate:
+    case engine::ColumnType::kTime: return Datum::Timestamp(row.GetInt(col));
   }
   return Datum::Null();
 }
@@ -534,6 +486,9 @@ engine::Value DatumToValue(const Datum& d, const SqlType& type) {
     }
     case Datum::Kind::kString: return engine::Value::String(d.s);
     case Datum::Kind::kTimestamp: return engine::Value::Timestamp(d.i);
+    case Datum::Kind::kInterval:
+      // No column holds an interval: it travels as its text (a procedure's result).
+      return engine::Value::String(DatumToText(d, type));
     case Datum::Kind::kArray: {
       std::vector<engine::Value> elements;
       SqlType element = type.is_array() ? type.Element() : SqlType::Of(TypeId::kText);
@@ -566,6 +521,9 @@ std::optional<int64_t> DirectSlotBits(const Datum& d, const SqlType& type, const
       if (d.kind == Datum::Kind::kInt) return d.i;
       return std::nullopt;
     case engine::ColumnType::kTimestamp:
+    case engine::ColumnType::kTimestampTz:
+    case engine::ColumnType::kDate:
+    case engine::ColumnType::kTime:
       if (d.kind == Datum::Kind::kTimestamp) return d.i;
       return std::nullopt;
     case engine::ColumnType::kBoolean:
@@ -644,7 +602,8 @@ IntBounds BoundsOf(TypeId id) {
       kind = Datum::Kind::kBool;
       break;
     case engine::Value::Kind::kTimestamp:
-      if (id != TypeId::kTimestamp) return false;
+      if (id != TypeId::kTimestamp && id != TypeId::kTimestampTz && id != TypeId::kDate && id != TypeId::kTime)
+        return false;
       x = v.as_timestamp();
       kind = Datum::Kind::kTimestamp;
       break;
@@ -702,8 +661,12 @@ Datum DatumFromValue(const engine::Value& v, const SqlType& type) {
       if (v.kind() != engine::Value::Kind::kString) return ApplyTypmod(Datum::String(v.ToText()), type);
       return ApplyTypmod(Datum::String(v.as_string()), type);
     case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kDate:
+    case TypeId::kTime:
       if (v.kind() != engine::Value::Kind::kTimestamp) throw mismatch();
       return Datum::Timestamp(v.as_timestamp());
+    case TypeId::kInterval: throw mismatch();
     case TypeId::kArray: {
       if (v.kind() != engine::Value::Kind::kArray) throw mismatch();
       auto elements = std::make_shared<std::vector<Datum>>();
@@ -742,6 +705,7 @@ int CompareDatums(const Datum& a, const Datum& b) {
     case Datum::Kind::kBool:
     case Datum::Kind::kInt:
     case Datum::Kind::kTimestamp: return a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
+    case Datum::Kind::kInterval: return datetime::CompareIntervals(a.as_interval(), b.as_interval());
     case Datum::Kind::kFloat:
       // PostgreSQL sorts NaN above every other value and equal to itself.
       if (std::isnan(a.f) || std::isnan(b.f)) return std::isnan(a.f) ? (std::isnan(b.f) ? 0 : 1) : -1;

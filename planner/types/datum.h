@@ -3,7 +3,9 @@
 // the static type by the operators), real/double are kFloat (real values are kept
 // rounded to float), numeric is the 128-bit Numeric, char/varchar/text are kString, and
 // a one-dimensional array is kArray (elements are Datums of the element type, shared and
-// immutable, so copying a Datum never copies an array).
+// immutable, so copying a Datum never copies an array). timestamp, timestamptz, date
+// and time are kTimestamp (one int64: microseconds, days for a date; the type says
+// which), an interval is kInterval (months and days beside the microseconds in `i`).
 #pragma once
 
 #include <cstdint>
@@ -15,16 +17,18 @@
 #include "engine/types/row_value.h"
 #include "engine/types/types.h"
 #include "engine/types/value.h"
+#include "planner/types/datetime.h"
 #include "planner/types/numeric.h"
 #include "planner/types/sql_type.h"
 
 namespace caracal::planner {
 
 struct Datum {
-  enum class Kind : uint8_t { kNull, kBool, kInt, kFloat, kNumeric, kString, kTimestamp, kArray };
+  enum class Kind : uint8_t { kNull, kBool, kInt, kFloat, kNumeric, kString, kTimestamp, kArray, kInterval };
 
   Kind kind = Kind::kNull;
-  int64_t i = 0;  // kBool (0/1), kInt, kTimestamp (microseconds since 2000-01-01)
+  int32_t months = 0, days = 0;  // kInterval only
+  int64_t i = 0;  // kBool (0/1), kInt, kTimestamp (see above), kInterval (microseconds)
   double f = 0;
   Numeric n;
   std::string s;
@@ -37,6 +41,14 @@ struct Datum {
   static Datum Num(Numeric v) { Datum d; d.kind = Kind::kNumeric; d.n = v; return d; }
   static Datum String(std::string v) { Datum d; d.kind = Kind::kString; d.s = std::move(v); return d; }
   static Datum Timestamp(int64_t us) { Datum d; d.kind = Kind::kTimestamp; d.i = us; return d; }
+  static Datum Interval(const datetime::Interval& iv) {
+    Datum d;
+    d.kind = Kind::kInterval;
+    d.months = iv.months;
+    d.days = iv.days;
+    d.i = iv.us;
+    return d;
+  }
   static Datum Array(std::vector<Datum> elements) {
     Datum d;
     d.kind = Kind::kArray;
@@ -47,6 +59,7 @@ struct Datum {
 
   bool is_null() const { return kind == Kind::kNull; }
   bool as_bool() const { return i != 0; }
+  datetime::Interval as_interval() const { return datetime::Interval{months, days, i}; }
 };
 
 // array_append in place: `element` added at the end of array `d` (NULL: an empty array
@@ -58,7 +71,7 @@ std::string DatumToText(const Datum& d, const SqlType& type);
 // Shortest round-trip text of a float8 / float4 as PostgreSQL 12+ prints them.
 std::string Float8Text(double v);
 std::string Float4Text(float v);
-std::string TimestampToText(int64_t micros);
+std::string TimestampToText(int64_t micros);  // a timestamp without time zone
 
 // Text input of a value of `type` (the cast from text / unknown, and COPY's input).
 // Throws SqlError "invalid input syntax for type ...". Applies type modifiers as an

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
@@ -21,6 +23,10 @@ std::string SqlType::BaseName() const {
     case TypeId::kText: return "text";
     case TypeId::kTimestamp: return "timestamp without time zone";
     case TypeId::kArray: return Element().BaseName() + "[]";
+    case TypeId::kTimestampTz: return "timestamp with time zone";
+    case TypeId::kDate: return "date";
+    case TypeId::kTime: return "time without time zone";
+    case TypeId::kInterval: return "interval";
   }
   return "?";
 }
@@ -30,8 +36,25 @@ std::string SqlType::Name() const {
   if (id == TypeId::kNumeric && precision >= 0) return fmt::format("numeric({},{})", precision, scale);
   if ((id == TypeId::kBpchar || id == TypeId::kVarchar) && precision >= 0)
     return fmt::format("{}({})", BaseName(), precision);
+  if (precision >= 0) {
+    switch (id) {
+      case TypeId::kTimestamp: return fmt::format("timestamp({}) without time zone", precision);
+      case TypeId::kTimestampTz: return fmt::format("timestamp({}) with time zone", precision);
+      case TypeId::kTime: return fmt::format("time({}) without time zone", precision);
+      case TypeId::kInterval: return fmt::format("interval({})", precision);
+      default: break;
+    }
+  }
   return BaseName();
 }
+
+namespace {
+
+// A time column's fractional digits are stored as precision + 1 (0: the default 6), so
+// that columns written before they were kept read as unconstrained.
+SqlType TimeType(TypeId id, const engine::Column& c) { return SqlType{id, c.precision - 1, -1}; }
+
+}  // namespace
 
 SqlType FromColumn(const engine::Column& c) {
   switch (c.type) {
@@ -45,7 +68,10 @@ SqlType FromColumn(const engine::Column& c) {
     case engine::ColumnType::kChar: return SqlType{TypeId::kBpchar, c.precision > 0 ? c.precision : -1, -1};
     case engine::ColumnType::kVarchar: return SqlType{TypeId::kVarchar, c.precision > 0 ? c.precision : -1, -1};
     case engine::ColumnType::kText: return SqlType::Of(TypeId::kText);
-    case engine::ColumnType::kTimestamp: return SqlType::Of(TypeId::kTimestamp);
+    case engine::ColumnType::kTimestamp: return TimeType(TypeId::kTimestamp, c);
+    case engine::ColumnType::kTimestampTz: return TimeType(TypeId::kTimestampTz, c);
+    case engine::ColumnType::kDate: return SqlType::Of(TypeId::kDate);
+    case engine::ColumnType::kTime: return TimeType(TypeId::kTime, c);
   }
   return SqlType::Of(TypeId::kText);
 }
@@ -69,7 +95,13 @@ engine::Column ToColumn(const std::string& name, const SqlType& t, bool not_null
     case TypeId::kBpchar: c.type = engine::ColumnType::kChar; c.precision = t.precision < 0 ? 0 : t.precision; break;
     case TypeId::kVarchar: c.type = engine::ColumnType::kVarchar; c.precision = t.precision < 0 ? 0 : t.precision; break;
     case TypeId::kText: c.type = engine::ColumnType::kText; break;
-    case TypeId::kTimestamp: c.type = engine::ColumnType::kTimestamp; break;
+    case TypeId::kTimestamp: c.type = engine::ColumnType::kTimestamp; c.precision = t.precision + 1; break;
+    case TypeId::kTimestampTz: c.type = engine::ColumnType::kTimestampTz; c.precision = t.precision + 1; break;
+    case TypeId::kDate: c.type = engine::ColumnType::kDate; break;
+    case TypeId::kTime: c.type = engine::ColumnType::kTime; c.precision = t.precision + 1; break;
+    case TypeId::kInterval:
+      throw SqlError(sqlstate::kFeatureNotSupported, "interval columns are not supported yet")
+          .WithHint("Store the length in a bigint of microseconds, or the end as a timestamp.");
     case TypeId::kUnknown: throw SqlError(sqlstate::kInternalError, "column of unknown type");
     case TypeId::kArray: throw SqlError(sqlstate::kFeatureNotSupported, "array columns are not supported yet");
   }
@@ -85,7 +117,18 @@ std::optional<SqlType> TypeFromName(const std::string& name, int n, const int32_
   if (name == "float4" || name == "real") return plain(TypeId::kFloat4);
   if (name == "float8") return plain(TypeId::kFloat8);
   if (name == "text") return plain(TypeId::kText);
-  if (name == "timestamp") return plain(TypeId::kTimestamp);
+  // Time types: the modifier is the seconds' fractional digits (PostgreSQL caps it at 6
+  // with a warning; here it is capped silently). An interval's field restriction
+  // (INTERVAL DAY TO SECOND) arrives as a first modifier and is not applied.
+  auto time = [&](TypeId id, int count, const int32_t* m) -> std::optional<SqlType> {
+    if (count == 0 || m[count - 1] < 0 || m[count - 1] > 0x7fff - 1) return plain(id);
+    return SqlType{id, std::min(m[count - 1], 6), -1};
+  };
+  if (name == "timestamp") return time(TypeId::kTimestamp, n, mods);
+  if (name == "timestamptz") return time(TypeId::kTimestampTz, n, mods);
+  if (name == "date") return plain(TypeId::kDate);
+  if (name == "time") return time(TypeId::kTime, n, mods);
+  if (name == "interval") return n >= 2 ? time(TypeId::kInterval, 1, mods + 1) : plain(TypeId::kInterval);
   // PostgreSQL's internal array type names (_int4) as pg_dump and \df print them.
   if (name.size() > 1 && name[0] == '_') {
     std::optional<SqlType> e = TypeFromName(name.substr(1), n, mods);

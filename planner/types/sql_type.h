@@ -26,11 +26,16 @@ enum class TypeId : uint8_t {
   kText,
   kTimestamp,
   kArray,  // a one-dimensional array; `element` is the element type (never kArray)
+  kTimestampTz,
+  kDate,
+  kTime,
+  kInterval,
 };
 
 struct SqlType {
   TypeId id = TypeId::kUnknown;
-  // numeric: precision (-1: unconstrained); char/varchar: length (-1: unlimited).
+  // numeric: precision (-1: unconstrained); char/varchar: length (-1: unlimited);
+  // timestamp, timestamptz, time, interval: fractional digits of seconds (-1: 6).
   int32_t precision = -1;
   int32_t scale = -1;  // numeric only (-1: unconstrained)
   // kArray only: the element type (its modifiers are precision/scale above, as
@@ -50,6 +55,10 @@ struct SqlType {
   bool is_string() const { return id == TypeId::kBpchar || id == TypeId::kVarchar || id == TypeId::kText; }
   bool has_typmod() const { return precision >= 0; }
   bool is_array() const { return id == TypeId::kArray; }
+  // timestamp, timestamptz, date, time (PostgreSQL's datetime category, not interval).
+  bool is_datetime() const {
+    return id == TypeId::kTimestamp || id == TypeId::kTimestampTz || id == TypeId::kDate || id == TypeId::kTime;
+  }
   // kArray: the element type, with the modifiers.
   SqlType Element() const { return SqlType{element, precision, scale}; }
 

@@ -52,6 +52,7 @@ bool SameDatum(const Datum& a, const Datum& b) {
     case Datum::Kind::kBool:
     case Datum::Kind::kInt:
     case Datum::Kind::kTimestamp: return a.i == b.i;
+    case Datum::Kind::kInterval: return a.i == b.i && a.months == b.months && a.days == b.days;
     case Datum::Kind::kFloat: return std::memcmp(&a.f, &b.f, sizeof a.f) == 0 || (a.f != a.f && b.f != b.f);
     case Datum::Kind::kNumeric: return a.n.mantissa() == b.n.mantissa() && a.n.scale() == b.n.scale();
     case Datum::Kind::kString: return a.s == b.s;

@@ -439,6 +439,22 @@ def gen_q_with(rng, n):
     return out
 
 
+def gen_datetime(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        k = rng.randrange(1, 7)
+        if r < 0.5:
+            out.append(f"SELECT shift_event({k}, {rng.randrange(-40, 40)}, {rng.randrange(-30, 30)});")
+        elif r < 0.8:
+            out.append(f"SELECT month_later({k}, {rng.randrange(-14, 14)});")
+        else:
+            a = f"2024-{rng.randrange(1, 13):02}-{rng.randrange(1, 29):02} {rng.randrange(0, 24):02}:{rng.randrange(0, 60):02}"
+            b = f"2023-{rng.randrange(1, 13):02}-{rng.randrange(1, 29):02} {rng.randrange(0, 24):02}:00"
+            out.append(f"SELECT span('{b}', '{a}');" if rng.random() < 0.5 else f"SELECT span('{a}', '{b}');")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------

@@ -145,8 +145,11 @@ TEST_F(ArrayTest, ArrayAgg) {
   std::remove(path.c_str());
 }
 
-TEST_F(ArrayTest, NowAndNextvalNeedAProcedure) {
-  EXPECT_EQ(Err("select now()"), "0A000: now() is only available inside procedures (it is the epoch's timestamp)");
+TEST_F(ArrayTest, NowIsTheStatementsTimeAndRandomIsRefused) {
+  // An ad-hoc SELECT's now() is one time for the whole statement (every call, every row).
+  EXPECT_EQ(Q("select now() = current_timestamp and now() = statement_timestamp() and localtimestamp = now()::timestamp"),
+            "t");
+  EXPECT_EQ(Q("select count(distinct clock) from (select now() as clock from unnest(array[1,2,3])) s"), "1");
   EXPECT_EQ(Err("select random()").substr(0, 6), "0A000:");
 }
 
