@@ -474,6 +474,9 @@ CgValue ExprEmitter::EmitCast(const Expr& e) {
 CgValue ExprEmitter::Cast(const CgValue& v, const SqlType& from, const SqlType& to, bool explicit_cast) {
   Repr fr = ReprOf(from.id), tr = ReprOf(to.id);
   llvm::Value* not_null = b_.CreateNot(v.is_null);
+  // timestamp <-> timestamptz: the same instant (the session time zone is UTC).
+  auto instant = [](TypeId t) { return t == TypeId::kTimestamp || t == TypeId::kTimestampTz; };
+  if (instant(from.id) && instant(to.id) && to.precision < 0) return {Repr::kInt, v.is_null, v.value};
   // Native paths for the scalar casts (CastDatum's own rules, spelled out).
   if (fr != Repr::kBoxed && tr != Repr::kBoxed && !from.is_datetime() && !to.is_datetime()) {
     if (from.id == to.id) return v;

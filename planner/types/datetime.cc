@@ -31,8 +31,6 @@ constexpr int64_t kEndDate = 2145031949;
 [[noreturn]] void TimestampOutOfRange() { throw SqlError(sqlstate::kDatetimeFieldOverflow, "timestamp out of range"); }
 [[noreturn]] void IntervalOutOfRange() { throw SqlError(sqlstate::kDatetimeFieldOverflow, "interval out of range"); }
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -355,6 +353,38 @@ int DaysInMonth(int64_t year, int month) {
   static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
   return kDays[month - 1] + (month == 2 && leap ? 1 : 0);
+}
+
+int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+int DayOfWeek(int64_t days) { return static_cast<int>(((days + 6) % 7 + 7) % 7); }  // 2000-01-01 was a Saturday
+
+int64_t IsoYearStart(int64_t year) {
+  int64_t jan4 = DaysFromCivil(year, 1, 4);
+  return jan4 - (DayOfWeek(jan4) + 6) % 7;
+}
+
+std::pair<int64_t, int> IsoWeek(int64_t days) {
+  int64_t year = CivilFromDays(days).year;
+  if (days >= IsoYearStart(year + 1)) return {year + 1, 1};
+  int64_t start = IsoYearStart(year);
+  if (days < start) start = IsoYearStart(--year);
+  return {year, static_cast<int>((days - start) / 7) + 1};
+}
+
+IntervalFields SplitInterval(const Interval& iv) {
+  IntervalFields f{};
+  f.year = iv.months / 12;
+  f.month = iv.months % 12;
+  f.day = iv.days;
+  int64_t t = iv.us;
+  f.hour = t / kUsPerHour;
+  t -= f.hour * kUsPerHour;
+  f.minute = t / kUsPerMinute;
+  t -= f.minute * kUsPerMinute;
+  f.second = t / kUsPerSecond;
+  f.us = t - f.second * kUsPerSecond;
+  return f;
 }
 
 bool IsFiniteTimestamp(int64_t ts) { return ts != kTimestampInfinity && ts != kTimestampNegInfinity; }

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace caracal::planner::datetime {
 
@@ -46,6 +47,18 @@ Civil CivilFromDays(int64_t days);
 // A finite timestamp's fields.
 Civil CivilFromTimestamp(int64_t ts);
 int DaysInMonth(int64_t year, int month);
+int64_t FloorDiv(int64_t a, int64_t b);  // rounding toward -infinity
+int DayOfWeek(int64_t days);              // 0 = Sunday
+int64_t IsoYearStart(int64_t year);       // the Monday of ISO week 1
+std::pair<int64_t, int> IsoWeek(int64_t days);  // ISO year and week (1-53) of a day
+
+// An interval's fields as PostgreSQL's interval2itm splits it: years and months from the
+// months, the days, and the time into hours (unbounded), minutes, seconds and
+// microseconds, each with the sign of its part.
+struct IntervalFields {
+  int64_t year, month, day, hour, minute, second, us;
+};
+IntervalFields SplitInterval(const Interval& iv);
 bool IsFiniteTimestamp(int64_t ts);
 bool IsFiniteDate(int64_t days);
 

@@ -66,15 +66,6 @@ std::string Ordinal(int64_t n, bool upper) {
   return upper ? InCase(s, Case::kUpper) : s;
 }
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-// Monday of ISO week 1 of `year`.
-int64_t IsoYearStart(int64_t year) {
-  int64_t jan4 = DaysFromCivil(year, 1, 4);
-  int dow = static_cast<int>(((jan4 + 6) % 7 + 7) % 7);
-  return jan4 - (dow + 6) % 7;
-}
-
 struct Fields {
   int64_t year = 0;  // astronomical
   int month = 0, day = 0;
@@ -90,16 +81,9 @@ std::string ToChar(TimeKind kind, int64_t value, const Interval& iv, std::string
   Fields f;
   if (kind == TimeKind::kInterval) {
     f.interval = true;
-    f.year = iv.months / 12;
-    f.month = iv.months % 12;
-    f.day = iv.days;
-    int64_t t = iv.us;
-    f.hour = t / kUsPerHour;
-    t -= f.hour * kUsPerHour;
-    f.minute = t / kUsPerMinute;
-    t -= f.minute * kUsPerMinute;
-    f.second = t / kUsPerSecond;
-    f.us = t - f.second * kUsPerSecond;
+    IntervalFields parts = SplitInterval(iv);
+    f.year = parts.year, f.month = static_cast<int>(parts.month), f.day = static_cast<int>(parts.day);
+    f.hour = parts.hour, f.minute = parts.minute, f.second = parts.second, f.us = parts.us;
   } else {
     if (!IsFiniteTimestamp(value)) return "";
     Civil c = CivilFromTimestamp(value);
@@ -109,7 +93,7 @@ std::string ToChar(TimeKind kind, int64_t value, const Interval& iv, std::string
     f.with_zone = kind == TimeKind::kTimestampTz;
   }
   const int64_t shown_year = f.interval ? f.year : (f.year > 0 ? f.year : 1 - f.year);
-  const int dow = static_cast<int>(((f.days + 6) % 7 + 7) % 7);
+  const int dow = DayOfWeek(f.days);
   std::string out;
   size_t p = 0;
   while (p < format.size()) {
@@ -190,12 +174,8 @@ std::string ToChar(TimeKind kind, int64_t value, const Interval& iv, std::string
     else if (upat == "Y") num(shown_year % 10, 1);
     else if (upat == "IYYY" || upat == "IYY" || upat == "IY" || upat == "I" || upat == "IW" || upat == "IDDD" ||
              upat == "ID") {
-      int64_t iy = f.year;
-      int64_t start = IsoYearStart(iy + 1);
-      if (f.days >= start) ++iy;
-      else if (f.days < (start = IsoYearStart(iy))) start = IsoYearStart(--iy);
-      else start = IsoYearStart(iy);
-      int64_t iddd = f.days - start + 1;
+      int64_t iy = IsoWeek(f.days).first;
+      int64_t iddd = f.days - IsoYearStart(iy) + 1;
       if (upat == "IW") num((iddd - 1) / 7 + 1, 2);
       else if (upat == "IDDD") num(iddd, 3);
       else if (upat == "ID") num(dow == 0 ? 7 : dow, 1);

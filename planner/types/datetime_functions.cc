@@ -80,27 +80,8 @@ Unit RequireUnit(std::string_view field, std::string_view type_name) {
                  fmt::format("unit \"{}\" not supported for type {}", Lower(field), type_name));
 }
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-// 0 = Sunday.
-int DayOfWeek(int64_t days) { return static_cast<int>(((days + 6) % 7 + 7) % 7); }  // 2000-01-01 was a Saturday
-
-int DayOfYear(const Civil& c) { return static_cast<int>(DaysFromCivil(c.year, c.month, c.day) - DaysFromCivil(c.year, 1, 1)) + 1; }
-
-// Monday of ISO week 1 of `year`.
-int64_t IsoYearStart(int64_t year) {
-  int64_t jan4 = DaysFromCivil(year, 1, 4);
-  return jan4 - (DayOfWeek(jan4) + 6) % 7;
-}
-
-// The ISO year and week of a day.
-std::pair<int64_t, int> IsoWeek(int64_t days) {
-  int64_t year = CivilFromDays(days).year;
-  int64_t start = IsoYearStart(year + 1);
-  if (days >= start) return {year + 1, 1};
-  start = IsoYearStart(year);
-  if (days < start) start = IsoYearStart(--year);
-  return {year, static_cast<int>((days - start) / 7) + 1};
+int DayOfYear(const Civil& c) {
+  return static_cast<int>(DaysFromCivil(c.year, c.month, c.day) - DaysFromCivil(c.year, 1, 1)) + 1;
 }
 
 // Fixed-point decimal text of v / 10^scale.
@@ -126,25 +107,6 @@ int64_t YearField(int64_t y) { return y > 0 ? y : y - 1; }
 int64_t DecadeOf(int64_t y) { return y >= 0 ? y / 10 : -((8 - (y - 1)) / 10); }
 int64_t CenturyOf(int64_t y) { return y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100); }
 int64_t MillenniumOf(int64_t y) { return y > 0 ? (y + 999) / 1000 : -((999 - (y - 1)) / 1000); }
-
-struct IntervalFields {
-  int64_t year, month, day, hour, minute, second, us;
-};
-
-IntervalFields SplitInterval(const Interval& iv) {
-  IntervalFields f{};
-  f.year = iv.months / 12;
-  f.month = iv.months % 12;
-  f.day = iv.days;
-  int64_t t = iv.us;
-  f.hour = t / kUsPerHour;
-  t -= f.hour * kUsPerHour;
-  f.minute = t / kUsPerMinute;
-  t -= f.minute * kUsPerMinute;
-  f.second = t / kUsPerSecond;
-  f.us = t - f.second * kUsPerSecond;
-  return f;
-}
 
 }  // namespace
 
