@@ -692,6 +692,7 @@ std::vector<StmtPtr> TableStatementBinder::BindInsertLoop(const PgQuery__InsertS
   insert->on_conflict_clause = stmt->on_conflict_clause;
   insert->returning_list = stmt->returning_list;
   insert->n_returning_list = stmt->n_returning_list;
+  insert->override = stmt->override;
   TableStatementBinder row_binder(catalog_, variables_);
   row_binder.set_values_scope(l.scope.get());
   std::vector<StmtPtr> writes = row_binder.BindInsert(insert);

@@ -69,6 +69,26 @@ int SetColumn(const TableInfo& table, const PgQuery__ResTarget* target, std::set
 
 namespace {
 
+}  // namespace
+
+void CheckIdentityValue(const CatalogColumn& column, const PgQuery__InsertStmt* stmt, const PgQuery__Node* value) {
+  if (column.identity != CatalogColumn::Identity::kAlways) return;
+  if (value && value->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) return;
+  if (stmt->override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_SYSTEM_VALUE) return;
+  throw SqlError("428C9", fmt::format("cannot insert a non-DEFAULT value into column \"{}\"", column.name))
+      .WithDetail(fmt::format("Column \"{}\" is an identity column defined as GENERATED ALWAYS.", column.name))
+      .WithHint("Use OVERRIDING SYSTEM VALUE to override.");
+}
+
+namespace {
+
+// GENERATED ALWAYS AS IDENTITY: an UPDATE may only set the column to DEFAULT.
+void CheckIdentityUpdate(const CatalogColumn& column, const PgQuery__Node* value) {
+  if (column.identity != CatalogColumn::Identity::kAlways || value->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) return;
+  throw SqlError("428C9", fmt::format("column \"{}\" can only be updated to DEFAULT", column.name))
+      .WithDetail(fmt::format("Column \"{}\" is an identity column defined as GENERATED ALWAYS.", column.name));
+}
+
 // Puts the statement's transaction timestamp where a DEFAULT says now().
 void UseTransactionNow(Expr& e, const NameScope* scope) {
   if (e.kind == ExprKind::kFunc && e.func == Func::kNow) {
@@ -229,8 +249,15 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
     s->kind = StmtKind::kInsert;
     s->table = &table;
     s->row_values.resize(table.columns.size());
-    for (size_t i = 0; i < row.size(); ++i)
-      s->row_values[targets[i]] = BindColumnValue(values_binder, row[i], table.columns[targets[i]], variables_);
+    for (size_t i = 0; i < row.size(); ++i) {
+      const CatalogColumn& column = table.columns[targets[i]];
+      CheckIdentityValue(column, stmt, row[i]);
+      // OVERRIDING USER VALUE: an identity column takes its sequence's value anyway.
+      if (stmt->override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_USER_VALUE &&
+          column.identity != CatalogColumn::Identity::kNone)
+        continue;
+      s->row_values[targets[i]] = BindColumnValue(values_binder, row[i], column, variables_);
+    }
     for (size_t c = 0; c < table.columns.size(); ++c)
       if (!s->row_values[c]) s->row_values[c] = ColumnDefault(table.columns[c], variables_);
     s->on_conflict = on_conflict;
@@ -240,6 +267,7 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
       std::set<int> assigned;
       for (size_t i = 0; i < conflict->n_target_list; ++i) {
         const PgQuery__ResTarget* t = conflict->target_list[i]->res_target;
+        CheckIdentityUpdate(table.columns[static_cast<size_t>(TargetColumn(table, t))], t->val);
         int c = SetColumn(table, t, assigned, false);
         s->assignments.emplace_back(c, BindColumnValue(binder, t->val, table.columns[c], variables_));
       }
@@ -283,6 +311,7 @@ StmtPtr TableStatementBinder::BindSimpleUpdate(const PgQuery__UpdateStmt* stmt) 
   std::set<int> assigned;
   for (size_t i = 0; i < stmt->n_target_list; ++i) {
     const PgQuery__ResTarget* t = stmt->target_list[i]->res_target;
+    CheckIdentityUpdate(table.columns[static_cast<size_t>(TargetColumn(table, t))], t->val);
     int c = SetColumn(table, t, assigned, true);
     s->assignments.emplace_back(c, BindColumnValue(binder, t->val, table.columns[c], variables_));
   }

@@ -64,6 +64,18 @@ const TableInfo& Catalog::CreateTable(TableInfo table) {
   return ref;
 }
 
+void RefuseSequenceDefaults(const TableInfo& table, const std::vector<bool>& given, std::string_view statement) {
+  for (size_t c = 0; c < table.columns.size(); ++c) {
+    const CatalogColumn& col = table.columns[c];
+    if (given[c] || !col.default_expr || !col.default_expr->Contains(ExprKind::kNextval)) continue;
+    throw SqlError(sqlstate::kFeatureNotSupported,
+                   fmt::format("{} into table \"{}\" without a value for column \"{}\", whose default draws from a "
+                               "sequence, is not supported yet",
+                               statement, table.name, col.name))
+        .WithHint("Give the column's values, or insert the rows with INSERT ... VALUES.");
+  }
+}
+
 void Catalog::DropTable(std::string_view name) {
   auto it = tables_.find(name);
   if (it == tables_.end()) throw SqlError(sqlstate::kUndefinedTable, fmt::format("table \"{}\" does not exist", name));

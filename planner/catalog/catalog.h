@@ -31,7 +31,18 @@ struct CatalogColumn {
   SqlType type;
   bool not_null = false;
   std::shared_ptr<const Expr> default_expr;  // bound, coerced to `type`; null: DEFAULT NULL
+  // serial and identity columns: the sequence their default draws from, which the
+  // table owns (DROP TABLE drops it).
+  std::string owned_sequence;
+  enum class Identity : uint8_t { kNone, kAlways, kByDefault } identity = Identity::kNone;
 };
+
+struct TableInfo;
+
+// A bulk load (COPY, the between-epochs INSERT ... SELECT) fills the columns it is not
+// given from their defaults; one that draws from a sequence cannot be loaded that way
+// yet (the load's log records rows, not sequence advances). Throws 0A000 naming it.
+void RefuseSequenceDefaults(const TableInfo& table, const std::vector<bool>& given, std::string_view statement);
 
 struct TableInfo {
   std::string name;

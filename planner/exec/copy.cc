@@ -163,6 +163,11 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
   }
   if (targets.empty())
     for (size_t c = 0; c < table->columns.size(); ++c) targets.push_back(static_cast<int>(c));
+  {
+    std::vector<bool> given_columns(table->columns.size(), false);
+    for (int c : targets) given_columns[static_cast<size_t>(c)] = true;
+    RefuseSequenceDefaults(*table, given_columns, "COPY");
+  }
 
   std::ifstream in(stmt->filename, std::ios::binary);
   if (!in)

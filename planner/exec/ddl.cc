@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "planner/binder/coerce.h"
 #include "planner/binder/expr_binder.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/parser/pg_nodes.h"
@@ -17,6 +18,14 @@
 namespace caracal::planner {
 
 namespace {
+
+// Whether column `c`'s default is nextval() of sequence `name`.
+bool DefaultDrawsFrom(const CatalogColumn& c, const std::string& name) {
+  if (c.owned_sequence == name) return true;
+  const Expr* e = c.default_expr.get();
+  while (e && e->kind == ExprKind::kCast && e->args.size() == 1) e = e->args[0].get();
+  return e && e->kind == ExprKind::kNextval && e->args[0]->kind == ExprKind::kConst && e->args[0]->value.s == name;
+}
 
 // A DEFAULT that says now(): evaluated by each INSERT, never folded.
 bool ReadsClock(const Expr& e) {
@@ -65,13 +74,45 @@ void CheckConstraintSupported(const PgQuery__Constraint* c) {
     case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: throw NotSupported("CHECK constraints", c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: throw NotSupported("FOREIGN KEY constraints", c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION: throw NotSupported("EXCLUDE constraints", c->location);
-    case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: throw NotSupported("identity columns", c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED: throw NotSupported("generated columns", c->location);
     default: break;
   }
 }
 
+int64_t IntOption(const PgQuery__DefElem* d);
+
+// smallserial / serial / bigserial: the integer type they stand for.
+std::optional<TypeId> SerialType(const PgQuery__ColumnDef* def) {
+  const PgQuery__TypeName* tn = def->type_name;
+  if (tn->n_names != 1 || tn->n_array_bounds > 0) return std::nullopt;
+  std::string name = StringValue(tn->names[0]);
+  if (name == "serial" || name == "serial4") return TypeId::kInt4;
+  if (name == "bigserial" || name == "serial8") return TypeId::kInt8;
+  if (name == "smallserial" || name == "serial2") return TypeId::kInt2;
+  return std::nullopt;
+}
+
+// A name for a column's sequence as PostgreSQL chooses it: table_column_seq, numbered
+// when that name is taken.
+std::string OwnedSequenceName(const Catalog& catalog, const std::string& table, const std::string& column,
+                              const std::vector<std::string>& taken) {
+  std::string base = fmt::format("{}_{}_seq", table, column);
+  std::string name = base;
+  for (int n = 1; catalog.RelationExists(name) || std::ranges::find(taken, name) != taken.end(); ++n)
+    name = fmt::format("{}{}", base, n);
+  return name;
+}
+
+// nextval('seq') as a column default.
+ExprPtr NextvalDefault(const std::string& sequence, const SqlType& type) {
+  auto e = MakeExpr(ExprKind::kNextval, SqlType::Of(TypeId::kInt8), -1);
+  e->args.push_back(MakeConst(Datum::String(sequence), SqlType::Of(TypeId::kText)));
+  if (type.id == TypeId::kInt8) return e;
+  return Coerce(std::move(e), type, CastContext::kAssignment);
+}
+
 SqlType ColumnType(const PgQuery__ColumnDef* def) {
+  if (std::optional<TypeId> serial = SerialType(def)) return SqlType::Of(*serial);
   SqlType t = ResolveTypeName(def->type_name);
   int loc = def->type_name->location;
   if (t.id == TypeId::kNumeric) {
@@ -98,6 +139,12 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
   if (stmt->relation->relpersistence && std::string_view(stmt->relation->relpersistence) == "t")
     throw NotSupported("temporary tables");
   std::vector<std::pair<std::vector<std::string>, int>> table_pks;
+  struct OwnedSequence {
+    std::string name;
+    int64_t start, increment;
+  };
+  std::vector<OwnedSequence> owned;
+  std::vector<std::string> owned_names;
   NoColumns no_columns;
   for (size_t i = 0; i < stmt->n_table_elts; ++i) {
     const PgQuery__Node* elt = stmt->table_elts[i];
@@ -122,7 +169,40 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
         case PG_QUERY__CONSTR_TYPE__CONSTR_NULL: saw_null = true; break;
         case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL: saw_not_null = true; col.not_null = true; break;
         case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY: pk_location = c->location; break;
+        case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: {
+          if (!col.type.is_integer())
+            throw SqlError(sqlstate::kDatatypeMismatch,
+                           "identity column type must be smallint, integer, or bigint");
+          if (saw_default || col.identity != CatalogColumn::Identity::kNone)
+            throw SqlError(sqlstate::kSyntaxError,
+                           fmt::format("multiple identity specifications for column \"{}\" of table \"{}\"", col.name, t.name),
+                           c->location);
+          col.identity = c->generated_when && std::string_view(c->generated_when) == "a" ? CatalogColumn::Identity::kAlways
+                                                                                          : CatalogColumn::Identity::kByDefault;
+          std::optional<int64_t> given_start;
+          int64_t increment = 1;
+          for (size_t o = 0; o < c->n_options; ++o) {
+            const PgQuery__DefElem* d = c->options[o]->def_elem;
+            std::string_view opt = d->defname;
+            if (opt == "start") given_start = IntOption(d);
+            else if (opt == "increment") increment = IntOption(d);
+            else if (opt != "cache") throw NotSupported(fmt::format("sequence option {}", opt), d->location);
+          }
+          if (increment == 0) throw SqlError(sqlstate::kInvalidParameterValue, "INCREMENT must not be zero");
+          int64_t start = given_start.value_or(increment > 0 ? 1 : -1);
+          col.owned_sequence = OwnedSequenceName(catalog, t.name, col.name, owned_names);
+          owned_names.push_back(col.owned_sequence);
+          owned.push_back({col.owned_sequence, start, increment});
+          col.default_expr = NextvalDefault(col.owned_sequence, col.type);
+          col.not_null = true;
+          saw_default = true;
+          break;
+        }
         case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT: {
+          if (col.identity != CatalogColumn::Identity::kNone)
+            throw SqlError(sqlstate::kSyntaxError,
+                           fmt::format("both default and identity specified for column \"{}\" of table \"{}\"", col.name, t.name),
+                           c->location);
           if (saw_default)
             throw SqlError(sqlstate::kSyntaxError,
                            fmt::format("multiple default values specified for column \"{}\" of table \"{}\"", col.name, t.name),
@@ -133,7 +213,8 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
           binder.DeferNow(true);
           ExprPtr e = binder.BindAssignment(c->raw_expr, col.type, col.name);
           // A constant default is folded now, so a bad one fails the CREATE (as in PostgreSQL).
-          if (e->kind != ExprKind::kConst && !e->References(SlotSpace::kVariable) && !ReadsClock(*e)) {
+          if (e->kind != ExprKind::kConst && !e->References(SlotSpace::kVariable) && !ReadsClock(*e) &&
+              !e->Contains(ExprKind::kNextval)) {
             Datum v = Eval(*e, EvalContext{});
             e = MakeConst(std::move(v), col.type, e->location);
           }
@@ -147,6 +228,16 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
                        fmt::format("conflicting NULL/NOT NULL declarations for column \"{}\" of table \"{}\"", col.name, t.name),
                        c->location);
     }
+    if (SerialType(def)) {
+      if (saw_default || col.identity != CatalogColumn::Identity::kNone)
+        throw SqlError(sqlstate::kSyntaxError,
+                       fmt::format("multiple default values specified for column \"{}\" of table \"{}\"", col.name, t.name));
+      col.owned_sequence = OwnedSequenceName(catalog, t.name, col.name, owned_names);
+      owned_names.push_back(col.owned_sequence);
+      owned.push_back({col.owned_sequence, 1, 1});
+      col.default_expr = NextvalDefault(col.owned_sequence, col.type);
+      col.not_null = true;
+    }
     t.columns.push_back(std::move(col));
     if (pk_location >= 0) table_pks.push_back({{def->colname}, pk_location});
   }
@@ -157,7 +248,10 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
   if (t.primary_key.empty())
     throw SqlError(sqlstate::kInvalidTableDefinition, fmt::format("table \"{}\" must have a primary key", t.name))
         .WithHint("Caracal addresses every row by its primary key; add PRIMARY KEY (...) to the definition.");
-  engine.RunExclusive([&] { catalog.CreateTable(std::move(t)); });
+  engine.RunExclusive([&] {
+    for (const OwnedSequence& s : owned) catalog.CreateSequence(s.name, s.start, s.increment);
+    catalog.CreateTable(std::move(t));
+  });
   return {"CREATE TABLE", {}, nullptr};
 }
 
@@ -308,10 +402,29 @@ DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine&
     DropIndexes(names, catalog, engine);
     return out;
   }
+  if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE) {
+    // A sequence a column's default draws from stays while the column does.
+    for (const std::string& name : names)
+      for (const TableInfo* table : catalog.Tables())
+        for (const CatalogColumn& c : table->columns)
+          if (DefaultDrawsFrom(c, name) && std::ranges::find(names, table->name) == names.end())
+            throw SqlError(sqlstate::kDependentObjectsStillExist,
+                           fmt::format("cannot drop sequence {} because other objects depend on it", name))
+                .WithDetail(fmt::format("default value for column {} of table {} depends on sequence {}", c.name,
+                                        table->name, name))
+                .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
+  }
   engine.RunExclusive([&] {
     for (const std::string& name : names) {
-      if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) catalog.DropTable(name);
-      else catalog.DropSequence(name);
+      if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) {
+        std::vector<std::string> owned;
+        for (const CatalogColumn& c : catalog.FindTable(name)->columns)
+          if (!c.owned_sequence.empty()) owned.push_back(c.owned_sequence);
+        catalog.DropTable(name);
+        for (const std::string& s : owned) catalog.DropSequence(s);
+      } else {
+        catalog.DropSequence(name);
+      }
     }
   });
   return out;

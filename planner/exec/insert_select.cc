@@ -98,6 +98,12 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
   const std::vector<int>& targets = bound.targets;
   const QueryPlan& plan = bound.plan;
   const engine::Schema& schema = catalog.database().schema(table->id);
+  std::vector<bool> given_columns(table->columns.size(), false);
+  for (int c : targets) {
+    given_columns[static_cast<size_t>(c)] = true;
+    CheckIdentityValue(table->columns[static_cast<size_t>(c)], stmt, nullptr);
+  }
+  RefuseSequenceDefaults(*table, given_columns, "INSERT ... SELECT");
   int64_t inserted = 0;
   engine.RunExclusive([&] {
     std::vector<engine::RowValuePtr> rows;

@@ -455,6 +455,10 @@ def gen_datetime(rng, n):
     return out
 
 
+def gen_serial_identity(rng, n):
+    return [f"SELECT place('c{rng.randrange(0, 9)}', {rng.randrange(-1, 6)});" for _ in range(n)]
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------

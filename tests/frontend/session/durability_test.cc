@@ -92,6 +92,30 @@ TEST(Durability, WhatOneLifeCommitsTheNextFinds) {
   EXPECT_EQ(s.durable()->recovery().replay.ddl, 4u);  // table, sequence, function, index
 }
 
+TEST(Durability, SerialValuesAndDefaultNowReplayAsWritten) {
+  // An ad-hoc INSERT draws its serial value and its now() when it is sequenced; replay
+  // writes the logged ones (the times are not drawn again), and the sequence goes on.
+  TempDir dir;
+  uint64_t hash;
+  std::string rows;
+  {
+    Session s(Durable(dir.path()));
+    ASSERT_EQ(Q(s, "create table notes (id serial primary key, at timestamptz not null default now(), d date default current_date, body text)"),
+              "CREATE TABLE");
+    ASSERT_EQ(Q(s, "insert into notes (body) values ('a'), ('b')"), "INSERT 0 2");
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_EQ(Q(s, "insert into notes (body) values ('c')"), "INSERT 0 1");
+    rows = Q(s, "select id, at, d, body from notes order by id");
+    EXPECT_EQ(Q(s, "select count(distinct at) from notes"), "2");  // one time per statement
+    hash = StateHash(s.database());
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  Session s(Durable(dir.path()));
+  EXPECT_EQ(StateHash(s.database()), hash);
+  EXPECT_EQ(Q(s, "select id, at, d, body from notes order by id"), rows);
+  EXPECT_EQ(Q(s, "insert into notes (body) values ('d') returning id"), "4");
+}
+
 TEST(Durability, CheckpointThenLogAfterItAndTheOldLogGoes) {
   TempDir dir;
   SessionOptions options = Durable(dir.path());
