@@ -79,7 +79,12 @@ void CheckConstraintSupported(const PgQuery__Constraint* c) {
   }
 }
 
-int64_t IntOption(const PgQuery__DefElem* d);
+// CREATE SEQUENCE's and an identity column's options: START and INCREMENT (CACHE is
+// accepted and means nothing here; AS, MINVALUE, MAXVALUE, CYCLE, OWNED BY are refused).
+struct SequenceOptions {
+  int64_t start = 1, increment = 1;
+};
+SequenceOptions ParseSequenceOptions(PgQuery__Node* const* options, size_t n);
 
 // smallserial / serial / bigserial: the integer type they stand for.
 std::optional<TypeId> SerialType(const PgQuery__ColumnDef* def) {
@@ -143,7 +148,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     std::string name;
     int64_t start, increment;
   };
-  std::vector<OwnedSequence> owned;
+  std::vector<OwnedSequence> owned;  // created with the table
   std::vector<std::string> owned_names;
   NoColumns no_columns;
   for (size_t i = 0; i < stmt->n_table_elts; ++i) {
@@ -179,20 +184,10 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
                            c->location);
           col.identity = c->generated_when && std::string_view(c->generated_when) == "a" ? CatalogColumn::Identity::kAlways
                                                                                           : CatalogColumn::Identity::kByDefault;
-          std::optional<int64_t> given_start;
-          int64_t increment = 1;
-          for (size_t o = 0; o < c->n_options; ++o) {
-            const PgQuery__DefElem* d = c->options[o]->def_elem;
-            std::string_view opt = d->defname;
-            if (opt == "start") given_start = IntOption(d);
-            else if (opt == "increment") increment = IntOption(d);
-            else if (opt != "cache") throw NotSupported(fmt::format("sequence option {}", opt), d->location);
-          }
-          if (increment == 0) throw SqlError(sqlstate::kInvalidParameterValue, "INCREMENT must not be zero");
-          int64_t start = given_start.value_or(increment > 0 ? 1 : -1);
+          SequenceOptions options = ParseSequenceOptions(c->options, c->n_options);
           col.owned_sequence = OwnedSequenceName(catalog, t.name, col.name, owned_names);
           owned_names.push_back(col.owned_sequence);
-          owned.push_back({col.owned_sequence, start, increment});
+          owned.push_back({col.owned_sequence, options.start, options.increment});
           col.default_expr = NextvalDefault(col.owned_sequence, col.type);
           col.not_null = true;
           saw_default = true;
@@ -334,27 +329,32 @@ int64_t IntOption(const PgQuery__DefElem* d) {
   throw SqlError(sqlstate::kSyntaxError, fmt::format("{} requires a numeric value", d->defname), d->location);
 }
 
-DdlOutcome CreateSequence(const PgQuery__CreateSeqStmt* stmt, Catalog& catalog, engine::Engine& engine) {
-  std::string name = RelationName(stmt->sequence);
+SequenceOptions ParseSequenceOptions(PgQuery__Node* const* options, size_t n) {
   std::optional<int64_t> start;
-  int64_t increment = 1;
-  for (size_t i = 0; i < stmt->n_options; ++i) {
-    const PgQuery__DefElem* d = stmt->options[i]->def_elem;
+  SequenceOptions out;
+  for (size_t i = 0; i < n; ++i) {
+    const PgQuery__DefElem* d = options[i]->def_elem;
     std::string_view opt = d->defname;
     if (opt == "start") start = IntOption(d);
-    else if (opt == "increment") increment = IntOption(d);
+    else if (opt == "increment") out.increment = IntOption(d);
     else if (opt == "cache") IntOption(d);  // no effect: values are drawn serially anyway
     else if (opt == "as" || opt == "minvalue" || opt == "maxvalue" || opt == "cycle" || opt == "owned_by" || opt == "restart")
       throw NotSupported(fmt::format("sequence option {}", opt), d->location);
     else throw SqlError(sqlstate::kSyntaxError, fmt::format("option \"{}\" not recognized", opt), d->location);
   }
-  if (increment == 0) throw SqlError(sqlstate::kInvalidParameterValue, "INCREMENT must not be zero");
+  if (out.increment == 0) throw SqlError(sqlstate::kInvalidParameterValue, "INCREMENT must not be zero");
+  out.start = start.value_or(out.increment > 0 ? 1 : -1);
+  return out;
+}
+
+DdlOutcome CreateSequence(const PgQuery__CreateSeqStmt* stmt, Catalog& catalog, engine::Engine& engine) {
+  std::string name = RelationName(stmt->sequence);
+  const SequenceOptions options = ParseSequenceOptions(stmt->options, stmt->n_options);
   if (catalog.RelationExists(name)) {
     if (stmt->if_not_exists) return {"CREATE SEQUENCE", {fmt::format("relation \"{}\" already exists, skipping", name)}, nullptr};
     throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
   }
-  int64_t first = start.value_or(increment > 0 ? 1 : -1);
-  engine.RunExclusive([&] { catalog.CreateSequence(name, first, increment); });
+  engine.RunExclusive([&] { catalog.CreateSequence(name, options.start, options.increment); });
   return {"CREATE SEQUENCE", {}, nullptr};
 }
 
