@@ -1057,9 +1057,15 @@ ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::stri
       throw SqlError(sqlstate::kAmbiguousFunction, fmt::format("function {}(unknown) is not unique", name), loc)
           .WithHint("Could not choose a best candidate function. You might need to add explicit type casts.");
     }
-    if (!t.is_numeric_category()) no_function();
+    if (t.id == TypeId::kTime) {  // sum(interval), through time's implicit cast
+      arg = CastTo(std::move(arg), SqlType::Of(TypeId::kInterval));
+      t = arg->type;
+    }
+    if (!t.is_numeric_category() && t.id != TypeId::kInterval) no_function();
     e->agg = name == "sum" ? AggFunc::kSum : AggFunc::kAvg;
-    if (name == "sum") {
+    if (t.id == TypeId::kInterval) {
+      e->type = t.Base();
+    } else if (name == "sum") {
       e->type = t.id == TypeId::kInt2 || t.id == TypeId::kInt4 ? SqlType::Of(TypeId::kInt8)
                 : t.id == TypeId::kInt8                          ? SqlType::Of(TypeId::kNumeric)
                                                                  : t.Base();

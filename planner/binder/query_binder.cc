@@ -194,7 +194,7 @@ class GroupRewriter {
 
 void BindWithClause(QueryBlock& block, const PgQuery__WithClause* with);
 
-// generate_series(a, b [, step]) over integers or unnest(array [, ...]): its arguments
+// generate_series(a, b [, step]) over integers or timestamps, or unnest(array [, ...]): its arguments
 // coerced, its output columns' types. Throws PostgreSQL's "function ... does not exist".
 std::vector<SqlType> TypeTableFunction(const std::string& name, std::vector<ExprPtr>& args, int location,
                                        TableFunction& function) {
@@ -208,10 +208,28 @@ std::vector<SqlType> TypeTableFunction(const std::string& name, std::vector<Expr
   if (name == "generate_series") {
     function = TableFunction::kGenerateSeries;
     if (args.size() != 2 && args.size() != 3) no_function();
+    // generate_series(timestamp[tz], timestamp[tz], interval): the bounds' common type
+    // (timestamptz when either is, or when both are untyped), stepping by the interval.
+    const bool times = std::any_of(args.begin(), args.end(), [](const ExprPtr& a) { return a->type.is_datetime(); });
+    if (times) {
+      if (args.size() != 3) no_function();
+      SqlType t = SqlType::Of(TypeId::kTimestampTz);
+      if (args[0]->type.id == TypeId::kTimestamp || args[1]->type.id == TypeId::kTimestamp) t = SqlType::Of(TypeId::kTimestamp);
+      if (args[0]->type.id == TypeId::kTimestampTz || args[1]->type.id == TypeId::kTimestampTz) t = SqlType::Of(TypeId::kTimestampTz);
+      for (size_t i = 0; i < 2; ++i) {
+        ExprPtr& a = args[i];
+        if (!a->type.is_unknown() && CastContextFor(a->type, t) != CastContext::kImplicit && a->type.id != t.id) no_function();
+        a = Coerce(std::move(a), t, CastContext::kImplicit);
+      }
+      if (!args[2]->type.is_unknown() && args[2]->type.id != TypeId::kInterval) no_function();
+      args[2] = Coerce(std::move(args[2]), SqlType::Of(TypeId::kInterval), CastContext::kImplicit);
+      types.push_back(t);
+      return types;
+    }
     SqlType t = SqlType::Of(TypeId::kInt4);
     for (const auto& a : args) {
       if (a->type.is_unknown()) continue;
-      if (a->type.id == TypeId::kNumeric || a->type.id == TypeId::kTimestamp)
+      if (a->type.id == TypeId::kNumeric)
         throw NotSupported(fmt::format("generate_series over {}", a->type.BaseName()), location);
       if (!a->type.is_integer()) no_function();
       t = PromoteNumeric(t, a->type.Base());

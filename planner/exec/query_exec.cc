@@ -58,6 +58,32 @@ size_t HashDatum(const Datum& d, const SqlType& type) {
   return 0;
 }
 
+// generate_series(start, stop [, step]) over integers, or over timestamps with an
+// interval step: each value to `each` until it returns false (then false). No values
+// when an argument is NULL.
+template <typename F>
+bool GenerateSeries(const std::vector<Datum>& args, F&& each) {
+  for (const Datum& a : args)
+    if (a.is_null()) return true;
+  if (args.size() > 2 && args[2].kind == Datum::Kind::kInterval) {
+    const datetime::Interval step = args[2].as_interval();
+    const int sign = datetime::CompareIntervals(step, {});
+    if (sign == 0) throw SqlError(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
+    for (int64_t v = args[0].i; sign > 0 ? v <= args[1].i : v >= args[1].i;) {
+      if (!each(Datum::Timestamp(v))) return false;
+      const int64_t next = datetime::AddInterval(v, step);
+      if (next == v) break;  // an infinite start does not move
+      v = next;
+    }
+    return true;
+  }
+  const int64_t start = args[0].i, stop = args[1].i, step = args.size() > 2 ? args[2].i : 1;
+  if (step == 0) throw SqlError(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
+  for (__int128 v = start; step > 0 ? v <= stop : v >= stop; v += step)
+    if (!each(Datum::Int(static_cast<int64_t>(v)))) return false;
+  return true;
+}
+
 // Appends an exact encoding of `d` (kind and bits: 1.0 and 1.00, 'a' and 'a ' differ),
 // for memo keys, which must tell apart values a subquery could print differently.
 void AppendExact(std::string& out, const Datum& d) {
@@ -312,17 +338,12 @@ bool Executor::RunFunction(const QueryNode& node, const Env& env, const Emit& em
   for (const auto& a : node.args) args.push_back(Eval(*a, ctx));
   Row out;
   if (node.function == TableFunction::kGenerateSeries) {
-    for (const Datum& a : args)
-      if (a.is_null()) return true;
-    const int64_t start = args[0].i, stop = args[1].i, step = args.size() > 2 ? args[2].i : 1;
-    if (step == 0) throw SqlError(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
     int64_t n = 0;
-    for (__int128 v = start; step > 0 ? v <= stop : v >= stop; v += step) {
-      out.assign({Datum::Int(static_cast<int64_t>(v))});
+    return GenerateSeries(args, [&](Datum v) {
+      out.assign({std::move(v)});
       if (node.ordinality) out.push_back(Datum::Int(++n));
-      if (!emit(out)) return false;
-    }
-    return true;
+      return emit(out);
+    });
   }
   size_t rows = 0;
   for (const Datum& a : args) rows = std::max(rows, a.is_null() ? size_t{0} : a.array->size());
@@ -776,11 +797,11 @@ bool Executor::RunProjectSet(const QueryNode& node, const Env& env, const Emit& 
       values[f].clear();
       if (call.function == TableFunction::kUnnest) {
         if (!args[0].is_null()) values[f] = *args[0].array;
-      } else if (!args[0].is_null() && !args[1].is_null() && (args.size() < 3 || !args[2].is_null())) {
-        const int64_t step = args.size() > 2 ? args[2].i : 1;
-        if (step == 0) throw SqlError(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
-        for (__int128 v = args[0].i; step > 0 ? v <= args[1].i : v >= args[1].i; v += step)
-          values[f].push_back(Datum::Int(static_cast<int64_t>(v)));
+      } else {
+        GenerateSeries(args, [&](Datum v) {
+          values[f].push_back(std::move(v));
+          return true;
+        });
       }
       rows = std::max(rows, values[f].size());
     }

@@ -72,6 +72,7 @@ void Accumulator::Add(Datum v) {
     case AggFunc::kAvg:
       if (v.kind == Datum::Kind::kInt) sum_ = sum_ + Numeric::FromInt(v.i);
       else if (v.kind == Datum::Kind::kNumeric) sum_ = sum_ + v.n;
+      else if (v.kind == Datum::Kind::kInterval) isum_ = datetime::AddIntervals(isum_, v.as_interval());
       else fsum_ += v.f;
       return;
     case AggFunc::kArrayAgg:
@@ -106,12 +107,14 @@ Datum Accumulator::Result() const {
     case AggFunc::kCount: return Datum::Int(count_);
     case AggFunc::kSum:
       if (count_ == 0) return Datum::Null();
+      if (arg_type_.id == TypeId::kInterval) return Datum::Interval(isum_);
       if (arg_type_.is_float()) return Datum::Float(result_type_.id == TypeId::kFloat4 ? static_cast<float>(fsum_) : fsum_);
       // sum(int2/int4) is bigint: the integer sum (scale 0) must fit.
       if (result_type_.id == TypeId::kInt8) return Datum::Int(CheckIntRange(sum_.mantissa(), TypeId::kInt8));
       return Datum::Num(sum_);
     case AggFunc::kAvg: {
       if (count_ == 0) return Datum::Null();
+      if (arg_type_.id == TypeId::kInterval) return Datum::Interval(datetime::DivideInterval(isum_, static_cast<double>(count_)));
       if (arg_type_.is_float()) return Datum::Float(fsum_ / static_cast<double>(count_));
       return Datum::Num(sum_ / Numeric::FromInt(count_));
     }

@@ -33,6 +33,7 @@ class Accumulator {
   int64_t count_ = 0;
   Numeric sum_;     // integer and numeric sums
   double fsum_ = 0;  // float sums
+  datetime::Interval isum_;  // sum / avg of intervals
   Datum best_;      // min / max
   bool distinct_;
   int8_t sort_;

@@ -149,6 +149,15 @@ SELECT to_char(timestamp '2024-03-05 17:08:09.123456', 'YYYY-MM-DD HH24:MI:SS.US
 SELECT timestamptz '2024-03-05 10:00+02' AT TIME ZONE 'UTC', timestamp '2024-03-05 10:00' AT TIME ZONE 'utc',
        timezone('UTC', timestamptz '2024-03-05 10:00+00');
 
+-- generate_series over timestamps; sum / avg / min / max of intervals.
+SELECT * FROM generate_series(timestamp '2024-01-31', '2024-06-01', interval '1 month') WITH ORDINALITY;
+SELECT g::date, extract(isodow FROM g) FROM generate_series('2024-03-01'::date, '2024-03-04', '1 day') g;
+SELECT count(*), min(g), max(g) FROM generate_series(timestamptz '2024-01-01 00:00+00', '2024-01-01 23:59+00', '15 minutes') g;
+SELECT generate_series(timestamp '2024-01-03', '2024-01-01', interval '-12 hours');
+SELECT sum(x), avg(x), min(x), max(x) FROM (VALUES (interval '1 day'), (interval '2 hours'), (interval '1 mon'), (NULL)) v(x);
+SELECT sum(x), avg(x) FROM (VALUES (interval '1 day')) v(x) WHERE false;
+SELECT day, sum(span) OVER (ORDER BY day), avg(span) OVER () FROM (VALUES (date '2024-01-01', interval '1 hour'), ('2024-01-02', '30 minutes'), ('2024-01-03', '1 day')) v(day, span);
+
 -- now() and its relatives: each statement's, equal to each other.
 SELECT now() = current_timestamp, now() = transaction_timestamp(), now() = statement_timestamp(), current_date = now()::date,
        localtimestamp = now()::timestamp, localtime = now()::time, now() > '2024-01-01', now() - now() = interval '0';
@@ -179,3 +188,6 @@ SELECT timestamp 'infinity' - timestamp '2024-01-01';
 SELECT to_date('2024-xx-01', 'YYYY-MM-DD');
 SELECT shift_event(1, 2147483647, 0);
 SELECT id FROM events WHERE at > 'not a time';
+SELECT * FROM generate_series(timestamp '2024-01-01', '2024-01-02', interval '0');
+SELECT * FROM generate_series(timestamp '2024-01-01', '2024-01-02');
+SELECT sum(x) FROM (VALUES (time '10:00')) v(x);
