@@ -161,6 +161,18 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
       return result;
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
     case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: return RunSetting(stmt);
+    case PG_QUERY__NODE__NODE_VACUUM_STMT: {
+      // Nothing to reclaim or measure by hand: garbage collection runs with the epochs,
+      // and plans use the tables' live sizes. The tables named must exist.
+      const PgQuery__VacuumStmt* v = stmt->vacuum_stmt;
+      for (size_t i = 0; i < v->n_rels; ++i) {
+        const PgQuery__RangeVar* rv = v->rels[i]->vacuum_relation->relation;
+        if (!catalog_->FindTable(rv->relname))
+          throw planner::SqlError(planner::sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", rv->relname));
+      }
+      result.tag = v->is_vacuumcmd ? "VACUUM" : "ANALYZE";
+      return result;
+    }
     default: break;
   }
   if (planner::IsDdl(stmt)) {
@@ -322,7 +334,9 @@ StatementResult CallResult(const planner::CallPlan& call, engine::TxnResult&& tx
     result.tag = "DO";
   } else if (!ir.command_tag.empty()) {
     int64_t n = std::max<int64_t>(txn.row_count, 0);
-    result.tag = ir.command_tag == "INSERT" ? fmt::format("INSERT 0 {}", n) : fmt::format("{} {}", ir.command_tag, n);
+    result.tag = ir.command_tag == "INSERT"           ? fmt::format("INSERT 0 {}", n)
+                 : ir.command_tag == "TRUNCATE TABLE" ? ir.command_tag
+                                                      : fmt::format("{} {}", ir.command_tag, n);
   }
   auto text_of = [&](const engine::Value& v, const planner::SqlType& type) -> std::optional<std::string> {
     if (v.is_null()) return std::nullopt;
@@ -394,6 +408,7 @@ bool MayChangeCatalog(const PgQuery__Node* stmt) {
     case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
     case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
+    case PG_QUERY__NODE__NODE_VACUUM_STMT:
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT: return false;
     default: return true;
   }
@@ -448,7 +463,8 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
     const bool select_writes =
         stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && planner::HasDataModifyingCte(stmt->select_stmt->with_clause);
     if ((stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && !insert_select) || stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
-        stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT || stmt->node_case == PG_QUERY__NODE__NODE_DO_STMT || select_writes)
+        stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT || stmt->node_case == PG_QUERY__NODE__NODE_DO_STMT ||
+        stmt->node_case == PG_QUERY__NODE__NODE_TRUNCATE_STMT || select_writes)
       return SubmitDml(parsed, text);
     if (defer_queries && stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT)
       if (std::optional<PendingResult> query = StartQuery(parsed, text)) return std::move(*query);

@@ -30,6 +30,14 @@ class InitBuilder {
   InitBuilder(ProcedureIr& ir, const Taint& taint) : ir_(ir), taint_(taint) {}
 
   void Run() {
+    ForEachStmt(ir_.body, [&](const Stmt& s) {
+      if (!IsWrite(s)) return;
+      if (std::optional<std::vector<Derived>> d = DeriveReturning(s)) derived_.emplace(&s, std::move(*d));
+      else returning_targets_.insert(s.into.begin(), s.into.end());
+    });
+    // A variable also set by a RETURNING that cannot be derived is known only as it runs.
+    for (auto& [stmt, targets] : derived_)
+      std::erase_if(targets, [&](const Derived& d) { return returning_targets_.contains(d.target); });
     // Reads whose results dependent keys need run by reconnaissance.
     std::set<int> needed_reads;
     for (const Stmt* s : ir_.table_statements)
@@ -39,9 +47,6 @@ class InitBuilder {
       if (s->access && Declared(*s)) NeedKeysOf(*s);
     NeedToFixpoint();
     DecideFromReconnaissance();
-    ForEachStmt(ir_.body, [&](const Stmt& s) {
-      if (IsWrite(s)) returning_targets_.insert(s.into.begin(), s.into.end());
-    });
     RequireReconnaissanceBeforeOwnWrites();
     ComputeComputable();
     // Every write's keys must be computable now.
@@ -143,6 +148,9 @@ class InitBuilder {
       before = needed_.size() + recon_.size();
       ForEachStmt(ir_.body, [&](const Stmt& s) {
         if (s.kind == StmtKind::kAssign && needed_.count(s.target)) Need(s.value.get());
+        if (auto it = derived_.find(&s); it != derived_.end())
+          for (const Derived& d : it->second)
+            if (needed_.count(d.target)) Need(d.value.get());
         if (s.kind == StmtKind::kSelectInto && (s.table || s.query))
           for (int t : s.into)
             if (needed_.count(t) && (taint_.read_derived().count(t) || ReadsNoTable(s))) recon_.insert(&s);
@@ -245,6 +253,9 @@ class InitBuilder {
     for (const auto& sp : block) {
       const Stmt& s = *sp;
       if (s.kind == StmtKind::kAssign && decided && ExprComputable(s.value.get())) SetComputable(s.target);
+      if (auto it = derived_.find(&s); decided && it != derived_.end())
+        for (const Derived& d : it->second)
+          if (ExprComputable(d.value.get())) SetComputable(d.target);
       bool inner = decided;
       for (const auto& c : s.conds) inner = inner && ExprComputable(c.get());
       if (IsLoop(s)) {
@@ -309,6 +320,47 @@ class InitBuilder {
       n->value = std::move(coerced);
       out.push_back(std::move(n));
     }
+  }
+
+  // INSERT ... VALUES ... RETURNING e INTO v without ON CONFLICT: e over the new row is e
+  // over the row's values, so v is known as soon as they are (a serial key drawn at
+  // sequencing, the parameters): the parent-then-child insert. nullopt when the statement
+  // is not such an INSERT or a RETURNING item reads more than the row and variables.
+  struct Derived {
+    int target;
+    ExprPtr value;
+  };
+  std::optional<std::vector<Derived>> DeriveReturning(const Stmt& s) const {
+    if (s.kind != StmtKind::kInsert || s.on_conflict != OnConflict::kNone || s.into.empty() || s.query ||
+        s.returning.size() != s.into.size())
+      return std::nullopt;
+    for (const auto& v : s.row_values)
+      if (!v) return std::nullopt;
+    std::vector<Derived> out;
+    for (size_t i = 0; i < s.into.size(); ++i) {
+      ExprPtr value = s.returning[i]->Clone();
+      if (!OverRowValues(*value, s)) return std::nullopt;
+      const SqlType& type = ir_.variables[s.into[i]].type;
+      ExprPtr coerced = value->type == type ? std::move(value) : TryCoerce(value, type, CastContext::kAssignment);
+      if (!coerced) return std::nullopt;
+      out.push_back({s.into[i], std::move(coerced)});
+    }
+    return out;
+  }
+  // Rewrites the new row's columns in `e` as the INSERT's values; false if `e` reads
+  // anything else than them, variables and constants.
+  static bool OverRowValues(Expr& e, const Stmt& s) {
+    if (e.kind == ExprKind::kSubquery || e.kind == ExprKind::kNextval) return false;
+    if (e.kind == ExprKind::kSlot) {
+      if (e.slot.space == SlotSpace::kVariable) return true;
+      if (e.slot.space != SlotSpace::kColumn) return false;
+      ExprPtr v = s.row_values[static_cast<size_t>(e.slot.index)]->Clone();
+      e = std::move(*v);
+      return true;
+    }
+    for (auto& a : e.args)
+      if (!OverRowValues(*a, s)) return false;
+    return true;
   }
 
   StmtPtr Shell(const Stmt& s, StmtKind kind) const {
@@ -423,6 +475,14 @@ class InitBuilder {
           auto n = Shell(s, StmtKind::kDeclare);
           n->target_stmt = s.id;
           out.push_back(std::move(n));
+          if (auto it = derived_.find(&s); it != derived_.end())
+            for (const Derived& d : it->second) {
+              if (!needed_.count(d.target) || !ExprComputable(d.value.get())) continue;
+              auto assign = Shell(s, StmtKind::kAssign);
+              assign->target = d.target;
+              assign->value = d.value->Clone();
+              out.push_back(std::move(assign));
+            }
           break;
         }
         default: break;
@@ -437,7 +497,8 @@ class InitBuilder {
   std::set<const Stmt*> kept_;
   std::set<const Stmt*> recon_;
   std::set<int> computable_;
-  std::set<int> returning_targets_;  // the INTO targets of writes' RETURNING
+  std::set<int> returning_targets_;  // the INTO targets of writes' RETURNING that DeriveReturning cannot derive
+  std::map<const Stmt*, std::vector<Derived>> derived_;  // the INSERTs whose RETURNING it derives
   std::set<int> assigned_;
   std::set<int> set_in_init_;
   int dropped_exits_ = 0;  // EXITs the init program cannot decide (see kWhile)

@@ -1,3 +1,4 @@
+#include "planner/parser/synthetic_nodes.h"
 #include "planner/exec/ad_hoc_dml.h"
 
 extern "C" {
@@ -94,7 +95,21 @@ std::shared_ptr<ProcedureIr> BindAdHocDml(const PgQuery__Node* stmt, std::string
       ir->command_tag = "SELECT";
       stmts = binder.BindSelectWithWrites(stmt->select_stmt, StmtKind::kReturnQuery);
       break;
-    default: throw SqlError(sqlstate::kInternalError, "internal error: not an INSERT, UPDATE or DELETE");
+    case PG_QUERY__NODE__NODE_TRUNCATE_STMT: {
+      // TRUNCATE: one transaction deleting every row of each table, in order, so that
+      // it is sequenced among the calls like any write (and replayed from the log).
+      const PgQuery__TruncateStmt* t = stmt->truncate_stmt;
+      if (t->restart_seqs) throw NotSupported("TRUNCATE ... RESTART IDENTITY");
+      ir->command_tag = "TRUNCATE TABLE";
+      SyntheticNodes nodes;
+      for (size_t i = 0; i < t->n_relations; ++i) {
+        PgQuery__DeleteStmt* all = nodes.NewDelete();
+        all->relation = t->relations[i]->range_var;
+        for (StmtPtr& s : binder.BindDelete(all)) stmts.push_back(std::move(s));
+      }
+      break;
+    }
+    default: throw SqlError(sqlstate::kInternalError, "internal error: not an INSERT, UPDATE, DELETE or TRUNCATE");
   }
   ir->name = "(" + ir->command_tag + ")";
   if (!binder.returning_columns().empty()) ir->result_columns = binder.returning_columns();

@@ -358,6 +358,55 @@ DdlOutcome CreateSequence(const PgQuery__CreateSeqStmt* stmt, Catalog& catalog, 
   return {"CREATE SEQUENCE", {}, nullptr};
 }
 
+// COMMENT ON: the object must exist; the comment is accepted and not kept (nothing here
+// shows comments yet), so that schema scripts that document their tables run.
+DdlOutcome Comment(const PgQuery__CommentStmt* stmt, const Catalog& catalog) {
+  auto names = [&]() {
+    const PgQuery__Node* obj = stmt->object;
+    if (obj->node_case == PG_QUERY__NODE__NODE_LIST) return NameList(obj->list->items, obj->list->n_items);
+    if (obj->node_case == PG_QUERY__NODE__NODE_OBJECT_WITH_ARGS)
+      return NameList(obj->object_with_args->objname, obj->object_with_args->n_objname);
+    if (obj->node_case == PG_QUERY__NODE__NODE_STRING) return std::vector<std::string>{obj->string->sval};
+    throw NotSupported("COMMENT on this kind of object");
+  };
+  std::vector<std::string> n = names();
+  if (n.size() > 1 && n[0] == "public") n.erase(n.begin());
+  auto missing = [](std::string_view kind, const std::string& name) {
+    return SqlError(sqlstate::kUndefinedTable, fmt::format("{} \"{}\" does not exist", kind, name));
+  };
+  switch (stmt->objtype) {
+    case PG_QUERY__OBJECT_TYPE__OBJECT_TABLE:
+      if (!catalog.FindTable(n.back())) throw missing("relation", n.back());
+      break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE:
+      if (!catalog.FindSequence(n.back())) throw missing("relation", n.back());
+      break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_INDEX:
+      if (!catalog.FindIndex(n.back())) throw missing("relation", n.back());
+      break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN: {
+      if (n.size() < 2) throw SqlError(sqlstate::kSyntaxError, "column name must be qualified");
+      const TableInfo* t = catalog.FindTable(n[n.size() - 2]);
+      if (!t) throw missing("relation", n[n.size() - 2]);
+      if (t->ColumnIndex(n.back()) < 0)
+        throw SqlError(sqlstate::kUndefinedColumn,
+                       fmt::format("column \"{}\" of relation \"{}\" does not exist", n.back(), t->name));
+      break;
+    }
+    case PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION:
+    case PG_QUERY__OBJECT_TYPE__OBJECT_PROCEDURE:
+    case PG_QUERY__OBJECT_TYPE__OBJECT_ROUTINE:
+      if (catalog.FindProcedures(n.back()).empty())
+        throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {} does not exist", n.back()));
+      break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA:
+    case PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE:
+      break;
+    default: throw NotSupported("COMMENT on this kind of object");
+  }
+  return {"COMMENT", {}, nullptr};
+}
+
 DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine) {
   const char* kind;
   const char* tag;
@@ -437,6 +486,7 @@ bool IsDdl(const PgQuery__Node* stmt) {
     case PG_QUERY__NODE__NODE_CREATE_STMT:
     case PG_QUERY__NODE__NODE_INDEX_STMT:
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_COMMENT_STMT:
     case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
     case PG_QUERY__NODE__NODE_DROP_STMT: return true;
     default: return false;
@@ -451,6 +501,7 @@ DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, engine::Engin
     case PG_QUERY__NODE__NODE_CREATE_STMT: return CreateTable(stmt->create_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_INDEX_STMT: return CreateIndex(stmt->index_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return CreateSequence(stmt->create_seq_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_COMMENT_STMT: return Comment(stmt->comment_stmt, catalog);
     case PG_QUERY__NODE__NODE_DROP_STMT:
       switch (stmt->drop_stmt->remove_type) {
         case PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION:
