@@ -111,6 +111,7 @@ enum class Func : uint8_t {
   kStartsWith,   // starts_with(text, text) -> boolean
   kTranslate,    // translate(text, text, text) -> text
   kPi,           // pi() -> double precision
+  kToCharNumber, // to_char(integer | bigint | numeric | double precision, text) -> text
   // Date/time functions (planner/expr/datetime_builtins.cc). Those whose answer depends
   // on which time type the argument is (extract, date_part, to_char) get the type as a
   // last, constant int4 argument (datetime::TimeKind), which the binder adds.

@@ -10,6 +10,7 @@
 
 #include "planner/expr/datetime_builtins.h"
 #include "planner/types/cast.h"
+#include "planner/types/number_format.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
@@ -101,6 +102,10 @@ const std::vector<Signature>& Signatures() {
       {"make_date", Func::kMakeDate, {T::kInt4, T::kInt4, T::kInt4}, T::kDate},
       {"make_time", Func::kMakeTime, {T::kInt4, T::kInt4, T::kFloat8}, T::kTime},
       {"make_timestamp", Func::kMakeTimestamp, {T::kInt4, T::kInt4, T::kInt4, T::kInt4, T::kInt4, T::kFloat8}, T::kTimestamp},
+      {"to_char", Func::kToCharNumber, {T::kInt4, T::kText}, T::kText},
+      {"to_char", Func::kToCharNumber, {T::kInt8, T::kText}, T::kText},
+      {"to_char", Func::kToCharNumber, {T::kNumeric, T::kText}, T::kText},
+      {"to_char", Func::kToCharNumber, {T::kFloat8, T::kText}, T::kText},
       {"to_char", Func::kToChar, {T::kTimestamp, T::kText}, T::kText},
       {"to_char", Func::kToChar, {T::kTimestampTz, T::kText}, T::kText},
       {"to_char", Func::kToChar, {T::kInterval, T::kText}, T::kText},
@@ -597,6 +602,24 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
       return Datum::String(std::move(out));
     }
     case Func::kPi: return Datum::Float(std::numbers::pi);
+    case Func::kToCharNumber: {
+      // The value rounded to the format's fractional positions, as digits and a sign.
+      const int frac = FractionDigits(a[1].s);
+      std::string digits;
+      bool negative = false;
+      if (a[0].kind == Datum::Kind::kInt) {
+        negative = a[0].i < 0;
+        digits = Int128ToString(negative ? -static_cast<__int128>(a[0].i) : static_cast<__int128>(a[0].i));
+      } else if (a[0].kind == Datum::Kind::kNumeric) {
+        Numeric r = a[0].n.Rescale(frac);
+        negative = r.sign() < 0;
+        digits = (negative ? -r : r).ToString();
+      } else {
+        negative = std::signbit(a[0].f) && a[0].f != 0;
+        digits = fmt::format("{:.{}f}", std::fabs(a[0].f), frac);
+      }
+      return Datum::String(FormatNumber(digits, negative, a[1].s));
+    }
     case Func::kNow: case Func::kDateTrunc: case Func::kDatePart: case Func::kExtract: case Func::kAge:
     case Func::kJustifyDays: case Func::kJustifyHours: case Func::kJustifyInterval: case Func::kMakeDate:
     case Func::kMakeTime: case Func::kMakeTimestamp: case Func::kToChar: case Func::kToTimestamp: case Func::kToDate:
