@@ -354,7 +354,12 @@ class InitBuilder {
     if (e.kind == ExprKind::kSlot) {
       if (e.slot.space == SlotSpace::kVariable) return true;
       if (e.slot.space != SlotSpace::kColumn) return false;
-      ExprPtr v = s.row_values[static_cast<size_t>(e.slot.index)]->Clone();
+      const Expr* value = s.row_values[static_cast<size_t>(e.slot.index)].get();
+      // A CHECK guard (check_constraints.h) is the value when the row is written at all.
+      if (value->kind == ExprKind::kCase && value->args[1]->kind == ExprKind::kFunc &&
+          value->args[1]->func == Func::kCheckViolation)
+        value = value->args.back().get();
+      ExprPtr v = value->Clone();
       e = std::move(*v);
       return true;
     }

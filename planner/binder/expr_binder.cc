@@ -49,17 +49,6 @@ Op CompareOp(std::string_view name) {
 
 ExprPtr CastTo(ExprPtr e, const SqlType& t) { return Coerce(std::move(e), t, CastContext::kImplicit); }
 
-// `e` as text the way its type's output function prints it, for concat() and format():
-// the same as the assignment cast to text except for char(n), which keeps its padding,
-// and booleans ('t'/'f', not 'true'/'false').
-ExprPtr OutputText(ExprPtr e) {
-  if (e->type.id == TypeId::kBpchar) return e;
-  if (e->type.id != TypeId::kBool) return Coerce(std::move(e), SqlType::Of(TypeId::kText), CastContext::kAssignment);
-  auto out = MakeExpr(ExprKind::kFunc, SqlType::Of(TypeId::kText), e->location);
-  out->func = Func::kBoolOut;
-  out->args.push_back(std::move(e));
-  return out;
-}
 
 // array_append (args: array, element), array_prepend (element, array) or array_cat
 // (array, array), typed as PostgreSQL 14+ types these anycompatible functions: the
@@ -128,6 +117,15 @@ void AlignOperands(ExprPtr& l, ExprPtr& r, const SqlType& t) {
 }
 
 }  // namespace
+
+ExprPtr OutputText(ExprPtr e) {
+  if (e->type.id == TypeId::kBpchar) return e;
+  if (e->type.id != TypeId::kBool) return Coerce(std::move(e), SqlType::Of(TypeId::kText), CastContext::kAssignment);
+  auto out = MakeExpr(ExprKind::kFunc, SqlType::Of(TypeId::kText), e->location);
+  out->func = Func::kBoolOut;
+  out->args.push_back(std::move(e));
+  return out;
+}
 
 int NodeLocation(const PgQuery__Node* n) {
   if (!n) return -1;
@@ -776,6 +774,8 @@ ExprPtr ExprBinder::BindRowComparison(const std::string& name, const PgQuery__No
 ExprPtr ExprBinder::BindSubLink(const PgQuery__Node* node) {
   const PgQuery__SubLink* s = node->sub_link;
   const int loc = s->location;
+  if (!no_subqueries_in_.empty())
+    throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("cannot use subquery in {}", no_subqueries_in_), loc);
   if (!subqueries_) throw NotSupported("subqueries", loc);
   auto one_column = [&](const SubqueryBinder::Bound& b) {
     if (b.columns.size() != 1)

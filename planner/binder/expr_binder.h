@@ -80,6 +80,8 @@ class ExprBinder {
 
   // Where subqueries and window functions are bound; null: they are not supported here.
   void SetSubqueries(SubqueryBinder* subqueries) { subqueries_ = subqueries; }
+  // Where PostgreSQL forbids subqueries: "cannot use subquery in <where>" (0A000).
+  void ForbidSubqueries(std::string where) { no_subqueries_in_ = std::move(where); }
   // Window function calls are accepted only while allowed (the target list, ORDER BY).
   void AllowWindows(bool allow) { allow_windows_ = allow; }
   // Set-returning functions (generate_series, unnest) are accepted only while allowed (a
@@ -132,6 +134,7 @@ class ExprBinder {
   bool in_aggregate_ = false;
   bool fold_constants_ = true;
   bool defer_now_ = false;
+  std::string no_subqueries_in_;
   bool allow_windows_ = false;
   bool window_aggregate_ = false;
   bool allow_set_returning_ = false;  // BindWindowAggregate's call: its argument is not nested
@@ -142,6 +145,10 @@ class ExprBinder {
 // Binary operators, usable by other binders (PL/pgSQL): resolves `name` over the two
 // operand types with PostgreSQL's promotion rules and builds the node.
 ExprPtr MakeOperator(std::string_view name, ExprPtr left, ExprPtr right, int location);
+// `e` as text the way its type's output function prints it (concat(), format(), a
+// constraint violation's failing row): the assignment cast to text, except that char(n)
+// keeps its padding and booleans print 't' / 'f'.
+ExprPtr OutputText(ExprPtr e);
 // Coerces a bound expression to boolean for a clause.
 ExprPtr RequireBoolean(ExprPtr e, std::string_view clause);
 

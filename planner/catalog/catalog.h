@@ -44,12 +44,20 @@ struct TableInfo;
 // yet (the load's log records rows, not sequence advances). Throws 0A000 naming it.
 void RefuseSequenceDefaults(const TableInfo& table, const std::vector<bool>& given, std::string_view statement);
 
+// CHECK (expr): a boolean over the table's columns (kColumn slots); a row for which it
+// is false (not NULL) is refused with 23514.
+struct CheckConstraint {
+  std::string name;
+  std::shared_ptr<const Expr> expr;
+};
+
 struct TableInfo {
   std::string name;
   engine::TableId id = 0;
   std::vector<CatalogColumn> columns;
   std::vector<int> primary_key;  // column positions, in key order
   std::vector<std::string> indexes;  // names of this table's indexes, in engine index order
+  std::vector<CheckConstraint> checks;  // by name: the order PostgreSQL checks them in
 
   int ColumnIndex(std::string_view column) const;
 };

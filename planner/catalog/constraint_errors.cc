@@ -2,18 +2,48 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
+#include "planner/expr/expr_eval.h"
+#include "planner/expr/functions.h"
+
 namespace caracal::planner {
 
+namespace {
+
+std::string RowText(const TableInfo& table, std::span<const Datum> row) {
+  std::vector<std::optional<std::string>> values;
+  for (size_t c = 0; c < row.size() && c < table.columns.size(); ++c)
+    values.push_back(row[c].is_null() ? std::nullopt : std::optional(DatumToText(row[c], table.columns[c].type)));
+  return FailingRow(values);
+}
+
+}  // namespace
+
 SqlError NotNullViolation(const TableInfo& table, int column, std::span<const Datum> row) {
-  std::string shown;
-  for (size_t c = 0; c < row.size() && c < table.columns.size(); ++c) {
-    if (c > 0) shown += ", ";
-    shown += row[c].is_null() ? std::string("null") : DatumToText(row[c], table.columns[c].type);
-  }
   return SqlError(sqlstate::kNotNullViolation,
                   fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null constraint",
                               table.columns[static_cast<size_t>(column)].name, table.name))
-      .WithDetail(fmt::format("Failing row contains ({}).", shown));
+      .WithDetail(RowText(table, row));
+}
+
+SqlError CheckViolation(const TableInfo& table, const std::string& constraint, std::span<const Datum> row) {
+  return SqlError("23514", fmt::format("new row for relation \"{}\" violates check constraint \"{}\"", table.name, constraint))
+      .WithDetail(RowText(table, row));
+}
+
+void EnforceConstraints(const TableInfo& table, const engine::Schema& schema, const engine::RowValue& built,
+                        std::span<const Datum> row) {
+  for (size_t c = 0; c < table.columns.size(); ++c)
+    if (table.columns[c].not_null && row[c].is_null()) throw NotNullViolation(table, static_cast<int>(c), row);
+  if (table.checks.empty()) return;
+  EvalContext ctx;
+  ctx.row = &built;
+  ctx.schema = &schema;
+  for (const CheckConstraint& check : table.checks) {
+    Datum ok = Eval(*check.expr, ctx);
+    if (!ok.is_null() && !ok.as_bool()) throw CheckViolation(table, check.name, row);
+  }
 }
 
 }  // namespace caracal::planner

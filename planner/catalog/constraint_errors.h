@@ -2,7 +2,9 @@
 // (procedures, ad-hoc DML, COPY).
 #pragma once
 
+#include <optional>
 #include <span>
+#include <string>
 
 #include "planner/catalog/catalog.h"
 #include "planner/types/datum.h"
@@ -13,5 +15,14 @@ namespace caracal::planner {
 // 23502 for NULL in not-null column `column` of `table`, with PostgreSQL's DETAIL
 // "Failing row contains (1, null, 2.50)." showing `row` (one Datum per column).
 SqlError NotNullViolation(const TableInfo& table, int column, std::span<const Datum> row);
+
+// 23514 for `row` (one Datum per column) failing CHECK constraint `constraint`.
+SqlError CheckViolation(const TableInfo& table, const std::string& constraint, std::span<const Datum> row);
+
+// Raises the first violation, as PostgreSQL orders them (NOT NULL, then the CHECK
+// constraints by name), of `row` - the datums and, for the checks, the same row built
+// for `schema`: the bulk loads' check (COPY, INSERT ... SELECT between epochs).
+void EnforceConstraints(const TableInfo& table, const engine::Schema& schema, const engine::RowValue& built,
+                        std::span<const Datum> row);
 
 }  // namespace caracal::planner

@@ -231,6 +231,15 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
         throw;
       }
     }
+    engine::RowValuePtr built = MakeRow(schema, values);
+    if (!table->checks.empty()) {
+      try {
+        EnforceConstraints(*table, schema, *built, datums);
+      } catch (SqlError& e) {
+        e.WithContext(context(record_line));
+        throw;
+      }
+    }
     std::vector<engine::Value> key_values;
     for (int c : table->primary_key) key_values.push_back(values[c]);
     engine::Key key = EncodePrimaryKey(schema, key_values);
@@ -250,7 +259,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
     if (progress && keys.size() % kCopyProgressRows == 0) progress(static_cast<int64_t>(keys.size()));
     key_texts.push_back(std::move(key_text));
     key_lines.push_back(record_line);
-    rows.push_back(MakeRow(schema, values));
+    rows.push_back(std::move(built));
   }
 
   if (progress) progress(static_cast<int64_t>(keys.size()));

@@ -8,6 +8,7 @@
 
 #include "planner/binder/coerce.h"
 #include "planner/binder/expr_binder.h"
+#include "planner/binder/table_scope.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/parser/pg_nodes.h"
 #include "planner/exec/procedure_ddl.h"
@@ -71,7 +72,6 @@ void SetPrimaryKey(TableInfo& t, const std::vector<std::string>& names, int loca
 void CheckConstraintSupported(const PgQuery__Constraint* c) {
   switch (c->contype) {
     case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE: throw NotSupported("UNIQUE constraints", c->location);
-    case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: throw NotSupported("CHECK constraints", c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: throw NotSupported("FOREIGN KEY constraints", c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION: throw NotSupported("EXCLUDE constraints", c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED: throw NotSupported("generated columns", c->location);
@@ -132,6 +132,43 @@ SqlType ColumnType(const PgQuery__ColumnDef* def) {
   return t;
 }
 
+// The one column `e` reads, for a CHECK's default name; null when it reads none or several.
+const std::string* OnlyColumn(const Expr& e, const TableInfo& t) {
+  std::set<int> columns;
+  ForEachSlot(const_cast<Expr&>(e), [&](const Slot& s) {
+    if (s.space == SlotSpace::kColumn) columns.insert(s.index);
+  });
+  return columns.size() == 1 ? &t.columns[static_cast<size_t>(*columns.begin())].name : nullptr;
+}
+
+// CHECK constraints, column and table ones: bound over the table's columns, named as
+// PostgreSQL names them (table_column_check, table_check, numbered when taken), kept in
+// name order (the order PostgreSQL checks them in).
+template <typename Pending>
+void BindChecks(TableInfo& t, const std::vector<Pending>& pending) {
+  std::set<std::string> names;
+  for (const Pending& p : pending) {
+    const PgQuery__Constraint* c = p.constraint;
+    TableScope scope(t, t.name, nullptr);
+    ExprBinder binder(&scope);
+    binder.AllowAggregates(false, "check constraints");
+    binder.ForbidSubqueries("check constraint");
+    ExprPtr e = binder.BindCondition(c->raw_expr, "CHECK");
+    std::string name = c->conname && *c->conname ? std::string(c->conname) : std::string();
+    if (name.empty()) {
+      const std::string* column = !p.column.empty() ? &p.column : OnlyColumn(*e, t);
+      std::string base = column ? fmt::format("{}_{}_check", t.name, *column) : fmt::format("{}_check", t.name);
+      name = base;
+      for (int n = 1; names.count(name); ++n) name = fmt::format("{}{}", base, n);
+    } else if (names.count(name)) {
+      throw SqlError(sqlstate::kDuplicateObject, fmt::format("check constraint \"{}\" already exists", name));
+    }
+    names.insert(name);
+    t.checks.push_back({name, std::shared_ptr<const Expr>(std::move(e))});
+  }
+  std::ranges::sort(t.checks, [](const CheckConstraint& a, const CheckConstraint& b) { return a.name < b.name; });
+}
+
 DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine::Engine& engine) {
   TableInfo t;
   t.name = RelationName(stmt->relation);
@@ -149,6 +186,11 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     int64_t start, increment;
   };
   std::vector<OwnedSequence> owned;  // created with the table
+  struct PendingCheck {
+    const PgQuery__Constraint* constraint;
+    std::string column;  // a column constraint's column ("" for a table constraint)
+  };
+  std::vector<PendingCheck> checks;  // bound once every column is known
   std::vector<std::string> owned_names;
   NoColumns no_columns;
   for (size_t i = 0; i < stmt->n_table_elts; ++i) {
@@ -157,6 +199,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
       const PgQuery__Constraint* c = elt->constraint;
       CheckConstraintSupported(c);
       if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY) table_pks.push_back({KeyNames(c->keys, c->n_keys), c->location});
+      if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) checks.push_back({c, ""});
       continue;
     }
     if (elt->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF) throw NotSupported("this table element");
@@ -174,6 +217,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
         case PG_QUERY__CONSTR_TYPE__CONSTR_NULL: saw_null = true; break;
         case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL: saw_not_null = true; col.not_null = true; break;
         case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY: pk_location = c->location; break;
+        case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: checks.push_back({c, col.name}); break;
         case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: {
           if (!col.type.is_integer())
             throw SqlError(sqlstate::kDatatypeMismatch,
@@ -205,6 +249,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
           saw_default = true;
           ExprBinder binder(&no_columns);
           binder.AllowAggregates(false, "DEFAULT expressions");
+          binder.ForbidSubqueries("DEFAULT expression");
           binder.DeferNow(true);
           ExprPtr e = binder.BindAssignment(c->raw_expr, col.type, col.name);
           // A constant default is folded now, so a bad one fails the CREATE (as in PostgreSQL).
@@ -240,6 +285,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("table \"{}\" has no columns", t.name))
         .WithHint("Caracal tables need at least a primary key column.");
   for (const auto& [names, location] : table_pks) SetPrimaryKey(t, names, location);
+  BindChecks(t, checks);
   if (t.primary_key.empty())
     throw SqlError(sqlstate::kInvalidTableDefinition, fmt::format("table \"{}\" must have a primary key", t.name))
         .WithHint("Caracal addresses every row by its primary key; add PRIMARY KEY (...) to the definition.");

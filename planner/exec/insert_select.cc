@@ -125,6 +125,8 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
         if (datums[c].is_null() && col.not_null) throw NotNullViolation(*table, static_cast<int>(c), datums);
         row.push_back(DatumToValue(datums[c], col.type));
       }
+      engine::RowValuePtr built = MakeRow(schema, row);
+      if (!table->checks.empty()) EnforceConstraints(*table, schema, *built, datums);
       std::vector<engine::Value> key_values;
       for (int c : table->primary_key) key_values.push_back(row[static_cast<size_t>(c)]);
       engine::Key key = EncodePrimaryKey(schema, key_values);
@@ -139,7 +141,7 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
                        fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", table->name))
             .WithDetail(fmt::format("Key ({})=({}) already exists.", cols, vals));
       }
-      rows.push_back(MakeRow(schema, row));
+      rows.push_back(std::move(built));
       return true;
     });
     for (auto& r : rows) catalog.database().LoadRow(table->id, std::move(r));

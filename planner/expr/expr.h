@@ -112,6 +112,9 @@ enum class Func : uint8_t {
   kTranslate,    // translate(text, text, text) -> text
   kPi,           // pi() -> double precision
   kToCharNumber, // to_char(integer | bigint | numeric | double precision, text) -> text
+  kCheckViolation,  // raises a CHECK violation (never bound by name): args (table, constraint,
+                    // not-null flags '0'/'1' per column, column names joined by '\x1f',
+                    // then each column's new value as text); a NOT NULL one comes first
   // Date/time functions (planner/expr/datetime_builtins.cc). Those whose answer depends
   // on which time type the argument is (extract, date_part, to_char) get the type as a
   // last, constant int4 argument (datetime::TimeKind), which the binder adds.

@@ -137,6 +137,7 @@ std::string_view FunctionName(Func func) {
     case Func::kArrayCat: return "array_cat";
     case Func::kArraySet: return "array_set";  // never bound by name: PL/pgSQL's `v[i] := x`
     case Func::kNow: return "now";
+    case Func::kCheckViolation: return "check_violation";  // never bound by name
     default: break;
   }
   for (const Signature& s : Signatures())
@@ -423,8 +424,45 @@ const char* NonDeterministicReason(std::string_view name) {
   return nullptr;
 }
 
+std::string FailingRow(std::span<const std::optional<std::string>> values) {
+  std::string shown;
+  for (size_t c = 0; c < values.size(); ++c) {
+    if (c > 0) shown += ", ";
+    shown += values[c] ? *values[c] : std::string("null");
+  }
+  return fmt::format("Failing row contains ({}).", shown);
+}
+
+namespace {
+
+[[noreturn]] void RaiseCheckViolation(std::span<const Datum> a) {
+  const std::string& table = a[0].s;
+  const std::string& flags = a[2].s;
+  std::vector<std::string> names;
+  for (size_t start = 0;;) {
+    size_t end = a[3].s.find('\x1f', start);
+    names.push_back(a[3].s.substr(start, end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  std::vector<std::optional<std::string>> values;
+  for (size_t i = 4; i < a.size(); ++i) values.push_back(a[i].is_null() ? std::nullopt : std::optional(a[i].s));
+  // PostgreSQL checks NOT NULL before the CHECK constraints.
+  for (size_t c = 0; c < values.size() && c < flags.size(); ++c)
+    if (flags[c] == '1' && !values[c])
+      throw SqlError(sqlstate::kNotNullViolation,
+                     fmt::format("null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+                                 c < names.size() ? names[c] : "?", table))
+          .WithDetail(FailingRow(values));
+  throw SqlError("23514", fmt::format("new row for relation \"{}\" violates check constraint \"{}\"", table, a[1].s))
+      .WithDetail(FailingRow(values));
+}
+
+}  // namespace
+
 Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
   if (func == Func::kFormat) return Format(a);
+  if (func == Func::kCheckViolation) RaiseCheckViolation(a);
   if (func >= Func::kNow) return EvalDateTimeFunction(func, result, a);  // NULL rules of their own (now())
   // concat(), concat_ws() and the array functions have NULL rules of their own.
   const bool array_function =
@@ -602,6 +640,7 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
       return Datum::String(std::move(out));
     }
     case Func::kPi: return Datum::Float(std::numbers::pi);
+    case Func::kCheckViolation: RaiseCheckViolation(a);
     case Func::kToCharNumber: {
       // The value rounded to the format's fractional positions, as digits and a sign.
       const int frac = FractionDigits(a[1].s);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,10 @@ std::string_view FunctionName(Func func);
 
 // Evaluates a resolved function. Arguments are already coerced to the match's params.
 Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> args);
+
+// A constraint violation's DETAIL: "Failing row contains (1, null, 2.50)." (each
+// value's text, or null).
+std::string FailingRow(std::span<const std::optional<std::string>> values);
 
 // Functions we deliberately refuse, because their result would differ between replicas
 // or replays (DESIGN §2); nullptr if `name` is not one of them.

@@ -459,6 +459,17 @@ def gen_serial_identity(rng, n):
     return [f"SELECT place('c{rng.randrange(0, 9)}', {rng.randrange(-1, 6)});" for _ in range(n)]
 
 
+def gen_check_constraints(rng, n):
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.7:
+            out.append(f"SELECT move({rng.randrange(1, 8)}, {rng.randrange(1, 8)}, {rng.randrange(-5, 30)});")
+        else:
+            lo = rng.randrange(-120, 10)
+            out.append(f"SELECT reshape({rng.randrange(1, 10)}, {lo}, {lo + rng.randrange(-3, 6)});")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------

@@ -1,0 +1,19 @@
+// CHECK constraints on the rows a statement writes: a check folded into the statement's
+// first new value, so that every path that computes the row (interpreted, compiled, a
+// row patched in place, a row-update callback) raises 23514 before anything is written.
+#pragma once
+
+#include <vector>
+
+#include "planner/catalog/catalog.h"
+#include "planner/expr/expr.h"
+
+namespace caracal::planner {
+
+// `target` (the expression of one of the new row's values) wrapped as
+//   CASE WHEN <check 1> IS FALSE THEN check_violation(...) WHEN ... ELSE target END
+// over `new_values` (per column: its new value, or null where the row keeps the value
+// its kColumn slot reads). `target` unchanged when the table has no CHECK constraints.
+ExprPtr GuardChecks(const TableInfo& table, const std::vector<const Expr*>& new_values, ExprPtr target);
+
+}  // namespace caracal::planner
