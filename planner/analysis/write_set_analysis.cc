@@ -9,6 +9,7 @@
 #include "planner/analysis/write_set_analysis.h"
 
 #include "planner/analysis/init_program.h"
+#include "planner/binder/check_constraints.h"
 #include "planner/analysis/publish_point.h"
 #include "planner/analysis/read_taint.h"
 #include "planner/analysis/sequence_hoisting.h"
@@ -36,6 +37,8 @@ void MarkRangeReadsBeforeRangeWrites(Block& block) {
 
 void AnalyzeProcedure(ProcedureIr& ir, const Catalog& catalog) {
   HoistSequenceCalls(ir);
+  // CHECK constraints, over the drawn sequence values rather than the nextval() calls.
+  ForEachStmt(ir.body, [](Stmt& s) { GuardStatement(s); });
   Taint taint(ir);
   ClassifyStatements(ir, taint, catalog);
   BuildInitProgram(ir, taint);

@@ -44,6 +44,27 @@ ExprPtr Violation(const TableInfo& table, const CheckConstraint& check, const st
 
 }  // namespace
 
+bool IsGuard(const Expr& e) {
+  return e.kind == ExprKind::kCase && e.args.size() > 1 && e.args[1]->kind == ExprKind::kFunc &&
+         e.args[1]->func == Func::kCheckViolation;
+}
+
+void GuardStatement(Stmt& s) {
+  if (!s.table || s.table->checks.empty()) return;
+  if (s.kind == StmtKind::kInsert && !s.row_values.empty() && s.row_values[0] && !IsGuard(*s.row_values[0])) {
+    std::vector<const Expr*> values;
+    for (const ExprPtr& v : s.row_values) values.push_back(v.get());
+    s.row_values[0] = GuardChecks(*s.table, values, std::move(s.row_values[0]));
+  }
+  if ((s.kind == StmtKind::kUpdate || s.kind == StmtKind::kInsert) && !s.assignments.empty() &&
+      !IsGuard(*s.assignments[0].second)) {
+    // Assigned columns take their new values; the rest keep the row's.
+    std::vector<const Expr*> values(s.table->columns.size(), nullptr);
+    for (const auto& [c, v] : s.assignments) values[static_cast<size_t>(c)] = v.get();
+    s.assignments[0].second = GuardChecks(*s.table, values, std::move(s.assignments[0].second));
+  }
+}
+
 ExprPtr GuardChecks(const TableInfo& table, const std::vector<const Expr*>& new_values, ExprPtr target) {
   if (table.checks.empty()) return target;
   const SqlType type = target->type;

@@ -1,4 +1,5 @@
-// CHECK constraints on the rows a statement writes: a check folded into the statement's
+// CHECK constraints on the rows a statement writes (added by the write-set analysis):
+// a check folded into the statement's
 // first new value, so that every path that computes the row (interpreted, compiled, a
 // row patched in place, a row-update callback) raises 23514 before anything is written.
 #pragma once
@@ -7,6 +8,7 @@
 
 #include "planner/catalog/catalog.h"
 #include "planner/expr/expr.h"
+#include "planner/plan/procedure_ir.h"
 
 namespace caracal::planner {
 
@@ -15,5 +17,10 @@ namespace caracal::planner {
 // over `new_values` (per column: its new value, or null where the row keeps the value
 // its kColumn slot reads). `target` unchanged when the table has no CHECK constraints.
 ExprPtr GuardChecks(const TableInfo& table, const std::vector<const Expr*>& new_values, ExprPtr target);
+
+// The guards of an INSERT's row and of an UPDATE's (or ON CONFLICT DO UPDATE's) new row in
+// `s`. Applied after nextval() calls became their drawn values' variables (so that a
+// serial value the check reads is not drawn twice); a second call changes nothing.
+void GuardStatement(Stmt& s);
 
 }  // namespace caracal::planner

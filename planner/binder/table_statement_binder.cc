@@ -1,4 +1,3 @@
-#include "planner/binder/check_constraints.h"
 #include "planner/binder/query_binder.h"
 #include "planner/binder/select_binder.h"
 #include "planner/binder/table_statement_binder.h"
@@ -88,20 +87,6 @@ void CheckIdentityUpdate(const CatalogColumn& column, const PgQuery__Node* value
   if (column.identity != CatalogColumn::Identity::kAlways || value->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) return;
   throw SqlError("428C9", fmt::format("column \"{}\" can only be updated to DEFAULT", column.name))
       .WithDetail(fmt::format("Column \"{}\" is an identity column defined as GENERATED ALWAYS.", column.name));
-}
-
-// The table's CHECK constraints on an INSERT's row (check_constraints.h).
-void GuardRowValues(Stmt& s) {
-  std::vector<const Expr*> values;
-  for (const ExprPtr& v : s.row_values) values.push_back(v.get());
-  s.row_values[0] = GuardChecks(*s.table, values, std::move(s.row_values[0]));
-}
-
-// ... on an UPDATE's new row: assigned columns take their new values, the rest keep the row's.
-void GuardAssignments(Stmt& s) {
-  std::vector<const Expr*> values(s.table->columns.size(), nullptr);
-  for (const auto& [c, v] : s.assignments) values[static_cast<size_t>(c)] = v.get();
-  s.assignments[0].second = GuardChecks(*s.table, values, std::move(s.assignments[0].second));
 }
 
 // Puts the statement's transaction timestamp where a DEFAULT says now().
@@ -275,7 +260,6 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
     }
     for (size_t c = 0; c < table.columns.size(); ++c)
       if (!s->row_values[c]) s->row_values[c] = ColumnDefault(table.columns[c], variables_);
-    GuardRowValues(*s);
     s->on_conflict = on_conflict;
     if (on_conflict == OnConflict::kDoUpdate) {
       TableScope scope(table, RefName(stmt->relation), variables_, true);
@@ -290,7 +274,6 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
       for (int c : table.primary_key)
         if (assigned.count(c))
           throw NotSupported("ON CONFLICT DO UPDATE of a primary-key column", conflict->location);
-      GuardAssignments(*s);
       if (conflict->where_clause) s->conflict_filter = binder.BindCondition(conflict->where_clause, "WHERE");
     }
     if (stmt->n_returning_list > 0) {
@@ -332,7 +315,6 @@ StmtPtr TableStatementBinder::BindSimpleUpdate(const PgQuery__UpdateStmt* stmt) 
     int c = SetColumn(table, t, assigned, true);
     s->assignments.emplace_back(c, BindColumnValue(binder, t->val, table.columns[c], variables_));
   }
-  GuardAssignments(*s);
   if (stmt->where_clause) {
     if (stmt->where_clause->node_case == PG_QUERY__NODE__NODE_CURRENT_OF_EXPR) throw NotSupported("WHERE CURRENT OF");
     s->filter = binder.BindCondition(stmt->where_clause, "WHERE");

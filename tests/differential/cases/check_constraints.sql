@@ -51,6 +51,24 @@ SELECT reshape(3, 6, 5);
 SELECT * FROM acct ORDER BY id;
 SELECT sum(balance) FROM acct;
 
+-- A serial value the checks read is drawn once (the checks see the drawn value).
+CREATE TABLE numbered (id serial PRIMARY KEY, n integer CHECK (n > 0), CONSTRAINT few CHECK (id < 7));
+INSERT INTO numbered (n) VALUES (1);
+INSERT INTO numbered (n) VALUES (0);
+INSERT INTO numbered (n) VALUES (2), (3);
+CREATE FUNCTION number_it(p integer) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  v integer;
+BEGIN
+  INSERT INTO numbered (n) VALUES (p) RETURNING id INTO v;
+  RETURN v;
+END $$;
+SELECT number_it(4);
+SELECT number_it(-4);
+SELECT number_it(5);
+SELECT number_it(6);
+SELECT * FROM numbered ORDER BY id;
+
 -- Errors at CREATE.
 CREATE TABLE bad (x integer PRIMARY KEY CHECK (x));
 CREATE TABLE bad (x integer PRIMARY KEY, CHECK ((SELECT 1) = 1));
