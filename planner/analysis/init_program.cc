@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "planner/analysis/read_taint.h"
+#include "planner/binder/check_constraints.h"
 #include "planner/binder/coerce.h"
 #include "planner/analysis/statement_predicates.h"
 #include "planner/plan/ir_visit.h"
@@ -354,12 +355,8 @@ class InitBuilder {
     if (e.kind == ExprKind::kSlot) {
       if (e.slot.space == SlotSpace::kVariable) return true;
       if (e.slot.space != SlotSpace::kColumn) return false;
-      const Expr* value = s.row_values[static_cast<size_t>(e.slot.index)].get();
-      // A CHECK guard (check_constraints.h) is the value when the row is written at all.
-      if (value->kind == ExprKind::kCase && value->args[1]->kind == ExprKind::kFunc &&
-          value->args[1]->func == Func::kCheckViolation)
-        value = value->args.back().get();
-      ExprPtr v = value->Clone();
+      // Past a CHECK guard: the value the row holds when it is written at all.
+      ExprPtr v = Unguarded(*s.row_values[static_cast<size_t>(e.slot.index)]).Clone();
       e = std::move(*v);
       return true;
     }

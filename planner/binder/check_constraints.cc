@@ -49,6 +49,8 @@ bool IsGuard(const Expr& e) {
          e.args[1]->func == Func::kCheckViolation;
 }
 
+const Expr& Unguarded(const Expr& e) { return IsGuard(e) ? *e.args.back() : e; }
+
 void GuardStatement(Stmt& s) {
   if (!s.table || s.table->checks.empty()) return;
   if (s.kind == StmtKind::kInsert && !s.row_values.empty() && s.row_values[0] && !IsGuard(*s.row_values[0])) {

@@ -18,6 +18,12 @@ namespace caracal::planner {
 // its kColumn slot reads). `target` unchanged when the table has no CHECK constraints.
 ExprPtr GuardChecks(const TableInfo& table, const std::vector<const Expr*>& new_values, ExprPtr target);
 
+// Whether `e` is a value GuardChecks wrapped.
+bool IsGuard(const Expr& e);
+// The value a guard wraps (`e` itself when it is not one): what the row holds when it
+// is written at all.
+const Expr& Unguarded(const Expr& e);
+
 // The guards of an INSERT's row and of an UPDATE's (or ON CONFLICT DO UPDATE's) new row in
 // `s`. Applied after nextval() calls became their drawn values' variables (so that a
 // serial value the check reads is not drawn twice); a second call changes nothing.

@@ -64,6 +64,13 @@ const TableInfo& Catalog::CreateTable(TableInfo table) {
   return ref;
 }
 
+const std::string* DefaultSequence(const CatalogColumn& c) {
+  const Expr* e = c.default_expr.get();
+  while (e && e->kind == ExprKind::kCast && e->args.size() == 1) e = e->args[0].get();
+  if (!e || e->kind != ExprKind::kNextval || e->args[0]->kind != ExprKind::kConst) return nullptr;
+  return &e->args[0]->value.s;
+}
+
 void RefuseSequenceDefaults(const TableInfo& table, const std::vector<bool>& given, std::string_view statement) {
   for (size_t c = 0; c < table.columns.size(); ++c) {
     const CatalogColumn& col = table.columns[c];

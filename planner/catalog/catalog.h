@@ -37,6 +37,9 @@ struct CatalogColumn {
   enum class Identity : uint8_t { kNone, kAlways, kByDefault } identity = Identity::kNone;
 };
 
+// The sequence column `c`'s default is nextval() of (through casts); null if none.
+const std::string* DefaultSequence(const CatalogColumn& c);
+
 struct TableInfo;
 
 // A bulk load (COPY, the between-epochs INSERT ... SELECT) fills the columns it is not

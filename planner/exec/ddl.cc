@@ -22,10 +22,8 @@ namespace {
 
 // Whether column `c`'s default is nextval() of sequence `name`.
 bool DefaultDrawsFrom(const CatalogColumn& c, const std::string& name) {
-  if (c.owned_sequence == name) return true;
-  const Expr* e = c.default_expr.get();
-  while (e && e->kind == ExprKind::kCast && e->args.size() == 1) e = e->args[0].get();
-  return e && e->kind == ExprKind::kNextval && e->args[0]->kind == ExprKind::kConst && e->args[0]->value.s == name;
+  const std::string* sequence = DefaultSequence(c);
+  return c.owned_sequence == name || (sequence && *sequence == name);
 }
 
 // A DEFAULT that says now(): evaluated by each INSERT, never folded.
@@ -186,12 +184,20 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     int64_t start, increment;
   };
   std::vector<OwnedSequence> owned;  // created with the table
+  // A serial or identity column: NOT NULL, drawing from a sequence of its own.
+  auto own_sequence = [&](CatalogColumn& col, const SequenceOptions& options) {
+    std::vector<std::string> taken;
+    for (const OwnedSequence& s : owned) taken.push_back(s.name);
+    col.owned_sequence = OwnedSequenceName(catalog, t.name, col.name, taken);
+    owned.push_back({col.owned_sequence, options.start, options.increment});
+    col.default_expr = NextvalDefault(col.owned_sequence, col.type);
+    col.not_null = true;
+  };
   struct PendingCheck {
     const PgQuery__Constraint* constraint;
     std::string column;  // a column constraint's column ("" for a table constraint)
   };
   std::vector<PendingCheck> checks;  // bound once every column is known
-  std::vector<std::string> owned_names;
   NoColumns no_columns;
   for (size_t i = 0; i < stmt->n_table_elts; ++i) {
     const PgQuery__Node* elt = stmt->table_elts[i];
@@ -228,12 +234,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
                            c->location);
           col.identity = c->generated_when && std::string_view(c->generated_when) == "a" ? CatalogColumn::Identity::kAlways
                                                                                           : CatalogColumn::Identity::kByDefault;
-          SequenceOptions options = ParseSequenceOptions(c->options, c->n_options);
-          col.owned_sequence = OwnedSequenceName(catalog, t.name, col.name, owned_names);
-          owned_names.push_back(col.owned_sequence);
-          owned.push_back({col.owned_sequence, options.start, options.increment});
-          col.default_expr = NextvalDefault(col.owned_sequence, col.type);
-          col.not_null = true;
+          own_sequence(col, ParseSequenceOptions(c->options, c->n_options));
           saw_default = true;
           break;
         }
@@ -272,11 +273,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
       if (saw_default || col.identity != CatalogColumn::Identity::kNone)
         throw SqlError(sqlstate::kSyntaxError,
                        fmt::format("multiple default values specified for column \"{}\" of table \"{}\"", col.name, t.name));
-      col.owned_sequence = OwnedSequenceName(catalog, t.name, col.name, owned_names);
-      owned_names.push_back(col.owned_sequence);
-      owned.push_back({col.owned_sequence, 1, 1});
-      col.default_expr = NextvalDefault(col.owned_sequence, col.type);
-      col.not_null = true;
+      own_sequence(col, SequenceOptions{});
     }
     t.columns.push_back(std::move(col));
     if (pk_location >= 0) table_pks.push_back({{def->colname}, pk_location});

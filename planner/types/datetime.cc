@@ -578,7 +578,7 @@ std::string FormatTimestamp(int64_t ts, bool with_time_zone) {
   Civil c = CivilFromTimestamp(ts);
   bool bc = c.year <= 0;
   std::string out = fmt::format("{:04}-{:02}-{:02} {}", bc ? 1 - c.year : c.year, c.month, c.day,
-                                ClockText(ts - FloorDiv(ts, kUsPerDay) * kUsPerDay));
+                                ClockText(TimeFromTimestamp(ts)));
   if (with_time_zone) out += "+00";
   if (bc) out += " BC";
   return out;
@@ -626,7 +626,7 @@ int64_t AddInterval(int64_t ts, const Interval& iv) {
     int64_t year = FloorDiv(total, 12);
     int month = static_cast<int>(total - year * 12) + 1;
     int day = std::min(c.day, DaysInMonth(year, month));
-    ts = DaysFromCivil(year, month, day) * kUsPerDay + (ts - FloorDiv(ts, kUsPerDay) * kUsPerDay);
+    ts = DaysFromCivil(year, month, day) * kUsPerDay + TimeFromTimestamp(ts);
   }
   __int128 r = static_cast<__int128>(ts) + static_cast<__int128>(iv.days) * kUsPerDay + iv.us;
   if (r < kMinTimestamp || r >= kEndTimestamp) TimestampOutOfRange();
@@ -651,10 +651,14 @@ Interval SubtractTimestamps(int64_t a, int64_t b) {
   return JustifyHours(Interval{0, 0, diff});
 }
 
-Interval MultiplyInterval(const Interval& iv, double factor) {
-  if (std::isnan(factor)) IntervalOutOfRange();
-  double months = iv.months * factor, days = iv.days * factor;
-  if (months < INT32_MIN || months > INT32_MAX || days < INT32_MIN || days > INT32_MAX) IntervalOutOfRange();
+namespace {
+
+// An interval scaled to (months, days, time) that are no longer whole: each unit's
+// fraction cascades into the next (a month is 30 days), as PostgreSQL's interval_mul and
+// interval_div do.
+Interval Cascade(double months, double days, double time_us) {
+  if (std::isnan(months) || months < INT32_MIN || months > INT32_MAX || days < INT32_MIN || days > INT32_MAX)
+    IntervalOutOfRange();
   Interval r{static_cast<int32_t>(months), static_cast<int32_t>(days), 0};
   double month_remainder_days = TsRound((months - r.months) * 30);
   double sec_remainder = TsRound((days - r.days + month_remainder_days - static_cast<int>(month_remainder_days)) * 86400);
@@ -663,26 +667,23 @@ Interval MultiplyInterval(const Interval& iv, double factor) {
     sec_remainder -= static_cast<int>(sec_remainder / 86400) * 86400.0;
   }
   r.days = CheckedInt32(static_cast<int64_t>(r.days) + static_cast<int>(month_remainder_days));
-  double time = std::rint(static_cast<double>(iv.us) * factor + sec_remainder * kUsPerSecond);
+  double time = std::rint(time_us + sec_remainder * kUsPerSecond);
   if (!(time >= -9.2233720368547758e18 && time < 9.2233720368547758e18)) IntervalOutOfRange();
   r.us = static_cast<int64_t>(time);
   return r;
 }
 
+}  // namespace
+
+Interval MultiplyInterval(const Interval& iv, double factor) {
+  if (std::isnan(factor)) IntervalOutOfRange();
+  return Cascade(iv.months * factor, iv.days * factor, static_cast<double>(iv.us) * factor);
+}
+
 Interval DivideInterval(const Interval& iv, double divisor) {
   if (divisor == 0) throw SqlError(sqlstate::kDivisionByZero, "division by zero");
   if (std::isnan(divisor)) IntervalOutOfRange();
-  double months = iv.months / divisor, days = iv.days / divisor;
-  Interval r{static_cast<int32_t>(months), static_cast<int32_t>(days), 0};
-  double month_remainder_days = TsRound((months - r.months) * 30);
-  double sec_remainder = TsRound((days - r.days + month_remainder_days - static_cast<int>(month_remainder_days)) * 86400);
-  if (std::fabs(sec_remainder) >= 86400) {
-    r.days += static_cast<int>(sec_remainder / 86400);
-    sec_remainder -= static_cast<int>(sec_remainder / 86400) * 86400.0;
-  }
-  r.days += static_cast<int>(month_remainder_days);
-  r.us = static_cast<int64_t>(std::rint(static_cast<double>(iv.us) / divisor + sec_remainder * kUsPerSecond));
-  return r;
+  return Cascade(iv.months / divisor, iv.days / divisor, static_cast<double>(iv.us) / divisor);
 }
 
 int64_t AddDays(int64_t date, int64_t days) {

@@ -31,6 +31,7 @@ struct Parsed {
   int frac_zero_to = -1;  // the last fractional position that is a 0
   bool point = false;
   bool explicit_sign = false;  // S, MI or SG: no sign slot of its own
+  bool brackets = false;       // PR
 };
 
 Parsed Parse(std::string_view f) {
@@ -69,6 +70,7 @@ Parsed Parse(std::string_view f) {
     } else if (StartsWithCI(r, "PL")) {
       take(Token::kPL, 2);
     } else if (StartsWithCI(r, "PR")) {
+      p.brackets = true;
       take(Token::kPR, 2);
     } else if (r[0] == 'S' || r[0] == 's') {
       p.explicit_sign = true;
@@ -201,12 +203,7 @@ std::string FormatNumber(std::string_view digits, bool negative, std::string_vie
       case Token::kLiteral: dst += tok.text; break;
     }
     if (inside && t == last_digit_token) {
-      const bool pr = [&] {
-        for (const Token& k : p.tokens)
-          if (k.kind == Token::kPR) return true;
-        return false;
-      }();
-      if (pr && negative) {
+      if (p.brackets && negative) {
         number += '>';
         flush_number(true, '<');  // <12> where the sign would be
       } else if (s_before) {
