@@ -257,6 +257,7 @@ Flow ProcedureInterpreter::RunStmtKind(const Stmt& s) {
     case StmtKind::kReturn: RunReturn(s); return Flow::kReturn;
     case StmtKind::kReturnNext: RunReturnNext(s); return Flow::kNext;
     case StmtKind::kPublish: Publish(); return Flow::kNext;
+    case StmtKind::kExceptionBlock: return RunExceptionBlock(s);
   }
   return Flow::kNext;
 }
@@ -810,7 +811,60 @@ void ProcedureInterpreter::RunDelete(const Stmt& s) {
   if (rows_processed_ == before) ReturnedNoRow(s);
 }
 
+namespace {
+
+// Whether a handler with `conditions` catches an error of `sqlstate`: its code, its
+// class's code (ending in "000"), or OTHERS, which leaves out query_canceled and
+// assert_failure as PL/pgSQL does.
+bool HandlerCatches(const std::vector<std::string>& conditions, const std::string& sqlstate) {
+  for (const std::string& c : conditions) {
+    if (c == "OTHERS") {
+      if (sqlstate != "57014" && sqlstate != "P0004") return true;
+    } else if (c == sqlstate || (c.size() == 5 && c.ends_with("000") && sqlstate.compare(0, 2, c, 0, 2) == 0)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+// Execute: the body in a subtransaction (engine savepoint); an error leaving it undoes
+// its writes and goes to the first handler that catches it, with the error in the
+// block's slots. Init: the body's declarations up to an error, then every handler's
+// (else_block), since any of them may run.
+Flow ProcedureInterpreter::RunExceptionBlock(const Stmt& s) {
+  if (exec_ == nullptr) {
+    try {
+      if (Flow f = RunBlock(s.body); f != Flow::kNext) return f;
+    } catch (const SqlError&) {
+    }
+    return RunBlock(s.else_block);
+  }
+  const int64_t savepoint = exec_->Savepoint();
+  try {
+    const Flow flow = RunBlock(s.body);
+    exec_->ReleaseSavepoint(savepoint);
+    return flow;
+  } catch (SqlError& e) {
+    exec_->RollbackToSavepoint(savepoint);
+    for (size_t h = 0; h < s.handler_conditions.size(); ++h) {
+      if (!HandlerCatches(s.handler_conditions[h], e.sqlstate())) continue;
+      const std::string fields[planner::kErrorSlotCount] = {e.sqlstate(), e.what(), e.detail(), e.hint(), e.context()};
+      for (int f = 0; f < planner::kErrorSlotCount; ++f) frame_.var(s.error_slots[f]) = Datum::String(fields[f]);
+      return RunBlock(s.blocks[h]);
+    }
+    throw;
+  }
+}
+
 void ProcedureInterpreter::RunRaise(const Stmt& s) {
+  if (s.reraise) {  // RAISE; in a handler: its error, as caught
+    auto field = [&](int f) { return frame_.var(s.error_slots[f]).is_null() ? std::string() : frame_.var(s.error_slots[f]).s; };
+    SqlError e(field(planner::kErrorSqlstate), field(planner::kErrorMessage));
+    e.WithDetail(field(planner::kErrorDetail)).WithHint(field(planner::kErrorHint)).WithContext(field(planner::kErrorContext));
+    throw e;
+  }
   std::vector<Datum> args;
   for (const auto& a : s.args) args.push_back(Eval(*a));
   std::string message = codegen::RunRaise(s, std::move(args));

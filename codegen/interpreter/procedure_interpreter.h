@@ -124,6 +124,7 @@ class ProcedureInterpreter {
   // NULL (NOT NULL variables raise).
   void ReturnedNoRow(const planner::Stmt& s);
   void RunRaise(const planner::Stmt& s);
+  Flow RunExceptionBlock(const planner::Stmt& s);
   void RunReturn(const planner::Stmt& s);
   void RunReturnNext(const planner::Stmt& s);
   void RunDeclare(const planner::Stmt& s);

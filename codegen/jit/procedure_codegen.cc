@@ -35,6 +35,25 @@ namespace {
   throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: " + what);
 }
 
+// Whether an EXIT or CONTINUE in `block` leaves it for a loop around it (`loops`: the
+// labels of the loops between it and the block, "" for an unlabelled one).
+bool ExitsLeave(const Block& block, std::vector<std::string>& loops) {
+  for (const auto& sp : block) {
+    const Stmt& s = *sp;
+    if (s.kind == StmtKind::kExit || s.kind == StmtKind::kContinue) {
+      if (loops.empty()) return true;
+      if (!s.label.empty() && std::find(loops.begin(), loops.end(), s.label) == loops.end()) return true;
+    }
+    const bool loop = s.kind == StmtKind::kForRange || s.kind == StmtKind::kForEach || s.kind == StmtKind::kWhile;
+    if (loop) loops.push_back(s.label);
+    bool leaves = ExitsLeave(s.body, loops) || ExitsLeave(s.else_block, loops);
+    for (const auto& b : s.blocks) leaves = leaves || ExitsLeave(b, loops);
+    if (loop) loops.pop_back();
+    if (leaves) return true;
+  }
+  return false;
+}
+
 llvm::Value* PtrConstant(llvm::IRBuilder<>& b, const void* p) {
   return b.CreateIntToPtr(b.getInt64(reinterpret_cast<uintptr_t>(p)), b.getPtrTy());
 }
@@ -204,6 +223,18 @@ class BlockCompiler {
       case StmtKind::kPublish:
         emitter_->CheckOk(emitter_->CallRuntime("caracal_rt_publish", {emitter_->state()}));
         return;
+      case StmtKind::kExceptionBlock: {
+        // The interpreter runs the block (its subtransaction and handlers); compiled code
+        // learns from it only whether the body returned, so an EXIT or CONTINUE out of the
+        // block leaves the procedure to the interpreter.
+        std::vector<std::string> loops;
+        bool leaves = ExitsLeave(s.body, loops);
+        for (const auto& b : s.blocks) leaves = leaves || ExitsLeave(b, loops);
+        if (leaves) throw planner::SqlError(planner::sqlstate::kFeatureNotSupported,
+                                            "EXIT or CONTINUE out of an EXCEPTION block is not compiled");
+        CompileDelegated(s);
+        return;
+      }
       default: CompileDelegated(s); return;
     }
   }
@@ -418,7 +449,8 @@ class BlockCompiler {
       case StmtKind::kWhile:
       case StmtKind::kExit:
       case StmtKind::kContinue:
-      case StmtKind::kReturn: break;
+      case StmtKind::kReturn:
+      case StmtKind::kExceptionBlock: break;
       default: return;
     }
     llvm::BasicBlock* returned = NewBlock("stmt.returned");

@@ -218,6 +218,33 @@ class EpochExecContext final : public ExecContext {
     return RowUpdateFuture(true);
   }
 
+  int64_t Savepoint() override {
+    if (txn_.published)
+      throw ApiMisuse(fmt::format("procedure {}: Savepoint() after Publish()", txn_.request.procedure->name()));
+    ++txn_.open_savepoints;
+    return static_cast<int64_t>(txn_.undo.size());
+  }
+
+  void RollbackToSavepoint(int64_t mark) override {
+    CheckSavepoint(mark, "RollbackToSavepoint");
+    for (size_t i = txn_.undo.size(); i-- > static_cast<size_t>(mark);) {
+      EpochTxn::UndoRecord& r = txn_.undo[i];
+      CacheEntry& e = *r.entry;
+      if (e.staged) txn_.replaced.push_back(std::move(e.staged));  // Read() may have handed it out
+      e.written = r.written;
+      e.tombstone = r.tombstone;
+      e.staged = std::move(r.staged);
+      e.own_value = r.own_value;
+    }
+    txn_.undo.resize(static_cast<size_t>(mark));
+    CloseSavepoint();
+  }
+
+  void ReleaseSavepoint(int64_t mark) override {
+    CheckSavepoint(mark, "ReleaseSavepoint");
+    CloseSavepoint();  // the records stay for an enclosing savepoint
+  }
+
   void Publish() override {
     if (txn_.state != EpochTxn::State::kRunning)
       throw ApiMisuse(fmt::format("procedure {}: Publish() after Abort() or Retry()", txn_.request.procedure->name()));
@@ -255,6 +282,17 @@ class EpochExecContext final : public ExecContext {
       if (e != nullptr && e->written) return e->tombstone ? nullptr : e->own_value;
     }
     return VisibleBefore(row, txn_.sid);
+  }
+
+  void CheckSavepoint(int64_t mark, const char* what) const {
+    if (txn_.open_savepoints <= 0 || mark < 0 || static_cast<size_t>(mark) > txn_.undo.size())
+      throw ApiMisuse(fmt::format("procedure {}: {}({}) without that savepoint", txn_.request.procedure->name(), what, mark));
+  }
+  void CloseSavepoint() {
+    if (--txn_.open_savepoints > 0) return;
+    for (EpochTxn::UndoRecord& r : txn_.undo)
+      if (r.staged) txn_.replaced.push_back(std::move(r.staged));
+    txn_.undo.clear();
   }
 
   ApiMisuse Undeclared(const CacheEntry& e, const char* verb, const char* how) {
@@ -329,6 +367,8 @@ class EpochExecContext final : public ExecContext {
       throw ApiMisuse(fmt::format("procedure {}: \"{}\" at key {} written again after Publish(); readers may "
                                   "already have seen the first write",
                                   txn_.request.procedure->name(), e.table->name(), DescribeKey(*e.table, e.key)));
+    if (txn_.open_savepoints > 0)  // what a rollback to the open savepoint restores (the value moves there)
+      txn_.undo.push_back({&e, e.written, e.tombstone, std::move(e.staged), e.own_value});
     e.written = true;
     e.tombstone = tombstone;
     if (value && txn_.maintains_indexes && e.table->num_indexes() > 0) e.table->AddMissingIndexEntries(e.key, *value);

@@ -74,6 +74,17 @@ struct EpochTxn {
   std::vector<Value> scratch;  // from Declare to Execute
   std::any attempt_state;      // from Declare to Execute
   std::vector<RowValuePtr> replaced;  // own values overwritten by a later own write
+  // While a savepoint is open, each write first records what its row's own write was
+  // (ExecContext::Savepoint); a rollback restores those records, newest first.
+  struct UndoRecord {
+    CacheEntry* entry = nullptr;
+    bool written = false;
+    bool tombstone = false;
+    RowValuePtr staged;
+    const RowValue* own_value = nullptr;
+  };
+  std::vector<UndoRecord> undo;
+  int open_savepoints = 0;
 
   CacheEntry* Find(const Table* table, const Key& key, uint64_t hash);
   CacheEntry& Add(Table* table, const Key& key, uint64_t hash);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 #include "engine/types/errors.h"
@@ -91,6 +92,14 @@ struct RefTxn {
     std::shared_ptr<const RowValue> value;  // null: deleted
   };
   std::map<std::pair<TableId, Key>, Write> writes;  // ordered: applied deterministically
+  // Open savepoints' records, newest last: a row's write before the one that followed
+  // (absent: the row had no own write yet).
+  struct Undo {
+    std::pair<TableId, Key> row;
+    std::optional<Write> before;
+  };
+  std::vector<Undo> undo;
+  int open_savepoints = 0;
   std::vector<Value> scratch;
   std::any attempt_state;
   bool published = false;
@@ -292,6 +301,31 @@ class RefExecContext final : public ExecContext {
     return RowUpdateFuture(true);
   }
 
+  int64_t Savepoint() override {
+    if (txn_.published)
+      throw ApiMisuse(fmt::format("procedure {}: Savepoint() after Publish()", txn_.request->procedure->name()));
+    ++txn_.open_savepoints;
+    return static_cast<int64_t>(txn_.undo.size());
+  }
+  void RollbackToSavepoint(int64_t mark) override {
+    CheckSavepoint(mark);
+    for (size_t i = txn_.undo.size(); i-- > static_cast<size_t>(mark);) {
+      RefTxn::Undo& u = txn_.undo[i];
+      auto it = txn_.writes.find(u.row);
+      if (it->second.value) txn_.replaced.push_back(it->second.value);  // Read() may have handed it out
+      if (u.before)
+        it->second = std::move(*u.before);
+      else
+        txn_.writes.erase(it);
+    }
+    txn_.undo.resize(static_cast<size_t>(mark));
+    if (--txn_.open_savepoints == 0) txn_.undo.clear();
+  }
+  void ReleaseSavepoint(int64_t mark) override {
+    CheckSavepoint(mark);
+    if (--txn_.open_savepoints == 0) txn_.undo.clear();
+  }
+
   void Publish() override {
     if (txn_.aborted)
       throw ApiMisuse(fmt::format("procedure {}: Publish() after Abort() or Retry()", txn_.request->procedure->name()));
@@ -334,9 +368,15 @@ class RefExecContext final : public ExecContext {
       if (r.table == table && !(key < r.lo) && (r.hi.empty() || key < r.hi)) return WriteKind::kUpdate;
     throw Misuse(table, key, verb, "nowhere: it is not in the write set");
   }
+  void CheckSavepoint(int64_t mark) const {
+    if (txn_.open_savepoints <= 0 || mark < 0 || static_cast<size_t>(mark) > txn_.undo.size())
+      throw ApiMisuse(fmt::format("procedure {}: no savepoint {}", txn_.request->procedure->name(), mark));
+  }
   void Put(TableId table, const Key& key, RowValuePtr value) {
     auto [pos, first_write] = txn_.writes.try_emplace({table, key});
     RefTxn::Write& w = pos->second;
+    if (txn_.open_savepoints > 0)
+      txn_.undo.push_back({{table, key}, first_write ? std::nullopt : std::optional<RefTxn::Write>(w)});
     // As in the engine: once published, a row's write may already have been read.
     if (!first_write && txn_.published)
       throw ApiMisuse(fmt::format("procedure {}: \"{}\" at key 0x{} written again after Publish()",

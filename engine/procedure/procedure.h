@@ -193,6 +193,17 @@ class ExecContext {
   virtual RowUpdateFuture ApplyRowUpdate(TableId table, const Key& key, RowUpdateCallback callback,
                                          int weight) = 0;
 
+  // Subtransactions (PL/pgSQL's EXCEPTION blocks), only before Publish(): Savepoint()
+  // marks the transaction's writes so far. RollbackToSavepoint(mark) makes each row
+  // written since the mark what it was at the mark (a row first written after it, as if
+  // never written: its version settles as an ignore marker, so the declared write set
+  // stays valid); ReleaseSavepoint(mark) keeps the writes. Marks nest, and each is rolled
+  // back or released exactly once, innermost first. Values handed out by Read() stay
+  // valid until the transaction ends either way.
+  virtual int64_t Savepoint() = 0;
+  virtual void RollbackToSavepoint(int64_t mark) = 0;
+  virtual void ReleaseSavepoint(int64_t mark) = 0;
+
   // From here on the transaction cannot abort: held-back writes become visible.
   virtual void Publish() = 0;
   // Aborts the transaction (only before Publish()). Execute must return right after.

@@ -202,6 +202,9 @@ bool OwnStatementMayAbort(const Stmt& s, const ProcedureIr& ir) {
       return (s.value && !ir.result_columns.empty() && ConversionMayRaise(s.value->type, ir.result_columns[0].type)) ||
              AnyMayRaise(s.args);
     case StmtKind::kReturnQuery: return true;  // result columns are converted
+    // Its writes must stay undoable until it ends (the engine cannot take back a
+    // published write), and an error it does not catch fails the call.
+    case StmtKind::kExceptionBlock: return true;
     default: return false;
   }
 }

@@ -60,6 +60,7 @@ class InitBuilder {
           std::string what = source == -2   ? "FOUND"
                              : source == -4 ? "ROW_COUNT"
                              : source == -3 ? "the RETURNING of an earlier write"
+                             : source == -5 ? "what an EXCEPTION block caught (its variables' values depend on where an error stopped it)"
                                             : "a computed value";
           throw AtLine(NotSupported(fmt::format("a write whose key depends on {}", what))
                            .WithDetail(fmt::format("The key of statement {} ({} on {}) uses \"{}\", which cannot be known "
@@ -257,7 +258,9 @@ class InitBuilder {
       if (auto it = derived_.find(&s); decided && it != derived_.end())
         for (const Derived& d : it->second)
           if (ExprComputable(d.value.get())) SetComputable(d.target);
-      bool inner = decided;
+      // An EXCEPTION block's statements may or may not run (an error may stop the body,
+      // a handler may not run): like a branch the init program cannot decide.
+      bool inner = decided && s.kind != StmtKind::kExceptionBlock;
       for (const auto& c : s.conds) inner = inner && ExprComputable(c.get());
       if (IsLoop(s)) {
         inner = inner && ExprComputable(s.lower.get()) && ExprComputable(s.upper.get()) &&
@@ -458,6 +461,21 @@ class InitBuilder {
         case StmtKind::kReturn:
           if (exact) out.push_back(Shell(s, StmtKind::kReturn));
           break;
+        case StmtKind::kExceptionBlock: {
+          // The body's declarations up to where an error stops it (the body fails there
+          // too: the init program computes only what the body computes the same way),
+          // then every handler's, since any of them may run.
+          Block body = Build(s.body, false);
+          Block handlers;
+          for (const auto& b : s.blocks)
+            for (auto& n : Build(b, false)) handlers.push_back(std::move(n));
+          if (body.empty() && handlers.empty()) break;
+          auto n = Shell(s, StmtKind::kExceptionBlock);
+          n->body = std::move(body);
+          n->else_block = std::move(handlers);
+          out.push_back(std::move(n));
+          break;
+        }
         case StmtKind::kSelectInto:
           if (recon_.count(&s)) {
             auto n = Shell(s, StmtKind::kReconRead);

@@ -35,7 +35,8 @@ class Taint {
   const std::set<int>& read_derived() const { return read_derived_; }
   bool Refs(const Expr* e) const { return e && Intersects(VariablesOf(e), read_derived_); }
   // The statement id of the read a read-derived variable comes from; -2: FOUND; -3: the
-  // RETURNING of a write; -1: unknown.
+  // RETURNING of a write; -4: ROW_COUNT; -5: an EXCEPTION block (whether, and where, an
+  // error stopped its body; a handler's error); -1: unknown.
   int SourceOf(int var) const {
     auto it = source_.find(var);
     return it == source_.end() ? -1 : it->second;
@@ -156,6 +157,16 @@ class Taint {
         case StmtKind::kDelete:
           for (int t : s.into) Add(t, -3);
           break;
+        case StmtKind::kExceptionBlock: {
+          // Where an error stops the body (a duplicate key, a failed CHECK: things only
+          // execution finds) and whether a handler runs depend on the database: whatever
+          // the block assigns does too, like the branches of an IF over values read.
+          for (int e : s.error_slots) Add(e, -5);
+          std::optional<int> c = control ? control : std::optional<int>(-5);
+          Walk(s.body, c);
+          for (const auto& b : s.blocks) Walk(b, c);
+          break;
+        }
         default: break;
       }
     }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "planner/analysis/read_taint.h"
+#include "planner/binder/check_constraints.h"
 #include "planner/analysis/statement_predicates.h"
 #include "planner/plan/ir_visit.h"
 #include "planner/types/sql_error.h"
@@ -96,7 +97,7 @@ class Classifier {
     std::string out;
     for (size_t i = 0; i < t.primary_key.size(); ++i)
       out += fmt::format("{}{} = {}", i ? " AND " : "", t.columns[t.primary_key[i]].name,
-                         Render(*s.row_values[t.primary_key[i]], &t));
+                         Render(Unguarded(*s.row_values[t.primary_key[i]]), &t));  // the value, not its CHECK
     return out;
   }
 
@@ -104,6 +105,7 @@ class Classifier {
     if (source == -2) return "FOUND";
     if (source == -4) return "ROW_COUNT";
     if (source == -3) return "the RETURNING of a write";
+    if (source == -5) return "whether an EXCEPTION block caught an error";
     if (source >= 1) {
       const Stmt& r = *ir_.table_statements[source - 1];
       if (r.query) return fmt::format("the query at line {} (statement {})", r.line, source);

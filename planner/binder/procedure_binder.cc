@@ -14,6 +14,7 @@
 #include "planner/parser/plpgsql_parser.h"
 #include "planner/binder/plpgsql_scope.h"
 #include "planner/binder/query_binder.h"
+#include "planner/types/condition_names.h"
 #include "planner/types/sql_error.h"
 #include "planner/binder/table_statement_binder.h"
 #include "planner/binder/type_name.h"
@@ -79,6 +80,8 @@ std::string_view PlpgsqlStatementName(std::string_view type, const json& st) {
       {"PLpgSQL_stmt_perform", "at PERFORM"},
   };
   if (type == "PLpgSQL_stmt_exit") return st.value("is_exit", false) ? "at EXIT" : "at CONTINUE";
+  if (type == "PLpgSQL_stmt_getdiag")
+    return st.value("is_stacked", false) ? "at GET STACKED DIAGNOSTICS" : "at GET DIAGNOSTICS";
   for (const auto& [t, name] : kNames)
     if (t == type) return name;
   return {};
@@ -115,19 +118,12 @@ std::string Lower(std::string s) {
 }
 
 // SQLSTATEs of the condition names RAISE and USING ERRCODE accept most often.
+// The SQLSTATE RAISE gives a condition name: the first of those it stands for, as
+// PL/pgSQL takes it.
 std::optional<std::string> ConditionSqlstate(const std::string& name) {
-  static const std::pair<const char*, const char*> kConditions[] = {
-      {"raise_exception", "P0001"},     {"no_data_found", "P0002"},       {"too_many_rows", "P0003"},
-      {"assert_failure", "P0004"},      {"unique_violation", "23505"},    {"not_null_violation", "23502"},
-      {"foreign_key_violation", "23503"}, {"check_violation", "23514"},   {"division_by_zero", "22012"},
-      {"numeric_value_out_of_range", "22003"}, {"invalid_parameter_value", "22023"},
-      {"data_exception", "22000"},      {"serialization_failure", "40001"}, {"insufficient_privilege", "42501"},
-      {"invalid_text_representation", "22P02"}, {"string_data_right_truncation", "22001"},
-      {"null_value_not_allowed", "22004"}, {"feature_not_supported", "0A000"}, {"internal_error", "XX000"},
-  };
-  for (const auto& [n, code] : kConditions)
-    if (name == n) return std::string(code);
-  return std::nullopt;
+  std::vector<std::string_view> codes = SqlstatesOfCondition(name);
+  if (codes.empty()) return std::nullopt;
+  return std::string(codes.front());
 }
 
 bool IsSqlstate(const std::string& s) {
@@ -162,6 +158,8 @@ class ProcedureBinder {
   // Datums, in the order PL/pgSQL created them while parsing (see README.md).
   void SkipRowDatums();
   void DeclareBlockVariables(const json& block, Block& out, bool top_level);
+  StmtPtr BindExceptionHandlers(const json& exceptions, Block body);
+  void BindGetStackedDiagnostics(const json& st, Block& out);
   int DeclareLoopVariable(const json& var);
   int SlotOfVarno(int varno, int line) const;
   std::vector<int> IntoTargets(const json& target, int line) const;
@@ -263,6 +261,7 @@ class ProcedureBinder {
   bool has_out_parameters_ = false;
   bool is_setof_ = false;
   bool top_level_done_ = false;  // the function's outermost block has been entered
+  std::vector<std::vector<int>> handler_errors_;  // the error slots of each enclosing handler, innermost last
   size_t return_next_used_ = 0;   // RETURN NEXT expressions taken from body_.return_next
 };
 
@@ -850,16 +849,75 @@ void ProcedureBinder::BindStatementKind(std::string_view type, const json& st, B
 }
 
 void ProcedureBinder::BindBlock(const json& st, Block& out) {
-  if (st.contains("exceptions"))
-    Unsupported("EXCEPTION blocks", line_,
-                "A failing statement aborts the whole call; test conditions first and RAISE EXCEPTION instead.");
   bool top_level = !top_level_done_;
   top_level_done_ = true;
   scope_.PushBlock(st.value("label", ""));
+  // As in PL/pgSQL, the block's variables are initialised before its subtransaction
+  // starts: an error there is not the handlers' to catch.
   DeclareBlockVariables(st, out, top_level);
+  const int block_line = line_;
   Block body = BindStatements(st.value("body", json::array()));
+  if (st.contains("exceptions")) {
+    line_ = block_line;
+    out.push_back(BindExceptionHandlers(Get(Get(st, "exceptions"), "PLpgSQL_exception_block"), std::move(body)));
+  } else {
+    for (auto& s : body) out.push_back(std::move(s));
+  }
   scope_.PopBlock();
-  for (auto& s : body) out.push_back(std::move(s));
+}
+
+// The handlers of a block whose statements are `body`: SQLSTATE and SQLERRM (PL/pgSQL's
+// datums, made where EXCEPTION stands) and hidden slots for the rest of the error, then
+// each WHEN's conditions and statements.
+StmtPtr ProcedureBinder::BindExceptionHandlers(const json& exceptions, Block body) {
+  auto s = NewStmt(StmtKind::kExceptionBlock, line_);
+  s->body = std::move(body);
+  const SqlType text = SqlType::Of(TypeId::kText);
+  s->error_slots.assign(kErrorSlotCount, -1);
+  for (int field : {kErrorSqlstate, kErrorMessage}) {
+    const std::string name = field == kErrorSqlstate ? "sqlstate" : "sqlerrm";
+    const int slot = AddVariable(name, text, VariableKind::kLocal);
+    ir_->variables[slot].constant = true;
+    s->error_slots[field] = slot;
+    for (size_t at = cursor_; at < datums_.size(); ++at)
+      if (NodeType(datums_[at]) == "PLpgSQL_var" && NodeBody(datums_[at]).value("refname", "") == name) {
+        datum_info_.resize(std::max(datum_info_.size(), at + 1));
+        datum_info_[at].slot = slot;
+        if (at == cursor_) ++cursor_;
+        break;
+      }
+  }
+  for (int field : {kErrorDetail, kErrorHint, kErrorContext}) {
+    static constexpr const char* kNames[] = {"", "", "$error_detail", "$error_hint", "$error_context"};
+    s->error_slots[field] = AddVariable(kNames[field], text, VariableKind::kLocal);
+  }
+  for (const json& node : exceptions.value("exc_list", json::array())) {
+    const json& handler = Get(node, "PLpgSQL_exception");
+    std::vector<std::string> codes;
+    for (const json& c : handler.value("conditions", json::array())) {
+      const std::string name = Get(c, "PLpgSQL_condition").value("condname", "");
+      if (Lower(name) == "others") {
+        codes.push_back("OTHERS");
+      } else if (IsSqlstate(name)) {  // WHEN SQLSTATE '22012' (libpg_query checked its form)
+        codes.push_back(name);
+      } else {
+        std::vector<std::string_view> known = SqlstatesOfCondition(Lower(name));
+        if (known.empty())
+          throw SqlError(sqlstate::kUndefinedObject, fmt::format("unrecognized exception condition \"{}\"", name));
+        for (std::string_view k : known) codes.emplace_back(k);
+      }
+    }
+    scope_.PushBlock("");
+    scope_.Declare("sqlstate", s->error_slots[kErrorSqlstate]);
+    scope_.Declare("sqlerrm", s->error_slots[kErrorMessage]);
+    handler_errors_.push_back(s->error_slots);
+    Block action = BindStatements(handler.value("action", json::array()));
+    handler_errors_.pop_back();
+    scope_.PopBlock();
+    s->handler_conditions.push_back(std::move(codes));
+    s->blocks.push_back(std::move(action));
+  }
+  return s;
 }
 
 StmtPtr ProcedureBinder::BindAssign(const json& st) {
@@ -1263,8 +1321,7 @@ void ProcedureBinder::ReturningIntoOfLoop(std::vector<StmtPtr>& stmts, std::vect
 // hidden ROW_COUNT variable (made on first use: a procedure without GET DIAGNOSTICS does
 // not keep a count).
 void ProcedureBinder::BindGetDiagnostics(const json& st, Block& out) {
-  if (st.value("is_stacked", false))
-    Unsupported("GET STACKED DIAGNOSTICS", line_, "EXCEPTION blocks are not supported, so no error is ever stacked.");
+  if (st.value("is_stacked", false)) return BindGetStackedDiagnostics(st, out);
   for (const json& node : st.value("diag_items", json::array())) {
     const json& item = NodeBody(node);
     const std::string kind = item.value("kind", "");
@@ -1278,6 +1335,41 @@ void ProcedureBinder::BindGetDiagnostics(const json& st, Block& out) {
     s->target = slot;
     s->value = Coerce(MakeSlot(Slot{SlotSpace::kVariable, ir_->row_count_variable}, SqlType::Of(TypeId::kInt8)),
                       target.type, CastContext::kAssignment, target.name);
+    out.push_back(std::move(s));
+  }
+}
+
+// GET STACKED DIAGNOSTICS in a handler: assignments from the caught error's slots.
+// Outside one it fails when it runs, as in PL/pgSQL.
+void ProcedureBinder::BindGetStackedDiagnostics(const json& st, Block& out) {
+  if (handler_errors_.empty()) {
+    auto s = NewStmt(StmtKind::kRaise, line_);
+    s->sqlstate = "0Z002";
+    s->message = "GET STACKED DIAGNOSTICS cannot be used outside an exception handler";
+    out.push_back(std::move(s));
+    return;
+  }
+  const std::vector<int>& error = handler_errors_.back();
+  for (const json& node : st.value("diag_items", json::array())) {
+    const json& item = NodeBody(node);
+    const std::string kind = item.value("kind", "");
+    int field = kind == "RETURNED_SQLSTATE"      ? kErrorSqlstate
+                : kind == "MESSAGE_TEXT"         ? kErrorMessage
+                : kind == "PG_EXCEPTION_DETAIL"  ? kErrorDetail
+                : kind == "PG_EXCEPTION_HINT"    ? kErrorHint
+                : kind == "PG_EXCEPTION_CONTEXT" ? kErrorContext
+                                                 : -1;
+    if (field < 0)
+      Unsupported(fmt::format("GET STACKED DIAGNOSTICS {}", kind), line_,
+                  "RETURNED_SQLSTATE, MESSAGE_TEXT, PG_EXCEPTION_DETAIL, PG_EXCEPTION_HINT and PG_EXCEPTION_CONTEXT are "
+                  "the items supported.");
+    const int slot = SlotOfVarno(item.value("target", 0), line_);
+    CheckAssignable(slot, line_);
+    const Variable& target = ir_->variables[slot];
+    auto s = NewStmt(StmtKind::kAssign, line_);
+    s->target = slot;
+    s->value = Coerce(MakeSlot(Slot{SlotSpace::kVariable, error[field]}, SqlType::Of(TypeId::kText)), target.type,
+                      CastContext::kAssignment, target.name);
     out.push_back(std::move(s));
   }
 }
@@ -1461,8 +1553,17 @@ StmtPtr ProcedureBinder::BindRaise(const json& st) {
     s->raise_hint = static_cast<int>(s->args.size());
     s->args.push_back(std::move(hint));
   }
-  if (!has_message && condname.empty() && !message_option && st.value("options", json::array()).empty())
-    throw SqlError("0Z002", "RAISE without parameters cannot be used outside an exception handler");
+  if (!has_message && condname.empty() && !message_option && st.value("options", json::array()).empty()) {
+    if (handler_errors_.empty()) {  // PL/pgSQL fails when it runs
+      s->level = RaiseLevel::kException;
+      s->sqlstate = "0Z002";
+      s->message = "RAISE without parameters cannot be used outside an exception handler";
+      return s;
+    }
+    s->reraise = true;  // the error the innermost handler caught, as it was
+    s->error_slots = handler_errors_.back();
+    return s;
+  }
   if (!has_message && condname.empty() && !message_option) s->message = s->sqlstate;
   return s;
 }
@@ -1496,9 +1597,10 @@ void NumberTableStatements(ProcedureIr& ir, Block& block) {
       ir.table_statements.push_back(s.get());
       s->id = static_cast<int>(ir.table_statements.size());
     }
+    // In the text's order: an EXCEPTION block's statements before its handlers'.
+    NumberTableStatements(ir, s->body);
     for (auto& b : s->blocks) NumberTableStatements(ir, b);
     NumberTableStatements(ir, s->else_block);
-    NumberTableStatements(ir, s->body);
   }
 }
 

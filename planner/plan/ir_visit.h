@@ -50,14 +50,14 @@ void ForEachOwnExpr(StmtT& s, F&& fn) {
   if (s.query) ForEachQueryExpr(*s.query, fn);
 }
 
-// Pre-order over every statement of `block` and its nested blocks.
+// Pre-order over every statement of `block` and its nested blocks, in the text's order.
 template <typename BlockT, typename F>
 void ForEachStmt(BlockT& block, F&& fn) {
   for (auto& s : block) {
     fn(*s);
+    ForEachStmt(s->body, fn);  // first: an EXCEPTION block's statements come before its handlers
     for (auto& b : s->blocks) ForEachStmt(b, fn);
     ForEachStmt(s->else_block, fn);
-    ForEachStmt(s->body, fn);
   }
 }
 

@@ -123,7 +123,17 @@ enum class StmtKind : uint8_t {
   kReconRead,    // (init program only) run body statement `target_stmt`'s read against the
                  // last committed state, assigning its targets (reconnaissance)
   kNull,         // NULL;
+  // BEGIN body EXCEPTION WHEN ... THEN handler ... END: `body` runs in a subtransaction;
+  // an error leaving it undoes the body's writes (variables keep their values, as in
+  // PL/pgSQL) and runs the first handler whose conditions match, blocks[i] for
+  // handler_conditions[i], or leaves the block unmatched. In the init program: `body`
+  // stops at an error, then `else_block` (every handler's declarations) runs.
+  kExceptionBlock,
 };
+
+// The fields of a caught error a handler sees (Stmt::error_slots): SQLSTATE, SQLERRM, and
+// what GET STACKED DIAGNOSTICS reads besides them.
+enum ErrorSlot : uint8_t { kErrorSqlstate, kErrorMessage, kErrorDetail, kErrorHint, kErrorContext, kErrorSlotCount };
 
 enum class OnConflict : uint8_t { kNone, kDoNothing, kDoUpdate };
 enum class RaiseLevel : uint8_t { kNotice, kWarning, kInfo, kLog, kDebug, kException };
@@ -214,6 +224,15 @@ struct Stmt {
 
   // kDeclare / kReconRead: the body statement this init statement stands for.
   int target_stmt = -1;
+
+  // kExceptionBlock: per handler, the SQLSTATEs it catches (a code ending in "000" is a
+  // class and catches the class; "OTHERS" all but 57014 and P0004, as PL/pgSQL).
+  std::vector<std::vector<std::string>> handler_conditions;
+  // kExceptionBlock: the text slots a caught error is stored in for its handler
+  // (ErrorSlot order); kRaise with `reraise` (a bare RAISE; in a handler): where it reads
+  // the error to raise again.
+  std::vector<int> error_slots;
+  bool reraise = false;
 
   // Analysis result for table statements (body only).
   std::optional<AccessInfo> access;

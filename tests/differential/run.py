@@ -470,6 +470,27 @@ def gen_check_constraints(rng, n):
     return out
 
 
+def gen_exception_blocks(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.3:
+            out.append(f"SELECT bump({rng.randrange(1, 7)}, {rng.randrange(-5, 30)});")
+        elif r < 0.55:
+            amount = f"{rng.randrange(0, 8000) / 100:.2f}"
+            out.append(f"SELECT pay({rng.randrange(1, 7)}, {rng.randrange(1, 8)}, {amount});")
+        elif r < 0.7:
+            out.append(f"SELECT ratio({rng.randrange(100, 130)}, {rng.randrange(-2, 3)});")
+        elif r < 0.8:
+            out.append(f"SELECT fill({rng.randrange(200, 230)}, {rng.randrange(1, 5)});")
+        elif r < 0.92:
+            k = rng.choice([rng.randrange(100, 125), rng.randrange(200, 235)])
+            out.append(f"SELECT take({k});")
+        else:
+            out.append(f"SELECT first_free({rng.randrange(200, 225)});")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------

@@ -39,10 +39,28 @@ BEGIN
 END $$;
 EXPLAIN PROCEDURE tag_all;
 
+-- 24. an EXCEPTION block's writes stay undoable to its end: the publish point follows it,
+-- and a handler's writes are declared with the block's (unused ones become ignore markers)
+CREATE FUNCTION try_insert(p_k integer, p_d bigint) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE counter SET n = n + 1 WHERE k = 1;
+  BEGIN
+    INSERT INTO counter VALUES (p_k, p_d, 'new');
+  EXCEPTION WHEN unique_violation THEN
+    UPDATE counter SET n = n + p_d WHERE k = p_k;
+  END;
+  UPDATE counter SET label = 'seen' WHERE k = 2;
+  RETURN 'done';
+END $$;
+EXPLAIN PROCEDURE try_insert;
+EXPLAIN CALL try_insert(7, 3);
+
 SELECT guarded_reset(1, false);
 SELECT guarded_reset(1, true);
 CALL relabel(2, 'deux');
 SELECT add_and_log(2, 5);
 SELECT add_and_log(2, 5);
 SELECT tag_all(ARRAY[2, 2, 1]);
+SELECT try_insert(7, 3);
+SELECT try_insert(7, 4);
 SELECT * FROM counter ORDER BY k;
