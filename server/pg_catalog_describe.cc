@@ -38,6 +38,8 @@ struct Relation {
   const planner::SequenceInfo* sequence = nullptr;
   std::vector<int> columns;  // 'i': the indexed columns
   bool primary = false;
+  bool unique = false;      // 'i': the primary key's, or a UNIQUE index
+  bool constraint = false;  // 'i': made by a PRIMARY KEY or UNIQUE constraint
 };
 
 std::vector<Relation> Relations(const planner::Catalog& catalog) {
@@ -46,11 +48,11 @@ std::vector<Relation> Relations(const planner::Catalog& catalog) {
     out.push_back({t->name, 'r', MakeOid('r', t->name), t, nullptr, {}, false});
     if (!t->primary_key.empty()) {
       std::string pkey = t->name + "_pkey";
-      out.push_back({pkey, 'i', MakeOid('i', pkey), t, nullptr, t->primary_key, true});
+      out.push_back({pkey, 'i', MakeOid('i', pkey), t, nullptr, t->primary_key, true, true, true});
     }
     for (const std::string& index : t->indexes)
       if (const planner::IndexInfo* info = catalog.FindIndex(index))
-        out.push_back({index, 'i', MakeOid('i', index), t, nullptr, info->columns, false});
+        out.push_back({index, 'i', MakeOid('i', index), t, nullptr, info->columns, false, info->unique, info->constraint});
   }
   for (const planner::SequenceInfo* s : catalog.Sequences()) out.push_back({s->name, 'S', MakeOid('S', s->name), nullptr, s, {}, false});
   std::sort(out.begin(), out.end(), [](const Relation& a, const Relation& b) { return a.name < b.name; });
@@ -110,7 +112,7 @@ std::string ColumnList(const planner::TableInfo& t, const std::vector<int>& colu
 }
 
 std::string IndexDef(const Relation& r) {
-  return fmt::format("CREATE {}INDEX {} ON public.{} USING btree ({})", r.primary ? "UNIQUE " : "", r.name, r.table->name,
+  return fmt::format("CREATE {}INDEX {} ON public.{} USING btree ({})", r.unique ? "UNIQUE " : "", r.name, r.table->name,
                      ColumnList(*r.table, r.columns));
 }
 
@@ -198,7 +200,7 @@ std::optional<WireResult> AnswerDescribeQuery(const std::string& text, CatalogCo
       std::vector<Row> rows;
       const Relation* r = ByOid(rels, OidAfter(text, "c.oid = "));
       if (r && r->kind == 'i')
-        rows.push_back({Bool(r->primary), Bool(r->primary), "f", "t", "f", "f", "f", "f", "btree", r->table->name, std::nullopt});
+        rows.push_back({Bool(r->unique), Bool(r->primary), "f", "t", "f", "f", "f", "f", "btree", r->table->name, std::nullopt});
       return Rows({"indisunique", "indisprimary", "indisclustered", "indisvalid", "condeferrable", "condeferred",
                    "indisreplident", "indnullsnotdistinct", "amname", "relname", "pg_get_expr"},
                   std::move(rows));
@@ -215,13 +217,13 @@ std::optional<WireResult> AnswerDescribeQuery(const std::string& text, CatalogCo
       });
       for (const Relation* r : indexes) {
         std::optional<std::string> condef, contype;
-        if (r->primary) {
-          condef = "PRIMARY KEY (" + ColumnList(*r->table, r->columns) + ")";
-          contype = "p";
+        if (r->constraint) {
+          condef = (r->primary ? "PRIMARY KEY (" : "UNIQUE (") + ColumnList(*r->table, r->columns) + ")";
+          contype = r->primary ? "p" : "u";
         }
-        rows.push_back({r->name, Bool(r->primary), Bool(r->primary), "f", "t", IndexDef(*r), condef, contype,
-                        r->primary ? std::optional<std::string>("f") : std::nullopt,
-                        r->primary ? std::optional<std::string>("f") : std::nullopt, "f", "0"});
+        rows.push_back({r->name, Bool(r->primary), Bool(r->unique), "f", "t", IndexDef(*r), condef, contype,
+                        r->constraint ? std::optional<std::string>("f") : std::nullopt,
+                        r->constraint ? std::optional<std::string>("f") : std::nullopt, "f", "0"});
       }
       return Rows({"relname", "indisprimary", "indisunique", "indisclustered", "indisvalid", "pg_get_indexdef",
                    "pg_get_constraintdef", "contype", "condeferrable", "condeferred", "indisreplident", "reltablespace"},

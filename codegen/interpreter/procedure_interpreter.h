@@ -125,6 +125,12 @@ class ProcedureInterpreter {
   void ReturnedNoRow(const planner::Stmt& s);
   void RunRaise(const planner::Stmt& s);
   Flow RunExceptionBlock(const planner::Stmt& s);
+  // UNIQUE indexes (codegen/runtime/table_access.h's UniqueConflict): an INSERT's row
+  // that one refuses raises 23505, or is skipped (true) under ON CONFLICT DO NOTHING
+  // without a target; an UPDATE's new row raises.
+  bool UniqueRefusesInsert(const planner::Stmt& s, const engine::Key& key, const engine::RowValue& row);
+  void CheckUniqueUpdate(const planner::TableInfo& table, const engine::Key& key, const engine::RowValue& row,
+                         const engine::RowValue& old);
   void RunReturn(const planner::Stmt& s);
   void RunReturnNext(const planner::Stmt& s);
   void RunDeclare(const planner::Stmt& s);

@@ -14,24 +14,6 @@ using planner::Datum;
 using planner::SqlError;
 using planner::TableInfo;
 
-namespace {
-
-std::string KeyText(const TableInfo& table, std::span<const Datum> row) {
-  std::string names, values;
-  for (size_t i = 0; i < table.primary_key.size(); ++i) {
-    int c = table.primary_key[i];
-    if (i > 0) {
-      names += ", ";
-      values += ", ";
-    }
-    names += table.columns[c].name;
-    values += planner::DatumToText(row[c], table.columns[c].type);
-  }
-  return fmt::format("({})=({})", names, values);
-}
-
-}  // namespace
-
 engine::Key PrimaryKeyOf(const TableInfo& table, std::span<const Datum> row) {
   engine::Key key;
   for (int c : table.primary_key) {
@@ -127,10 +109,29 @@ engine::RowValuePtr BuildRow(const TableInfo& table, const engine::Schema& schem
   return b.Build();
 }
 
-void ThrowDuplicateKey(const TableInfo& table, std::span<const Datum> row) {
-  throw SqlError(planner::sqlstate::kUniqueViolation,
-                 fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", table.name))
-      .WithDetail(fmt::format("Key {} already exists.", KeyText(table, row)));
+void ThrowDuplicateKey(const TableInfo& table, std::span<const Datum> row) { throw planner::PrimaryKeyViolation(table, row); }
+
+const TableInfo::UniqueIndex* UniqueConflict(engine::ExecContext& exec, const TableInfo& table, const engine::Key& key,
+                                             const engine::RowValue& row, const engine::RowValue* old) {
+  const engine::Table& t = exec.table(table.id);
+  for (const TableInfo::UniqueIndex& u : table.unique_indexes) {
+    std::optional<engine::Key> values = t.IndexKey(u.engine_index, row);
+    if (!values) continue;
+    if (old != nullptr) {
+      std::optional<engine::Key> before = t.IndexKey(u.engine_index, *old);
+      if (before && *before == *values) continue;
+    }
+    bool taken = false;
+    exec.ScanIndex(table.id, u.engine_index, *values, values->PrefixSuccessor(),
+                   [&](const engine::Key& other, const engine::RowValue& v) {
+                     if (other == key) return true;
+                     std::optional<engine::Key> held = t.IndexKey(u.engine_index, v);
+                     taken = held && *held == *values;
+                     return !taken;
+                   });
+    if (taken) return &u;
+  }
+  return nullptr;
 }
 
 }  // namespace caracal::codegen

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/procedure/procedure.h"
 #include "engine/types/key.h"
 #include "engine/types/row_value.h"
 #include "planner/catalog/catalog.h"
@@ -45,5 +46,14 @@ engine::RowValuePtr BuildRow(const planner::TableInfo& table, const engine::Sche
 
 // PostgreSQL's duplicate-key error for `table`'s primary key.
 [[noreturn]] void ThrowDuplicateKey(const planner::TableInfo& table, std::span<const planner::Datum> row);
+
+// The first UNIQUE index of `table` on which `row`, about to be written at `key`, holds
+// the values of another row that exists at the transaction's serial position (its own
+// writes included), or null. `old`: the row's value before this write (index values it
+// keeps need no check). NULLs never conflict. The index scan waits for earlier writers,
+// whose entries initialization declared, so the first writer in serial order wins.
+const planner::TableInfo::UniqueIndex* UniqueConflict(engine::ExecContext& exec, const planner::TableInfo& table,
+                                                      const engine::Key& key, const engine::RowValue& row,
+                                                      const engine::RowValue* old);
 
 }  // namespace caracal::codegen

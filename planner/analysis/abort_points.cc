@@ -186,6 +186,12 @@ bool OwnStatementMayAbort(const Stmt& s, const ProcedureIr& ir) {
     case StmtKind::kUpdate:
     case StmtKind::kDelete: {
       if (s.kind == StmtKind::kInsert && s.on_conflict == OnConflict::kNone) return true;
+      // A UNIQUE index refuses rows (unless DO NOTHING without a target skips them).
+      if (s.kind == StmtKind::kInsert && !s.table->unique_indexes.empty() &&
+          !(s.on_conflict == OnConflict::kDoNothing && s.conflict_any_index))
+        return true;
+      for (const auto& [c, e] : s.assignments)
+        if (s.table->InUniqueIndex(c)) return true;
       if (s.strict) return true;
       // RETURNING ... INTO of a range write: more than one row raises.
       if (s.kind != StmtKind::kInsert && !s.into.empty() && s.where_key.kind != KeyAccess::Kind::kPoint) return true;

@@ -130,6 +130,25 @@ bool IsPrimaryKeyTarget(const TableInfo& table, const PgQuery__InferClause* infe
   return columns == std::set<int>(table.primary_key.begin(), table.primary_key.end()) && !infer->where_clause;
 }
 
+// Whether an ON CONFLICT target names one of the table's UNIQUE indexes (by constraint
+// name or by its columns).
+bool MatchesUniqueIndex(const TableInfo& table, const PgQuery__InferClause* infer) {
+  for (const TableInfo::UniqueIndex& u : table.unique_indexes) {
+    if (infer->conname && *infer->conname) {
+      if (u.name == infer->conname) return true;
+      continue;
+    }
+    std::set<int> columns;
+    for (size_t i = 0; i < infer->n_index_elems; ++i) {
+      const PgQuery__Node* n = infer->index_elems[i];
+      if (n->node_case != PG_QUERY__NODE__NODE_INDEX_ELEM || !n->index_elem->name) return false;
+      columns.insert(table.ColumnIndex(n->index_elem->name));
+    }
+    if (columns == std::set<int>(u.columns.begin(), u.columns.end())) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 KeyAccess KeyAccessOf(const AccessPath& path) {
@@ -236,6 +255,10 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
       throw SqlError(sqlstate::kSyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name",
                      conflict->location)
           .WithHint("For example, ON CONFLICT (column_name).");
+    if (conflict->infer && !IsPrimaryKeyTarget(table, conflict->infer) && MatchesUniqueIndex(table, conflict->infer))
+      throw SqlError(sqlstate::kFeatureNotSupported,
+                     "ON CONFLICT on a UNIQUE index other than the primary key is not supported yet", conflict->infer->location)
+          .WithHint("Name the primary key's columns, or omit the target with DO NOTHING (every unique index then counts).");
     if (conflict->infer && !IsPrimaryKeyTarget(table, conflict->infer))
       throw SqlError(sqlstate::kInvalidColumnReference,
                      "there is no unique or exclusion constraint matching the ON CONFLICT specification",
@@ -261,6 +284,7 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
     for (size_t c = 0; c < table.columns.size(); ++c)
       if (!s->row_values[c]) s->row_values[c] = ColumnDefault(table.columns[c], variables_);
     s->on_conflict = on_conflict;
+    s->conflict_any_index = conflict && !conflict->infer;
     if (on_conflict == OnConflict::kDoUpdate) {
       TableScope scope(table, RefName(stmt->relation), variables_, true);
       ExprBinder binder(&scope, &catalog_);

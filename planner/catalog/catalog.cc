@@ -92,16 +92,18 @@ void Catalog::DropTable(std::string_view name) {
   tables_.erase(it);
 }
 
-const IndexInfo& Catalog::CreateIndex(std::string name, std::string_view table_name, std::vector<int> columns) {
+const IndexInfo& Catalog::CreateIndex(std::string name, std::string_view table_name, std::vector<int> columns, bool unique,
+                                      bool constraint) {
   auto it = tables_.find(table_name);
   if (it == tables_.end())
     throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", table_name));
   if (RelationExists(name)) throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
   TableInfo& table = *it->second;
-  IndexInfo index{name, table.name, columns, static_cast<int>(table.indexes.size())};
+  IndexInfo index{name, table.name, columns, static_cast<int>(table.indexes.size()), unique, constraint};
   db_.AddIndex(table.id, engine::IndexSchema{name, std::move(columns)});  // fills it from the rows
   indexes_.emplace(name, index);
   table.indexes.push_back(name);
+  NumberIndexes(table);
   return indexes_.at(name);
 }
 
@@ -130,8 +132,19 @@ void Catalog::DropDetachedIndex(const DetachedIndex& detached) {
   db_.DropIndex(detached.table, detached.info.engine_index);
 }
 
-void Catalog::NumberIndexes(const TableInfo& table) {
-  for (size_t i = 0; i < table.indexes.size(); ++i) indexes_.at(table.indexes[i]).engine_index = static_cast<int>(i);
+bool TableInfo::InUniqueIndex(int column) const {
+  for (const UniqueIndex& u : unique_indexes)
+    if (std::ranges::find(u.columns, column) != u.columns.end()) return true;
+  return false;
+}
+
+void Catalog::NumberIndexes(TableInfo& table) {
+  table.unique_indexes.clear();
+  for (size_t i = 0; i < table.indexes.size(); ++i) {
+    IndexInfo& index = indexes_.at(table.indexes[i]);
+    index.engine_index = static_cast<int>(i);
+    if (index.unique) table.unique_indexes.push_back({static_cast<int>(i), index.name, index.columns});
+  }
 }
 
 const SequenceInfo& Catalog::CreateSequence(std::string name, int64_t start, int64_t increment) {
@@ -150,12 +163,14 @@ void Catalog::DropSequence(std::string_view name) {
   sequences_.erase(it);
 }
 
-std::string Catalog::ChooseIndexName(std::string_view table, const std::vector<std::string>& columns) const {
+std::string Catalog::ChooseIndexName(std::string_view table, const std::vector<std::string>& columns,
+                                     std::string_view suffix, const std::vector<std::string>& taken) const {
   std::string base = std::string(table);
   for (const std::string& c : columns) base += "_" + c;
-  base += "_idx";
+  base += "_" + std::string(suffix);
   std::string name = base;
-  for (int i = 1; RelationExists(name); ++i) name = fmt::format("{}{}", base, i);
+  for (int i = 1; RelationExists(name) || std::ranges::find(taken, name) != taken.end(); ++i)
+    name = fmt::format("{}{}", base, i);
   return name;
 }
 

@@ -60,6 +60,16 @@ struct TableInfo {
   std::vector<CatalogColumn> columns;
   std::vector<int> primary_key;  // column positions, in key order
   std::vector<std::string> indexes;  // names of this table's indexes, in engine index order
+  // Its UNIQUE indexes by engine position: what every INSERT and UPDATE checks (after
+  // the primary key), in the order PostgreSQL checks them.
+  struct UniqueIndex {
+    int engine_index = 0;
+    std::string name;
+    std::vector<int> columns;
+  };
+  std::vector<UniqueIndex> unique_indexes;
+  // Whether a write of `column` may break a UNIQUE index.
+  bool InUniqueIndex(int column) const;
   std::vector<CheckConstraint> checks;  // by name: the order PostgreSQL checks them in
 
   int ColumnIndex(std::string_view column) const;
@@ -70,6 +80,10 @@ struct IndexInfo {
   std::string table;
   std::vector<int> columns;
   int engine_index = 0;  // position among the engine table's secondary indexes
+  // UNIQUE: no two rows hold the same non-NULL values in `columns` (NULLs are distinct,
+  // as PostgreSQL's default). `constraint`: made by a UNIQUE constraint, not CREATE INDEX.
+  bool unique = false;
+  bool constraint = false;
 };
 
 struct SequenceInfo {
@@ -110,7 +124,8 @@ class Catalog {
   const TableInfo& CreateTable(TableInfo table);
   void DropTable(std::string_view name);
   // CREATE INDEX fills the new engine index from the table's rows.
-  const IndexInfo& CreateIndex(std::string name, std::string_view table, std::vector<int> columns);
+  const IndexInfo& CreateIndex(std::string name, std::string_view table, std::vector<int> columns, bool unique = false,
+                               bool constraint = false);
   // DROP INDEX in two steps, so that the procedures using the table can be analysed
   // again without the index before the engine loses it: DetachIndex removes the index
   // from the catalog only (the table's later indexes take the engine positions they
@@ -142,7 +157,8 @@ class Catalog {
 
   // An unused name for an index on `table` over `columns`, as PostgreSQL picks one
   // (t_a_b_idx, then t_a_b_idx1, ...).
-  std::string ChooseIndexName(std::string_view table, const std::vector<std::string>& columns) const;
+  std::string ChooseIndexName(std::string_view table, const std::vector<std::string>& columns,
+                              std::string_view suffix = "idx", const std::vector<std::string>& taken = {}) const;
 
   // The engine schema for a table description.
   static engine::Schema EngineSchema(const TableInfo& table);
@@ -157,7 +173,7 @@ class Catalog {
 
  private:
   void RefuseWhileProceduresUse(const TableInfo& table, const std::string& what) const;
-  void NumberIndexes(const TableInfo& table);
+  void NumberIndexes(TableInfo& table);
 
   engine::Database& db_;
   std::map<std::string, std::unique_ptr<TableInfo>, std::less<>> tables_;

@@ -32,6 +32,30 @@ SqlError CheckViolation(const TableInfo& table, const std::string& constraint, s
       .WithDetail(RowText(table, row));
 }
 
+std::string KeyValuesText(const TableInfo& table, std::span<const int> columns, std::span<const Datum> row) {
+  std::string names, values;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const CatalogColumn& c = table.columns[static_cast<size_t>(columns[i])];
+    names += (i ? ", " : "") + c.name;
+    values += (i ? ", " : "") + DatumToText(row[static_cast<size_t>(columns[i])], c.type);
+  }
+  return fmt::format("({})=({})", names, values);
+}
+
+std::string DuplicateKeyDetail(const TableInfo& table, std::span<const int> columns, std::span<const Datum> row) {
+  return fmt::format("Key {} already exists.", KeyValuesText(table, columns, row));
+}
+
+SqlError UniqueViolation(const TableInfo& table, const std::string& constraint, std::span<const int> columns,
+                         std::span<const Datum> row) {
+  return SqlError(sqlstate::kUniqueViolation, fmt::format("duplicate key value violates unique constraint \"{}\"", constraint))
+      .WithDetail(DuplicateKeyDetail(table, columns, row));
+}
+
+SqlError PrimaryKeyViolation(const TableInfo& table, std::span<const Datum> row) {
+  return UniqueViolation(table, table.name + "_pkey", table.primary_key, row);
+}
+
 void EnforceConstraints(const TableInfo& table, const engine::Schema& schema, const engine::RowValue& built,
                         std::span<const Datum> row) {
   for (size_t c = 0; c < table.columns.size(); ++c)

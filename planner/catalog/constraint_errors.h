@@ -19,6 +19,17 @@ SqlError NotNullViolation(const TableInfo& table, int column, std::span<const Da
 // 23514 for `row` (one Datum per column) failing CHECK constraint `constraint`.
 SqlError CheckViolation(const TableInfo& table, const std::string& constraint, std::span<const Datum> row);
 
+// "(a, b)=(1, x)": the values of `columns` in `row` (one Datum per column), as
+// PostgreSQL shows a key.
+std::string KeyValuesText(const TableInfo& table, std::span<const int> columns, std::span<const Datum> row);
+// "Key (a, b)=(1, x) already exists.": the DETAIL of a unique violation.
+std::string DuplicateKeyDetail(const TableInfo& table, std::span<const int> columns, std::span<const Datum> row);
+// 23505 for `row` holding values of `columns` another row holds, under unique
+// constraint or index `constraint` (the primary key's is "<table>_pkey").
+SqlError UniqueViolation(const TableInfo& table, const std::string& constraint, std::span<const int> columns,
+                         std::span<const Datum> row);
+SqlError PrimaryKeyViolation(const TableInfo& table, std::span<const Datum> row);
+
 // Raises the first violation, as PostgreSQL orders them (NOT NULL, then the CHECK
 // constraints by name), of `row` - the datums and, for the checks, the same row built
 // for `schema`: the bulk loads' check (COPY, INSERT ... SELECT between epochs).

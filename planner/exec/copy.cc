@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "planner/catalog/constraint_errors.h"
+#include "planner/exec/snapshot_source.h"
+#include "planner/exec/unique_load_check.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/parser/pg_nodes.h"
 #include "planner/types/sql_error.h"
@@ -184,6 +186,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
   std::vector<std::string> key_texts;  // "Key (a)=(1) already exists.", for duplicate-key errors
   std::vector<int> key_lines;
   std::set<engine::Key, engine::KeyLess> seen;
+  UniqueLoadCheck unique(*table, catalog.database().table(table->id));
   size_t pos = 0;
   int line = 0;
   std::vector<Field> fields;
@@ -243,18 +246,13 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
     std::vector<engine::Value> key_values;
     for (int c : table->primary_key) key_values.push_back(values[c]);
     engine::Key key = EncodePrimaryKey(schema, key_values);
-    std::string cols, vals;
-    for (size_t k = 0; k < table->primary_key.size(); ++k) {
-      int c = table->primary_key[k];
-      cols += (k ? ", " : "") + table->columns[c].name;
-      vals += (k ? ", " : "") + DatumToText(datums[c], table->columns[c].type);
-    }
-    std::string key_text = fmt::format("Key ({})=({}) already exists.", cols, vals);
+    std::string key_text = DuplicateKeyDetail(*table, table->primary_key, datums);
     if (!seen.insert(key).second)
       throw SqlError(sqlstate::kUniqueViolation,
                      fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", table_name))
           .WithDetail(key_text)
           .WithContext(fmt::format("COPY {}, line {}", table_name, record_line));
+    if (!table->unique_indexes.empty()) unique.Add(*built, datums, fmt::format("COPY {}, line {}", table_name, record_line));
     keys.push_back(std::move(key));
     if (progress && keys.size() % kCopyProgressRows == 0) progress(static_cast<int64_t>(keys.size()));
     key_texts.push_back(std::move(key_text));
@@ -265,13 +263,14 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
   if (progress) progress(static_cast<int64_t>(keys.size()));
   engine.RunExclusive([&] {
     {
-      engine::Snapshot snapshot(catalog.database());
+      SnapshotSource snapshot(catalog.database());
       for (size_t i = 0; i < keys.size(); ++i)
         if (snapshot.Read(table->id, keys[i]))
           throw SqlError(sqlstate::kUniqueViolation,
                          fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", table_name))
               .WithDetail(key_texts[i])
               .WithContext(fmt::format("COPY {}, line {}", table_name, key_lines[i]));
+      unique.CheckAgainst(snapshot);
     }
     for (size_t i = 0; i < rows.size(); ++i) catalog.database().LoadRow(table->id, std::move(rows[i]));
   });

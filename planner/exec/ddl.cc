@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <set>
 
+#include "engine/storage/database.h"
 #include "planner/binder/coerce.h"
+#include "planner/catalog/constraint_errors.h"
 #include "planner/binder/expr_binder.h"
 #include "planner/binder/table_scope.h"
 #include "planner/expr/expr_eval.h"
@@ -68,8 +70,14 @@ void SetPrimaryKey(TableInfo& t, const std::vector<std::string>& names, int loca
 }
 
 void CheckConstraintSupported(const PgQuery__Constraint* c) {
+  if (c->deferrable) throw NotSupported("DEFERRABLE constraints", c->location);
   switch (c->contype) {
-    case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE: throw NotSupported("UNIQUE constraints", c->location);
+    case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
+      if (c->nulls_not_distinct) throw NotSupported("UNIQUE NULLS NOT DISTINCT", c->location);
+      if (c->n_including > 0) throw NotSupported("INCLUDE columns", c->location);
+      break;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE:
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED: throw NotSupported("DEFERRABLE constraints", c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: throw NotSupported("FOREIGN KEY constraints", c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION: throw NotSupported("EXCLUDE constraints", c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED: throw NotSupported("generated columns", c->location);
@@ -198,6 +206,12 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     std::string column;  // a column constraint's column ("" for a table constraint)
   };
   std::vector<PendingCheck> checks;  // bound once every column is known
+  struct PendingUnique {
+    std::string name;  // "" until named
+    std::vector<std::string> columns;
+    int location;
+  };
+  std::vector<PendingUnique> uniques;
   NoColumns no_columns;
   for (size_t i = 0; i < stmt->n_table_elts; ++i) {
     const PgQuery__Node* elt = stmt->table_elts[i];
@@ -206,6 +220,8 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
       CheckConstraintSupported(c);
       if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY) table_pks.push_back({KeyNames(c->keys, c->n_keys), c->location});
       if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) checks.push_back({c, ""});
+      if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE)
+        uniques.push_back({c->conname ? c->conname : "", KeyNames(c->keys, c->n_keys), c->location});
       continue;
     }
     if (elt->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF) throw NotSupported("this table element");
@@ -224,6 +240,9 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
         case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL: saw_not_null = true; col.not_null = true; break;
         case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY: pk_location = c->location; break;
         case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: checks.push_back({c, col.name}); break;
+        case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
+          uniques.push_back({c->conname ? c->conname : "", {def->colname}, c->location});
+          break;
         case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: {
           if (!col.type.is_integer())
             throw SqlError(sqlstate::kDatatypeMismatch,
@@ -286,9 +305,48 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
   if (t.primary_key.empty())
     throw SqlError(sqlstate::kInvalidTableDefinition, fmt::format("table \"{}\" must have a primary key", t.name))
         .WithHint("Caracal addresses every row by its primary key; add PRIMARY KEY (...) to the definition.");
+  // UNIQUE constraints: an index each. As PostgreSQL merges them: one on the primary key's
+  // columns (in its order) or repeating an earlier one's is dropped, its name going to an
+  // unnamed earlier one; then the unnamed ones are named table_columns_key (numbered when
+  // taken).
+  struct UniqueIndexDef {
+    std::string name;
+    std::vector<std::string> column_names;
+    std::vector<int> columns;
+  };
+  std::vector<UniqueIndexDef> unique_defs;
+  for (const PendingUnique& u : uniques) {
+    std::vector<int> columns;
+    for (const std::string& n : u.columns) {
+      int c = t.ColumnIndex(n);
+      if (c < 0)
+        throw SqlError(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" named in key does not exist", n), u.location);
+      if (std::ranges::find(columns, c) != columns.end())
+        throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" appears twice in unique constraint", n),
+                       u.location);
+      columns.push_back(c);
+    }
+    if (columns == t.primary_key) continue;
+    auto prior = std::ranges::find_if(unique_defs, [&](const UniqueIndexDef& d) { return d.columns == columns; });
+    if (prior != unique_defs.end()) {
+      if (prior->name.empty()) prior->name = u.name;
+      continue;
+    }
+    unique_defs.push_back({u.name, u.columns, std::move(columns)});
+  }
+  std::vector<std::string> taken;
+  for (const OwnedSequence& o : owned) taken.push_back(o.name);
+  for (UniqueIndexDef& d : unique_defs) {
+    if (d.name.empty()) d.name = catalog.ChooseIndexName(t.name, d.column_names, "key", taken);
+    if (catalog.RelationExists(d.name) || std::ranges::find(taken, d.name) != taken.end() || d.name == t.name + "_pkey")
+      throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", d.name));
+    taken.push_back(d.name);
+  }
   engine.RunExclusive([&] {
     for (const OwnedSequence& s : owned) catalog.CreateSequence(s.name, s.start, s.increment);
+    const std::string name = t.name;
     catalog.CreateTable(std::move(t));
+    for (UniqueIndexDef& d : unique_defs) catalog.CreateIndex(d.name, name, std::move(d.columns), true, true);
   });
   return {"CREATE TABLE", {}, nullptr};
 }
@@ -330,8 +388,37 @@ void DropIndexes(const std::vector<std::string>& names, Catalog& catalog, engine
   });
 }
 
+// CREATE UNIQUE INDEX over rows that already break it fails, and the index it made goes:
+// the first two rows (in index order) holding the same non-NULL values are named.
+void RefuseDuplicates(Catalog& catalog, const TableInfo& table, const IndexInfo& index) {
+  std::optional<std::string> duplicated;
+  {
+    engine::Snapshot snapshot(catalog.database());
+    const engine::Table& t = catalog.database().table(table.id);
+    std::optional<engine::Key> previous;
+    snapshot.ScanIndex(table.id, index.engine_index, engine::Key(), engine::Key(),
+                       [&](const engine::Key&, const engine::RowValue& row) {
+                         std::optional<engine::Key> values = t.IndexKey(index.engine_index, row);
+                         if (values && previous && *values == *previous) {
+                           std::vector<Datum> datums(table.columns.size());
+                           for (int c : index.columns)
+                             DatumFromRowInto(row, c, t.schema().column(c), datums[static_cast<size_t>(c)]);
+                           duplicated = fmt::format("Key {} is duplicated.", KeyValuesText(table, index.columns, datums));
+                           return false;
+                         }
+                         previous = std::move(values);
+                         return true;
+                       });
+  }
+  if (!duplicated) return;
+  const std::string name = index.name;
+  catalog.DropDetachedIndex(catalog.DetachIndex(name));
+  throw SqlError(sqlstate::kUniqueViolation, fmt::format("could not create unique index \"{}\"", name))
+      .WithDetail(*duplicated);
+}
+
 DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, Catalog& catalog, engine::Engine& engine) {
-  if (stmt->unique) throw NotSupported("CREATE UNIQUE INDEX");
+  if (stmt->nulls_not_distinct) throw NotSupported("UNIQUE NULLS NOT DISTINCT");
   if (stmt->where_clause) throw NotSupported("partial indexes");
   if (stmt->n_index_including_params > 0) throw NotSupported("INCLUDE columns");
   if (stmt->access_method && *stmt->access_method && std::string_view(stmt->access_method) != "btree")
@@ -356,8 +443,12 @@ DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, Catalog& catalog, engine:
     if (stmt->if_not_exists) return {"CREATE INDEX", {fmt::format("relation \"{}\" already exists, skipping", name)}, nullptr};
     throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
   }
-  engine.RunExclusive([&] { catalog.CreateIndex(name, table_name, columns); });
-  // Procedures analysed before the index would not declare its entries.
+  engine.RunExclusive([&] {
+    const IndexInfo& index = catalog.CreateIndex(name, table_name, columns, stmt->unique);
+    if (stmt->unique) RefuseDuplicates(catalog, *table, index);
+  });
+  // Procedures analysed before the index would not declare its entries (nor, for a
+  // UNIQUE one, check it).
   ReanalyzeProceduresUsing(*table, catalog, engine);
   return {"CREATE INDEX", {}, nullptr};
 }

@@ -152,9 +152,13 @@ TextTable DescribeTable(const Catalog& catalog, const TableInfo& t, bool view = 
   std::vector<std::string> indexes;
   if (!t.primary_key.empty())
     indexes.push_back(fmt::format("    \"{}_pkey\" PRIMARY KEY, ordered ({})", t.name, ColumnList(t, t.primary_key)));
-  for (const std::string& name : t.indexes)
+  std::vector<std::string> names = t.indexes;
+  std::ranges::sort(names);  // psql lists them by name, after the primary key
+  for (const std::string& name : names)
     if (const IndexInfo* ix = catalog.FindIndex(name))
-      indexes.push_back(fmt::format("    \"{}\" ordered ({})", name, ColumnList(t, ix->columns)));
+      indexes.push_back(fmt::format("    \"{}\" {}ordered ({})", name,
+                                    ix->constraint ? "UNIQUE CONSTRAINT, " : ix->unique ? "UNIQUE, " : "",
+                                    ColumnList(t, ix->columns)));
   if (!indexes.empty()) {
     out.footers.push_back("Indexes:");
     out.footers.insert(out.footers.end(), indexes.begin(), indexes.end());

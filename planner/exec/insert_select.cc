@@ -13,6 +13,7 @@
 #include "planner/exec/explain_query.h"
 #include "planner/exec/query_exec.h"
 #include "planner/exec/snapshot_source.h"
+#include "planner/exec/unique_load_check.h"
 #include "planner/parser/pg_nodes.h"
 #include "planner/parser/synthetic_nodes.h"
 #include "planner/types/cast.h"
@@ -108,6 +109,7 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
   engine.RunExclusive([&] {
     std::vector<engine::RowValuePtr> rows;
     std::set<engine::Key, engine::KeyLess> keys;
+    UniqueLoadCheck unique(*table, catalog.database().table(table->id));
     SnapshotSource snapshot(catalog.database());
     RunQuery(plan, snapshot, {}, [&](std::span<const Datum> values) {
       std::vector<Datum> datums(table->columns.size());
@@ -131,19 +133,13 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
       for (int c : table->primary_key) key_values.push_back(row[static_cast<size_t>(c)]);
       engine::Key key = EncodePrimaryKey(schema, key_values);
       if (!keys.insert(key).second || snapshot.Read(table->id, key) != nullptr) {
-        std::string cols, vals;
-        for (size_t k = 0; k < table->primary_key.size(); ++k) {
-          const size_t c = static_cast<size_t>(table->primary_key[k]);
-          cols += (k ? ", " : "") + table->columns[c].name;
-          vals += (k ? ", " : "") + DatumToText(datums[c], table->columns[c].type);
-        }
-        throw SqlError(sqlstate::kUniqueViolation,
-                       fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", table->name))
-            .WithDetail(fmt::format("Key ({})=({}) already exists.", cols, vals));
+        throw PrimaryKeyViolation(*table, datums);
       }
+      if (!table->unique_indexes.empty()) unique.Add(*built, datums);
       rows.push_back(std::move(built));
       return true;
     });
+    unique.CheckAgainst(snapshot);
     for (auto& r : rows) catalog.database().LoadRow(table->id, std::move(r));
     inserted = static_cast<int64_t>(rows.size());
   });

@@ -181,6 +181,9 @@ struct Stmt {
   std::vector<std::pair<int, ExprPtr>> assignments;  // kUpdate SET / DO UPDATE SET: (column, value)
   OnConflict on_conflict = OnConflict::kNone;
   ExprPtr conflict_filter;          // DO UPDATE ... WHERE (null: none)
+  // ON CONFLICT DO NOTHING with no target: a row that a UNIQUE index refuses is skipped
+  // too, not only one whose primary key is taken (PostgreSQL's arbiters: every index).
+  bool conflict_any_index = false;
   std::vector<ExprPtr> returning;   // RETURNING expressions (column + variable slots)
   std::vector<int> into;            // INTO targets (frame slots), for SELECT and RETURNING
   bool strict = false;              // INTO STRICT

@@ -491,6 +491,26 @@ def gen_exception_blocks(rng, n):
     return out
 
 
+def gen_unique_constraints(rng, n):
+    def email():
+        return "NULL" if rng.random() < 0.15 else f"'e{rng.randrange(0, 8)}@x'"
+
+    def nick():
+        return "NULL" if rng.random() < 0.15 else f"'{rng.choice('abcd')}'"
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.35:
+            out.append(f"SELECT join_team({rng.randrange(1, 16)}, {email()}, {rng.randrange(1, 4)}, {nick()});")
+        elif r < 0.55:
+            out.append(f"SELECT rename({rng.randrange(1, 16)}, {nick()});")
+        elif r < 0.85:
+            out.append(f"SELECT claim({rng.randrange(1, 6)}, {rng.randrange(1, 7)});")
+        else:
+            out.append(f"SELECT quiet_add({rng.randrange(14, 24)}, {email()});")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------

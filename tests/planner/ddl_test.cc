@@ -50,13 +50,37 @@ TEST_F(DdlTest, CreateTableErrors) {
   EXPECT_FALSE(no_pk.hint.empty());
   EXPECT_EQ(E("create table a (x int primary key, y numeric(20,2))").sqlstate, "0A000");
   EXPECT_EQ(E("create table a (x int primary key, y numeric)").sqlstate, "0A000");
-  EXPECT_EQ(E("create table a (x int primary key, y int unique)").sqlstate, "0A000");
+  EXPECT_EQ(E("create table a (x int primary key, y int unique nulls not distinct)").sqlstate, "0A000");
+  EXPECT_EQ(E("create table a (x int primary key, y int unique deferrable)").sqlstate, "0A000");
+  EXPECT_EQ(Err("create table a (x int primary key, y int, unique (y, y))"),
+            "42701: column \"y\" appears twice in unique constraint");
+  EXPECT_EQ(Err("create table a (x int primary key, unique (nosuch))"),
+            "42703: column \"nosuch\" named in key does not exist");
   EXPECT_EQ(E("create table a (x interval primary key)").sqlstate, "0A000");
   EXPECT_EQ(Err("create table a (x int primary key, y int default x + 1)"),
             "0A000: cannot use column reference in DEFAULT expression");
   // None of the failures left anything behind.
   EXPECT_EQ(session_.catalog().FindTable("a"), nullptr);
   EXPECT_EQ(Q("create table a (x int primary key)"), "CREATE TABLE");
+}
+
+// UNIQUE constraints are indexes named as PostgreSQL names them, merged as it merges them.
+TEST_F(DdlTest, UniqueConstraintsBecomeUniqueIndexes) {
+  EXPECT_EQ(Q("create table u (a int primary key unique, b int unique, c int, d int, unique (b), unique (c, b), "
+              "unique (b, c), constraint named unique (d), unique (d))"),
+            "CREATE TABLE");
+  const planner::TableInfo* t = session_.catalog().FindTable("u");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->indexes, (std::vector<std::string>{"u_b_key", "u_c_b_key", "u_b_c_key", "named"}));
+  ASSERT_EQ(t->unique_indexes.size(), 4u);
+  EXPECT_EQ(t->unique_indexes[1].columns, (std::vector<int>{2, 1}));
+  EXPECT_TRUE(session_.catalog().FindIndex("named")->constraint);
+  EXPECT_EQ(Err("create table v (a int primary key, b int unique, c int, constraint v_b_key unique (c))"),
+            "42P07: relation \"v_b_key\" already exists");
+  EXPECT_EQ(session_.catalog().FindTable("v"), nullptr);
+  EXPECT_EQ(Q("create table w (a int primary key, b int unique)"), "CREATE TABLE");
+  EXPECT_EQ(Q("create table w2 (a int primary key, w_b_key int, unique (w_b_key))"), "CREATE TABLE");
+  EXPECT_NE(session_.catalog().FindIndex("w2_w_b_key_key"), nullptr);
 }
 
 TEST_F(DdlTest, ExistsAndIfNotExists) {
@@ -94,7 +118,9 @@ TEST_F(DdlTest, IndexesOnEmptyTables) {
   EXPECT_EQ(Err("create index a_i on a (s)"), "42P07: relation \"a_i\" already exists");
   EXPECT_EQ(Err("create index a_j on a (nosuch)"), "42703: column \"nosuch\" does not exist");
   EXPECT_EQ(Err("create index a_k on nosuch (x)"), "42P01: relation \"nosuch\" does not exist");
-  EXPECT_EQ(E("create unique index a_u on a (s)").sqlstate, "0A000");
+  EXPECT_EQ(Q("create unique index a_u on a (s)"), "CREATE INDEX");
+  EXPECT_TRUE(session_.catalog().FindIndex("a_u")->unique);
+  EXPECT_EQ(Q("drop index a_u"), "DROP INDEX");
   EXPECT_EQ(Q("drop index a_i"), "DROP INDEX");
   EXPECT_EQ(Err("drop index a_i"), "42704: index \"a_i\" does not exist");
   EXPECT_EQ(session_.catalog().FindIndex("a_s_t_idx")->engine_index, 0);
