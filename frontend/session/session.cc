@@ -84,7 +84,7 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
   StatementResult result;
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT: {
-      if (planner::NeedsQueryPlanner(stmt->select_stmt)) {
+      if (planner::NeedsQueryPlanner(stmt->select_stmt, *catalog_)) {
         planner::QueryPlan plan = planner::PlanQuery(stmt->select_stmt, *catalog_, TableEstimator());
         result.rows = planner::ExecuteQuery(plan, *db_);
         result.tag = fmt::format("SELECT {}", result.rows->rows.size());
@@ -419,7 +419,7 @@ bool MayChangeCatalog(const PgQuery__Node* stmt) {
 std::optional<PendingResult> Session::StartQuery(const planner::ParsedStatement& parsed, const std::string& text) {
   const PgQuery__SelectStmt* select = parsed.node->select_stmt;
   std::function<planner::ResultSet(planner::RowSource&)> run;
-  if (planner::NeedsQueryPlanner(select)) {
+  if (planner::NeedsQueryPlanner(select, *catalog_)) {
     auto plan = std::make_shared<planner::QueryPlan>(planner::PlanQuery(select, *catalog_, TableEstimator()));
     run = [plan](planner::RowSource& source) { return planner::ExecuteQuery(*plan, source); };
   } else {
@@ -496,7 +496,7 @@ std::optional<std::vector<planner::ResultColumn>> Session::DescribeStatement(con
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT: {
       std::vector<planner::ResultColumn> columns;
-      if (planner::NeedsQueryPlanner(stmt->select_stmt)) {
+      if (planner::NeedsQueryPlanner(stmt->select_stmt, *catalog_)) {
         planner::QueryPlan plan = planner::PlanQuery(stmt->select_stmt, *catalog_, TableEstimator());
         for (const planner::OutputColumn& c : plan.columns) columns.push_back({c.name, c.type});
         return columns;

@@ -522,7 +522,7 @@ CommandStatus Shell::Describe(const std::string& cmd, InputScanner& scanner) {
   std::optional<std::string> pattern = scanner.ReadArgument(ArgMode::kNormal);
   planner::DescribeResult r;
   if (letters.empty()) {
-    r = pattern ? planner::DescribeRelations(session_.catalog(), planner::NamePattern(pattern)) : planner::ListRelations(session_.catalog(), "ts", planner::NamePattern(std::nullopt));
+    r = pattern ? planner::DescribeRelations(session_.catalog(), planner::NamePattern(pattern)) : planner::ListRelations(session_.catalog(), "tsv", planner::NamePattern(std::nullopt));
   } else if (letters.find_first_not_of("tisv") == std::string::npos) {
     r = planner::ListRelations(session_.catalog(), letters, planner::NamePattern(pattern));
   } else if (letters == "f" || letters == "fn" || letters == "fp") {

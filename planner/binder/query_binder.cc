@@ -264,6 +264,7 @@ class BlockBinder {
   std::unique_ptr<FromTree> BindRangeFunction(const PgQuery__RangeFunction* rf);
   std::unique_ptr<FromTree> BindJoin(const PgQuery__JoinExpr* j);
   // Adds a leaf with columns `names`/`types` under `alias`.
+  std::unique_ptr<FromTree> BindView(const ViewInfo& view, const std::string& alias, const PgQuery__RangeVar* rv);
   std::unique_ptr<FromTree> AddLeaf(FromLeaf leaf, const std::string& alias, const std::vector<std::string>& names,
                                     const std::vector<SqlType>& types, const PgQuery__Alias* alias_node, int location);
   void ExpandStar(const PgQuery__ColumnRef* ref);
@@ -363,6 +364,7 @@ std::unique_ptr<FromTree> BlockBinder::BindRangeVar(const PgQuery__RangeVar* rv)
   }
   const TableInfo* table = catalog_.FindTable(name);
   if (!table) {
+    if (const ViewInfo* view = catalog_.FindView(name)) return BindView(*view, alias, rv);
     if (FindSystemView(name)) throw NotSupported("system views in a join, subquery or WITH query", rv->location);
     throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", name), rv->location);
   }
@@ -374,6 +376,33 @@ std::unique_ptr<FromTree> BlockBinder::BindRangeVar(const PgQuery__RangeVar* rv)
     names.push_back(c.name);
     types.push_back(c.type);
   }
+  return AddLeaf(std::move(leaf), alias, names, types, rv->alias, rv->location);
+}
+
+// A view: its query bound afresh as a subquery named after it (or the alias), seeing
+// nothing of the query around it; its columns take the names the view gave them.
+std::unique_ptr<FromTree> BlockBinder::BindView(const ViewInfo& view, const std::string& alias, const PgQuery__RangeVar* rv) {
+  const PgQuery__SelectStmt* query = view.parse->statement(0)->view_stmt->query->select_stmt;
+  QueryBuilder::Bound bound = [&] {
+    try {
+      return block_.builder.BindSelect(query, nullptr, nullptr, nullptr);
+    } catch (SqlError& e) {
+      // The error is in the view's text, not in this statement's.
+      e.ShiftLocation(-1);
+      throw e.WithContext(fmt::format("while binding view \"{}\"", view.name));
+    }
+  }();
+  FromLeaf leaf;
+  leaf.node = std::make_unique<QueryNode>();
+  leaf.node->kind = QueryNodeKind::kSubqueryScan;
+  std::vector<std::string> names;
+  std::vector<SqlType> types;
+  for (size_t i = 0; i < bound.columns.size(); ++i) {
+    names.push_back(i < view.column_names.size() ? view.column_names[i] : bound.columns[i].name);
+    types.push_back(bound.columns[i].type);
+  }
+  leaf.node->types = types;
+  leaf.node->children.push_back(std::move(bound.node));
   return AddLeaf(std::move(leaf), alias, names, types, rv->alias, rv->location);
 }
 
@@ -1336,9 +1365,12 @@ bool ContainsSubquery(const PgQuery__SelectStmt* s) {
   return ContainsNode(&s->base, [](const PgQuery__Node* n) { return n->node_case == PG_QUERY__NODE__NODE_SUB_LINK; });
 }
 
-bool NeedsQueryPlanner(const PgQuery__SelectStmt* s) {
+bool NeedsQueryPlanner(const PgQuery__SelectStmt* s, const Catalog& catalog) {
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE || s->with_clause || s->n_values_lists > 0 || s->n_from_clause > 1)
     return true;
+  if (s->n_from_clause == 1 && s->from_clause[0]->node_case == PG_QUERY__NODE__NODE_RANGE_VAR &&
+      catalog.FindView(s->from_clause[0]->range_var->relname))
+    return true;  // a view is a subquery
   if (s->n_distinct_clause > 1 || (s->n_distinct_clause == 1 && s->distinct_clause[0]->node_case != PG_QUERY__NODE__NODE__NOT_SET))
     return true;
   if (s->n_window_clause > 0) return true;

@@ -28,7 +28,7 @@ QueryPlan PlanInsertSource(const PgQuery__SelectStmt* stmt, const Catalog& catal
 // Whether `stmt` needs PlanQuery: more than one FROM item, a join, a subquery anywhere, a
 // set operation, WITH, VALUES, a function or subquery in FROM, DISTINCT ON or a window
 // function. A SELECT that does not is a SelectPlan's (select_binder.h).
-bool NeedsQueryPlanner(const PgQuery__SelectStmt* stmt);
+bool NeedsQueryPlanner(const PgQuery__SelectStmt* stmt, const Catalog& catalog);
 // Whether a subquery occurs anywhere in `stmt`.
 bool ContainsSubquery(const PgQuery__SelectStmt* stmt);
 // Whether a subquery occurs anywhere in the parse tree message `m`.

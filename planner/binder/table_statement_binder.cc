@@ -177,10 +177,7 @@ KeyAccess KeyAccessOf(const AccessPath& path) {
 const TableInfo& TableStatementBinder::ResolveTable(const PgQuery__RangeVar* rv) const {
   if (rv->schemaname && *rv->schemaname && std::string_view(rv->schemaname) != "public")
     throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", rv->schemaname), rv->location);
-  const TableInfo* table = catalog_.FindTable(rv->relname);
-  if (!table)
-    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", rv->relname), rv->location);
-  return *table;
+  return TableToWrite(catalog_, rv->relname, rv->location);
 }
 
 void TableStatementBinder::BindReturning(Stmt& s, PgQuery__Node* const* list, size_t n, const NameScope& scope) {
@@ -376,7 +373,7 @@ StmtPtr TableStatementBinder::BindSelect(const PgQuery__SelectStmt* stmt, StmtKi
         .WithHint("Write the INSERT, UPDATE or DELETE with RETURNING ... INTO first, or make the WITH's main statement the write.");
   auto s = std::make_unique<Stmt>();
   s->kind = kind;
-  if (NeedsQueryPlanner(stmt)) {
+  if (NeedsQueryPlanner(stmt, catalog_)) {
     // Planned once, when the procedure is created: join order from the rules alone (no
     // table sizes), as PostgreSQL's generic plan would be fixed for the session.
     s->query = TransactionQuery(PlanQuery(stmt, catalog_, {}, variables_), "inside a procedure");

@@ -31,8 +31,49 @@ const SequenceInfo* Catalog::FindSequence(std::string_view name) const {
   return it == sequences_.end() ? nullptr : &it->second;
 }
 
+const TableInfo& TableToWrite(const Catalog& catalog, std::string_view name, int location) {
+  if (const TableInfo* t = catalog.FindTable(name)) return *t;
+  if (const ViewInfo* v = catalog.FindView(name)) {
+    SqlError e(sqlstate::kFeatureNotSupported, fmt::format("writes to view \"{}\" are not supported yet", name), location);
+    if (!v->relations.empty()) e.WithHint(fmt::format("Views are read-only here; write to \"{}\" itself.", v->relations.front()));
+    throw e;
+  }
+  throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", name), location);
+}
+
+const ViewInfo* Catalog::FindView(std::string_view name) const {
+  auto it = views_.find(name);
+  return it == views_.end() ? nullptr : &it->second;
+}
+
+std::vector<const ViewInfo*> Catalog::Views() const {
+  std::vector<const ViewInfo*> out;
+  for (const auto& [name, v] : views_) out.push_back(&v);
+  return out;
+}
+
+std::vector<std::string> Catalog::ViewsReading(std::string_view name) const {
+  std::vector<std::string> out;
+  for (const auto& [view, v] : views_)
+    if (std::ranges::find(v.relations, name) != v.relations.end()) out.push_back(view);
+  return out;
+}
+
+void Catalog::StoreView(ViewInfo view, bool replace) {
+  if (FindView(view.name) ? !replace : RelationExists(view.name))
+    throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", view.name));
+  std::string name = view.name;
+  views_.insert_or_assign(std::move(name), std::move(view));
+}
+
+void Catalog::DropView(std::string_view name) {
+  auto it = views_.find(name);
+  if (it == views_.end()) throw SqlError(sqlstate::kUndefinedTable, fmt::format("view \"{}\" does not exist", name));
+  views_.erase(it);
+}
+
 bool Catalog::RelationExists(std::string_view name) const {
-  return FindTable(name) || FindIndex(name) || FindSequence(name);
+  return FindTable(name) || FindIndex(name) || FindSequence(name) || FindView(name);
 }
 
 std::vector<const TableInfo*> Catalog::Tables() const {
@@ -62,6 +103,18 @@ const TableInfo& Catalog::CreateTable(TableInfo table) {
   const TableInfo& ref = *owned;
   tables_.emplace(ref.name, std::move(owned));
   return ref;
+}
+
+void Catalog::ReplaceTableDescription(TableInfo table) {
+  auto it = tables_.find(table.name);
+  if (it == tables_.end())
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", table.name));
+  TableInfo& current = *it->second;
+  if (table.id != current.id || table.columns.size() != current.columns.size())
+    throw SqlError(sqlstate::kInternalError, "internal error: ALTER TABLE changed the table's layout");
+  table.indexes = current.indexes;
+  table.unique_indexes = current.unique_indexes;
+  current = std::move(table);
 }
 
 const std::string* DefaultSequence(const CatalogColumn& c) {

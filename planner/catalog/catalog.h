@@ -20,6 +20,7 @@
 
 #include "engine/storage/database.h"
 #include "planner/expr/expr.h"
+#include "planner/parser/fragment_parser.h"
 #include "planner/types/sql_type.h"
 
 namespace caracal::planner {
@@ -86,6 +87,25 @@ struct IndexInfo {
   bool constraint = false;
 };
 
+// CREATE VIEW: the statement's text and its parse, bound again (as a subquery named
+// after the view) wherever a query reads the view, so a view always reads its tables as
+// they are now. `columns`: the output columns as bound at CREATE (names after any column
+// list); `relations`: the tables and views its query reads, which cannot be dropped while
+// it exists.
+struct ViewInfo {
+  std::string name;
+  std::string definition;                 // the CREATE [OR REPLACE] VIEW statement
+  std::shared_ptr<const PgParse> parse;   // of `definition`: statement(0) is the ViewStmt
+  std::vector<std::string> column_names;  // CREATE VIEW v (a, b): the names given
+  std::vector<std::pair<std::string, SqlType>> columns;
+  std::vector<std::string> relations;
+};
+
+class Catalog;
+// The table a write (INSERT, UPDATE, DELETE, COPY FROM) names: 42P01 when there is none,
+// 0A000 naming the view when it is a view (views are read-only here).
+const TableInfo& TableToWrite(const Catalog& catalog, std::string_view name, int location = -1);
+
 struct SequenceInfo {
   std::string name;
   std::string engine_name;  // the engine never forgets a sequence: re-creations get a new name
@@ -115,6 +135,10 @@ class Catalog {
   const TableInfo* FindTable(std::string_view name) const;
   const IndexInfo* FindIndex(std::string_view name) const;
   const SequenceInfo* FindSequence(std::string_view name) const;
+  const ViewInfo* FindView(std::string_view name) const;
+  std::vector<const ViewInfo*> Views() const;  // by name
+  // The views that read relation `name` (a table or another view), by name.
+  std::vector<std::string> ViewsReading(std::string_view name) const;
   // Whether any relation (table, index, sequence) has this name.
   bool RelationExists(std::string_view name) const;
   std::vector<const TableInfo*> Tables() const;     // by name
@@ -123,6 +147,10 @@ class Catalog {
   // Mutations: only between epochs. They throw SqlError and then change nothing.
   const TableInfo& CreateTable(TableInfo table);
   void DropTable(std::string_view name);
+  // ALTER TABLE of what does not change the rows' layout (defaults, NOT NULL, CHECK):
+  // `table` replaces the description of the table of its name in place (the IR's
+  // TableInfo pointers stay valid), keeping its engine table and indexes.
+  void ReplaceTableDescription(TableInfo table);
   // CREATE INDEX fills the new engine index from the table's rows.
   const IndexInfo& CreateIndex(std::string name, std::string_view table, std::vector<int> columns, bool unique = false,
                                bool constraint = false);
@@ -139,6 +167,9 @@ class Catalog {
   DetachedIndex DetachIndex(std::string_view name);
   void ReattachIndex(DetachedIndex detached);
   void DropDetachedIndex(const DetachedIndex& detached);
+  // CREATE [OR REPLACE] VIEW: `replace` replaces a view of that name.
+  void StoreView(ViewInfo view, bool replace);
+  void DropView(std::string_view name);
   const SequenceInfo& CreateSequence(std::string name, int64_t start, int64_t increment);
   void DropSequence(std::string_view name);
 
@@ -179,6 +210,7 @@ class Catalog {
   std::map<std::string, std::unique_ptr<TableInfo>, std::less<>> tables_;
   std::map<std::string, IndexInfo, std::less<>> indexes_;
   std::map<std::string, SequenceInfo, std::less<>> sequences_;
+  std::map<std::string, ViewInfo, std::less<>> views_;
   std::map<std::string, std::vector<StoredRoutine>, std::less<>> procedures_;
   int sequence_generation_ = 0;
   StatusRows durability_status_;

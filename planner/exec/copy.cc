@@ -145,10 +145,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
   if (!stmt->filename || !*stmt->filename) throw NotSupported("COPY FROM STDIN");
   if (stmt->where_clause) throw NotSupported("COPY FROM ... WHERE");
   std::string table_name = stmt->relation->relname;
-  const TableInfo* table = catalog.FindTable(table_name);
-  if (!table)
-    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", table_name),
-                   stmt->relation->location);
+  const TableInfo* table = &TableToWrite(catalog, table_name, stmt->relation->location);
   CsvOptions options = ParseOptions(stmt);
 
   // Target columns: the list given, else all, in table order.

@@ -10,6 +10,7 @@
 #include "planner/binder/coerce.h"
 #include "planner/catalog/constraint_errors.h"
 #include "planner/binder/expr_binder.h"
+#include "planner/binder/query_binder.h"
 #include "planner/binder/table_scope.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/parser/pg_nodes.h"
@@ -138,6 +139,24 @@ SqlType ColumnType(const PgQuery__ColumnDef* def) {
   return t;
 }
 
+// A column's DEFAULT expression: no columns, aggregates or subqueries; now() kept for
+// each INSERT to replace; a constant one folded now, so a bad one fails the statement
+// that declares it (as in PostgreSQL).
+std::shared_ptr<const Expr> BindColumnDefault(const PgQuery__Node* raw, const CatalogColumn& col) {
+  NoColumns no_columns;
+  ExprBinder binder(&no_columns);
+  binder.AllowAggregates(false, "DEFAULT expressions");
+  binder.ForbidSubqueries("DEFAULT expression");
+  binder.DeferNow(true);
+  ExprPtr e = binder.BindAssignment(raw, col.type, col.name);
+  if (e->kind != ExprKind::kConst && !e->References(SlotSpace::kVariable) && !ReadsClock(*e) &&
+      !e->Contains(ExprKind::kNextval)) {
+    Datum v = Eval(*e, EvalContext{});
+    e = MakeConst(std::move(v), col.type, e->location);
+  }
+  return std::shared_ptr<const Expr>(std::move(e));
+}
+
 // The one column `e` reads, for a CHECK's default name; null when it reads none or several.
 const std::string* OnlyColumn(const Expr& e, const TableInfo& t) {
   std::set<int> columns;
@@ -153,6 +172,7 @@ const std::string* OnlyColumn(const Expr& e, const TableInfo& t) {
 template <typename Pending>
 void BindChecks(TableInfo& t, const std::vector<Pending>& pending) {
   std::set<std::string> names;
+  for (const CheckConstraint& c : t.checks) names.insert(c.name);
   for (const Pending& p : pending) {
     const PgQuery__Constraint* c = p.constraint;
     TableScope scope(t, t.name, nullptr);
@@ -212,7 +232,6 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     int location;
   };
   std::vector<PendingUnique> uniques;
-  NoColumns no_columns;
   for (size_t i = 0; i < stmt->n_table_elts; ++i) {
     const PgQuery__Node* elt = stmt->table_elts[i];
     if (elt->node_case == PG_QUERY__NODE__NODE_CONSTRAINT) {
@@ -267,18 +286,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
                            fmt::format("multiple default values specified for column \"{}\" of table \"{}\"", col.name, t.name),
                            c->location);
           saw_default = true;
-          ExprBinder binder(&no_columns);
-          binder.AllowAggregates(false, "DEFAULT expressions");
-          binder.ForbidSubqueries("DEFAULT expression");
-          binder.DeferNow(true);
-          ExprPtr e = binder.BindAssignment(c->raw_expr, col.type, col.name);
-          // A constant default is folded now, so a bad one fails the CREATE (as in PostgreSQL).
-          if (e->kind != ExprKind::kConst && !e->References(SlotSpace::kVariable) && !ReadsClock(*e) &&
-              !e->Contains(ExprKind::kNextval)) {
-            Datum v = Eval(*e, EvalContext{});
-            e = MakeConst(std::move(v), col.type, e->location);
-          }
-          col.default_expr = std::shared_ptr<const Expr>(std::move(e));
+          col.default_expr = BindColumnDefault(c->raw_expr, col);
           break;
         }
         default: break;
@@ -541,6 +549,232 @@ DdlOutcome Comment(const PgQuery__CommentStmt* stmt, const Catalog& catalog) {
   return {"COMMENT", {}, nullptr};
 }
 
+// Every committed row of `table`, as Datums (one per column), for the checks ALTER TABLE
+// makes of the rows a table holds.
+void ForEachRowDatums(Catalog& catalog, const TableInfo& table,
+                      const std::function<void(const engine::RowValue&, std::span<const Datum>)>& visit) {
+  engine::Snapshot snapshot(catalog.database());
+  const engine::Schema& schema = catalog.database().schema(table.id);
+  std::vector<Datum> datums(table.columns.size());
+  snapshot.Scan(table.id, engine::Key(), engine::Key(), [&](const engine::Key&, const engine::RowValue& row) {
+    for (size_t c = 0; c < datums.size(); ++c) DatumFromRowInto(row, static_cast<int>(c), schema.column(static_cast<int>(c)), datums[c]);
+    visit(row, datums);
+    return true;
+  });
+}
+
+// ALTER TABLE: the changes that keep the table's rows as they are - column defaults, NOT
+// NULL, CHECK and UNIQUE constraints added (the rows checked first) or dropped. The
+// commands apply to a copy of the table's description, which replaces it only when all
+// of them succeeded; then the procedures using the table are bound again, so that their
+// writes see the new defaults and constraints.
+DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, engine::Engine& engine) {
+  if (stmt->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) throw NotSupported("ALTER of this kind of relation");
+  const std::string name = RelationName(stmt->relation);
+  const TableInfo* current = catalog.FindTable(name);
+  if (!current) {
+    if (stmt->missing_ok) return {"ALTER TABLE", {fmt::format("relation \"{}\" does not exist, skipping", name)}, nullptr};
+    if (catalog.FindView(name)) throw NotSupported("ALTER TABLE of a view");
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", name));
+  }
+  TableInfo t = *current;
+  DdlOutcome out{"ALTER TABLE", {}, nullptr};
+  struct NewUnique {
+    std::string name;
+    std::vector<int> columns;
+  };
+  std::vector<NewUnique> new_uniques;
+  std::vector<std::string> dropped_indexes;
+  auto column = [&](const char* column_name) -> CatalogColumn& {
+    int c = t.ColumnIndex(column_name);
+    if (c < 0)
+      throw SqlError(sqlstate::kUndefinedColumn,
+                     fmt::format("column \"{}\" of relation \"{}\" does not exist", column_name, t.name));
+    return t.columns[static_cast<size_t>(c)];
+  };
+  for (size_t i = 0; i < stmt->n_cmds; ++i) {
+    const PgQuery__AlterTableCmd* cmd = stmt->cmds[i]->alter_table_cmd;
+    switch (cmd->subtype) {
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_ColumnDefault: {
+        CatalogColumn& col = column(cmd->name);
+        if (col.identity != CatalogColumn::Identity::kNone)
+          throw SqlError(sqlstate::kSyntaxError,
+                         fmt::format("column \"{}\" of relation \"{}\" is an identity column", col.name, t.name))
+              .WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.");
+        col.default_expr = cmd->def ? BindColumnDefault(cmd->def, col) : nullptr;
+        break;
+      }
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_SetNotNull: {
+        CatalogColumn& col = column(cmd->name);
+        const int c = t.ColumnIndex(col.name);
+        ForEachRowDatums(catalog, *current, [&](const engine::RowValue&, std::span<const Datum> row) {
+          if (row[static_cast<size_t>(c)].is_null())
+            throw SqlError(sqlstate::kNotNullViolation,
+                           fmt::format("column \"{}\" of relation \"{}\" contains null values", col.name, t.name));
+        });
+        col.not_null = true;
+        break;
+      }
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_DropNotNull: {
+        CatalogColumn& col = column(cmd->name);
+        const int c = t.ColumnIndex(col.name);
+        if (std::ranges::find(t.primary_key, c) != t.primary_key.end())
+          throw SqlError(sqlstate::kInvalidTableDefinition, fmt::format("column \"{}\" is in a primary key", col.name));
+        if (col.identity != CatalogColumn::Identity::kNone)
+          throw SqlError(sqlstate::kSyntaxError,
+                         fmt::format("column \"{}\" of relation \"{}\" is an identity column", col.name, t.name));
+        col.not_null = false;
+        break;
+      }
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_AddConstraint: {
+        const PgQuery__Constraint* c = cmd->def->constraint;
+        CheckConstraintSupported(c);
+        if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY)
+          throw SqlError(sqlstate::kInvalidTableDefinition,
+                         fmt::format("multiple primary keys for table \"{}\" are not allowed", t.name), c->location);
+        if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) {
+          struct Pending {
+            const PgQuery__Constraint* constraint;
+            std::string column;
+          };
+          const size_t before = t.checks.size();
+          std::vector<std::string> names;
+          for (const CheckConstraint& k : t.checks) names.push_back(k.name);
+          BindChecks(t, std::vector<Pending>{{c, ""}});
+          if (t.checks.size() != before + 1) throw SqlError(sqlstate::kInternalError, "internal error: CHECK not added");
+          const CheckConstraint* added = nullptr;
+          for (const CheckConstraint& k : t.checks)
+            if (std::ranges::find(names, k.name) == names.end()) added = &k;
+          const engine::Schema& schema = catalog.database().schema(t.id);
+          ForEachRowDatums(catalog, *current, [&](const engine::RowValue& row, std::span<const Datum>) {
+            EvalContext ctx;
+            ctx.row = &row;
+            ctx.schema = &schema;
+            Datum ok = Eval(*added->expr, ctx);
+            if (!ok.is_null() && !ok.as_bool())
+              throw SqlError("23514", fmt::format("check constraint \"{}\" of relation \"{}\" is violated by some row",
+                                                  added->name, t.name));
+          });
+          break;
+        }
+        if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE) {
+          std::vector<std::string> keys = KeyNames(c->keys, c->n_keys);
+          std::vector<int> columns;
+          for (const std::string& k : keys) {
+            int col = t.ColumnIndex(k);
+            if (col < 0)
+              throw SqlError(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" named in key does not exist", k), c->location);
+            columns.push_back(col);
+          }
+          std::vector<std::string> taken;
+          for (const NewUnique& u : new_uniques) taken.push_back(u.name);
+          std::string index = c->conname && *c->conname ? c->conname : catalog.ChooseIndexName(t.name, keys, "key", taken);
+          if (catalog.RelationExists(index) || std::ranges::find(taken, index) != taken.end())
+            throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", index));
+          new_uniques.push_back({std::move(index), std::move(columns)});
+          break;
+        }
+        throw NotSupported("this kind of constraint in ALTER TABLE ... ADD CONSTRAINT", c->location);
+      }
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_DropConstraint: {
+        const std::string constraint = cmd->name;
+        if (std::erase_if(t.checks, [&](const CheckConstraint& k) { return k.name == constraint; }) > 0) break;
+        const IndexInfo* index = catalog.FindIndex(constraint);
+        if (index && index->constraint && index->table == t.name) {
+          dropped_indexes.push_back(constraint);
+          break;
+        }
+        if (constraint == t.name + "_pkey") throw NotSupported("dropping a primary key");
+        if (cmd->missing_ok) {
+          out.notices.push_back(
+              fmt::format("constraint \"{}\" of relation \"{}\" does not exist, skipping", constraint, t.name));
+          break;
+        }
+        throw SqlError(sqlstate::kUndefinedObject,
+                       fmt::format("constraint \"{}\" of relation \"{}\" does not exist", constraint, t.name));
+      }
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn:
+        throw NotSupported("ALTER TABLE ... ADD COLUMN")
+            .WithHint("Rows are stored in their table's layout; create the table with the column, or a new table and "
+                      "INSERT ... SELECT into it.");
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_DropColumn: throw NotSupported("ALTER TABLE ... DROP COLUMN");
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_AlterColumnType: throw NotSupported("ALTER TABLE ... ALTER COLUMN ... TYPE");
+      default: throw NotSupported("this ALTER TABLE action");
+    }
+  }
+  engine.RunExclusive([&] {
+    catalog.ReplaceTableDescription(std::move(t));
+    for (NewUnique& u : new_uniques) {
+      const IndexInfo& index = catalog.CreateIndex(u.name, name, std::move(u.columns), true, true);
+      RefuseDuplicates(catalog, *catalog.FindTable(name), index);
+    }
+  });
+  if (!dropped_indexes.empty()) DropIndexes(dropped_indexes, catalog, engine);
+  ReanalyzeProceduresUsing(*catalog.FindTable(name), catalog, engine);
+  return out;
+}
+
+// CREATE [OR REPLACE] VIEW name [(columns)] AS query: the query is bound now (to check
+// it and learn its columns) and again wherever the view is read.
+DdlOutcome CreateView(const PgQuery__ViewStmt* stmt, std::string_view text, int location, Catalog& catalog,
+                      engine::Engine& engine) {
+  ViewInfo view;
+  view.name = RelationName(stmt->view);
+  if (stmt->view->relpersistence && std::string_view(stmt->view->relpersistence) == "t")
+    throw NotSupported("temporary views");
+  if (stmt->with_check_option != PG_QUERY__VIEW_CHECK_OPTION__NO_CHECK_OPTION) throw NotSupported("WITH CHECK OPTION");
+  if (stmt->n_options > 0) throw NotSupported("view options");
+  for (size_t i = 0; i < stmt->n_aliases; ++i) view.column_names.push_back(StringValue(stmt->aliases[i]));
+  view.definition = std::string(text);
+  view.parse = std::make_shared<const PgParse>(PgParse::Parse(text));
+  const PgQuery__SelectStmt* query = view.parse->statement(0)->view_stmt->query->select_stmt;
+  QueryPlan plan = [&] {
+    try {
+      return PlanQuery(query, catalog);
+    } catch (SqlError& e) {
+      e.ShiftLocation(location);
+      throw;
+    }
+  }();
+  if (view.column_names.size() > plan.columns.size())
+    throw SqlError(sqlstate::kSyntaxError, "CREATE VIEW specifies more column names than columns");
+  for (size_t i = 0; i < plan.columns.size(); ++i) {
+    std::string name = i < view.column_names.size() ? view.column_names[i] : plan.columns[i].name;
+    for (const auto& [other, type] : view.columns)
+      if (other == name) throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" specified more than once", name));
+    SqlType type = plan.columns[i].type.is_unknown() ? SqlType::Of(TypeId::kText) : plan.columns[i].type;
+    view.columns.emplace_back(std::move(name), type);
+  }
+  // The relations it reads, which it keeps from being dropped.
+  ContainsNode(&query->base, [&](const PgQuery__Node* n) {
+    if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
+      const std::string relation = n->range_var->relname;
+      if ((catalog.FindTable(relation) || catalog.FindView(relation)) && std::ranges::find(view.relations, relation) == view.relations.end())
+        view.relations.push_back(relation);
+    }
+    return false;
+  });
+  if (const ViewInfo* old = stmt->replace ? catalog.FindView(view.name) : nullptr) {
+    // As PostgreSQL: the columns it had stay, by name and type; more may follow.
+    if (view.columns.size() < old->columns.size()) throw SqlError(sqlstate::kInvalidTableDefinition, "cannot drop columns from view");
+    for (size_t i = 0; i < old->columns.size(); ++i) {
+      if (old->columns[i].first != view.columns[i].first)
+        throw SqlError(sqlstate::kInvalidTableDefinition,
+                       fmt::format("cannot change name of view column \"{}\" to \"{}\"", old->columns[i].first,
+                                   view.columns[i].first))
+            .WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.");
+      if (!(old->columns[i].second == view.columns[i].second))
+        throw SqlError(sqlstate::kInvalidTableDefinition,
+                       fmt::format("cannot change data type of view column \"{}\" from {} to {}", old->columns[i].first,
+                                   old->columns[i].second.Name(), view.columns[i].second.Name()));
+    }
+  }
+  if (std::ranges::find(view.relations, view.name) != view.relations.end())
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", view.name));
+  engine.RunExclusive([&] { catalog.StoreView(std::move(view), stmt->replace); });
+  return {"CREATE VIEW", {}, nullptr};
+}
+
 DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine) {
   const char* kind;
   const char* tag;
@@ -548,8 +782,10 @@ DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine&
     case PG_QUERY__OBJECT_TYPE__OBJECT_TABLE: kind = "table"; tag = "DROP TABLE"; break;
     case PG_QUERY__OBJECT_TYPE__OBJECT_INDEX: kind = "index"; tag = "DROP INDEX"; break;
     case PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE: kind = "sequence"; tag = "DROP SEQUENCE"; break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_VIEW: kind = "view"; tag = "DROP VIEW"; break;
     default: throw NotSupported("DROP of this kind of object");
   }
+  const bool cascade = stmt->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE;
   DdlOutcome out{tag, {}, nullptr};
   std::vector<std::string> names;
   // Check every name first, so a failing DROP drops nothing.
@@ -559,16 +795,17 @@ DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine&
     if (parts.size() > 1 && parts[0] != "public")
       throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", parts[0]));
     const std::string& name = parts.back();
-    bool exists = stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE   ? catalog.FindTable(name) != nullptr
-                  : stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX ? catalog.FindIndex(name) != nullptr
-                                                                             : catalog.FindSequence(name) != nullptr;
+    bool exists = stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE      ? catalog.FindTable(name) != nullptr
+                  : stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX    ? catalog.FindIndex(name) != nullptr
+                  : stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_VIEW     ? catalog.FindView(name) != nullptr
+                                                                                : catalog.FindSequence(name) != nullptr;
     if (!exists) {
       if (catalog.RelationExists(name)) {
-        const char* what = catalog.FindTable(name) ? "table" : catalog.FindIndex(name) ? "index" : "sequence";
+        std::string what = catalog.FindTable(name) ? "table" : catalog.FindIndex(name) ? "index" : catalog.FindView(name) ? "view" : "sequence";
+        std::string upper = what;
+        std::ranges::transform(upper, upper.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
         throw SqlError("42809", fmt::format("\"{}\" is not a{} {}", name, kind[0] == 'i' ? "n" : "", kind))
-            .WithHint(fmt::format("Use DROP {} to remove a{} {}.",
-                                  std::string(what) == "table" ? "TABLE" : std::string(what) == "index" ? "INDEX" : "SEQUENCE",
-                                  what[0] == 'i' ? "n" : "", what));
+            .WithHint(fmt::format("Use DROP {} to remove a{} {}.", upper, what[0] == 'i' ? "n" : "", what));
       }
       if (stmt->missing_ok) {
         out.notices.push_back(fmt::format("{} \"{}\" does not exist, skipping", kind, name));
@@ -578,8 +815,47 @@ DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine&
                                                                               : sqlstate::kUndefinedTable,
                      fmt::format("{} \"{}\" does not exist", kind, name));
     }
+    if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX && catalog.FindIndex(name)->constraint) {
+      const std::string& table = catalog.FindIndex(name)->table;
+      throw SqlError(sqlstate::kDependentObjectsStillExist,
+                     fmt::format("cannot drop index {} because constraint {} on table {} requires it", name, name, table))
+          .WithHint(fmt::format("You can drop constraint {} on table {} instead.", name, table));
+    }
     // A name given twice is dropped once, as PostgreSQL does.
     if (std::ranges::find(names, name) == names.end()) names.push_back(name);
+  }
+  // Views reading what is dropped: refused, or with CASCADE dropped first (and the views
+  // reading those, in turn).
+  std::vector<std::string> dependent_views;
+  if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE || stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_VIEW) {
+    std::vector<std::string> dependencies;  // "view v depends on table t"
+    std::string first;                      // the dropped relation the first dependency is on
+    // The names dropped, then each dependent view in turn.
+    for (size_t next = 0; next <= dependent_views.size(); ++next) {
+      const std::vector<std::string>& from = next == 0 ? names : std::vector<std::string>{dependent_views[next - 1]};
+      for (const std::string& name : from)
+        for (const std::string& v : catalog.ViewsReading(name)) {
+          if (std::ranges::find(names, v) != names.end() || std::ranges::find(dependent_views, v) != dependent_views.end())
+            continue;
+          if (first.empty()) first = name;
+          dependencies.push_back(fmt::format("view {} depends on {} {}", v, catalog.FindView(name) ? "view" : "table", name));
+          dependent_views.push_back(v);
+        }
+    }
+    if (!dependent_views.empty() && !cascade)
+      throw SqlError(sqlstate::kDependentObjectsStillExist,
+                     fmt::format("cannot drop {} {} because other objects depend on it", catalog.FindView(first) ? "view" : "table", first))
+          .WithDetail(fmt::format("{}", fmt::join(dependencies, "\n")))
+          .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
+    if (dependent_views.size() == 1) out.notices.push_back(fmt::format("drop cascades to view {}", dependent_views[0]));
+    if (dependent_views.size() > 1) out.notices.push_back(fmt::format("drop cascades to {} other objects", dependent_views.size()));
+  }
+  if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_VIEW) {
+    engine.RunExclusive([&] {
+      for (const std::string& v : dependent_views) catalog.DropView(v);
+      for (const std::string& v : names) catalog.DropView(v);
+    });
+    return out;
   }
   if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX) {
     DropIndexes(names, catalog, engine);
@@ -598,6 +874,7 @@ DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine&
                 .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
   }
   engine.RunExclusive([&] {
+    for (const std::string& v : dependent_views) catalog.DropView(v);
     for (const std::string& name : names) {
       if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) {
         std::vector<std::string> owned;
@@ -621,6 +898,8 @@ bool IsDdl(const PgQuery__Node* stmt) {
     case PG_QUERY__NODE__NODE_INDEX_STMT:
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
     case PG_QUERY__NODE__NODE_COMMENT_STMT:
+    case PG_QUERY__NODE__NODE_VIEW_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
     case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
     case PG_QUERY__NODE__NODE_DROP_STMT: return true;
     default: return false;
@@ -633,6 +912,8 @@ DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, engine::Engin
     case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
       return CreateProcedure(stmt->create_function_stmt, statement_text, statement_location, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_STMT: return CreateTable(stmt->create_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT: return AlterTable(stmt->alter_table_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_VIEW_STMT: return CreateView(stmt->view_stmt, statement_text, statement_location, catalog, engine);
     case PG_QUERY__NODE__NODE_INDEX_STMT: return CreateIndex(stmt->index_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return CreateSequence(stmt->create_seq_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_COMMENT_STMT: return Comment(stmt->comment_stmt, catalog);

@@ -118,6 +118,7 @@ struct Relation {
   const TableInfo* info = nullptr;
   const IndexInfo* index = nullptr;  // null for a primary key index
   const SequenceInfo* sequence = nullptr;
+  const ViewInfo* user_view = nullptr;  // 'v': a CREATE VIEW's (null: a system view)
 };
 
 // Every relation, by name: tables, their primary-key indexes (t_pkey, as PostgreSQL
@@ -130,6 +131,7 @@ std::vector<Relation> AllRelations(const Catalog& catalog) {
     for (const std::string& index : t->indexes) out.push_back({index, 'i', t->name, t, catalog.FindIndex(index)});
   }
   for (const SequenceInfo* s : catalog.Sequences()) out.push_back({s->name, 's', "", nullptr, nullptr, s});
+  for (const ViewInfo* v : catalog.Views()) out.push_back({v->name, 'v', "", nullptr, nullptr, nullptr, v});
   for (const char* v : kSystemViews)
     if (const TableInfo* view = FindSystemView(v)) out.push_back({v, 'v', "", view});
   std::sort(out.begin(), out.end(), [](const Relation& a, const Relation& b) { return a.name < b.name; });
@@ -140,7 +142,15 @@ const char* KindName(char kind) {
   return kind == 't' ? "table" : kind == 'i' ? "index" : kind == 'v' ? "view" : "sequence";
 }
 
-const char* SchemaOf(char kind) { return kind == 'v' ? "pg_catalog" : "public"; }
+const char* SchemaOf(const Relation& r) { return r.kind == 'v' && !r.user_view ? "pg_catalog" : "public"; }
+
+// \d of a CREATE VIEW's view: its columns (PostgreSQL shows the query with \d+).
+TextTable DescribeUserView(const ViewInfo& v) {
+  TextTable out = Listing(fmt::format("View \"public.{}\"", v.name), {"Column", "Type", "Collation", "Nullable", "Default"});
+  for (const auto& [name, type] : v.columns) out.rows.push_back({name, TypeText(type), "", "", ""});
+  out.default_footer = false;
+  return out;
+}
 
 TextTable DescribeTable(const Catalog& catalog, const TableInfo& t, bool view = false) {
   TextTable out = Listing(view ? fmt::format("View \"pg_catalog.{}\"", t.name) : fmt::format("Table \"public.{}\"", t.name),
@@ -266,8 +276,9 @@ DescribeResult ListRelations(const Catalog& catalog, const std::string& kinds, c
   if (with_indexes) headers.push_back("Table");
   TextTable t = Listing("List of relations", headers);
   for (const Relation& r : AllRelations(catalog)) {
-    if (kinds.find(r.kind) == std::string::npos || !pattern.Matches(r.name, SchemaOf(r.kind))) continue;
-    std::vector<std::string> row = {SchemaOf(r.kind), r.name, KindName(r.kind)};
+    if (kinds.find(r.kind) == std::string::npos || !pattern.Matches(r.name, SchemaOf(r))) continue;
+    if (r.kind == 'v' && !r.user_view && kinds != "v") continue;  // system views: \dv only
+    std::vector<std::string> row = {SchemaOf(r), r.name, KindName(r.kind)};
     if (with_indexes) row.push_back(r.table);
     t.rows.push_back(std::move(row));
   }
@@ -283,8 +294,9 @@ DescribeResult ListRelations(const Catalog& catalog, const std::string& kinds, c
 DescribeResult DescribeRelations(const Catalog& catalog, const NamePattern& pattern) {
   DescribeResult result;
   for (const Relation& r : AllRelations(catalog)) {
-    if (!pattern.Matches(r.name, SchemaOf(r.kind))) continue;
-    if (r.kind == 't' || r.kind == 'v') result.tables.push_back(DescribeTable(catalog, *r.info, r.kind == 'v'));
+    if (!pattern.Matches(r.name, SchemaOf(r))) continue;
+    if (r.user_view) result.tables.push_back(DescribeUserView(*r.user_view));
+    else if (r.kind == 't' || r.kind == 'v') result.tables.push_back(DescribeTable(catalog, *r.info, r.kind == 'v'));
     else if (r.kind == 'i') result.tables.push_back(DescribeIndex(r));
     else result.tables.push_back(DescribeSequence(*r.sequence));
   }

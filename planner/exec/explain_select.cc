@@ -151,7 +151,7 @@ ResultSet ExplainQuery(const PgQuery__Node* query, const Catalog& catalog, const
   if (query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
     throw SqlError(sqlstate::kFeatureNotSupported, "EXPLAIN of this kind of statement is not supported yet")
         .WithHint("EXPLAIN explains SELECT, INSERT, UPDATE and DELETE; EXPLAIN CALL name(args) a call.");
-  if (NeedsQueryPlanner(query->select_stmt)) return ExplainQueryPlan(PlanQuery(query->select_stmt, catalog, estimate));
+  if (NeedsQueryPlanner(query->select_stmt, catalog)) return ExplainQueryPlan(PlanQuery(query->select_stmt, catalog, estimate));
   return ExplainSelect(PlanSelect(query->select_stmt, catalog));
 }
 

@@ -48,8 +48,7 @@ BoundInsertSelect BindInsertSelect(const PgQuery__InsertStmt* stmt, const Catalo
   const PgQuery__RangeVar* rv = stmt->relation;
   if (stmt->on_conflict_clause) throw NotSupported("INSERT ... SELECT with ON CONFLICT", rv->location);
   if (stmt->n_returning_list > 0) throw NotSupported("INSERT ... SELECT with RETURNING", rv->location);
-  const TableInfo* table = catalog.FindTable(rv->relname);
-  if (!table) throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", rv->relname), rv->location);
+  const TableInfo* table = &TableToWrite(catalog, rv->relname, rv->location);
   std::vector<int> targets;
   if (stmt->n_cols > 0) {
     std::set<int> seen;

@@ -511,6 +511,32 @@ def gen_unique_constraints(rng, n):
     return out
 
 
+def gen_views(rng, n):
+    out = []
+    for _ in range(n):
+        a, b = rng.randrange(1, 6), rng.randrange(1, 6)
+        amount = f"{rng.randrange(-2000, 6000) / 100:.2f}"
+        r = rng.random()
+        if r < 0.7:
+            out.append(f"SELECT move({a}, {b}, {amount});")
+        elif r < 0.85:
+            out.append("SELECT richest();")
+        else:
+            out.append("SELECT * FROM city_report();")
+    return out
+
+
+def gen_alter_table(rng, n):
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.5:
+            owner = "NULL" if rng.random() < 0.1 else f"'o{rng.randrange(0, 12)}'"
+            out.append(f"SELECT open_acct({rng.randrange(5, 25)}, {owner});")
+        else:
+            out.append(f"SELECT spend({rng.randrange(1, 25)}, {rng.randrange(-300, 400)});")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------

@@ -262,7 +262,8 @@ TEST_F(DdlTest, DropIsAllOrNothing) {
 }
 
 TEST_F(DdlTest, UnsupportedStatements) {
-  EXPECT_EQ(Err("create view v as select 1"), "0A000: CREATE VIEW is not supported yet");
+  EXPECT_EQ(Err("create temporary view v as select 1"), "0A000: temporary views are not supported yet");
+  EXPECT_EQ(Err("create schema s"), "0A000: CREATE SCHEMA is not supported yet");
   EXPECT_EQ(Err("insert into t values (1)"), "42P01: relation \"t\" does not exist");
   EXPECT_EQ(Err("create function f() returns int language sql as 'select 1'"),
             "0A000: LANGUAGE sql functions are not supported yet");
