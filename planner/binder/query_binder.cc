@@ -383,10 +383,19 @@ std::unique_ptr<FromTree> BlockBinder::BindRangeVar(const PgQuery__RangeVar* rv)
 // nothing of the query around it; its columns take the names the view gave them.
 std::unique_ptr<FromTree> BlockBinder::BindView(const ViewInfo& view, const std::string& alias, const PgQuery__RangeVar* rv) {
   const PgQuery__SelectStmt* query = view.parse->statement(0)->view_stmt->query->select_stmt;
+  std::vector<std::string>& binding = block_.builder.views_binding;
+  if (std::ranges::find(binding, view.name) != binding.end())
+    throw SqlError("42P17", fmt::format("infinite recursion detected in rules for relation \"{}\"", view.name));
+  binding.push_back(view.name);
+  struct Pop {
+    std::vector<std::string>& binding;
+    ~Pop() { binding.pop_back(); }
+  } pop{binding};
   QueryBuilder::Bound bound = [&] {
     try {
       return block_.builder.BindSelect(query, nullptr, nullptr, nullptr);
     } catch (SqlError& e) {
+      if (e.sqlstate() == "42P17") throw;  // already named where it happened
       // The error is in the view's text, not in this statement's.
       e.ShiftLocation(-1);
       throw e.WithContext(fmt::format("while binding view \"{}\"", view.name));

@@ -54,6 +54,8 @@ class QueryBuilder {
   const Catalog& catalog;
   TableRowEstimator estimate;
   QueryPlan plan;
+  // The views being bound, outermost first: one met again reads itself (42P17).
+  std::vector<std::string> views_binding;
 };
 
 }  // namespace caracal::planner

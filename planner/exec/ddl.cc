@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "engine/storage/database.h"
@@ -769,9 +770,35 @@ DdlOutcome CreateView(const PgQuery__ViewStmt* stmt, std::string_view text, int 
                                    old->columns[i].second.Name(), view.columns[i].second.Name()));
     }
   }
-  if (std::ranges::find(view.relations, view.name) != view.relations.end())
-    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", view.name));
+  // A view reading itself, directly or through others (OR REPLACE can close the circle),
+  // could never be bound.
+  const bool replaced = stmt->replace && catalog.FindView(view.name);
+  const std::string name = view.name;
   engine.RunExclusive([&] { catalog.StoreView(std::move(view), stmt->replace); });
+  if (replaced) {
+    // Procedures bound the old query where they read the view: bind them again (those
+    // using any table the view reads, directly or through other views; one that no longer
+    // binds for another reason keeps what it had).
+    std::vector<const TableInfo*> tables;
+    std::vector<std::string> pending{name}, seen;
+    while (!pending.empty()) {
+      const ViewInfo* v = catalog.FindView(pending.back());
+      pending.pop_back();
+      if (!v || std::ranges::find(seen, v->name) != seen.end()) continue;
+      seen.push_back(v->name);
+      for (const std::string& r : v->relations) {
+        if (const TableInfo* t = catalog.FindTable(r)) {
+          if (std::ranges::find(tables, t) == tables.end()) tables.push_back(t);
+        } else {
+          pending.push_back(r);
+        }
+      }
+    }
+    std::vector<std::shared_ptr<const ProcedureIr>> again = ReanalyzedProceduresUsing(tables, catalog, true);
+    engine.RunExclusive([&] {
+      for (std::shared_ptr<const ProcedureIr>& ir : again) catalog.StoreProcedure(StoredRoutineFor(std::move(ir)), true);
+    });
+  }
   return {"CREATE VIEW", {}, nullptr};
 }
 

@@ -70,7 +70,7 @@ DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_
 }
 
 std::vector<std::shared_ptr<const ProcedureIr>> ReanalyzedProceduresUsing(std::span<const TableInfo* const> tables,
-                                                                           const Catalog& catalog) {
+                                                                           const Catalog& catalog, bool skip_failing) {
   std::vector<std::shared_ptr<const ProcedureIr>> again;
   for (const std::shared_ptr<const ProcedureIr>& ir : catalog.Procedures()) {
     auto uses = [&](const Stmt* s) {
@@ -87,6 +87,7 @@ std::vector<std::shared_ptr<const ProcedureIr>> ReanalyzedProceduresUsing(std::s
       AnalyzeProcedure(*fresh, catalog);
       again.push_back(std::move(fresh));
     } catch (const SqlError& e) {
+      if (skip_failing) continue;
       throw SqlError(sqlstate::kDependentObjectsStillExist,
                      fmt::format("{} {} cannot be compiled again: {}", KindName(ir->kind), ir->Signature(), e.what()));
     }

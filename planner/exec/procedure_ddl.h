@@ -24,9 +24,10 @@ DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_
 DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine);
 // Binds and analyses again, from their source, the procedures whose statements use one
 // of `tables`, against the catalog as it is now (as PostgreSQL replans after DDL), and
-// returns them; stores nothing. A procedure that no longer compiles is 2BP01, naming it.
+// returns them; stores nothing. A procedure that no longer compiles is 2BP01, naming it
+// (or, with `skip_failing`, left out: its old IR stays, for changes it may ignore safely).
 std::vector<std::shared_ptr<const ProcedureIr>> ReanalyzedProceduresUsing(std::span<const TableInfo* const> tables,
-                                                                           const Catalog& catalog);
+                                                                           const Catalog& catalog, bool skip_failing = false);
 // The same for one table, storing them in place of the old ones between epochs: after
 // CREATE INDEX, whose entries their writes must now declare.
 void ReanalyzeProceduresUsing(const TableInfo& table, Catalog& catalog, engine::Engine& engine);

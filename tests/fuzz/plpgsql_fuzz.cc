@@ -67,7 +67,7 @@ void BindStatement(const PgQuery__Node* stmt, std::string_view text, const plann
     case PG_QUERY__NODE__NODE_UPDATE_STMT:
     case PG_QUERY__NODE__NODE_DELETE_STMT: planner::BindAdHocDml(stmt, text, catalog); return;
     case PG_QUERY__NODE__NODE_SELECT_STMT:
-      if (planner::NeedsQueryPlanner(stmt->select_stmt)) planner::PlanQuery(stmt->select_stmt, catalog);
+      if (planner::NeedsQueryPlanner(stmt->select_stmt, catalog)) planner::PlanQuery(stmt->select_stmt, catalog);
       else planner::PlanSelect(stmt->select_stmt, catalog);
       return;
     default: return;

@@ -77,3 +77,17 @@ DROP VIEW nosuch;
 DROP TABLE branch;
 DROP VIEW everyone, positive;
 SELECT count(*) FROM account;
+
+-- A function reads a replaced view's new query; a view cannot come to read itself.
+CREATE VIEW tv AS SELECT id FROM account;
+CREATE FUNCTION count_tv() RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN (SELECT count(*) FROM tv);
+END $$;
+SELECT count_tv();
+CREATE OR REPLACE VIEW tv AS SELECT id FROM account WHERE balance > 200;
+SELECT count_tv();
+CREATE VIEW v1 AS SELECT 1 AS a;
+CREATE VIEW v2 AS SELECT * FROM v1;
+CREATE OR REPLACE VIEW v1 AS SELECT * FROM v2;
+SELECT * FROM v2;
