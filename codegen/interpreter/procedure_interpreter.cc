@@ -529,7 +529,8 @@ void ProcedureInterpreter::RunInsert(const Stmt& s) {
     Returning(s, schema, *written);
     return;
   }
-  if (s.on_conflict == planner::OnConflict::kNone) ThrowDuplicateKey(table, values);
+  // A taken primary key raises unless the primary key is the ON CONFLICT target.
+  if (s.on_conflict == planner::OnConflict::kNone || !s.conflict_index.empty()) ThrowDuplicateKey(table, values);
   if (s.on_conflict == planner::OnConflict::kDoNothing) {
     SetFound(false);
     ReturnedNoRow(s);
@@ -577,12 +578,12 @@ bool ProcedureInterpreter::InsertCompiledRow(const Stmt& s, const engine::Schema
     Returning(s, schema, *written);
     return true;
   }
-  if (s.on_conflict == planner::OnConflict::kDoNothing) {
+  if (s.on_conflict == planner::OnConflict::kDoNothing && s.conflict_index.empty()) {
     SetFound(false);
     ReturnedNoRow(s);
     return true;
   }
-  return false;
+  return false;  // the general path raises (or updates) for a taken key
 }
 
 const std::vector<engine::Key>& ProcedureInterpreter::RangeKeys(const Stmt& s) {
@@ -786,15 +787,21 @@ void ProcedureInterpreter::RunUpdate(const Stmt& s) {
 
 bool ProcedureInterpreter::UniqueRefusesInsert(const Stmt& s, const engine::Key& key, const engine::RowValue& row) {
   const planner::TableInfo& table = *s.table;
-  // A taken primary key is the first violation (its index comes first): Insert reports it.
-  if (table.unique_indexes.empty() || exec_->Read(table.id, key) != nullptr) return false;
-  const planner::TableInfo::UniqueIndex* u = UniqueConflict(*exec_, table, key, row, nullptr);
-  if (u == nullptr) return false;
-  if (s.on_conflict == planner::OnConflict::kDoNothing && s.conflict_any_index) {
+  if (table.unique_indexes.empty()) return false;
+  auto skip = [&] {
     SetFound(false);
     ReturnedNoRow(s);
     return true;
-  }
+  };
+  // ON CONFLICT (unique columns) DO NOTHING: that index decides first (its arbiter).
+  if (!s.conflict_index.empty())
+    for (const planner::TableInfo::UniqueIndex& u : table.unique_indexes)
+      if (u.name == s.conflict_index && UniqueIndexConflict(*exec_, table, u, key, row, nullptr)) return skip();
+  // A taken primary key is the first violation (its index comes first): Insert reports it.
+  if (exec_->Read(table.id, key) != nullptr) return false;
+  const planner::TableInfo::UniqueIndex* u = UniqueConflict(*exec_, table, key, row, nullptr);
+  if (u == nullptr) return false;
+  if (s.on_conflict == planner::OnConflict::kDoNothing && (s.conflict_any_index || u->name == s.conflict_index)) return skip();
   throw planner::UniqueViolation(table, u->name, u->columns, RowDatums(exec_->table(table.id).schema(), row));
 }
 

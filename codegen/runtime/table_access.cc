@@ -111,26 +111,32 @@ engine::RowValuePtr BuildRow(const TableInfo& table, const engine::Schema& schem
 
 void ThrowDuplicateKey(const TableInfo& table, std::span<const Datum> row) { throw planner::PrimaryKeyViolation(table, row); }
 
+bool UniqueIndexConflict(engine::ExecContext& exec, const TableInfo& table, const TableInfo::UniqueIndex& u,
+                         const engine::Key& key, const engine::RowValue& row, const engine::RowValue* old) {
+  const engine::Table& t = exec.table(table.id);
+  std::optional<engine::Key> values = t.IndexKey(u.engine_index, row);
+  if (!values) return false;
+  if (old != nullptr) {
+    std::optional<engine::Key> before = t.IndexKey(u.engine_index, *old);
+    if (before && *before == *values) return false;
+  }
+  bool taken = false;
+  exec.ScanIndex(table.id, u.engine_index, *values, values->PrefixSuccessor(),
+                 [&](const engine::Key& other, const engine::RowValue& v) {
+                   // An UPDATE's own row is no conflict; an INSERT's key holds no row of its own
+                   // yet, so one there is another's (the ON CONFLICT arbiter's case).
+                   if (old != nullptr && other == key) return true;
+                   std::optional<engine::Key> held = t.IndexKey(u.engine_index, v);
+                   taken = held && *held == *values;
+                   return !taken;
+                 });
+  return taken;
+}
+
 const TableInfo::UniqueIndex* UniqueConflict(engine::ExecContext& exec, const TableInfo& table, const engine::Key& key,
                                              const engine::RowValue& row, const engine::RowValue* old) {
-  const engine::Table& t = exec.table(table.id);
-  for (const TableInfo::UniqueIndex& u : table.unique_indexes) {
-    std::optional<engine::Key> values = t.IndexKey(u.engine_index, row);
-    if (!values) continue;
-    if (old != nullptr) {
-      std::optional<engine::Key> before = t.IndexKey(u.engine_index, *old);
-      if (before && *before == *values) continue;
-    }
-    bool taken = false;
-    exec.ScanIndex(table.id, u.engine_index, *values, values->PrefixSuccessor(),
-                   [&](const engine::Key& other, const engine::RowValue& v) {
-                     if (other == key) return true;
-                     std::optional<engine::Key> held = t.IndexKey(u.engine_index, v);
-                     taken = held && *held == *values;
-                     return !taken;
-                   });
-    if (taken) return &u;
-  }
+  for (const TableInfo::UniqueIndex& u : table.unique_indexes)
+    if (UniqueIndexConflict(exec, table, u, key, row, old)) return &u;
   return nullptr;
 }
 

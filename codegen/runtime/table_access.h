@@ -55,5 +55,9 @@ engine::RowValuePtr BuildRow(const planner::TableInfo& table, const engine::Sche
 const planner::TableInfo::UniqueIndex* UniqueConflict(engine::ExecContext& exec, const planner::TableInfo& table,
                                                       const engine::Key& key, const engine::RowValue& row,
                                                       const engine::RowValue* old);
+// UniqueConflict for one of `table`'s UNIQUE indexes: whether it refuses `row`.
+bool UniqueIndexConflict(engine::ExecContext& exec, const planner::TableInfo& table,
+                         const planner::TableInfo::UniqueIndex& index, const engine::Key& key, const engine::RowValue& row,
+                         const engine::RowValue* old);
 
 }  // namespace caracal::codegen

@@ -130,23 +130,23 @@ bool IsPrimaryKeyTarget(const TableInfo& table, const PgQuery__InferClause* infe
   return columns == std::set<int>(table.primary_key.begin(), table.primary_key.end()) && !infer->where_clause;
 }
 
-// Whether an ON CONFLICT target names one of the table's UNIQUE indexes (by constraint
-// name or by its columns).
-bool MatchesUniqueIndex(const TableInfo& table, const PgQuery__InferClause* infer) {
+// The UNIQUE index of the table an ON CONFLICT target names (by constraint name or by
+// its columns), or null.
+const TableInfo::UniqueIndex* MatchesUniqueIndex(const TableInfo& table, const PgQuery__InferClause* infer) {
   for (const TableInfo::UniqueIndex& u : table.unique_indexes) {
     if (infer->conname && *infer->conname) {
-      if (u.name == infer->conname) return true;
+      if (u.name == infer->conname) return &u;
       continue;
     }
     std::set<int> columns;
     for (size_t i = 0; i < infer->n_index_elems; ++i) {
       const PgQuery__Node* n = infer->index_elems[i];
-      if (n->node_case != PG_QUERY__NODE__NODE_INDEX_ELEM || !n->index_elem->name) return false;
+      if (n->node_case != PG_QUERY__NODE__NODE_INDEX_ELEM || !n->index_elem->name) return nullptr;
       columns.insert(table.ColumnIndex(n->index_elem->name));
     }
-    if (columns == std::set<int>(u.columns.begin(), u.columns.end())) return true;
+    if (columns == std::set<int>(u.columns.begin(), u.columns.end()) && !infer->where_clause) return &u;
   }
-  return false;
+  return nullptr;
 }
 
 }  // namespace
@@ -245,6 +245,7 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
 
   const PgQuery__OnConflictClause* conflict = stmt->on_conflict_clause;
   OnConflict on_conflict = OnConflict::kNone;
+  std::string conflict_index;  // a UNIQUE index as the DO NOTHING target
   if (conflict) {
     if (conflict->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE) on_conflict = OnConflict::kDoUpdate;
     else on_conflict = OnConflict::kDoNothing;
@@ -252,11 +253,17 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
       throw SqlError(sqlstate::kSyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name",
                      conflict->location)
           .WithHint("For example, ON CONFLICT (column_name).");
-    if (conflict->infer && !IsPrimaryKeyTarget(table, conflict->infer) && MatchesUniqueIndex(table, conflict->infer))
-      throw SqlError(sqlstate::kFeatureNotSupported,
-                     "ON CONFLICT on a UNIQUE index other than the primary key is not supported yet", conflict->infer->location)
-          .WithHint("Name the primary key's columns, or omit the target with DO NOTHING (every unique index then counts).");
-    if (conflict->infer && !IsPrimaryKeyTarget(table, conflict->infer))
+    if (conflict->infer && !IsPrimaryKeyTarget(table, conflict->infer)) {
+      if (const TableInfo::UniqueIndex* u = MatchesUniqueIndex(table, conflict->infer)) {
+        if (on_conflict == OnConflict::kDoUpdate)
+          throw SqlError(sqlstate::kFeatureNotSupported,
+                         "ON CONFLICT DO UPDATE on a UNIQUE index other than the primary key is not supported yet",
+                         conflict->infer->location)
+              .WithHint("Name the primary key's columns as the target, or use DO NOTHING.");
+        conflict_index = u->name;
+      }
+    }
+    if (conflict->infer && !IsPrimaryKeyTarget(table, conflict->infer) && conflict_index.empty())
       throw SqlError(sqlstate::kInvalidColumnReference,
                      "there is no unique or exclusion constraint matching the ON CONFLICT specification",
                      conflict->infer->location);
@@ -282,6 +289,7 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
       if (!s->row_values[c]) s->row_values[c] = ColumnDefault(table.columns[c], variables_);
     s->on_conflict = on_conflict;
     s->conflict_any_index = conflict && !conflict->infer;
+    s->conflict_index = conflict_index;
     if (on_conflict == OnConflict::kDoUpdate) {
       TableScope scope(table, RefName(stmt->relation), variables_, true);
       ExprBinder binder(&scope, &catalog_);

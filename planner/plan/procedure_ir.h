@@ -184,6 +184,10 @@ struct Stmt {
   // ON CONFLICT DO NOTHING with no target: a row that a UNIQUE index refuses is skipped
   // too, not only one whose primary key is taken (PostgreSQL's arbiters: every index).
   bool conflict_any_index = false;
+  // ON CONFLICT (cols) DO NOTHING whose target is a UNIQUE index rather than the primary
+  // key: that index's name (empty: the primary key). Only a row that index refuses is
+  // skipped; a taken primary key then raises, as PostgreSQL's arbiter rules say.
+  std::string conflict_index;
   std::vector<ExprPtr> returning;   // RETURNING expressions (column + variable slots)
   std::vector<int> into;            // INTO targets (frame slots), for SELECT and RETURNING
   bool strict = false;              // INTO STRICT

@@ -77,3 +77,20 @@ DELETE FROM tag WHERE id = 2;
 UPDATE tag SET label = 'b' WHERE id = 1;
 INSERT INTO tag VALUES (7, 'a', 9);
 SELECT * FROM tag ORDER BY id;
+
+-- ON CONFLICT (a unique index's columns) DO NOTHING: only that index arbitrates; a taken
+-- primary key still raises. DO UPDATE on such a target is not supported here (no diff).
+INSERT INTO member (id, email) VALUES (500, 'x@z') ON CONFLICT (email) DO NOTHING;
+INSERT INTO member (id, email) VALUES (500, 'fresh@z') ON CONFLICT (email) DO NOTHING;
+INSERT INTO member (id, email) VALUES (500, 'other@z') ON CONFLICT (email) DO NOTHING;
+INSERT INTO member (id, email, team, nick) VALUES (501, 'u@z', 7, 'same') ON CONFLICT (email) DO NOTHING;
+INSERT INTO member (id, email, team, nick) VALUES (501, 'u@z', 7, 'same') ON CONFLICT ON CONSTRAINT member_team_nick DO NOTHING;
+CREATE FUNCTION claim_email(p_id integer, p_email text) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO member (id, email) VALUES (p_id, p_email) ON CONFLICT (email) DO NOTHING;
+  RETURN FOUND;
+END $$;
+SELECT claim_email(600, 'fresh@z');
+SELECT claim_email(601, 'new@z');
+SELECT claim_email(601, 'newer@z');
+SELECT * FROM member WHERE id >= 500 ORDER BY id;
