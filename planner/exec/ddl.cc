@@ -55,20 +55,28 @@ class NoColumns : public NameScope {
 
 std::vector<std::string> KeyNames(PgQuery__Node* const* keys, size_t n) { return NameList(keys, n); }
 
-void SetPrimaryKey(TableInfo& t, const std::vector<std::string>& names, int location) {
-  if (!t.primary_key.empty())
-    throw SqlError(sqlstate::kInvalidTableDefinition,
-                   fmt::format("multiple primary keys for table \"{}\" are not allowed", t.name), location);
+// The positions of a PRIMARY KEY's or UNIQUE constraint's columns (`kind`: "primary
+// key" or "unique"), with PostgreSQL's errors for an unknown or repeated one.
+std::vector<int> KeyColumns(const TableInfo& t, const std::vector<std::string>& names, std::string_view kind, int location) {
+  std::vector<int> columns;
   for (const std::string& n : names) {
     int c = t.ColumnIndex(n);
     if (c < 0)
       throw SqlError(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" named in key does not exist", n), location);
-    if (std::find(t.primary_key.begin(), t.primary_key.end(), c) != t.primary_key.end())
-      throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" appears twice in primary key constraint", n),
+    if (std::ranges::find(columns, c) != columns.end())
+      throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" appears twice in {} constraint", n, kind),
                      location);
-    t.primary_key.push_back(c);
-    t.columns[c].not_null = true;
+    columns.push_back(c);
   }
+  return columns;
+}
+
+void SetPrimaryKey(TableInfo& t, const std::vector<std::string>& names, int location) {
+  if (!t.primary_key.empty())
+    throw SqlError(sqlstate::kInvalidTableDefinition,
+                   fmt::format("multiple primary keys for table \"{}\" are not allowed", t.name), location);
+  t.primary_key = KeyColumns(t, names, "primary key", location);
+  for (int c : t.primary_key) t.columns[static_cast<size_t>(c)].not_null = true;
 }
 
 void CheckConstraintSupported(const PgQuery__Constraint* c) {
@@ -325,16 +333,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
   };
   std::vector<UniqueIndexDef> unique_defs;
   for (const PendingUnique& u : uniques) {
-    std::vector<int> columns;
-    for (const std::string& n : u.columns) {
-      int c = t.ColumnIndex(n);
-      if (c < 0)
-        throw SqlError(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" named in key does not exist", n), u.location);
-      if (std::ranges::find(columns, c) != columns.end())
-        throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" appears twice in unique constraint", n),
-                       u.location);
-      columns.push_back(c);
-    }
+    std::vector<int> columns = KeyColumns(t, u.columns, "unique", u.location);
     if (columns == t.primary_key) continue;
     auto prior = std::ranges::find_if(unique_defs, [&](const UniqueIndexDef& d) { return d.columns == columns; });
     if (prior != unique_defs.end()) {
@@ -660,13 +659,7 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
         }
         if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE) {
           std::vector<std::string> keys = KeyNames(c->keys, c->n_keys);
-          std::vector<int> columns;
-          for (const std::string& k : keys) {
-            int col = t.ColumnIndex(k);
-            if (col < 0)
-              throw SqlError(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" named in key does not exist", k), c->location);
-            columns.push_back(col);
-          }
+          std::vector<int> columns = KeyColumns(t, keys, "unique", c->location);
           std::vector<std::string> taken;
           for (const NewUnique& u : new_uniques) taken.push_back(u.name);
           std::string index = c->conname && *c->conname ? c->conname : catalog.ChooseIndexName(t.name, keys, "key", taken);
