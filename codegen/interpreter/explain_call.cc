@@ -34,6 +34,8 @@ class RecordingDeclareContext final : public engine::DeclareContext {
 
   const engine::TxnInput& input() const override { return input_; }
   engine::Table& table(engine::TableId id) override { return db_.table(id); }
+  // As if the call were the next epoch's first.
+  uint64_t serial_id() const override { return engine::MakeSerialId(db_.committed_epoch() + 1, 1); }
 
   void DeclareWrite(engine::TableId table, const engine::Key& key, engine::WriteKind kind) override {
     static constexpr const char* kNames[] = {"insert", "upsert", "update", "delete"};
@@ -116,11 +118,23 @@ class RecordingDeclareContext final : public engine::DeclareContext {
   }
   std::string PrimaryKeyText(engine::TableId table, const engine::Key& key) const {
     const planner::TableInfo* t = TableOf(table);
-    return t ? KeyText(table, t->primary_key, key) : "?";
+    if (t == nullptr) return "?";
+    if (t->HasRowIdentity()) return RowIdentityText(table, key);
+    return KeyText(table, t->primary_key, key);
+  }
+  // A hidden row identity (planner/catalog/row_identity.h) as PostgreSQL shows a ctid:
+  // (transaction, item), the transaction as epoch.position.
+  std::string RowIdentityText(engine::TableId table, const engine::Key& key) const {
+    const engine::Schema& schema = db_.table(table).schema();
+    std::vector<engine::Value> v = DecodeKey(schema, schema.primary_key(), key);
+    const uint64_t xact = static_cast<uint64_t>(v[0].as_int());
+    const uint64_t item = static_cast<uint64_t>(v[1].as_int());
+    return fmt::format("ctid ({}.{}, {}.{})", xact >> 32, xact & 0xffffffffu, item >> 32, item & 0xffffffffu);
   }
   // A primary-key range; the bounds may be key prefixes.
   std::string RangeText(engine::TableId table, const engine::Key& lo, const engine::Key& hi) const {
     const planner::TableInfo* t = TableOf(table);
+    if (t != nullptr && t->HasRowIdentity() && lo.empty() && hi.empty()) return "(all rows)";
     return t ? RangeText(table, t->primary_key, lo, hi) : "?";
   }
   // A range of keys over `columns`. The upper bound of an equality on a prefix is the

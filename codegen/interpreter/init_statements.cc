@@ -77,6 +77,10 @@ void ProcedureInterpreter::RunDeclare(const Stmt& init_stmt) {
     }
     case AccessInfo::Access::kInsert:
     case AccessInfo::Access::kUpsert: {
+      if (table.HasRowIdentity()) {
+        DeclarePoint(s, planner::RowIdentityKey(NextRowIdentity(s, declare_->serial_id())));
+        return;
+      }
       if (std::optional<engine::Key> key = preset_key_.set ? PresetKeyValue() : KeyFrom(table, table.primary_key, FixedValues(s), FrameContext()))
         DeclarePoint(s, *key);
       return;

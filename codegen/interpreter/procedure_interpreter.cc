@@ -47,6 +47,12 @@ void RecordDeclaredRange(std::vector<engine::Value>& scratch, int stmt_id, const
 }
 
 
+planner::RowIdentity ProcedureInterpreter::NextRowIdentity(const Stmt& s, uint64_t serial_id) {
+  const size_t at = static_cast<size_t>(s.id);
+  if (identity_rows_.size() <= at) identity_rows_.resize(at + 1, 0);
+  return planner::RowIdentityOf(serial_id, s.id, identity_rows_[at]++);
+}
+
 void ProcedureInterpreter::RunInit() {
   InitializeLocals(ir_, frame_);
   RunBlock(ir_.init);
@@ -519,6 +525,11 @@ void ProcedureInterpreter::RunInsert(const Stmt& s) {
   if (compiled_ != nullptr && InsertCompiledRow(s, schema)) return;
   std::vector<Datum>& values = NewValuesBuffer(s);
   NewValues(s, FrameContext(), compiled_, values);
+  if (table.HasRowIdentity()) {
+    const planner::RowIdentity id = NextRowIdentity(s, exec_->serial_id());
+    values.push_back(Datum::Int(id.xact));
+    values.push_back(Datum::Int(id.item));
+  }
   engine::Key key = PrimaryKeyOf(table, values);
   engine::RowValuePtr row = BuildRow(table, schema, values);
   const engine::RowValue* written = row.get();

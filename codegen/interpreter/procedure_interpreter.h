@@ -13,6 +13,7 @@
 #include "codegen/runtime/frame.h"
 #include "engine/procedure/procedure.h"
 #include "planner/catalog/catalog.h"
+#include "planner/catalog/row_identity.h"
 #include "planner/plan/procedure_ir.h"
 #include "planner/plan/row_source.h"
 
@@ -140,6 +141,9 @@ class ProcedureInterpreter {
   // writes: primary keys in [lo, hi).
   void DeclareUnknownIndexes(const planner::Stmt& s, const engine::Key& lo, const engine::Key& hi);
   void RunReconRead(const planner::Stmt& s);
+  // The row identity of the next row INSERT `s` writes into a table without a primary
+  // key (planner/catalog/row_identity.h): Declare and Execute count alike.
+  planner::RowIdentity NextRowIdentity(const planner::Stmt& s, uint64_t serial_id);
 
   planner::Datum Eval(const planner::Expr& e) const;
   bool Condition(const planner::Expr& e) const;
@@ -191,6 +195,7 @@ class ProcedureInterpreter {
     const engine::Key* key = nullptr;  // null: no row
   };
   PresetKey preset_key_;
+  std::vector<uint32_t> identity_rows_;  // rows NextRowIdentity numbered, per statement id
   // See KeptRangeRows.
   KeptRangeRows kept_range_;
   std::optional<engine::Key> PresetKeyValue() const { return preset_key_.key ? std::optional<engine::Key>(*preset_key_.key) : std::nullopt; }

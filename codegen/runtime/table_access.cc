@@ -6,6 +6,7 @@
 
 #include "planner/plan/access_path.h"
 #include "planner/catalog/constraint_errors.h"
+#include "planner/catalog/row_identity.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::codegen {
@@ -15,6 +16,10 @@ using planner::SqlError;
 using planner::TableInfo;
 
 engine::Key PrimaryKeyOf(const TableInfo& table, std::span<const Datum> row) {
+  if (table.HasRowIdentity()) {
+    const size_t n = table.columns.size();
+    return planner::RowIdentityKey({row[n].i, row[n + 1].i});
+  }
   engine::Key key;
   for (int c : table.primary_key) {
     const planner::CatalogColumn& col = table.columns[c];
@@ -106,6 +111,8 @@ engine::RowValuePtr BuildRow(const TableInfo& table, const engine::Schema& schem
     }
     planner::SetRowColumn(b, static_cast<int>(c), schema.column(static_cast<int>(c)), row[c], col.type);
   }
+  // The row identity (row_identity.h), after the table's own columns.
+  for (int c = static_cast<int>(table.columns.size()); c < schema.num_columns(); ++c) b.SetInt(c, row[static_cast<size_t>(c)].i);
   return b.Build();
 }
 

@@ -18,7 +18,8 @@
 
 namespace caracal::codegen {
 
-// The primary key of `row` (one Datum per table column, schema order). Throws SqlError
+// The primary key of `row` (one Datum per engine column, schema order: a table with a
+// row identity has its two Datums last, planner/catalog/row_identity.h). Throws SqlError
 // if a key column is NULL (23502) or its value has no exact key encoding.
 engine::Key PrimaryKeyOf(const planner::TableInfo& table, std::span<const planner::Datum> row);
 // The same key read back from a built row of `table`, whose key columns are all integers.
@@ -40,7 +41,8 @@ std::optional<KeySpan> RangeSpan(const planner::TableInfo& table, std::span<cons
 // The row as Datums, one per column (schema order).
 std::vector<planner::Datum> RowDatums(const engine::Schema& schema, const engine::RowValue& row);
 
-// Builds a row from Datums already coerced to the column types; NOT NULL is checked here
+// Builds a row from Datums already coerced to the column types, one per engine column
+// (a row identity's too, see PrimaryKeyOf); NOT NULL is checked here
 // (23502 naming the column and the table, as PostgreSQL words it).
 engine::RowValuePtr BuildRow(const planner::TableInfo& table, const engine::Schema& schema, std::span<const planner::Datum> row);
 

@@ -26,6 +26,7 @@ class EpochDeclareContext final : public DeclareContext {
 
   const TxnInput& input() const override { return txn_.request.input; }
   Table& table(TableId id) override { return db_.table(id); }
+  uint64_t serial_id() const override { return txn_.sid; }
 
   void DeclareWrite(TableId table_id, const Key& key, WriteKind kind) override {
     Table& t = db_.table(table_id);

@@ -111,8 +111,9 @@ struct RefTxn {
 
 class RefDeclareContext final : public DeclareContext {
  public:
-  RefDeclareContext(ReferenceExecutor& ex, RefTxn& txn) : ex_(ex), txn_(txn) {}
+  RefDeclareContext(ReferenceExecutor& ex, RefTxn& txn, SerialId sid) : ex_(ex), txn_(txn), sid_(sid) {}
   const TxnInput& input() const override { return txn_.request->input; }
+  uint64_t serial_id() const override { return sid_; }
   Table& table(TableId id) override { return *ex_.tables_[id]->facade; }
 
   void DeclareWrite(TableId table, const Key& key, WriteKind kind) override {
@@ -187,6 +188,7 @@ class RefDeclareContext final : public DeclareContext {
  private:
   ReferenceExecutor& ex_;
   RefTxn& txn_;
+  SerialId sid_;
 };
 
 class RefExecContext final : public ExecContext {
@@ -403,7 +405,7 @@ void ReferenceExecutor::Submit(TxnRequest request) {
   };
   try {
     request.procedure->Sequence(sequences_, request.input);
-    RefDeclareContext declare(*this, txn);
+    RefDeclareContext declare(*this, txn, sid);
     request.procedure->Declare(declare);
     RefExecContext exec(*this, txn, sid);
     request.procedure->Execute(exec);

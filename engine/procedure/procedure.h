@@ -71,6 +71,8 @@ class DeclareContext {
   virtual ~DeclareContext() = default;
   virtual const TxnInput& input() const = 0;
   virtual Table& table(TableId id) = 0;
+  // The serial id this attempt runs at (Execute's serial_id()): a retry gets a new one.
+  virtual uint64_t serial_id() const = 0;
 
   // Declares a point write of `key`. Declaring the same row twice merges the two
   // (one version per row and transaction), except two inserts, which is an error.

@@ -47,13 +47,29 @@ void Database::FreeRetiredTables(uint32_t epoch) {
   std::erase_if(retired_tables_, [&](const auto& entry) { return entry.first < epoch; });
 }
 
+std::unique_ptr<Table> Database::SwapTable(TableId id, std::unique_ptr<Table> fresh) {
+  std::unique_lock structure(structure_mutex_);  // snapshot readers may be scanning it
+  std::swap(tables_[id], fresh);
+  return fresh;
+}
+
+void Database::Retire(std::unique_ptr<Table> table) {
+  std::unique_lock structure(structure_mutex_);
+  retired_tables_.emplace_back(committed_epoch(), std::move(table));
+}
+
 void Database::LoadRow(TableId table_id, RowValuePtr value) {
-  Table& t = table(table_id);
+  const RowValue* stored = value.get();
+  LoadRowInto(table(table_id), std::move(value));
+  // The version stays: only collection, between epochs, could free it.
+  if (load_observer_) load_observer_(table_id, *stored);
+}
+
+void Database::LoadRowInto(Table& t, RowValuePtr value) {
   const Schema& s = t.schema();
   Key key;
   for (int c : s.primary_key()) key.AppendValue(value->Get(s, c), s.column(c));
   Row* row = t.FindOrCreate(key);
-  const RowValue* stored = value.get();
   {
     SpinGuard guard(row->lock());
     if (row->NewestSettledBefore(UINT64_MAX) != nullptr)
@@ -69,8 +85,6 @@ void Database::LoadRow(TableId table_id, RowValuePtr value) {
       row->entry(i).value.store(raw, std::memory_order_release);
     }
   }
-  // The version stays: only collection, between epochs, could free it.
-  if (load_observer_) load_observer_(table_id, *stored);
 }
 
 const RowValue* Database::ReadSettled(Row& row, SerialId before) {

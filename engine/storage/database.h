@@ -30,6 +30,16 @@ class Database : public Store {
   // CREATE INDEX / DROP INDEX on a table that may hold rows; only between epochs.
   void AddIndex(TableId table, IndexSchema index);
   void DropIndex(TableId table, int index);
+  // ALTER TABLE that changes a table's layout or key, only between epochs: `fresh` (a
+  // Table with the same id, filled by Table-level LoadRow below) takes the table's place
+  // and the table it replaces is handed back - to put back if the DDL fails after all, or
+  // to Retire(). Its rows are not reported to the load observer: the DDL statement's log
+  // record rebuilds them on replay.
+  std::unique_ptr<Table> SwapTable(TableId table, std::unique_ptr<Table> fresh);
+  // Frees `table` once no worker or snapshot reader can hold pointers into it.
+  void Retire(std::unique_ptr<Table> table);
+  // Stores `row` in `table` (not necessarily installed yet) as LoadRow does, unobserved.
+  void LoadRowInto(Table& table, RowValuePtr row);
   bool IsDropped(TableId table) const override { return dropped_[table]; }
   const Schema& schema(TableId table) const override { return tables_[table]->schema(); }
   size_t num_tables() const override { return tables_.size(); }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -146,7 +147,9 @@ class InitBuilder {
   // needed_ and recon_ closed over assignments, reconnaissance reads and the control flow
   // the kept statements sit under.
   void NeedToFixpoint() {
-    for (size_t before = 0; before != needed_.size() + recon_.size();) {
+    // At least once: with nothing needed yet (writes of constant keys only), the control
+    // flow above them still needs its bounds.
+    for (size_t before = SIZE_MAX; before != needed_.size() + recon_.size();) {
       before = needed_.size() + recon_.size();
       ForEachStmt(ir_.body, [&](const Stmt& s) {
         if (s.kind == StmtKind::kAssign && needed_.count(s.target)) Need(s.value.get());

@@ -94,6 +94,7 @@ class Classifier {
 
   std::string InsertKeyText(const Stmt& s) const {
     const TableInfo& t = *s.table;
+    if (t.HasRowIdentity()) return "(new row identity)";
     std::string out;
     for (size_t i = 0; i < t.primary_key.size(); ++i)
       out += fmt::format("{}{} = {}", i ? " AND " : "", t.columns[t.primary_key[i]].name,

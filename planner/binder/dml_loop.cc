@@ -349,6 +349,7 @@ std::optional<LookupJoins> AsLookupJoins(const PgQuery__SelectStmt* s, const Cat
         if (column >= 0 && !names.Mentions(value_side)) fixed.insert(column);
       }
     }
+    if (j.table->HasRowIdentity()) return std::nullopt;
     for (int k : j.table->primary_key)
       if (!fixed.count(k)) return std::nullopt;
     NamedFromItem item{RefName(j.range), {}};
@@ -541,6 +542,12 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
       return FinishLoop(l, Statements(std::move(write)), *loops_);
     }
   RejectReturningStar(stmt->returning_list, stmt->n_returning_list, stmt->n_from_clause);
+  // The loop below writes each row by its primary key.
+  if (table.HasRowIdentity())
+    throw NotSupported(fmt::format("{} on table \"{}\", which has no primary key,",
+                                   stmt->n_from_clause > 0 ? "UPDATE ... FROM" : stmt->with_clause ? "UPDATE with WITH" : "UPDATE with a subquery",
+                                   table.name))
+        .WithHint("Give the table a primary key, or write it with a WHERE on its own columns.");
   // The query: each row's key, then the new value of each SET column but DEFAULT ones
   // (with `image`, then every other column).
   std::vector<PgQuery__Node*> targets, keys;
@@ -625,6 +632,12 @@ std::vector<StmtPtr> TableStatementBinder::BindDeleteLoop(const PgQuery__DeleteS
       return FinishLoop(l, Statements(std::move(write)), *loops_);
     }
   RejectReturningStar(stmt->returning_list, stmt->n_returning_list, stmt->n_using_clause);
+  // The loop below writes each row by its primary key.
+  if (table.HasRowIdentity())
+    throw NotSupported(fmt::format("{} on table \"{}\", which has no primary key,",
+                                   stmt->n_using_clause > 0 ? "DELETE ... USING" : stmt->with_clause ? "DELETE with WITH" : "DELETE with a subquery",
+                                   table.name))
+        .WithHint("Give the table a primary key, or write it with a WHERE on its own columns.");
   // The query: each row's key (with `image`, then every other column).
   std::vector<PgQuery__Node*> targets, keys;
   std::vector<int> column_of(table.columns.size(), -1);

@@ -1,5 +1,7 @@
 #include "planner/catalog/catalog.h"
 
+#include "planner/catalog/row_identity.h"
+
 #include <fmt/format.h>
 
 #include <fmt/ranges.h>
@@ -91,7 +93,10 @@ std::vector<const SequenceInfo*> Catalog::Sequences() const {
 engine::Schema Catalog::EngineSchema(const TableInfo& table) {
   std::vector<engine::Column> columns;
   for (const CatalogColumn& c : table.columns) columns.push_back(ToColumn(c.name, c.type, c.not_null));
-  return engine::Schema(table.name, std::move(columns), table.primary_key);
+  if (!table.HasRowIdentity()) return engine::Schema(table.name, std::move(columns), table.primary_key);
+  const int first = static_cast<int>(columns.size());
+  for (engine::Column& c : RowIdentityColumns()) columns.push_back(std::move(c));
+  return engine::Schema(table.name, std::move(columns), {first, first + 1});
 }
 
 const TableInfo& Catalog::CreateTable(TableInfo table) {
@@ -116,6 +121,44 @@ void Catalog::ReplaceTableDescription(TableInfo table) {
   table.unique_indexes = current.unique_indexes;
   current = std::move(table);
 }
+
+Catalog::RewrittenTable Catalog::RewriteTable(TableInfo table, const std::map<std::string, std::vector<int>>& index_columns,
+                                              std::vector<engine::RowValuePtr> rows) {
+  TableInfo& current = *tables_.at(table.name);
+  if (table.id != current.id) throw SqlError(sqlstate::kInternalError, "internal error: a rewrite changed the table's id");
+  RewrittenTable old{current, {}, nullptr};
+  table.indexes.clear();
+  std::vector<engine::IndexSchema> engine_indexes;
+  for (const std::string& name : current.indexes) {
+    IndexInfo& index = indexes_.at(name);
+    old.indexes.push_back(index);
+    auto kept = index_columns.find(name);
+    if (kept == index_columns.end()) {
+      indexes_.erase(name);
+      continue;
+    }
+    index.columns = kept->second;
+    table.indexes.push_back(name);
+    engine_indexes.push_back(engine::IndexSchema{name, index.columns});
+  }
+  current = std::move(table);
+  NumberIndexes(current);
+  auto fresh = std::make_unique<engine::Table>(current.id, EngineSchema(current), std::move(engine_indexes));
+  for (engine::RowValuePtr& row : rows) db_.LoadRowInto(*fresh, std::move(row));
+  old.rows = db_.SwapTable(current.id, std::move(fresh));
+  return old;
+}
+
+void Catalog::UndoRewrite(RewrittenTable old) {
+  TableInfo& current = *tables_.at(old.info.name);
+  for (const std::string& name : current.indexes) indexes_.erase(name);
+  for (IndexInfo& index : old.indexes) indexes_.insert_or_assign(index.name, std::move(index));
+  current = std::move(old.info);
+  NumberIndexes(current);
+  db_.Retire(db_.SwapTable(current.id, std::move(old.rows)));
+}
+
+void Catalog::FinishRewrite(RewrittenTable old) { db_.Retire(std::move(old.rows)); }
 
 const std::string* DefaultSequence(const CatalogColumn& c) {
   const Expr* e = c.default_expr.get();

@@ -60,6 +60,9 @@ struct TableInfo {
   engine::TableId id = 0;
   std::vector<CatalogColumn> columns;
   std::vector<int> primary_key;  // column positions, in key order
+  // Declared without a primary key: the engine keys its rows by a hidden row identity
+  // (planner/catalog/row_identity.h), so no statement reads or writes one row by key.
+  bool HasRowIdentity() const { return primary_key.empty(); }
   std::vector<std::string> indexes;  // names of this table's indexes, in engine index order
   // Its UNIQUE indexes by engine position: what every INSERT and UPDATE checks (after
   // the primary key), in the order PostgreSQL checks them.
@@ -151,6 +154,20 @@ class Catalog {
   // `table` replaces the description of the table of its name in place (the IR's
   // TableInfo pointers stay valid), keeping its engine table and indexes.
   void ReplaceTableDescription(TableInfo table);
+  // ALTER TABLE that changes the rows' layout or key (exec/table_rewrite.h): `table` (the
+  // same name and id) replaces the description in place and `rows`, in its layout, the
+  // table's rows. `index_columns`: the table's indexes to keep, by name, with their
+  // columns at the new positions (the others are dropped). The old state comes back for
+  // UndoRewrite, if the DDL fails after all, or for FinishRewrite, which frees it.
+  struct RewrittenTable {
+    TableInfo info;
+    std::vector<IndexInfo> indexes;
+    std::unique_ptr<engine::Table> rows;
+  };
+  RewrittenTable RewriteTable(TableInfo table, const std::map<std::string, std::vector<int>>& index_columns,
+                              std::vector<engine::RowValuePtr> rows);
+  void UndoRewrite(RewrittenTable old);
+  void FinishRewrite(RewrittenTable old);
   // CREATE INDEX fills the new engine index from the table's rows.
   const IndexInfo& CreateIndex(std::string name, std::string_view table, std::vector<int> columns, bool unique = false,
                                bool constraint = false);

@@ -5,10 +5,12 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "planner/catalog/constraint_errors.h"
+#include "planner/catalog/row_identity.h"
 #include "planner/exec/snapshot_source.h"
 #include "planner/exec/unique_load_check.h"
 #include "planner/expr/expr_eval.h"
@@ -184,6 +186,8 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
   std::vector<int> key_lines;
   std::set<engine::Key, engine::KeyLess> seen;
   UniqueLoadCheck unique(*table, catalog.database().table(table->id));
+  std::optional<LoadRowIdentities> identities;
+  if (table->HasRowIdentity()) identities.emplace(catalog.database(), *table);
   size_t pos = 0;
   int line = 0;
   std::vector<Field> fields;
@@ -231,6 +235,11 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
         throw;
       }
     }
+    if (identities) {
+      const RowIdentity id = identities->Next();
+      values.push_back(engine::Value::Int(id.xact));
+      values.push_back(engine::Value::Int(id.item));
+    }
     engine::RowValuePtr built = MakeRow(schema, values);
     if (!table->checks.empty()) {
       try {
@@ -241,7 +250,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
       }
     }
     std::vector<engine::Value> key_values;
-    for (int c : table->primary_key) key_values.push_back(values[c]);
+    for (int c : schema.primary_key()) key_values.push_back(values[static_cast<size_t>(c)]);
     engine::Key key = EncodePrimaryKey(schema, key_values);
     std::string key_text = DuplicateKeyDetail(*table, table->primary_key, datums);
     if (!seen.insert(key).second)

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "engine/storage/database.h"
@@ -16,6 +17,7 @@
 #include "planner/expr/expr_eval.h"
 #include "planner/parser/pg_nodes.h"
 #include "planner/exec/procedure_ddl.h"
+#include "planner/exec/table_rewrite.h"
 #include "planner/plan/procedure_ir.h"
 #include "planner/types/sql_error.h"
 #include "planner/binder/type_name.h"
@@ -316,12 +318,9 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
   }
   if (t.columns.empty())
     throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("table \"{}\" has no columns", t.name))
-        .WithHint("Caracal tables need at least a primary key column.");
+        .WithHint("Caracal tables need at least one column.");
   for (const auto& [names, location] : table_pks) SetPrimaryKey(t, names, location);
   BindChecks(t, checks);
-  if (t.primary_key.empty())
-    throw SqlError(sqlstate::kInvalidTableDefinition, fmt::format("table \"{}\" must have a primary key", t.name))
-        .WithHint("Caracal addresses every row by its primary key; add PRIMARY KEY (...) to the definition.");
   // UNIQUE constraints: an index each. As PostgreSQL merges them: one on the primary key's
   // columns (in its order) or repeating an earlier one's is dropped, its name going to an
   // unnamed earlier one; then the unnamed ones are named table_columns_key (numbered when
@@ -563,6 +562,189 @@ void ForEachRowDatums(Catalog& catalog, const TableInfo& table,
   });
 }
 
+// A UNIQUE index ALTER TABLE adds: its name and columns (positions in the new layout).
+struct NewUnique {
+  std::string name;
+  std::vector<int> columns;
+};
+
+// ADD COLUMN: the column, its constraints (NOT NULL, DEFAULT, CHECK, UNIQUE, PRIMARY KEY)
+// and, for the rows there, its default - one value, so that a replay computes the same.
+void AddColumn(TableInfo& t, const PgQuery__ColumnDef* def, std::vector<ColumnOrigin>& origins,
+               std::vector<NewUnique>& new_uniques, const Catalog& catalog) {
+  if (SerialType(def))
+    throw NotSupported("ALTER TABLE ... ADD COLUMN of a serial column")
+        .WithHint("Add an integer column, fill it with UPDATE, then SET DEFAULT nextval(...).");
+  if (def->coll_clause) throw NotSupported("COLLATE", def->location);
+  CatalogColumn col{def->colname, ColumnType(def), def->is_not_null != 0, nullptr};
+  struct PendingCheck {
+    const PgQuery__Constraint* constraint;
+    std::string column;
+  };
+  std::vector<PendingCheck> checks;
+  std::vector<std::string> unique_names;
+  bool primary = false;
+  for (size_t k = 0; k < def->n_constraints; ++k) {
+    const PgQuery__Constraint* c = def->constraints[k]->constraint;
+    CheckConstraintSupported(c);
+    switch (c->contype) {
+      case PG_QUERY__CONSTR_TYPE__CONSTR_NULL: break;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL: col.not_null = true; break;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY: primary = true; break;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: checks.push_back({c, col.name}); break;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE: unique_names.push_back(c->conname ? c->conname : ""); break;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT: col.default_expr = BindColumnDefault(c->raw_expr, col); break;
+      default: throw NotSupported("this column constraint in ALTER TABLE ... ADD COLUMN", c->location);
+    }
+  }
+  ColumnOrigin origin;
+  if (col.default_expr) {
+    if (col.default_expr->kind != ExprKind::kConst)
+      throw NotSupported("ALTER TABLE ... ADD COLUMN with a default that draws from a sequence or reads the clock")
+          .WithHint("Add the column with a constant default (or none), UPDATE the rows, then ALTER COLUMN ... SET DEFAULT.");
+    origin.fill = col.default_expr->value;
+  }
+  t.columns.push_back(std::move(col));
+  origins.push_back(std::move(origin));
+  const int at = static_cast<int>(t.columns.size()) - 1;
+  const std::string& column_name = t.columns.back().name;
+  if (primary) SetPrimaryKey(t, {column_name}, def->location);
+  if (!checks.empty()) BindChecks(t, checks);
+  std::vector<std::string> taken;
+  for (const NewUnique& u : new_uniques) taken.push_back(u.name);
+  for (std::string& unique : unique_names) {
+    std::string index = !unique.empty() ? unique : catalog.ChooseIndexName(t.name, {column_name}, "key", taken);
+    if (catalog.RelationExists(index) || std::ranges::find(taken, index) != taken.end())
+      throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", index));
+    taken.push_back(index);
+    new_uniques.push_back({std::move(index), {at}});
+  }
+}
+
+// DROP COLUMN: as PostgreSQL, the CHECK constraints and indexes that involve the column
+// go with it (the indexes when the table is rebuilt).
+void DropColumn(TableInfo& t, int c, std::vector<ColumnOrigin>& origins, std::vector<NewUnique>& new_uniques) {
+  const CatalogColumn& col = t.columns[static_cast<size_t>(c)];
+  if (std::ranges::find(t.primary_key, c) != t.primary_key.end())
+    throw NotSupported("dropping a primary-key column").WithHint("Every table keeps the primary key it was given.");
+  if (!col.owned_sequence.empty()) throw NotSupported("dropping a serial or identity column");
+  auto reads = [&](const Expr& e) {
+    bool found = false;
+    ForEachSlot(const_cast<Expr&>(e), [&](const Slot& s) { found = found || (s.space == SlotSpace::kColumn && s.index == c); });
+    return found;
+  };
+  std::erase_if(t.checks, [&](const CheckConstraint& k) { return reads(*k.expr); });
+  for (CheckConstraint& k : t.checks) {
+    ExprPtr e = k.expr->Clone();
+    ForEachSlot(*e, [&](Slot& s) {
+      if (s.space == SlotSpace::kColumn && s.index > c) --s.index;
+    });
+    k.expr = std::shared_ptr<const Expr>(std::move(e));
+  }
+  std::erase_if(new_uniques, [&](const NewUnique& u) { return std::ranges::find(u.columns, c) != u.columns.end(); });
+  for (NewUnique& u : new_uniques)
+    for (int& k : u.columns)
+      if (k > c) --k;
+  for (int& k : t.primary_key)
+    if (k > c) --k;
+  t.columns.erase(t.columns.begin() + c);
+  origins.erase(origins.begin() + c);
+}
+
+// ALTER COLUMN c [SET DATA] TYPE type [USING expr]: each row's new value is USING's
+// expression over the old row, else the old value cast as an assignment casts it.
+void AlterColumnType(TableInfo& t, int c, const PgQuery__ColumnDef* def, std::vector<ColumnOrigin>& origins,
+                     const TableInfo& old) {
+  CatalogColumn& col = t.columns[static_cast<size_t>(c)];
+  ColumnOrigin& origin = origins[static_cast<size_t>(c)];
+  if (def->coll_clause) throw NotSupported("COLLATE", def->location);
+  if (origin.old_column < 0 || origin.convert)
+    throw NotSupported("changing the type of a column the same ALTER TABLE adds or changes");
+  for (const CheckConstraint& k : t.checks) {
+    bool reads = false;
+    ForEachSlot(const_cast<Expr&>(*k.expr), [&](const Slot& s) { reads = reads || (s.space == SlotSpace::kColumn && s.index == c); });
+    if (reads)
+      throw NotSupported(fmt::format("changing the type of a column that check constraint \"{}\" reads", k.name))
+          .WithHint("Drop the constraint, change the type, and add the constraint again.");
+  }
+  const SqlType to = ColumnType(def);  // with CREATE TABLE's limits (numeric precision)
+  ExprPtr value;
+  if (def->raw_default) {
+    TableScope scope(old, old.name, nullptr);
+    ExprBinder binder(&scope);
+    binder.AllowAggregates(false, "transform expressions");
+    binder.ForbidSubqueries("transform expression");
+    value = binder.BindAssignment(def->raw_default, to, col.name);
+  } else {
+    const CatalogColumn& was = old.columns[static_cast<size_t>(origin.old_column)];
+    try {
+      value = Coerce(MakeSlot(Slot{SlotSpace::kColumn, origin.old_column}, was.type), to, CastContext::kAssignment, col.name);
+    } catch (const SqlError&) {
+      throw SqlError(sqlstate::kDatatypeMismatch,
+                     fmt::format("column \"{}\" cannot be cast automatically to type {}", col.name, to.Name()))
+          .WithHint(fmt::format("You might need to specify \"USING {}::{}\".", col.name, to.Name()));
+    }
+  }
+  origin.convert = std::shared_ptr<const Expr>(std::move(value));
+  if (col.default_expr) {
+    try {
+      col.default_expr = std::shared_ptr<const Expr>(Coerce(col.default_expr->Clone(), to, CastContext::kAssignment, col.name));
+    } catch (const SqlError&) {
+      throw SqlError(sqlstate::kDatatypeMismatch,
+                     fmt::format("default for column \"{}\" cannot be cast automatically to type {}", col.name, to.Name()));
+    }
+  }
+  col.type = to;
+}
+
+// The layout-changing half of ALTER TABLE: `table` (the description after the commands)
+// and its rebuilt rows replace `current` and its rows; the indexes whose columns all
+// remain follow them to their new positions, UNIQUE indexes the statement adds are made
+// on the new rows, and the procedures using the table are bound and analysed again. A
+// failure in any of it (a row that breaks the new description, a duplicate, a procedure
+// that no longer compiles: 2BP01) puts everything back as it was.
+void RewriteTable(Catalog& catalog, engine::Engine& engine, const TableInfo& current, TableInfo table,
+                  const std::vector<ColumnOrigin>& origins, const std::vector<std::string>& dropped_indexes,
+                  std::vector<NewUnique>& new_uniques) {
+  std::vector<int> moved_to(current.columns.size(), -1);
+  for (size_t c = 0; c < origins.size(); ++c)
+    if (origins[c].old_column >= 0) moved_to[static_cast<size_t>(origins[c].old_column)] = static_cast<int>(c);
+  std::map<std::string, std::vector<int>> index_columns;
+  for (const std::string& index_name : current.indexes) {
+    if (std::ranges::find(dropped_indexes, index_name) != dropped_indexes.end()) continue;
+    const IndexInfo* index = catalog.FindIndex(index_name);
+    if (index == nullptr) continue;
+    std::vector<int> columns;
+    for (int c : index->columns) {
+      if (moved_to[static_cast<size_t>(c)] < 0) {
+        columns.clear();
+        break;
+      }
+      columns.push_back(moved_to[static_cast<size_t>(c)]);
+    }
+    if (!columns.empty()) index_columns.emplace(index_name, std::move(columns));
+  }
+  const std::string name = table.name;
+  engine.RunExclusive([&] {
+    std::vector<engine::RowValuePtr> rows = RewriteRows(catalog, current, table, origins);
+    Catalog::RewrittenTable old = catalog.RewriteTable(std::move(table), index_columns, std::move(rows));
+    std::vector<std::shared_ptr<const ProcedureIr>> again;
+    try {
+      for (NewUnique& u : new_uniques) {
+        const IndexInfo& index = catalog.CreateIndex(u.name, name, u.columns, true, true);
+        RefuseDuplicates(catalog, *catalog.FindTable(name), index);
+      }
+      const TableInfo* tables[] = {catalog.FindTable(name)};
+      again = ReanalyzedProceduresUsing(tables, catalog);
+    } catch (...) {
+      catalog.UndoRewrite(std::move(old));
+      throw;
+    }
+    for (std::shared_ptr<const ProcedureIr>& ir : again) catalog.StoreProcedure(StoredRoutineFor(std::move(ir)), true);
+    catalog.FinishRewrite(std::move(old));
+  });
+}
+
 // ALTER TABLE: the changes that keep the table's rows as they are - column defaults, NOT
 // NULL, CHECK and UNIQUE constraints added (the rows checked first) or dropped. The
 // commands apply to a copy of the table's description, which replaces it only when all
@@ -579,12 +761,19 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
   }
   TableInfo t = *current;
   DdlOutcome out{"ALTER TABLE", {}, nullptr};
-  struct NewUnique {
-    std::string name;
-    std::vector<int> columns;
-  };
   std::vector<NewUnique> new_uniques;
   std::vector<std::string> dropped_indexes;
+  // Layout and key changes (exec/table_rewrite.h): where each column of `t` comes from.
+  std::vector<ColumnOrigin> origins(t.columns.size());
+  for (size_t c = 0; c < origins.size(); ++c) origins[c].old_column = static_cast<int>(c);
+  bool rewrite = false;
+  auto start_rewrite = [&](const char* what) {
+    if (!rewrite && !catalog.ViewsReading(name).empty())
+      throw NotSupported(fmt::format("{} of a table that a view reads", what))
+          .WithDetail(fmt::format("View {} reads table {}.", catalog.ViewsReading(name)[0], name))
+          .WithHint("Drop the view, alter the table, and create the view again.");
+    rewrite = true;
+  };
   auto column = [&](const char* column_name) -> CatalogColumn& {
     int c = t.ColumnIndex(column_name);
     if (c < 0)
@@ -607,11 +796,13 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
       case PG_QUERY__ALTER_TABLE_TYPE__AT_SetNotNull: {
         CatalogColumn& col = column(cmd->name);
         const int c = t.ColumnIndex(col.name);
-        ForEachRowDatums(catalog, *current, [&](const engine::RowValue&, std::span<const Datum> row) {
-          if (row[static_cast<size_t>(c)].is_null())
-            throw SqlError(sqlstate::kNotNullViolation,
-                           fmt::format("column \"{}\" of relation \"{}\" contains null values", col.name, t.name));
-        });
+        // After a layout change the rebuild checks every row against `t` instead.
+        if (!rewrite)
+          ForEachRowDatums(catalog, *current, [&](const engine::RowValue&, std::span<const Datum> row) {
+            if (row[static_cast<size_t>(c)].is_null())
+              throw SqlError(sqlstate::kNotNullViolation,
+                             fmt::format("column \"{}\" of relation \"{}\" contains null values", col.name, t.name));
+          });
         col.not_null = true;
         break;
       }
@@ -629,9 +820,12 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
       case PG_QUERY__ALTER_TABLE_TYPE__AT_AddConstraint: {
         const PgQuery__Constraint* c = cmd->def->constraint;
         CheckConstraintSupported(c);
-        if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY)
-          throw SqlError(sqlstate::kInvalidTableDefinition,
-                         fmt::format("multiple primary keys for table \"{}\" are not allowed", t.name), c->location);
+        if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY) {
+          // A table without one is keyed by its row identity until now: re-keyed.
+          SetPrimaryKey(t, KeyNames(c->keys, c->n_keys), -1);  // PostgreSQL points at no position here
+          start_rewrite("ALTER TABLE ... ADD PRIMARY KEY");
+          break;
+        }
         if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) {
           struct Pending {
             const PgQuery__Constraint* constraint;
@@ -646,6 +840,7 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
           for (const CheckConstraint& k : t.checks)
             if (std::ranges::find(names, k.name) == names.end()) added = &k;
           const engine::Schema& schema = catalog.database().schema(t.id);
+          if (!rewrite)
           ForEachRowDatums(catalog, *current, [&](const engine::RowValue& row, std::span<const Datum>) {
             EvalContext ctx;
             ctx.row = &row;
@@ -687,14 +882,51 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
         throw SqlError(sqlstate::kUndefinedObject,
                        fmt::format("constraint \"{}\" of relation \"{}\" does not exist", constraint, t.name));
       }
-      case PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn:
-        throw NotSupported("ALTER TABLE ... ADD COLUMN")
-            .WithHint("Rows are stored in their table's layout; create the table with the column, or a new table and "
-                      "INSERT ... SELECT into it.");
-      case PG_QUERY__ALTER_TABLE_TYPE__AT_DropColumn: throw NotSupported("ALTER TABLE ... DROP COLUMN");
-      case PG_QUERY__ALTER_TABLE_TYPE__AT_AlterColumnType: throw NotSupported("ALTER TABLE ... ALTER COLUMN ... TYPE");
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn: {
+        const PgQuery__ColumnDef* def = cmd->def->column_def;
+        if (t.ColumnIndex(def->colname) >= 0) {
+          if (cmd->missing_ok) {
+            out.notices.push_back(
+                fmt::format("column \"{}\" of relation \"{}\" already exists, skipping", def->colname, t.name));
+            break;
+          }
+          throw SqlError(sqlstate::kDuplicateColumn,
+                         fmt::format("column \"{}\" of relation \"{}\" already exists", def->colname, t.name));
+        }
+        AddColumn(t, def, origins, new_uniques, catalog);
+        start_rewrite("ALTER TABLE ... ADD COLUMN");
+        break;
+      }
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_DropColumn: {
+        const int c = t.ColumnIndex(cmd->name);
+        if (c < 0) {
+          if (cmd->missing_ok) {
+            out.notices.push_back(
+                fmt::format("column \"{}\" of relation \"{}\" does not exist, skipping", cmd->name, t.name));
+            break;
+          }
+          throw SqlError(sqlstate::kUndefinedColumn,
+                         fmt::format("column \"{}\" of relation \"{}\" does not exist", cmd->name, t.name));
+        }
+        start_rewrite("ALTER TABLE ... DROP COLUMN");
+        DropColumn(t, c, origins, new_uniques);
+        break;
+      }
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_AlterColumnType: {
+        const int c = t.ColumnIndex(cmd->name);
+        if (c < 0)
+          throw SqlError(sqlstate::kUndefinedColumn,
+                         fmt::format("column \"{}\" of relation \"{}\" does not exist", cmd->name, t.name));
+        start_rewrite("ALTER TABLE ... ALTER COLUMN ... TYPE");
+        AlterColumnType(t, c, cmd->def->column_def, origins, *current);
+        break;
+      }
       default: throw NotSupported("this ALTER TABLE action");
     }
+  }
+  if (rewrite) {
+    RewriteTable(catalog, engine, *current, std::move(t), origins, dropped_indexes, new_uniques);
+    return out;
   }
   engine.RunExclusive([&] {
     catalog.ReplaceTableDescription(std::move(t));

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <set>
 
 #include "engine/types/key.h"
@@ -10,6 +11,7 @@
 #include "planner/binder/query_binder.h"
 #include "planner/binder/table_statement_binder.h"
 #include "planner/catalog/constraint_errors.h"
+#include "planner/catalog/row_identity.h"
 #include "planner/exec/explain_query.h"
 #include "planner/exec/query_exec.h"
 #include "planner/exec/snapshot_source.h"
@@ -109,6 +111,8 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
     std::vector<engine::RowValuePtr> rows;
     std::set<engine::Key, engine::KeyLess> keys;
     UniqueLoadCheck unique(*table, catalog.database().table(table->id));
+    std::optional<LoadRowIdentities> identities;
+    if (table->HasRowIdentity()) identities.emplace(catalog.database(), *table);
     SnapshotSource snapshot(catalog.database());
     RunQuery(plan, snapshot, {}, [&](std::span<const Datum> values) {
       std::vector<Datum> datums(table->columns.size());
@@ -126,10 +130,15 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
         if (datums[c].is_null() && col.not_null) throw NotNullViolation(*table, static_cast<int>(c), datums);
         row.push_back(DatumToValue(datums[c], col.type));
       }
+      if (identities) {
+        const RowIdentity id = identities->Next();
+        row.push_back(engine::Value::Int(id.xact));
+        row.push_back(engine::Value::Int(id.item));
+      }
       engine::RowValuePtr built = MakeRow(schema, row);
       if (!table->checks.empty()) EnforceConstraints(*table, schema, *built, datums);
       std::vector<engine::Value> key_values;
-      for (int c : table->primary_key) key_values.push_back(row[static_cast<size_t>(c)]);
+      for (int c : schema.primary_key()) key_values.push_back(row[static_cast<size_t>(c)]);
       engine::Key key = EncodePrimaryKey(schema, key_values);
       if (!keys.insert(key).second || snapshot.Read(table->id, key) != nullptr) {
         throw PrimaryKeyViolation(*table, datums);

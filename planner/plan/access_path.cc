@@ -189,7 +189,8 @@ AccessPath ChooseAccessPath(const Expr* where, const TableInfo& table, const Cat
       if (auto p = AsPredicate(c)) preds.push_back(*p);
   }
   AccessPath path = PathOver(preds, table, table.primary_key);
-  if (path.prefix.size() == table.primary_key.size()) {
+  // A table keyed by its hidden row identity has no key a WHERE can fix.
+  if (!table.HasRowIdentity() && path.prefix.size() == table.primary_key.size()) {
     path.kind = AccessPath::Kind::kPointRead;
     return path;
   }

@@ -511,6 +511,33 @@ def gen_unique_constraints(rng, n):
     return out
 
 
+def gen_no_primary_key(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.4:
+            out.append(f"SELECT move({rng.randrange(1, 8)}, {rng.randrange(1, 7)}, {rng.randrange(0, 40)});")
+        elif r < 0.65:
+            out.append(f"SELECT spend({rng.randrange(1, 7)}, {rng.randrange(1, 30)}, {rng.randrange(0, 4)});")
+        elif r < 0.75:
+            out.append(f"SELECT audit({rng.randrange(0, 120)});")
+        elif r < 0.9:
+            out.append(f"SELECT claim('{rng.choice('abcdefg')}', {rng.randrange(1, 5)});")
+        else:
+            out.append(f"SELECT forget({rng.randrange(1, 7)});")
+    return out
+
+
+def gen_alter_layout(rng, n):
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.8:
+            out.append(f"SELECT pay({rng.randrange(1, 14)}, {rng.randrange(-50, 100)});")
+        else:
+            out.append(f"SELECT visit({rng.randrange(1, 14)});")
+    return out
+
+
 def gen_views(rng, n):
     out = []
     for _ in range(n):

@@ -219,6 +219,30 @@ TEST(Durability, DroppedAndRecreatedTablesKeepTheirPlaceThroughACheckpoint) {
   EXPECT_EQ(Q(s, "select * from b order by k"), "7|70\n8|80");
 }
 
+// Rows keyed by their hidden row identity, and ALTER TABLEs that rebuild a table (ADD
+// PRIMARY KEY, ADD / DROP COLUMN, ALTER TYPE), come back the same from the log and from a
+// checkpoint with more log after it.
+TEST(Durability, RowIdentitiesAndRebuiltTablesReplayAsWritten) {
+  TempDir dir;
+  uint64_t hash;
+  {
+    Session s(Durable(dir.path()));
+    ASSERT_EQ(Q(s, "create table h (a int, b text); create table t (a int, b text, c int)"), "CREATE TABLE");
+    ASSERT_EQ(Q(s, "insert into h values (1, 'x'), (1, 'x'); insert into t values (1, 'x', 10), (2, 'y', 20)"),
+              "INSERT 0 2");
+    ASSERT_EQ(Q(s, "alter table t add primary key (a)"), "ALTER TABLE");
+    ASSERT_EQ(Q(s, "alter table t add column d int default 5, alter column c type bigint"), "ALTER TABLE");
+    ASSERT_EQ(Q(s, "checkpoint"), "CHECKPOINT");
+    ASSERT_EQ(Q(s, "alter table t drop column b; insert into h select a, 'y' from t"), "INSERT 0 2");
+    ASSERT_EQ(Q(s, "update t set c = c + 1 where a = 2; delete from h where b = 'y' and a = 1"), "DELETE 1");
+    hash = StateHash(s.database());
+  }
+  Session s(Durable(dir.path()));
+  EXPECT_EQ(StateHash(s.database()), hash);
+  EXPECT_EQ(Q(s, "select * from t order by a"), "1|10|5\n2|21|5");
+  EXPECT_EQ(Q(s, "select a, b, count(*) from h group by a, b order by a, b"), "1|x|2\n2|y|1");
+}
+
 TEST(Durability, AsynchronousCommitStillRecoversAfterACleanShutdown) {
   TempDir dir;
   SessionOptions options = Durable(dir.path());
