@@ -99,6 +99,9 @@ class Connection {
   // Statements answered by the connection itself: BEGIN/COMMIT/ROLLBACK, per-connection
   // SET/SHOW/RESET, DEALLOCATE, DISCARD (local_statements.cc).
   std::optional<WireResult> RunLocal(const planner::ParsedStatement& stmt, const std::string& text);
+  // COPY ... FROM STDIN: CopyInResponse, the client's CopyData up to CopyDone (CopyFail:
+  // the COPY fails, 57014), then the COPY with that data, under the session's lock.
+  WireResult RunCopyFromStdin(const planner::ParsedStatement& stmt, const std::string& text);
   // Describing a local statement without running it: SHOW's one column, or no columns;
   // nullopt for statements that are not local.
   std::optional<WireResult> RunLocalDescribe(const planner::ParsedStatement& stmt);

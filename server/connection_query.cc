@@ -43,7 +43,57 @@ WireResult Connection::RunStatement(const planner::ParsedStatement& stmt, const 
   } catch (...) {
     return FromCurrentException(text);
   }
+  const PgQuery__Node* n = stmt.node;
+  if (n != nullptr && n->node_case == PG_QUERY__NODE__NODE_COPY_STMT && n->copy_stmt->is_from &&
+      !n->copy_stmt->is_program && (n->copy_stmt->filename == nullptr || *n->copy_stmt->filename == '\0'))
+    return RunCopyFromStdin(stmt, text);
   frontend::PendingResult pending = shared_.Start(stmt, text);
+  return FromStatementResult(pending.Get());
+}
+
+WireResult Connection::RunCopyFromStdin(const planner::ParsedStatement& stmt, const std::string& text) {
+  const PgQuery__CopyStmt* copy = stmt.node->copy_stmt;
+  int16_t columns = static_cast<int16_t>(copy->n_attlist);
+  if (columns == 0 && copy->relation != nullptr)
+    columns = shared_.With([&](frontend::Session& s) {
+      const planner::TableInfo* t = s.catalog().FindTable(copy->relation->relname);
+      return static_cast<int16_t>(t ? t->columns.size() : 0);
+    });
+  out_.CopyInResponse(columns);
+  Flush();
+  std::string data;
+  std::optional<std::string> failed;
+  for (bool done = false; !done;) {
+    char type = 0;
+    std::string body;
+    if (!ReadMessage(type, body)) throw ProtocolError("unexpected EOF on client connection with an open transaction");
+    switch (type) {
+      case 'd': data += body; break;
+      case 'c': done = true; break;
+      case 'f': {
+        MessageReader in(body);
+        failed = in.String();
+        done = true;
+        break;
+      }
+      case 'H':
+      case 'S': break;  // PostgreSQL ignores Flush and Sync during COPY
+      default:
+        throw ProtocolError(fmt::format("unexpected message type 0x{:02x} during COPY from stdin",
+                                        static_cast<unsigned char>(type)));
+    }
+  }
+  if (failed) {
+    WireResult r;
+    r.error = Error("57014", fmt::format("COPY from stdin failed: {}", *failed));
+    return r;
+  }
+  frontend::PendingResult pending = shared_.With([&](frontend::Session& s) {
+    s.set_copy_input([&] { return std::move(data); });
+    frontend::PendingResult p = s.StartStatement(stmt, text, true);
+    s.set_copy_input({});
+    return p;
+  });
   return FromStatementResult(pending.Get());
 }
 
@@ -86,6 +136,7 @@ void Connection::SimpleQuery(MessageReader& in) {
         if (out_.bytes().size() > 64 * 1024) Flush();
       }
     }
+    if (r.copy_out) out_.CopyOut(*r.copy_out);
     out_.CommandComplete(r.tag);
   }
   SendReadyForQuery();
@@ -322,6 +373,7 @@ void Connection::SendRows(Portal& portal, int32_t max_rows) {
       return;
     }
   }
+  if (r.copy_out) out_.CopyOut(*r.copy_out);
   out_.CommandComplete(r.tag);
 }
 

@@ -160,6 +160,31 @@ void ReplyBuffer::DataRow(const std::vector<std::optional<std::string>>& values)
   End();
 }
 
+void ReplyBuffer::CopyInResponse(int16_t columns) {
+  Begin('G');
+  out_.push_back(0);  // text
+  Int16(columns);
+  for (int16_t i = 0; i < columns; ++i) Int16(0);
+  End();
+}
+
+void ReplyBuffer::CopyOut(std::string_view data) {
+  Begin('H');
+  out_.push_back(0);  // text
+  Int16(0);
+  End();
+  for (size_t pos = 0; pos < data.size();) {
+    size_t end = data.find('\n', pos);
+    end = end == std::string_view::npos ? data.size() : end + 1;
+    Begin('d');
+    out_.append(data.substr(pos, end - pos));
+    End();
+    pos = end;
+  }
+  Begin('c');
+  End();
+}
+
 void ReplyBuffer::CommandComplete(std::string_view tag) {
   Begin('C');
   String(tag);

@@ -93,6 +93,10 @@ class ReplyBuffer {
   void NoData();
   void PortalSuspended();
   void ParameterDescription(const std::vector<int32_t>& oids);
+  // COPY ... FROM STDIN: the client sends CopyData now (text format, `columns` of them).
+  void CopyInResponse(int16_t columns);
+  // COPY ... TO STDOUT: CopyOutResponse, the data as CopyData, one message per line, CopyDone.
+  void CopyOut(std::string_view data);
 
   std::string& bytes() { return out_; }
   bool empty() const { return out_.empty(); }

@@ -43,6 +43,7 @@ WireResult FromStatementResult(frontend::StatementResult&& r) {
     f.message = std::move(n);
     w.notices.push_back(std::move(f));
   }
+  w.copy_out = std::move(r.copy_out);
   if (r.rows) {
     w.columns = WireColumns(r.rows->columns);
     w.rows = std::move(r.rows->rows);

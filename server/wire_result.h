@@ -26,6 +26,7 @@ struct WireResult {
   std::string tag;
   std::optional<std::vector<WireColumn>> columns;  // set: the statement returns rows
   std::vector<std::vector<std::optional<std::string>>> rows;
+  std::optional<std::string> copy_out;  // COPY ... TO STDOUT's data
   std::vector<ErrorFields> notices;
   std::optional<ErrorFields> error;
   std::vector<std::pair<std::string, std::string>> parameter_status;

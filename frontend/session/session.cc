@@ -112,8 +112,14 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
       return result;
     }
     case PG_QUERY__NODE__NODE_COPY_STMT: {
+      if (!stmt->copy_stmt->is_from) {
+        planner::CopyOutput out = planner::CopyTo(stmt->copy_stmt, *catalog_, *db_, TableEstimator());
+        if (out.to_client) result.copy_out = std::move(out.data);
+        result.tag = fmt::format("COPY {}", out.rows);
+        return result;
+      }
       if (!durable_) {
-        result.tag = fmt::format("COPY {}", planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_));
+        result.tag = fmt::format("COPY {}", planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_, copy_input_));
         return result;
       }
       // The rows are logged as they are loaded, and the load closed as one unit.
@@ -121,7 +127,7 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
       durable_->BeginLoad();
       int64_t n = 0;
       try {
-        n = planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_);
+        n = planner::CopyFrom(stmt->copy_stmt, *catalog_, *engine_, copy_progress_, copy_input_);
       } catch (...) {
         durable_->EndLoad();  // logs whatever was loaded (nothing, for a COPY that failed its checks)
         throw;

@@ -46,6 +46,7 @@ struct ErrorReport {
 struct StatementResult {
   std::string tag;                        // command tag: "SELECT 3", "CREATE TABLE", "COPY 10"
   std::optional<planner::ResultSet> rows;  // set for statements that return rows
+  std::optional<std::string> copy_out;     // COPY ... TO STDOUT: the data, for the client
   std::vector<std::string> notices;       // NOTICE messages, in order
   std::optional<ErrorReport> error;       // set if the statement failed (then it is the last)
 };
@@ -143,6 +144,9 @@ class Session {
   const Settings& settings() const { return settings_; }
   // Receives COPY FROM's progress (rows read so far); it may throw to cancel the COPY.
   void set_copy_progress(planner::CopyProgress progress) { copy_progress_ = std::move(progress); }
+  // Where COPY ... FROM STDIN gets its data from (the shell: the lines after the
+  // statement; the server: the client's CopyData). Without one it is refused.
+  void set_copy_input(planner::CopyInput input) { copy_input_ = std::move(input); }
 
  private:
   class Replayer;  // recovery's ReplayHost (session_replay.cc)
@@ -180,6 +184,7 @@ class Session {
 
   Settings settings_;
   planner::CopyProgress copy_progress_;
+  planner::CopyInput copy_input_;
   // Deferred queries run holding this shared; statements that change the catalog hold it
   // exclusively and count catalog_generation_ up.
   std::shared_mutex catalog_users_;

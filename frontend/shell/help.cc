@@ -33,7 +33,7 @@ Query Buffer
   \w FILE                write query buffer to file
 
 Input/Output
-  \copy ...              perform SQL COPY from a file on the client host
+  \copy ...              perform SQL COPY with data stream to the client host
   \echo [-n] [STRING]    write string to standard output (-n for no newline)
   \i FILE                execute commands from file
   \ir FILE               as \i, but relative to location of current script
@@ -254,9 +254,11 @@ struct SqlCommand {
 const std::vector<SqlCommand>& SqlCommands() {
   static const std::vector<SqlCommand> commands = {
       {"CALL", "invoke a procedure (as one transaction)", "CALL name ( [ argument ] [, ...] )"},
-      {"COPY", "load rows from a CSV file",
-       "COPY table_name [ ( column_name [, ...] ) ]\n    FROM 'filename'\n    [ [ WITH ] ( option [, ...] ) ]\n\n"
-       "where option can be one of:\n\n    FORMAT csv\n    HEADER [ boolean ]\n    DELIMITER 'delimiter_character'\n"
+      {"COPY", "copy data between a file and a table",
+       "COPY table_name [ ( column_name [, ...] ) ]\n    FROM { 'filename' | STDIN }\n    [ [ WITH ] ( option [, ...] ) ]\n\n"
+       "COPY { table_name [ ( column_name [, ...] ) ] | ( query ) }\n    TO { 'filename' | STDOUT }\n"
+       "    [ [ WITH ] ( option [, ...] ) ]\n\n"
+       "where option can be one of:\n\n    FORMAT format_name\n    HEADER [ boolean ]\n    DELIMITER 'delimiter_character'\n"
        "    NULL 'null_string'\n    QUOTE 'quote_character'\n    ESCAPE 'escape_character'"},
       {"CREATE FUNCTION", "define a new function (LANGUAGE plpgsql)",
        "CREATE [ OR REPLACE ] FUNCTION\n    name ( [ [ argmode ] [ argname ] argtype [, ...] ] )\n"

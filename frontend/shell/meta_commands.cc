@@ -436,12 +436,26 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
     std::string text = *rest;
     std::string lower = text;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    // The direction word after the table (and column list) or the parenthesized query.
     size_t from = lower.find(" from ");
-    if (from == std::string::npos) {
-      if (lower.find(" to ") != std::string::npos) return missing("\\copy: COPY TO is not supported yet");
-      return missing(fmt::format("\\copy: parse error at \"{}\"", text));
+    size_t to = lower.find(" to ");
+    if (lower.starts_with("(")) {
+      int depth = 0;
+      size_t close = 0;
+      for (size_t i = 0; i < lower.size(); ++i) {
+        if (lower[i] == '(') ++depth;
+        if (lower[i] == ')' && --depth == 0) {
+          close = i;
+          break;
+        }
+      }
+      from = lower.find(" from ", close);
+      to = lower.find(" to ", close);
+      if (from != std::string::npos && (to == std::string::npos || to > from)) to = std::string::npos;
     }
-    size_t p = from + 6;
+    const bool copy_to = to != std::string::npos && (from == std::string::npos || to < from);
+    if (from == std::string::npos && !copy_to) return missing(fmt::format("\\copy: parse error at \"{}\"", text));
+    size_t p = copy_to ? to + 4 : from + 6;
     while (p < text.size() && text[p] == ' ') ++p;
     size_t end = p;
     std::string file;
@@ -452,6 +466,10 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
     } else {
       while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) && text[end] != ';') ++end;
       file = QuoteLiteral(text.substr(p, end - p));
+      // stdin: the lines after the command (the shell reads them as COPY FROM STDIN's).
+      std::string word = lower.substr(p, end - p);
+      if (word == "stdin" || word == "pstdin") file = "STDIN";
+      if (word == "stdout" || word == "pstdout") file = "STDOUT";
     }
     std::string sql = "COPY " + text.substr(0, p) + file + text.substr(end);
     while (!sql.empty() && (sql.back() == ';' || std::isspace(static_cast<unsigned char>(sql.back())))) sql.pop_back();

@@ -14,6 +14,7 @@
 #include "frontend/shell/completion.h"
 #include "frontend/shell/interrupt.h"
 #include "planner/parser/parse_tree.h"
+#include "planner/types/sql_error.h"
 #include "frontend/shell/result_printer.h"
 #include "frontend/shell/prompt.h"
 
@@ -83,6 +84,7 @@ Shell::Shell(Session& session, std::ostream& out, std::ostream& err)
     if (Interrupted()) cancel_requested_ = true;
     copy_progress_.Update(rows);
   });
+  session_.set_copy_input([this] { return ReadCopyData(); });
   variables_.Set("VERSION", "caracal 0.1.0 (PostgreSQL 15 dialect), embedded");
   variables_.Set("VERSION_NAME", "0.1.0");
   variables_.Set("VERSION_NUM", "100");
@@ -93,6 +95,29 @@ Shell::~Shell() {
   if (pipeline_.active) EndPipeline();
   FlushOut();
   session_.set_copy_progress({});
+  session_.set_copy_input({});
+}
+
+// COPY ... FROM STDIN: the lines after the statement, up to a line "\." or the end of
+// the input, as psql sends them (at the terminal with its banner and ">> " prompt).
+std::string Shell::ReadCopyData() {
+  if (source_ == nullptr) throw planner::SqlError("57014", "COPY FROM STDIN has no input to read");
+  if (interactive_) {
+    FlushOut();
+    out_ << "Enter data to be copied followed by a newline.\n"
+            "End with a backslash and a period on a line by itself, or an EOF signal.\n";
+    out_.flush();
+  }
+  std::string data;
+  for (;;) {
+    std::optional<std::string> line = source_->ReadLine(interactive_ ? ">> " : "");
+    if (!line) break;
+    ++line_number_;
+    if (*line == "\\.") break;
+    data += *line;
+    data += '\n';
+  }
+  return data;
 }
 
 // ---- logging -------------------------------------------------------------------------
@@ -285,6 +310,11 @@ bool Shell::PrintStatement(const StatementResult& r, const std::string& query, c
     PrintErrorReport(*r.error, locus);
     if (variables_.echo() == EchoMode::kErrors) LogInfo("STATEMENT:  " + query);
     return false;
+  }
+  if (r.copy_out) {
+    // COPY ... TO STDOUT: the data, where the query's output goes, then the tag.
+    out << *r.copy_out;
+    out.flush();
   }
   if (how.gexec) {
     // \gexec: every non-NULL value, row by row, runs as a statement of its own.

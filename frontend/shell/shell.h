@@ -98,6 +98,7 @@ class Shell {
   void LogHint(const std::string& message);
   void LogInfo(const std::string& message);
   std::string Locus() const;  // "caracal:FILE:LINE: " in a script, else ""
+  std::string ReadCopyData();  // COPY ... FROM STDIN's lines (Session::set_copy_input)
 
   // Runs one query string; prints its results. `how` selects \gx / \gset / \g FILE.
   struct SendOptions {

@@ -9,8 +9,10 @@
 #include <set>
 #include <sstream>
 
+#include "planner/binder/query_binder.h"
 #include "planner/catalog/constraint_errors.h"
 #include "planner/catalog/row_identity.h"
+#include "planner/exec/query_exec.h"
 #include "planner/exec/snapshot_source.h"
 #include "planner/exec/unique_load_check.h"
 #include "planner/expr/expr_eval.h"
@@ -21,12 +23,15 @@ namespace caracal::planner {
 
 namespace {
 
-struct CsvOptions {
+// COPY's options: CSV's, or the text format's (PostgreSQL's default: tab-separated,
+// backslash escapes, \N for NULL).
+struct CopyOptions {
+  bool csv = false;
   bool header = false;
-  char delimiter = ',';
+  char delimiter = '\t';
   char quote = '"';
   char escape = '"';
-  std::string null_string;  // unquoted field equal to this is NULL
+  std::string null_string = "\\N";  // a field equal to this (unquoted, before de-escaping) is NULL
 };
 
 std::string OptionString(const PgQuery__DefElem* d) {
@@ -45,55 +50,82 @@ char OptionChar(const PgQuery__DefElem* d, const char* what) {
   return s[0];
 }
 
-CsvOptions ParseOptions(const PgQuery__CopyStmt* stmt) {
-  CsvOptions o;
-  bool csv = false, escape_set = false;
+CopyOptions ParseOptions(const PgQuery__CopyStmt* stmt) {
+  CopyOptions o;
+  bool escape_set = false;
+  std::optional<char> delimiter, quote;
+  std::optional<std::string> null_string;
   for (size_t i = 0; i < stmt->n_options; ++i) {
     const PgQuery__DefElem* d = stmt->options[i]->def_elem;
     std::string_view name = d->defname;
     if (name == "format") {
       std::string f = OptionString(d);
-      if (f == "csv") csv = true;
-      else if (f == "text" || f == "binary") throw NotSupported(fmt::format("COPY format \"{}\"", f));
+      if (f == "csv") o.csv = true;
+      else if (f == "text") o.csv = false;
+      else if (f == "binary") throw NotSupported("COPY format \"binary\"");
       else throw SqlError(sqlstate::kInvalidParameterValue, fmt::format("COPY format \"{}\" not recognized", f), d->location);
     } else if (name == "header") {
       std::string h = d->arg ? OptionString(d) : "true";
       if (h == "match") throw NotSupported("HEADER MATCH");
       o.header = h == "true" || h == "on" || h == "1";
     } else if (name == "delimiter") {
-      o.delimiter = OptionChar(d, "delimiter");
+      delimiter = OptionChar(d, "delimiter");
     } else if (name == "null") {
-      o.null_string = OptionString(d);
+      null_string = OptionString(d);
     } else if (name == "quote") {
-      o.quote = OptionChar(d, "quote");
+      quote = OptionChar(d, "quote");
     } else if (name == "escape") {
       o.escape = OptionChar(d, "escape");
       escape_set = true;
+    } else if (name == "encoding") {
+      std::string e = OptionString(d);
+      if (e != "UTF8" && e != "utf8" && e != "UTF-8" && e != "SQL_ASCII")
+        throw NotSupported(fmt::format("COPY encoding \"{}\"", e));
+    } else if (name == "freeze") {
+      // Rows are visible to every later snapshot once loaded anyway.
     } else {
       throw NotSupported(fmt::format("COPY option \"{}\"", name));
     }
   }
-  if (!csv)
-    throw SqlError(sqlstate::kFeatureNotSupported, "COPY in text format is not supported yet")
-        .WithHint("Use COPY ... FROM 'file' WITH (FORMAT csv).");
+  if (!o.csv && quote) throw SqlError(sqlstate::kFeatureNotSupported, "COPY quote available only in CSV mode");
+  if (!o.csv && escape_set) throw SqlError(sqlstate::kFeatureNotSupported, "COPY escape available only in CSV mode");
+  if (o.csv) {
+    o.delimiter = ',';
+    o.null_string.clear();
+  }
+  if (delimiter) o.delimiter = *delimiter;
+  if (quote) o.quote = *quote;
+  if (null_string) o.null_string = *null_string;
+  if (!o.csv && (o.delimiter == '\\' || o.delimiter == '\n' || o.delimiter == '\r'))
+    throw SqlError(sqlstate::kInvalidParameterValue, "COPY delimiter cannot be newline, carriage return or backslash");
   if (!escape_set) o.escape = o.quote;
   return o;
 }
 
 struct Field {
   std::string text;
-  bool quoted = false;
+  bool null = false;
 };
 
 // Reads one CSV record starting at `pos`; quoted fields may span lines. Returns false at
 // end of input. `lines` counts the physical lines consumed.
-bool ReadRecord(const std::string& data, size_t& pos, const CsvOptions& o, std::vector<Field>& fields,
-                std::string& raw, int& lines) {
+bool ReadCsvRecord(const std::string& data, size_t& pos, const CopyOptions& o, std::vector<Field>& fields,
+                   std::string& raw, int& lines) {
   if (pos >= data.size()) return false;
+  // A line `\.` alone (unquoted) ends the data in CSV too.
+  if (data.compare(pos, 2, "\\.") == 0 &&
+      (pos + 2 == data.size() || data[pos + 2] == '\n' || (data[pos + 2] == '\r'))) {
+    pos = data.size();
+    return false;
+  }
   fields.assign(1, Field{});
+  std::vector<bool> quoted(1, false);
   size_t start = pos;
   bool in_quotes = false;
   ++lines;
+  auto finish = [&] {
+    for (size_t i = 0; i < fields.size(); ++i) fields[i].null = !quoted[i] && fields[i].text == o.null_string;
+  };
   while (pos < data.size()) {
     char c = data[pos];
     if (in_quotes) {
@@ -115,13 +147,15 @@ bool ReadRecord(const std::string& data, size_t& pos, const CsvOptions& o, std::
     if (c == '\n' || c == '\r') {
       raw = data.substr(start, pos - start);
       pos += (c == '\r' && pos + 1 < data.size() && data[pos + 1] == '\n') ? 2 : 1;
+      finish();
       return true;
     }
     if (c == o.delimiter) {
       fields.push_back(Field{});
+      quoted.push_back(false);
     } else if (c == o.quote) {
       in_quotes = true;
-      fields.back().quoted = true;
+      quoted.back() = true;
     } else {
       fields.back().text += c;
     }
@@ -129,7 +163,92 @@ bool ReadRecord(const std::string& data, size_t& pos, const CsvOptions& o, std::
   }
   raw = data.substr(start, pos - start);
   if (in_quotes) throw SqlError(sqlstate::kBadCopyFileFormat, "unterminated CSV quoted field");
+  finish();
   return true;
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The text format's backslash sequences: \b \f \n \r \t \v, \ooo (octal), \xhh (hex);
+// a backslash before anything else stands for that character.
+std::string DeEscape(std::string_view raw) {
+  std::string out;
+  out.reserve(raw.size());
+  for (size_t i = 0; i < raw.size(); ++i) {
+    char c = raw[i];
+    if (c != '\\' || i + 1 >= raw.size()) {
+      out += c;
+      continue;
+    }
+    char n = raw[++i];
+    switch (n) {
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'n': out += '\n'; break;
+      case 'r': out += '\r'; break;
+      case 't': out += '\t'; break;
+      case 'v': out += '\v'; break;
+      case 'x':
+        if (i + 1 < raw.size() && HexDigit(raw[i + 1]) >= 0) {
+          int v = HexDigit(raw[++i]);
+          if (i + 1 < raw.size() && HexDigit(raw[i + 1]) >= 0) v = v * 16 + HexDigit(raw[++i]);
+          out += static_cast<char>(v);
+        } else {
+          out += 'x';
+        }
+        break;
+      default:
+        if (n >= '0' && n <= '7') {
+          int v = n - '0';
+          for (int k = 0; k < 2 && i + 1 < raw.size() && raw[i + 1] >= '0' && raw[i + 1] <= '7'; ++k) v = v * 8 + (raw[++i] - '0');
+          out += static_cast<char>(v & 0xff);
+        } else {
+          out += n;
+        }
+    }
+  }
+  return out;
+}
+
+// Reads one text-format record (one line; `\.` alone ends the data). Returns false at the
+// end of the data.
+bool ReadTextRecord(const std::string& data, size_t& pos, const CopyOptions& o, std::vector<Field>& fields,
+                    std::string& raw, int& lines) {
+  if (pos >= data.size()) return false;
+  size_t end = data.find('\n', pos);
+  if (end == std::string::npos) end = data.size();
+  std::string_view line(data.data() + pos, end - pos);
+  pos = end < data.size() ? end + 1 : end;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  ++lines;
+  if (line == "\\.") {
+    pos = data.size();
+    return false;
+  }
+  raw = std::string(line);
+  fields.clear();
+  size_t start = 0;
+  for (size_t i = 0; i <= line.size(); ++i) {
+    if (i < line.size() && line[i] == '\\') {
+      ++i;  // an escaped character, a delimiter too, never ends the field
+      continue;
+    }
+    if (i < line.size() && line[i] != o.delimiter) continue;
+    std::string_view f = line.substr(start, i - start);
+    fields.push_back(f == o.null_string ? Field{"", true} : Field{DeEscape(f), false});
+    start = i + 1;
+  }
+  return true;
+}
+
+bool ReadRecord(const std::string& data, size_t& pos, const CopyOptions& o, std::vector<Field>& fields,
+                std::string& raw, int& lines) {
+  return o.csv ? ReadCsvRecord(data, pos, o, fields, raw, lines) : ReadTextRecord(data, pos, o, fields, raw, lines);
 }
 
 std::string Truncated(std::string_view s) {
@@ -138,17 +257,114 @@ std::string Truncated(std::string_view s) {
   return std::string(s.substr(0, 100)) + "...";
 }
 
+// One field as COPY TO writes it: text format escapes backslash, the delimiter and
+// control characters (\N for NULL); CSV quotes a field that holds the delimiter, the
+// quote, a line break, or that would read as NULL.
+void AppendField(std::string& out, const std::optional<std::string>& v, const CopyOptions& o) {
+  if (!v) {
+    out += o.null_string;
+    return;
+  }
+  if (o.csv) {
+    bool quote = v->empty() ? o.null_string.empty() : *v == o.null_string;
+    for (char c : *v) quote = quote || c == o.delimiter || c == o.quote || c == '\n' || c == '\r';
+    if (!quote) {
+      out += *v;
+      return;
+    }
+    out += o.quote;
+    for (char c : *v) {
+      if (c == o.quote || c == o.escape) out += o.escape;
+      out += c;
+    }
+    out += o.quote;
+    return;
+  }
+  for (char c : *v) {
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\v': out += "\\v"; break;
+      default:
+        if (c == o.delimiter) out += '\\';
+        out += c;
+    }
+  }
+}
+
+std::string QuoteIdentifier(std::string_view name) {
+  std::string out = "\"";
+  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 }  // namespace
 
-int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine& engine, const CopyProgress& progress) {
+CopyOutput CopyTo(const PgQuery__CopyStmt* stmt, const Catalog& catalog, engine::Database& db,
+                  const TableRowEstimator& estimate) {
+  if (stmt->is_program) throw NotSupported("COPY TO PROGRAM");
+  CopyOptions options = ParseOptions(stmt);
+  // The rows: the query's, or the table's (its columns, or the list's) as a SELECT would give them.
+  std::optional<PgParse> parsed;
+  const PgQuery__SelectStmt* select = nullptr;
+  if (stmt->relation) {
+    const std::string table_name = stmt->relation->relname;
+    if (catalog.FindTable(table_name) == nullptr && catalog.FindView(table_name) != nullptr)
+      throw SqlError("42809", fmt::format("cannot copy from view \"{}\"", table_name))
+          .WithHint("Try the COPY (SELECT ...) TO variant.");
+    std::string columns;
+    for (size_t i = 0; i < stmt->n_attlist; ++i) columns += (i ? ", " : "") + QuoteIdentifier(StringValue(stmt->attlist[i]));
+    parsed.emplace(PgParse::Parse(fmt::format("SELECT {} FROM {}", columns.empty() ? "*" : columns, QuoteIdentifier(table_name))));
+    select = parsed->statement(0)->select_stmt;
+  } else if (stmt->query && stmt->query->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
+    select = stmt->query->select_stmt;
+  } else {
+    throw NotSupported("COPY of a data-modifying statement").WithHint("COPY (SELECT ...) TO works.");
+  }
+  QueryPlan plan = PlanQuery(select, catalog, estimate);
+  ResultSet result = ExecuteQuery(plan, db);
+  CopyOutput out;
+  auto end_line = [&] { out.data += '\n'; };
+  if (options.header) {
+    for (size_t c = 0; c < result.columns.size(); ++c) {
+      if (c) out.data += options.delimiter;
+      AppendField(out.data, result.columns[c].name, options);
+    }
+    end_line();
+  }
+  for (const auto& row : result.rows) {
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (c) out.data += options.delimiter;
+      AppendField(out.data, row[c], options);
+    }
+    end_line();
+  }
+  out.rows = static_cast<int64_t>(result.rows.size());
+  if (stmt->filename && *stmt->filename) {
+    std::ofstream file(stmt->filename, std::ios::binary | std::ios::trunc);
+    if (!file || !(file << out.data) || !file.flush())
+      throw SqlError(sqlstate::kUndefinedFile, fmt::format("could not open file \"{}\" for writing: {}", stmt->filename,
+                                                           std::strerror(errno)));
+    out.data.clear();
+    out.to_client = false;
+  }
+  return out;
+}
+
+int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine& engine, const CopyProgress& progress,
+                 const CopyInput& input) {
   if (!stmt->relation) throw NotSupported("COPY (query)");
-  if (!stmt->is_from) throw NotSupported("COPY TO");
   if (stmt->is_program) throw NotSupported("COPY FROM PROGRAM");
-  if (!stmt->filename || !*stmt->filename) throw NotSupported("COPY FROM STDIN");
+  const bool from_stdin = !stmt->filename || !*stmt->filename;
+  if (from_stdin && !input) throw NotSupported("COPY FROM STDIN here").WithHint("Use COPY ... FROM 'file'.");
   if (stmt->where_clause) throw NotSupported("COPY FROM ... WHERE");
   std::string table_name = stmt->relation->relname;
   const TableInfo* table = &TableToWrite(catalog, table_name, stmt->relation->location);
-  CsvOptions options = ParseOptions(stmt);
+  CopyOptions options = ParseOptions(stmt);
 
   // Target columns: the list given, else all, in table order.
   std::vector<int> targets;
@@ -170,14 +386,19 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
     RefuseSequenceDefaults(*table, given_columns, "COPY");
   }
 
-  std::ifstream in(stmt->filename, std::ios::binary);
-  if (!in)
-    throw SqlError(sqlstate::kUndefinedFile, fmt::format("could not open file \"{}\" for reading: {}", stmt->filename,
-                                                         std::strerror(errno)))
-        .WithHint("COPY FROM reads a file on the database host; paths are relative to its working directory.");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string data = buffer.str();
+  std::string data;
+  if (from_stdin) {
+    data = input();
+  } else {
+    std::ifstream in(stmt->filename, std::ios::binary);
+    if (!in)
+      throw SqlError(sqlstate::kUndefinedFile, fmt::format("could not open file \"{}\" for reading: {}", stmt->filename,
+                                                           std::strerror(errno)))
+          .WithHint("COPY FROM reads a file on the database host; paths are relative to its working directory.");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    data = buffer.str();
+  }
 
   const engine::Schema& schema = catalog.database().schema(table->id);
   std::vector<engine::RowValuePtr> rows;
@@ -214,7 +435,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
       const CatalogColumn& col = table->columns[targets[i]];
       given[targets[i]] = true;
       const Field& f = fields[i];
-      if (!f.quoted && f.text == options.null_string) continue;  // NULL
+      if (f.null) continue;
       try {
         datums[targets[i]] = DatumFromText(f.text, col.type);
       } catch (SqlError& e) {

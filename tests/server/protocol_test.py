@@ -4,7 +4,7 @@ the start-up ParameterStatus set, simple-query tags and EmptyQueryResponse, Erro
 fields, the extended protocol (named/unnamed statements and portals, Describe, binary
 parameters and results, row limits with PortalSuspended, error recovery up to Sync,
 replies held until Sync/Flush), CancelRequest, Terminate, SCRAM-SHA-256, and the limits
-(connections, message size, start-up and idle timeouts).
+(connections, message size, start-up and idle timeouts), COPY FROM STDIN and TO STDOUT.
 
   protocol_test.py --caracal build/caracal
 """
@@ -159,6 +159,31 @@ def test_extended(c):
     check("NUL in a parameter: 22021", kinds(ms).startswith("1E") and fields(ms[1][1])["C"] == "22021", ms)
 
 
+def test_copy(c):
+    c.send(query("CREATE TABLE cp (id integer PRIMARY KEY, v text); COPY cp FROM STDIN"))
+    ms = []
+    while not ms or ms[-1][0] != b"G":
+        ms.append(c.read_message())
+    check("COPY FROM STDIN: CopyInResponse, text format, one code per column",
+          kinds(ms) == "CG" and ms[-1][1] == b"\0" + struct.pack("!hhh", 2, 0, 0), ms)
+    c.send(msg(b"d", b"1\tone\n2\t") + msg(b"H") + msg(b"d", b"\\N\n") + msg(b"c"))
+    ms = c.until_ready()
+    check("CopyData split anywhere, Flush ignored, CopyDone: COPY 2",
+          [b for k, b in ms if k == b"C"] == [b"COPY 2\0"] and ms[-1][1] == b"I", ms)
+    c.send(query("COPY cp FROM STDIN"))
+    check("CopyInResponse again", c.read_message()[0] == b"G")
+    c.send(msg(b"d", b"3\tthree\n") + msg(b"f", b"client gave up\0"))
+    ms = c.until_ready()
+    err = [fields(b) for k, b in ms if k == b"E"]
+    check("CopyFail: 57014 naming the client's message, nothing loaded",
+          err and err[0].get("C") == "57014" and "client gave up" in err[0].get("M", ""), ms)
+    c.send(query("COPY cp TO STDOUT"))
+    ms = c.until_ready()
+    check("COPY TO STDOUT: CopyOutResponse, a CopyData per row, CopyDone, COPY 2",
+          kinds(ms) == "HddcCZ" and [b for k, b in ms if k == b"d"] == [b"1\tone\n", b"2\t\\N\n"]
+          and ms[-2][1] == b"COPY 2\0", ms)
+
+
 def test_cancel_and_terminate(srv):
     setup = Conn(srv.host, srv.port)
     setup.startup()
@@ -252,6 +277,7 @@ def main():
         c = test_startup(srv)
         test_simple(c)
         test_extended(c)
+        test_copy(c)
         test_cancel_and_terminate(srv)
         check("server alive", srv.alive(), srv.output())
     test_limits(args.caracal)
