@@ -27,6 +27,8 @@ extern "C" {
 #include "planner/exec/ddl.h"
 #include "planner/exec/select_exec.h"
 #include "planner/exec/insert_select.h"
+#include "planner/exec/create_table_as.h"
+#include "planner/parser/synthetic_nodes.h"
 #include "planner/exec/query_exec.h"
 #include "planner/exec/snapshot_source.h"
 #include "planner/binder/query_binder.h"
@@ -84,6 +86,12 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
   StatementResult result;
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT: {
+      if (stmt->select_stmt->into_clause) {
+        // SELECT ... INTO name: CREATE TABLE name AS the same SELECT.
+        PgQuery__SelectStmt query = *stmt->select_stmt;
+        query.into_clause = nullptr;
+        return RunCreateTableAs(&query, stmt->select_stmt->into_clause, false);
+      }
       if (planner::NeedsQueryPlanner(stmt->select_stmt, *catalog_)) {
         planner::QueryPlan plan = planner::PlanQuery(stmt->select_stmt, *catalog_, TableEstimator());
         result.rows = planner::ExecuteQuery(plan, *db_);
@@ -136,26 +144,16 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
       result.tag = fmt::format("COPY {}", n);
       return result;
     }
-    case PG_QUERY__NODE__NODE_INSERT_STMT: {
-      // INSERT ... SELECT (StartStatement sends the others to the engine): read and loaded
-      // between epochs; with a data directory its rows are logged as one load, as COPY's.
-      auto run = [&] { return planner::InsertSelect(stmt->insert_stmt, *catalog_, *engine_, TableEstimator()); };
-      int64_t n = 0;
-      if (!durable_) {
-        n = run();
-      } else {
-        std::unique_lock changes = durable_->LockChanges();
-        durable_->BeginLoad();
-        try {
-          n = run();
-        } catch (...) {
-          durable_->EndLoad();
-          throw;
-        }
-        durable_->EndLoad();
-      }
-      result.tag = fmt::format("INSERT 0 {}", n);
+    case PG_QUERY__NODE__NODE_INSERT_STMT:
+      // INSERT ... SELECT (StartStatement sends the others to the engine).
+      result.tag = fmt::format("INSERT 0 {}", LoadInsertSelect(stmt->insert_stmt));
       return result;
+    case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT: {
+      const PgQuery__CreateTableAsStmt* c = stmt->create_table_as_stmt;
+      if (c->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) throw planner::NotSupported("CREATE MATERIALIZED VIEW");
+      if (c->query == nullptr || c->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+        throw planner::NotSupported("CREATE TABLE AS EXECUTE");
+      return RunCreateTableAs(c->query->select_stmt, c->into, c->if_not_exists);
     }
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT: return RunTransactionStatement(stmt->transaction_stmt);
     case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
@@ -198,6 +196,64 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
   }
   throw planner::SqlError(planner::sqlstate::kFeatureNotSupported,
                           fmt::format("{} is not supported yet", StatementName(stmt)));
+}
+
+int64_t Session::LoadInsertSelect(const PgQuery__InsertStmt* insert) {
+  // Read and loaded between epochs; with a data directory its rows are logged as one
+  // load, as COPY's.
+  auto run = [&] { return planner::InsertSelect(insert, *catalog_, *engine_, TableEstimator()); };
+  if (!durable_) return run();
+  std::unique_lock changes = durable_->LockChanges();
+  durable_->BeginLoad();
+  int64_t n = 0;
+  try {
+    n = run();
+  } catch (...) {
+    durable_->EndLoad();
+    throw;
+  }
+  durable_->EndLoad();
+  return n;
+}
+
+StatementResult Session::RunCreateTableAs(const PgQuery__SelectStmt* query, const PgQuery__IntoClause* into,
+                                          bool if_not_exists) {
+  StatementResult result;
+  const std::string name = into->rel->relname;
+  if (if_not_exists && catalog_->RelationExists(name)) {
+    result.notices.push_back(fmt::format("relation \"{}\" already exists, skipping", name));
+    result.tag = "CREATE TABLE AS";
+    return result;
+  }
+  // The table, as the CREATE TABLE it amounts to (so the log and checkpoints keep that).
+  planner::ParseTree definition = planner::ParseTree::Parse(planner::CreateTableAsDefinition(query, into, *catalog_, TableEstimator()));
+  try {
+    RunStatement(definition.statements().at(0));
+  } catch (planner::SqlError& e) {
+    e.ShiftLocation(-1);  // a place in the CREATE TABLE made here, not in the user's text
+    if (e.sqlstate() == planner::sqlstate::kFeatureNotSupported && e.hint().empty())
+      e.WithHint("Cast the query's column to a type a table can hold.");
+    throw;
+  }
+  if (into->skip_data) {
+    result.tag = "CREATE TABLE AS";
+    return result;
+  }
+  planner::SyntheticNodes nodes;
+  PgQuery__InsertStmt* insert = nodes.NewInsert();
+  insert->relation = into->rel;
+  insert->select_stmt = nodes.SelectNode(nodes.Copy(*query));
+  int64_t n = 0;
+  try {
+    n = LoadInsertSelect(insert);
+  } catch (...) {
+    // All or nothing, as PostgreSQL's: a query that fails while it runs leaves no table.
+    planner::ParseTree drop = planner::ParseTree::Parse(fmt::format("DROP TABLE \"{}\"", name));
+    RunStatement(drop.statements().at(0));
+    throw;
+  }
+  result.tag = fmt::format("SELECT {}", n);
+  return result;
 }
 
 planner::SqlError TransactionBlockRefusal(std::string_view statement) {
@@ -410,7 +466,7 @@ namespace {
 // Whether a statement may change the catalog (what deferred queries have planned against).
 bool MayChangeCatalog(const PgQuery__Node* stmt) {
   switch (stmt->node_case) {
-    case PG_QUERY__NODE__NODE_SELECT_STMT:
+    case PG_QUERY__NODE__NODE_SELECT_STMT: return stmt->select_stmt->into_clause != nullptr;  // SELECT ... INTO t
     case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
     case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
@@ -472,7 +528,7 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
         stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT || stmt->node_case == PG_QUERY__NODE__NODE_DO_STMT ||
         stmt->node_case == PG_QUERY__NODE__NODE_TRUNCATE_STMT || select_writes)
       return SubmitDml(parsed, text);
-    if (defer_queries && stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT)
+    if (defer_queries && stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && !stmt->select_stmt->into_clause)
       if (std::optional<PendingResult> query = StartQuery(parsed, text)) return std::move(*query);
     // Anything else sees (or changes) the state after every call submitted before it.
     engine_->Drain();

@@ -31,6 +31,9 @@
 
 struct PgQuery__Node;
 struct PgQuery__TransactionStmt;
+struct PgQuery__InsertStmt;
+struct PgQuery__SelectStmt;
+struct PgQuery__IntoClause;
 
 namespace caracal::frontend {
 
@@ -160,6 +163,10 @@ class Session {
   // BEGIN is refused (TransactionBlockRefusal) and the rest answer as PostgreSQL does
   // outside a block.
   StatementResult RunTransactionStatement(const PgQuery__TransactionStmt* stmt);
+  // INSERT ... SELECT between epochs (logged as one load); the rows inserted.
+  int64_t LoadInsertSelect(const PgQuery__InsertStmt* insert);
+  // CREATE TABLE ... AS / SELECT ... INTO (planner/exec/create_table_as.h).
+  StatementResult RunCreateTableAs(const PgQuery__SelectStmt* query, const PgQuery__IntoClause* into, bool if_not_exists);
   // EXPLAIN PROCEDURE name / EXPLAIN CALL p(...) (planner/parser/parse_tree.h's Extension).
   StatementResult RunExtension(const planner::ParsedStatement& stmt);
   // Starts the statements of `parsed`; with `stop_at_error`, each is finished before the

@@ -219,9 +219,9 @@ TEST(Durability, DroppedAndRecreatedTablesKeepTheirPlaceThroughACheckpoint) {
   EXPECT_EQ(Q(s, "select * from b order by k"), "7|70\n8|80");
 }
 
-// Rows keyed by their hidden row identity, and ALTER TABLEs that rebuild a table (ADD
-// PRIMARY KEY, ADD / DROP COLUMN, ALTER TYPE), come back the same from the log and from a
-// checkpoint with more log after it.
+// Rows keyed by their hidden row identity, ALTER TABLEs that rebuild a table (ADD
+// PRIMARY KEY, ADD / DROP COLUMN, ALTER TYPE) and CREATE TABLE AS / SELECT INTO come back
+// the same from the log and from a checkpoint with more log after it.
 TEST(Durability, RowIdentitiesAndRebuiltTablesReplayAsWritten) {
   TempDir dir;
   uint64_t hash;
@@ -232,8 +232,10 @@ TEST(Durability, RowIdentitiesAndRebuiltTablesReplayAsWritten) {
               "INSERT 0 2");
     ASSERT_EQ(Q(s, "alter table t add primary key (a)"), "ALTER TABLE");
     ASSERT_EQ(Q(s, "alter table t add column d int default 5, alter column c type bigint"), "ALTER TABLE");
+    ASSERT_EQ(Q(s, "create table c1 as select a, b from t"), "SELECT 2");
     ASSERT_EQ(Q(s, "checkpoint"), "CHECKPOINT");
     ASSERT_EQ(Q(s, "alter table t drop column b; insert into h select a, 'y' from t"), "INSERT 0 2");
+    ASSERT_EQ(Q(s, "select a * 2 as d into c2 from t"), "SELECT 2");
     ASSERT_EQ(Q(s, "update t set c = c + 1 where a = 2; delete from h where b = 'y' and a = 1"), "DELETE 1");
     hash = StateHash(s.database());
   }
@@ -241,6 +243,8 @@ TEST(Durability, RowIdentitiesAndRebuiltTablesReplayAsWritten) {
   EXPECT_EQ(StateHash(s.database()), hash);
   EXPECT_EQ(Q(s, "select * from t order by a"), "1|10|5\n2|21|5");
   EXPECT_EQ(Q(s, "select a, b, count(*) from h group by a, b order by a, b"), "1|x|2\n2|y|1");
+  EXPECT_EQ(Q(s, "select * from c1 order by a"), "1|x\n2|y");
+  EXPECT_EQ(Q(s, "select * from c2 order by d"), "2\n4");
 }
 
 TEST(Durability, AsynchronousCommitStillRecoversAfterACleanShutdown) {
