@@ -47,7 +47,7 @@ std::vector<Relation> Relations(const planner::Catalog& catalog) {
   for (const planner::TableInfo* t : catalog.Tables()) {
     out.push_back({t->name, 'r', MakeOid('r', t->name), t, nullptr, {}, false});
     if (!t->primary_key.empty()) {
-      std::string pkey = t->name + "_pkey";
+      std::string pkey = t->PrimaryKeyName();
       out.push_back({pkey, 'i', MakeOid('i', pkey), t, nullptr, t->primary_key, true, true, true});
     }
     for (const std::string& index : t->indexes)

@@ -53,6 +53,11 @@ std::unique_ptr<Table> Database::SwapTable(TableId id, std::unique_ptr<Table> fr
   return fresh;
 }
 
+void Database::RenameTable(TableId id, std::string name) {
+  std::unique_lock structure(structure_mutex_);
+  tables_[id]->Rename(std::move(name));
+}
+
 void Database::Retire(std::unique_ptr<Table> table) {
   std::unique_lock structure(structure_mutex_);
   retired_tables_.emplace_back(committed_epoch(), std::move(table));

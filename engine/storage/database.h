@@ -36,6 +36,8 @@ class Database : public Store {
   // to Retire(). Its rows are not reported to the load observer: the DDL statement's log
   // record rebuilds them on replay.
   std::unique_ptr<Table> SwapTable(TableId table, std::unique_ptr<Table> fresh);
+  // ALTER TABLE ... RENAME TO, only between epochs.
+  void RenameTable(TableId table, std::string name);
   // Frees `table` once no worker or snapshot reader can hold pointers into it.
   void Retire(std::unique_ptr<Table> table);
   // Stores `row` in `table` (not necessarily installed yet) as LoadRow does, unobserved.

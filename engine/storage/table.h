@@ -42,6 +42,8 @@ class Table {
   TableId id() const { return id_; }
   const Schema& schema() const { return schema_; }
   const std::string& name() const { return schema_.table_name(); }
+  // ALTER TABLE ... RENAME TO, between epochs (the input log's load records name tables).
+  void Rename(std::string name) { schema_.set_table_name(std::move(name)); }
   const std::vector<IndexSchema>& index_schemas() const { return index_schemas_; }
   int num_indexes() const { return static_cast<int>(index_schemas_.size()); }
 

@@ -53,6 +53,7 @@ class Schema {
   Schema(std::string table_name, std::vector<Column> columns, std::vector<int> primary_key);
 
   const std::string& table_name() const { return table_name_; }
+  void set_table_name(std::string name) { table_name_ = std::move(name); }
   const std::vector<Column>& columns() const { return columns_; }
   const Column& column(int i) const { return columns_[i]; }
   int num_columns() const { return static_cast<int>(columns_.size()); }

@@ -388,7 +388,7 @@ std::vector<std::string> Shell::Completions(const std::string& text) {
   const planner::Catalog& catalog = session_.catalog();
   for (const planner::TableInfo* t : catalog.Tables()) {
     s.tables.push_back(t->name);
-    if (!t->primary_key.empty()) s.indexes.push_back(t->name + "_pkey");
+    if (!t->primary_key.empty()) s.indexes.push_back(t->PrimaryKeyName());
     for (const std::string& i : t->indexes) s.indexes.push_back(i);
     for (const planner::CatalogColumn& c : t->columns) s.columns[t->name].push_back(c.name);
   }

@@ -116,7 +116,7 @@ ExprPtr BindColumnValue(ExprBinder& binder, const PgQuery__Node* node, const Cat
 }
 
 bool IsPrimaryKeyTarget(const TableInfo& table, const PgQuery__InferClause* infer) {
-  if (infer->conname && *infer->conname) return std::string(infer->conname) == table.name + "_pkey";
+  if (infer->conname && *infer->conname) return std::string(infer->conname) == table.PrimaryKeyName();
   std::set<int> columns;
   for (size_t i = 0; i < infer->n_index_elems; ++i) {
     const PgQuery__Node* n = infer->index_elems[i];

@@ -75,7 +75,9 @@ void Catalog::DropView(std::string_view name) {
 }
 
 bool Catalog::RelationExists(std::string_view name) const {
-  return FindTable(name) || FindIndex(name) || FindSequence(name) || FindView(name);
+  if (FindTable(name) || FindIndex(name) || FindSequence(name) || FindView(name)) return true;
+  // Primary keys' indexes are relations too.
+  return std::ranges::any_of(tables_, [&](const auto& t) { return !t.second->HasRowIdentity() && t.second->PrimaryKeyName() == name; });
 }
 
 std::vector<const TableInfo*> Catalog::Tables() const {
@@ -159,6 +161,30 @@ void Catalog::UndoRewrite(RewrittenTable old) {
 }
 
 void Catalog::FinishRewrite(RewrittenTable old) { db_.Retire(std::move(old.rows)); }
+
+void Catalog::RenameTable(std::string_view name_view, const std::string& new_name) {
+  const std::string name(name_view);  // the caller's view may be of what changes here
+  auto node = tables_.extract(tables_.find(name));
+  TableInfo& table = *node.mapped();
+  table.name = new_name;
+  node.key() = new_name;
+  for (const std::string& index : table.indexes) indexes_.at(index).table = new_name;
+  db_.RenameTable(table.id, new_name);
+  tables_.insert(std::move(node));
+}
+
+void Catalog::RenameIndex(std::string_view name_view, const std::string& new_name) {
+  const std::string name(name_view);
+  auto node = indexes_.extract(indexes_.find(name));
+  IndexInfo& index = node.mapped();
+  TableInfo& table = *tables_.at(index.table);
+  for (std::string& n : table.indexes)
+    if (n == name) n = new_name;
+  index.name = new_name;
+  node.key() = new_name;
+  indexes_.insert(std::move(node));
+  NumberIndexes(table);
+}
 
 const std::string* DefaultSequence(const CatalogColumn& c) {
   const Expr* e = c.default_expr.get();

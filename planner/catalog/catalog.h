@@ -63,6 +63,10 @@ struct TableInfo {
   // Declared without a primary key: the engine keys its rows by a hidden row identity
   // (planner/catalog/row_identity.h), so no statement reads or writes one row by key.
   bool HasRowIdentity() const { return primary_key.empty(); }
+  // The primary key's constraint (and index) name: "<table>_pkey" when it was made, or
+  // the CONSTRAINT name given; a RENAME of the table keeps it, as PostgreSQL does.
+  std::string primary_key_name;
+  std::string PrimaryKeyName() const { return primary_key_name.empty() ? name + "_pkey" : primary_key_name; }
   std::vector<std::string> indexes;  // names of this table's indexes, in engine index order
   // Its UNIQUE indexes by engine position: what every INSERT and UPDATE checks (after
   // the primary key), in the order PostgreSQL checks them.
@@ -167,6 +171,11 @@ class Catalog {
   RewrittenTable RewriteTable(TableInfo table, const std::map<std::string, std::vector<int>>& index_columns,
                               std::vector<engine::RowValuePtr> rows);
   void UndoRewrite(RewrittenTable old);
+  // ALTER TABLE ... RENAME TO / ALTER INDEX ... RENAME TO (or RENAME CONSTRAINT of a
+  // UNIQUE constraint): the description keeps its address (the IR's pointers stay
+  // valid); the engine table takes the new name too. The caller checks the new name.
+  void RenameTable(std::string_view name, const std::string& new_name);
+  void RenameIndex(std::string_view name, const std::string& new_name);
   void FinishRewrite(RewrittenTable old);
   // CREATE INDEX fills the new engine index from the table's rows.
   const IndexInfo& CreateIndex(std::string name, std::string_view table, std::vector<int> columns, bool unique = false,

@@ -53,7 +53,7 @@ SqlError UniqueViolation(const TableInfo& table, const std::string& constraint, 
 }
 
 SqlError PrimaryKeyViolation(const TableInfo& table, std::span<const Datum> row) {
-  return UniqueViolation(table, table.name + "_pkey", table.primary_key, row);
+  return UniqueViolation(table, table.PrimaryKeyName(), table.primary_key, row);
 }
 
 void EnforceConstraints(const TableInfo& table, const engine::Schema& schema, const engine::RowValue& built,

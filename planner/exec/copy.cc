@@ -476,7 +476,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
     std::string key_text = DuplicateKeyDetail(*table, table->primary_key, datums);
     if (!seen.insert(key).second)
       throw SqlError(sqlstate::kUniqueViolation,
-                     fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", table_name))
+                     fmt::format("duplicate key value violates unique constraint \"{}\"", table->PrimaryKeyName()))
           .WithDetail(key_text)
           .WithContext(fmt::format("COPY {}, line {}", table_name, record_line));
     if (!table->unique_indexes.empty()) unique.Add(*built, datums, fmt::format("COPY {}, line {}", table_name, record_line));
@@ -494,7 +494,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
       for (size_t i = 0; i < keys.size(); ++i)
         if (snapshot.Read(table->id, keys[i]))
           throw SqlError(sqlstate::kUniqueViolation,
-                         fmt::format("duplicate key value violates unique constraint \"{}_pkey\"", table_name))
+                         fmt::format("duplicate key value violates unique constraint \"{}\"", table->PrimaryKeyName()))
               .WithDetail(key_texts[i])
               .WithContext(fmt::format("COPY {}, line {}", table_name, key_lines[i]));
       unique.CheckAgainst(snapshot);

@@ -73,13 +73,26 @@ std::vector<int> KeyColumns(const TableInfo& t, const std::vector<std::string>& 
   return columns;
 }
 
-void SetPrimaryKey(TableInfo& t, const std::vector<std::string>& names, int location) {
+void SetPrimaryKey(TableInfo& t, const std::vector<std::string>& names, int location, const char* constraint = nullptr) {
   if (!t.primary_key.empty())
     throw SqlError(sqlstate::kInvalidTableDefinition,
                    fmt::format("multiple primary keys for table \"{}\" are not allowed", t.name), location);
   t.primary_key = KeyColumns(t, names, "primary key", location);
+  t.primary_key_name = constraint && *constraint ? std::string(constraint) : t.name + "_pkey";
   for (int c : t.primary_key) t.columns[static_cast<size_t>(c)].not_null = true;
 }
+
+// The primary key's index is a relation: a name given must be free (42P07); the default
+// one is numbered when taken (t_pkey1, ...), as PostgreSQL numbers it.
+void NamePrimaryKey(TableInfo& t, const Catalog& catalog, const char* given) {
+  if (t.HasRowIdentity()) return;
+  if (given && *given) {
+    if (catalog.RelationExists(given)) throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", given));
+    return;
+  }
+  t.primary_key_name = catalog.ChooseIndexName(t.name, {}, "pkey");
+}
+
 
 void CheckConstraintSupported(const PgQuery__Constraint* c) {
   if (c->deferrable) throw NotSupported("DEFERRABLE constraints", c->location);
@@ -217,7 +230,12 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
   if (stmt->partspec) throw NotSupported("partitioned tables");
   if (stmt->relation->relpersistence && std::string_view(stmt->relation->relpersistence) == "t")
     throw NotSupported("temporary tables");
-  std::vector<std::pair<std::vector<std::string>, int>> table_pks;
+  struct PendingKey {
+    std::vector<std::string> columns;
+    int location;
+    const char* name;
+  };
+  std::vector<PendingKey> table_pks;
   struct OwnedSequence {
     std::string name;
     int64_t start, increment;
@@ -248,7 +266,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     if (elt->node_case == PG_QUERY__NODE__NODE_CONSTRAINT) {
       const PgQuery__Constraint* c = elt->constraint;
       CheckConstraintSupported(c);
-      if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY) table_pks.push_back({KeyNames(c->keys, c->n_keys), c->location});
+      if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY) table_pks.push_back({KeyNames(c->keys, c->n_keys), c->location, c->conname});
       if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) checks.push_back({c, ""});
       if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE)
         uniques.push_back({c->conname ? c->conname : "", KeyNames(c->keys, c->n_keys), c->location});
@@ -262,13 +280,17 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     CatalogColumn col{def->colname, ColumnType(def), def->is_not_null != 0, nullptr};
     bool saw_null = false, saw_not_null = false, saw_default = false;
     int pk_location = -1;
+    const char* pk_name = nullptr;
     for (size_t k = 0; k < def->n_constraints; ++k) {
       const PgQuery__Constraint* c = def->constraints[k]->constraint;
       CheckConstraintSupported(c);
       switch (c->contype) {
         case PG_QUERY__CONSTR_TYPE__CONSTR_NULL: saw_null = true; break;
         case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL: saw_not_null = true; col.not_null = true; break;
-        case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY: pk_location = c->location; break;
+        case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
+          pk_location = c->location;
+          pk_name = c->conname;
+          break;
         case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: checks.push_back({c, col.name}); break;
         case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
           uniques.push_back({c->conname ? c->conname : "", {def->colname}, c->location});
@@ -314,12 +336,13 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
       own_sequence(col, SequenceOptions{});
     }
     t.columns.push_back(std::move(col));
-    if (pk_location >= 0) table_pks.push_back({{def->colname}, pk_location});
+    if (pk_location >= 0) table_pks.push_back({{def->colname}, pk_location, pk_name});
   }
   if (t.columns.empty())
     throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("table \"{}\" has no columns", t.name))
         .WithHint("Caracal tables need at least one column.");
-  for (const auto& [names, location] : table_pks) SetPrimaryKey(t, names, location);
+  for (const PendingKey& k : table_pks) SetPrimaryKey(t, k.columns, k.location, k.name);
+  NamePrimaryKey(t, catalog, table_pks.empty() ? nullptr : table_pks[0].name);
   BindChecks(t, checks);
   // UNIQUE constraints: an index each. As PostgreSQL merges them: one on the primary key's
   // columns (in its order) or repeating an earlier one's is dropped, its name going to an
@@ -345,7 +368,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
   for (const OwnedSequence& o : owned) taken.push_back(o.name);
   for (UniqueIndexDef& d : unique_defs) {
     if (d.name.empty()) d.name = catalog.ChooseIndexName(t.name, d.column_names, "key", taken);
-    if (catalog.RelationExists(d.name) || std::ranges::find(taken, d.name) != taken.end() || d.name == t.name + "_pkey")
+    if (catalog.RelationExists(d.name) || std::ranges::find(taken, d.name) != taken.end() || d.name == t.PrimaryKeyName())
       throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", d.name));
     taken.push_back(d.name);
   }
@@ -608,7 +631,10 @@ void AddColumn(TableInfo& t, const PgQuery__ColumnDef* def, std::vector<ColumnOr
   origins.push_back(std::move(origin));
   const int at = static_cast<int>(t.columns.size()) - 1;
   const std::string& column_name = t.columns.back().name;
-  if (primary) SetPrimaryKey(t, {column_name}, def->location);
+  if (primary) {
+    SetPrimaryKey(t, {column_name}, def->location);
+    NamePrimaryKey(t, catalog, nullptr);
+  }
   if (!checks.empty()) BindChecks(t, checks);
   std::vector<std::string> taken;
   for (const NewUnique& u : new_uniques) taken.push_back(u.name);
@@ -822,7 +848,8 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
         CheckConstraintSupported(c);
         if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY) {
           // A table without one is keyed by its row identity until now: re-keyed.
-          SetPrimaryKey(t, KeyNames(c->keys, c->n_keys), -1);  // PostgreSQL points at no position here
+          SetPrimaryKey(t, KeyNames(c->keys, c->n_keys), -1, c->conname);  // PostgreSQL points at no position here
+          NamePrimaryKey(t, catalog, c->conname);
           start_rewrite("ALTER TABLE ... ADD PRIMARY KEY");
           break;
         }
@@ -873,7 +900,7 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
           dropped_indexes.push_back(constraint);
           break;
         }
-        if (constraint == t.name + "_pkey") throw NotSupported("dropping a primary key");
+        if (constraint == t.PrimaryKeyName()) throw NotSupported("dropping a primary key");
         if (cmd->missing_ok) {
           out.notices.push_back(
               fmt::format("constraint \"{}\" of relation \"{}\" does not exist, skipping", constraint, t.name));
@@ -937,6 +964,105 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
   });
   if (!dropped_indexes.empty()) DropIndexes(dropped_indexes, catalog, engine);
   ReanalyzeProceduresUsing(*catalog.FindTable(name), catalog, engine);
+  return out;
+}
+
+// ALTER TABLE ... RENAME [COLUMN] a TO b / RENAME TO n / RENAME CONSTRAINT a TO b, ALTER
+// INDEX ... RENAME TO n: names only (no row changes). The procedures using the table are
+// bound again from their source, which names things as they were: one that no longer
+// binds makes the rename fail (2BP01) and changes nothing - PostgreSQL would let it
+// through and fail the function at its next call.
+DdlOutcome Rename(const PgQuery__RenameStmt* stmt, Catalog& catalog, engine::Engine& engine) {
+  const std::string new_name = stmt->newname;
+  DdlOutcome out{stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX ? "ALTER INDEX" : "ALTER TABLE", {}, nullptr};
+  const bool of_index = stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX;
+  if (stmt->rename_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE && stmt->rename_type != PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN &&
+      stmt->rename_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABCONSTRAINT && !of_index)
+    throw NotSupported("renaming this kind of object");
+  if (stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN && stmt->relation_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+    throw NotSupported("renaming a view's columns");
+  const std::string name = RelationName(stmt->relation);
+  const IndexInfo* index = of_index ? catalog.FindIndex(name) : nullptr;
+  const TableInfo* table = of_index ? (index ? catalog.FindTable(index->table) : nullptr) : catalog.FindTable(name);
+  if (table == nullptr) {
+    if (stmt->missing_ok) return {out.tag, {fmt::format("relation \"{}\" does not exist, skipping", name)}, nullptr};
+    if (!of_index && catalog.FindView(name)) throw NotSupported("renaming a view");
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", name));
+  }
+  if (!of_index && !catalog.ViewsReading(table->name).empty())
+    throw NotSupported("renaming a table, or its columns, that a view reads")
+        .WithDetail(fmt::format("View {} reads table {}.", catalog.ViewsReading(table->name)[0], table->name))
+        .WithHint("Drop the view, rename, and create the view again.");
+  std::function<void()> apply, undo;
+  switch (stmt->rename_type) {
+    case PG_QUERY__OBJECT_TYPE__OBJECT_TABLE:
+    case PG_QUERY__OBJECT_TYPE__OBJECT_INDEX: {
+      if (catalog.RelationExists(new_name))
+        throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", new_name));
+      if (of_index) {
+        apply = [&catalog, from = name, new_name] { catalog.RenameIndex(from, new_name); };
+        undo = [&catalog, from = name, new_name] { catalog.RenameIndex(new_name, from); };
+      } else {
+        apply = [&catalog, from = name, new_name] { catalog.RenameTable(from, new_name); };
+        undo = [&catalog, from = name, new_name] { catalog.RenameTable(new_name, from); };
+      }
+      break;
+    }
+    case PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN: {
+      const std::string column = stmt->subname;
+      const int c = table->ColumnIndex(column);
+      if (c < 0) throw SqlError(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", column));
+      if (table->ColumnIndex(new_name) >= 0)
+        throw SqlError(sqlstate::kDuplicateColumn,
+                       fmt::format("column \"{}\" of relation \"{}\" already exists", new_name, table->name));
+      TableInfo renamed = *table, before = *table;
+      renamed.columns[static_cast<size_t>(c)].name = new_name;
+      apply = [&catalog, renamed] { catalog.ReplaceTableDescription(renamed); };
+      undo = [&catalog, before] { catalog.ReplaceTableDescription(before); };
+      break;
+    }
+    default: {  // a constraint: a CHECK, or a UNIQUE constraint's index
+      const std::string constraint = stmt->subname;
+      const auto& checks = table->checks;
+      if (std::ranges::any_of(checks, [&](const CheckConstraint& k) { return k.name == constraint; })) {
+        if (std::ranges::any_of(checks, [&](const CheckConstraint& k) { return k.name == new_name; }))
+          throw SqlError(sqlstate::kDuplicateObject,
+                         fmt::format("constraint \"{}\" for relation \"{}\" already exists", new_name, table->name));
+        TableInfo renamed = *table, before = *table;
+        for (CheckConstraint& k : renamed.checks)
+          if (k.name == constraint) k.name = new_name;
+        std::ranges::sort(renamed.checks, [](const CheckConstraint& a, const CheckConstraint& b) { return a.name < b.name; });
+        apply = [&catalog, renamed] { catalog.ReplaceTableDescription(renamed); };
+        undo = [&catalog, before] { catalog.ReplaceTableDescription(before); };
+        break;
+      }
+      const IndexInfo* unique = catalog.FindIndex(constraint);
+      if (unique == nullptr || !unique->constraint || unique->table != table->name) {
+        if (constraint == table->PrimaryKeyName()) throw NotSupported("renaming a primary key");
+        throw SqlError(sqlstate::kUndefinedObject,
+                       fmt::format("constraint \"{}\" for table \"{}\" does not exist", constraint, table->name));
+      }
+      if (catalog.RelationExists(new_name))
+        throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", new_name));
+      apply = [&catalog, constraint, new_name] { catalog.RenameIndex(constraint, new_name); };
+      undo = [&catalog, constraint, new_name] { catalog.RenameIndex(new_name, constraint); };
+      break;
+    }
+  }
+  engine.RunExclusive([&] {
+    apply();
+    std::vector<std::shared_ptr<const ProcedureIr>> again;
+    try {
+      const TableInfo* tables[] = {catalog.FindTable(of_index || stmt->rename_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE
+                                                         ? table->name
+                                                         : new_name)};
+      again = ReanalyzedProceduresUsing(tables, catalog);
+    } catch (...) {
+      undo();
+      throw;
+    }
+    for (std::shared_ptr<const ProcedureIr>& ir : again) catalog.StoreProcedure(StoredRoutineFor(std::move(ir)), true);
+  });
   return out;
 }
 
@@ -1152,6 +1278,7 @@ bool IsDdl(const PgQuery__Node* stmt) {
     case PG_QUERY__NODE__NODE_COMMENT_STMT:
     case PG_QUERY__NODE__NODE_VIEW_STMT:
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+    case PG_QUERY__NODE__NODE_RENAME_STMT:
     case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
     case PG_QUERY__NODE__NODE_DROP_STMT: return true;
     default: return false;
@@ -1165,6 +1292,7 @@ DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, engine::Engin
       return CreateProcedure(stmt->create_function_stmt, statement_text, statement_location, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_STMT: return CreateTable(stmt->create_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT: return AlterTable(stmt->alter_table_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_RENAME_STMT: return Rename(stmt->rename_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_VIEW_STMT: return CreateView(stmt->view_stmt, statement_text, statement_location, catalog, engine);
     case PG_QUERY__NODE__NODE_INDEX_STMT: return CreateIndex(stmt->index_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return CreateSequence(stmt->create_seq_stmt, catalog, engine);

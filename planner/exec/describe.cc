@@ -127,7 +127,7 @@ std::vector<Relation> AllRelations(const Catalog& catalog) {
   std::vector<Relation> out;
   for (const TableInfo* t : catalog.Tables()) {
     out.push_back({t->name, 't', "", t});
-    if (!t->primary_key.empty()) out.push_back({t->name + "_pkey", 'i', t->name, t});
+    if (!t->primary_key.empty()) out.push_back({t->PrimaryKeyName(), 'i', t->name, t});
     for (const std::string& index : t->indexes) out.push_back({index, 'i', t->name, t, catalog.FindIndex(index)});
   }
   for (const SequenceInfo* s : catalog.Sequences()) out.push_back({s->name, 's', "", nullptr, nullptr, s});
@@ -161,7 +161,7 @@ TextTable DescribeTable(const Catalog& catalog, const TableInfo& t, bool view = 
   if (view) return out;
   std::vector<std::string> indexes;
   if (!t.primary_key.empty())
-    indexes.push_back(fmt::format("    \"{}_pkey\" PRIMARY KEY, ordered ({})", t.name, ColumnList(t, t.primary_key)));
+    indexes.push_back(fmt::format("    \"{}\" PRIMARY KEY, ordered ({})", t.PrimaryKeyName(), ColumnList(t, t.primary_key)));
   std::vector<std::string> names = t.indexes;
   std::ranges::sort(names);  // psql lists them by name, after the primary key
   for (const std::string& name : names)

@@ -85,7 +85,7 @@ std::vector<engine::RowValuePtr> RewriteRows(Catalog& catalog, const TableInfo& 
     if (keys[i].first.view() != keys[i - 1].first.view()) continue;
     const engine::RowValue& row = *rows[keys[i].second];
     for (size_t c = 0; c < n; ++c) DatumFromRowInto(row, static_cast<int>(c), schema.column(static_cast<int>(c)), datums[c]);
-    throw SqlError(sqlstate::kUniqueViolation, fmt::format("could not create unique index \"{}_pkey\"", table.name))
+    throw SqlError(sqlstate::kUniqueViolation, fmt::format("could not create unique index \"{}\"", table.PrimaryKeyName()))
         .WithDetail(fmt::format("Key {} is duplicated.", KeyValuesText(table, table.primary_key, datums)));
   }
   if (null_key) throw *null_key;

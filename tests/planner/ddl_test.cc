@@ -53,6 +53,24 @@ TEST_F(DdlTest, ARebuildThatBreaksAProcedureIsUndone) {
   EXPECT_EQ(Q("select * from t order by k"), "1|11\n2|20");
 }
 
+// A rename that a procedure's source would no longer bind against changes nothing; the
+// engine table takes a table's new name, so the old one is free again.
+TEST_F(DdlTest, RenamesThatBreakAProcedureAreRefused) {
+  ASSERT_EQ(Q("create table t (k int primary key, n int); insert into t values (1, 10)"), "INSERT 0 1");
+  ASSERT_EQ(Q("create function get(p int) returns int language plpgsql as $$ declare v int; begin "
+              "select n into v from t where k = p; return v; end $$"),
+            "CREATE FUNCTION");
+  EXPECT_EQ(E("alter table t rename column n to m").sqlstate, "2BP01");
+  EXPECT_EQ(E("alter table t rename to u").sqlstate, "2BP01");
+  EXPECT_EQ(Q("select get(1)"), "10");
+  EXPECT_EQ(Q("drop function get(int)"), "DROP FUNCTION");
+  EXPECT_EQ(Q("alter table t rename to u"), "ALTER TABLE");
+  EXPECT_EQ(session_.catalog().database().table(session_.catalog().FindTable("u")->id).name(), "u");
+  EXPECT_EQ(Q("create table t (k int primary key)"), "CREATE TABLE");
+  EXPECT_EQ(session_.catalog().FindTable("t")->PrimaryKeyName(), "t_pkey1");  // u keeps t_pkey
+  EXPECT_EQ(Q("select * from u"), "1|10");
+}
+
 TEST_F(DdlTest, EveryTypeAndItsCatalogEntry) {
   EXPECT_EQ(Q("create table a (s smallint, i integer, i2 int2, i4 int4, i8 int8, b bigint, r real, f4 float4, "
               "d double precision, f8 float8, n numeric(18,4), bo boolean, c char(2), ch character(3), bp bpchar, "
