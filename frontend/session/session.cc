@@ -28,6 +28,7 @@ extern "C" {
 #include "planner/exec/select_exec.h"
 #include "planner/exec/insert_select.h"
 #include "planner/exec/create_table_as.h"
+#include "planner/parser/pg_nodes.h"
 #include "planner/parser/synthetic_nodes.h"
 #include "planner/exec/query_exec.h"
 #include "planner/exec/snapshot_source.h"
@@ -248,7 +249,7 @@ StatementResult Session::RunCreateTableAs(const PgQuery__SelectStmt* query, cons
     n = LoadInsertSelect(insert);
   } catch (...) {
     // All or nothing, as PostgreSQL's: a query that fails while it runs leaves no table.
-    planner::ParseTree drop = planner::ParseTree::Parse(fmt::format("DROP TABLE \"{}\"", name));
+    planner::ParseTree drop = planner::ParseTree::Parse("DROP TABLE " + planner::QuotedIdentifier(name));
     RunStatement(drop.statements().at(0));
     throw;
   }

@@ -296,12 +296,6 @@ void AppendField(std::string& out, const std::optional<std::string>& v, const Co
   }
 }
 
-std::string QuoteIdentifier(std::string_view name) {
-  std::string out = "\"";
-  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 }  // namespace
 
 CopyOutput CopyTo(const PgQuery__CopyStmt* stmt, const Catalog& catalog, engine::Database& db,
@@ -317,8 +311,8 @@ CopyOutput CopyTo(const PgQuery__CopyStmt* stmt, const Catalog& catalog, engine:
       throw SqlError("42809", fmt::format("cannot copy from view \"{}\"", table_name))
           .WithHint("Try the COPY (SELECT ...) TO variant.");
     std::string columns;
-    for (size_t i = 0; i < stmt->n_attlist; ++i) columns += (i ? ", " : "") + QuoteIdentifier(StringValue(stmt->attlist[i]));
-    parsed.emplace(PgParse::Parse(fmt::format("SELECT {} FROM {}", columns.empty() ? "*" : columns, QuoteIdentifier(table_name))));
+    for (size_t i = 0; i < stmt->n_attlist; ++i) columns += (i ? ", " : "") + QuotedIdentifier(StringValue(stmt->attlist[i]));
+    parsed.emplace(PgParse::Parse(fmt::format("SELECT {} FROM {}", columns.empty() ? "*" : columns, QuotedIdentifier(table_name))));
     select = parsed->statement(0)->select_stmt;
   } else if (stmt->query && stmt->query->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
     select = stmt->query->select_stmt;

@@ -13,16 +13,6 @@ extern "C" {
 
 namespace caracal::planner {
 
-namespace {
-
-std::string QuoteIdentifier(std::string_view name) {
-  std::string out = "\"";
-  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-}  // namespace
-
 std::string CreateTableAsDefinition(const PgQuery__SelectStmt* query, const PgQuery__IntoClause* into,
                                     const Catalog& catalog, const TableRowEstimator& estimate) {
   const PgQuery__RangeVar* rel = into->rel;
@@ -35,9 +25,9 @@ std::string CreateTableAsDefinition(const PgQuery__SelectStmt* query, const PgQu
   std::string columns;
   for (size_t c = 0; c < plan.columns.size(); ++c) {
     const std::string name = c < into->n_col_names ? StringValue(into->col_names[c]) : plan.columns[c].name;
-    columns += fmt::format("{}{} {}", c ? ", " : "", QuoteIdentifier(name), plan.columns[c].type.Name());
+    columns += fmt::format("{}{} {}", c ? ", " : "", QuotedIdentifier(name), plan.columns[c].type.Name());
   }
-  return fmt::format("CREATE TABLE {} ({})", QuoteIdentifier(rel->relname), columns);
+  return fmt::format("CREATE TABLE {} ({})", QuotedIdentifier(rel->relname), columns);
 }
 
 }  // namespace caracal::planner

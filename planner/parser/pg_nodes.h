@@ -7,6 +7,7 @@ extern "C" {
 }
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace caracal::planner {
@@ -21,6 +22,13 @@ inline std::vector<std::string> NameList(PgQuery__Node* const* items, size_t n) 
   std::vector<std::string> out;
   for (size_t i = 0; i < n; ++i) out.push_back(StringValue(items[i]));
   return out;
+}
+
+// `name` as a quoted identifier ("a""b"), for SQL text the planner writes and parses.
+inline std::string QuotedIdentifier(std::string_view name) {
+  std::string out = "\"";
+  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
 }
 
 // The location libpg_query recorded for an expression node, or -1.
