@@ -5,6 +5,8 @@ extern "C" {
 #include <pg_query/pg_query.pb-c.h>
 }
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <memory>
@@ -171,6 +173,20 @@ PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row) 
   PgQueryPlpgsqlParseResult parsed = pg_query_parse_plpgsql(text.c_str());
   if (parsed.error != nullptr) {
     SqlError error(sqlstate::kSyntaxError, parsed.error->message);
+    // libpg_query's PL/pgSQL parser (as Debian 12 ships it) cannot type cursor variables,
+    // so any cursor statement fails there with a message that blames valid code: say
+    // what is missing instead, keeping the parser's words as DETAIL.
+    const bool cursors = std::ranges::any_of(body_tokens, [&](const Token& t) {
+      if (t.kind == PG_QUERY__TOKEN__CURSOR) return true;
+      if (t.kind != PG_QUERY__TOKEN__IDENT || t.end - t.start != 9) return false;
+      std::string word = body.body.substr(static_cast<size_t>(t.start), 9);
+      for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return word == "refcursor";
+    });
+    if (cursors)
+      error = SqlError(sqlstate::kFeatureNotSupported, "cursors are not supported yet")
+                  .WithDetail(fmt::format("The PL/pgSQL parser reports: {}.", parsed.error->message))
+                  .WithHint("Loop over the query itself (FOR r IN SELECT ... LOOP), or use RETURN QUERY.");
     if (parsed.error->context && *parsed.error->context) error.WithContext(parsed.error->context);
     pg_query_free_plpgsql_parse_result(parsed);
     throw error;
