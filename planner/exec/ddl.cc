@@ -794,9 +794,10 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
   for (size_t c = 0; c < origins.size(); ++c) origins[c].old_column = static_cast<int>(c);
   bool rewrite = false;
   auto start_rewrite = [&](const char* what) {
-    if (!rewrite && !catalog.ViewsReading(name).empty())
+    const std::vector<std::string> views = rewrite ? std::vector<std::string>{} : catalog.ViewsReading(name);
+    if (!views.empty())
       throw NotSupported(fmt::format("{} of a table that a view reads", what))
-          .WithDetail(fmt::format("View {} reads table {}.", catalog.ViewsReading(name)[0], name))
+          .WithDetail(fmt::format("View {} reads table {}.", views[0], name))
           .WithHint("Drop the view, alter the table, and create the view again.");
     rewrite = true;
   };
@@ -989,9 +990,10 @@ DdlOutcome Rename(const PgQuery__RenameStmt* stmt, Catalog& catalog, engine::Eng
     if (!of_index && catalog.FindView(name)) throw NotSupported("renaming a view");
     throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", name));
   }
-  if (!of_index && !catalog.ViewsReading(table->name).empty())
+  if (const std::vector<std::string> views = of_index ? std::vector<std::string>{} : catalog.ViewsReading(table->name);
+      !views.empty())
     throw NotSupported("renaming a table, or its columns, that a view reads")
-        .WithDetail(fmt::format("View {} reads table {}.", catalog.ViewsReading(table->name)[0], table->name))
+        .WithDetail(fmt::format("View {} reads table {}.", views[0], table->name))
         .WithHint("Drop the view, rename, and create the view again.");
   std::function<void()> apply, undo;
   switch (stmt->rename_type) {
@@ -1053,9 +1055,7 @@ DdlOutcome Rename(const PgQuery__RenameStmt* stmt, Catalog& catalog, engine::Eng
     apply();
     std::vector<std::shared_ptr<const ProcedureIr>> again;
     try {
-      const TableInfo* tables[] = {catalog.FindTable(of_index || stmt->rename_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE
-                                                         ? table->name
-                                                         : new_name)};
+      const TableInfo* tables[] = {table};  // renames keep the description where it is
       again = ReanalyzedProceduresUsing(tables, catalog);
     } catch (...) {
       undo();
