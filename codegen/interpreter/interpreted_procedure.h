@@ -3,7 +3,8 @@
 //   Sequence - draws the values of the IR's hoisted nextval() calls, in serial order;
 //   Declare  - runs the init program (ProcedureIr::init): the write set, loops over input
 //              arrays, reconnaissance reads of the committed state;
-//   Execute  - runs the body at the transaction's serial position.
+//   Execute  - runs the body at the transaction's serial position (a serial IR's alone
+//              in its epoch, drawing its nextval() values as its statements start).
 //
 // It is the reference semantics the JIT (compiled_procedure.h) must reproduce, and the
 // fallback for anything the JIT does not compile. Errors a procedure raises before its
@@ -30,6 +31,7 @@ class InterpretedProcedure final : public engine::Procedure {
   void Declare(engine::DeclareContext& ctx) const override;
   void Execute(engine::ExecContext& ctx) const override;
   bool needs_epoch_head() const override { return needs_epoch_head_; }
+  bool needs_solo_epoch() const override { return ir_->is_serial(); }
   std::string_view log_identity() const override { return log_identity_; }
 
   const planner::ProcedureIr& ir() const { return *ir_; }

@@ -168,10 +168,25 @@ Flow ProcedureInterpreter::RunBlock(const planner::Block& block) {
 
 Flow ProcedureInterpreter::RunStmt(const Stmt& s) {
   try {
+    if (!s.draws.empty()) DrawSequences(s);
     return ir_.row_count_variable < 0 ? RunStmtKind(s) : RunCountingRows(s);
   } catch (SqlError& e) {
     AddStatementContext(e, ir_, s);  // kept if an inner statement set it
     throw;
+  }
+}
+
+void ProcedureInterpreter::DrawSequences(const Stmt& s) {
+  if (exec_ == nullptr)
+    throw SqlError("XX000", fmt::format("internal error: statement {} (line {}) draws sequence values outside execution",
+                                        s.id, s.line));
+  for (int i : s.draws) {
+    const planner::SequenceCall& call = ir_.live_sequence_calls[static_cast<size_t>(i)];
+    Datum name = Eval(*call.sequence_name);
+    if (name.is_null()) throw SqlError("22004", "nextval: the sequence name is null");
+    const planner::SequenceInfo* seq = catalog_.FindSequence(name.s);
+    if (seq == nullptr) throw SqlError("42P01", "relation \"" + name.s + "\" does not exist");
+    frame_.var(call.variable) = Datum::Int(exec_->NextVal(seq->engine_name));
   }
 }
 
@@ -603,6 +618,15 @@ const std::vector<engine::Key>& ProcedureInterpreter::RangeKeys(const Stmt& s) {
   std::optional<KeySpan> span = RangeSpan(*s.table, s.table->primary_key, s.where_key, ctx);
   if (!span) return kNone;
   int id = FindDeclaredRange(exec_->scratch(), s.id, span->lo, span->hi);
+  if (id < 0 && ir_.is_serial()) {
+    // Alone in its epoch, with nothing declared: the rows are the range's now.
+    serial_range_keys_.clear();
+    exec_->Scan(s.table->id, span->lo, span->hi, [&](const engine::Key& key, const engine::RowValue&) {
+      serial_range_keys_.push_back(key);
+      return true;
+    });
+    return serial_range_keys_;
+  }
   if (id < 0)
     throw SqlError("XX000", fmt::format("internal error: the range of statement {} (line {}) was not declared", s.id, s.line));
   return exec_->RangeRows(id);

@@ -153,6 +153,8 @@ class ProcedureInterpreter {
   Flow RunCountingRows(const planner::Stmt& s);
   // The keys a range statement covers at this transaction's position (declared in Declare).
   const std::vector<engine::Key>& RangeKeys(const planner::Stmt& s);
+  // A serial IR's statement draws its nextval() values (Stmt::draws) as it starts.
+  void DrawSequences(const planner::Stmt& s);
   // The row a point statement addresses: its WHERE key (UPDATE/DELETE) or its point read
   // path (SELECT); null / nullopt for none (a NULL or unencodable key). The preset key if
   // any (WhereKeyOf points at it; else at `computed`, which holds the key it computes).
@@ -198,6 +200,8 @@ class ProcedureInterpreter {
   std::vector<uint32_t> identity_rows_;  // rows NextRowIdentity numbered, per statement id
   // See KeptRangeRows.
   KeptRangeRows kept_range_;
+  // RangeKeys of a serial IR, which declares no range.
+  std::vector<engine::Key> serial_range_keys_;
   std::optional<engine::Key> PresetKeyValue() const { return preset_key_.key ? std::optional<engine::Key>(*preset_key_.key) : std::nullopt; }
 };
 

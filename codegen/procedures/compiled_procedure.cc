@@ -107,6 +107,8 @@ std::unique_ptr<engine::Procedure> MakeProcedure(Jit* jit, std::shared_ptr<const
   if (compile_ms) *compile_ms = 0;
   std::string why;
   if (jit == nullptr) why = "the JIT is off";
+  // The compiled body evaluates its assignments inline, where no statement draws.
+  else if (!ir->live_sequence_calls.empty()) why = "it draws sequence values as it runs";
   if (why.empty()) {
     try {
       auto p = std::make_unique<CompiledProcedure>(*jit, ir, catalog, options);

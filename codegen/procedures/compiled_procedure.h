@@ -40,6 +40,7 @@ class CompiledProcedure final : public engine::Procedure {
   void Declare(engine::DeclareContext& ctx) const override;
   void Execute(engine::ExecContext& ctx) const override;
   bool needs_epoch_head() const override { return interpreted_.needs_epoch_head(); }
+  bool needs_solo_epoch() const override { return interpreted_.needs_solo_epoch(); }
   std::string_view log_identity() const override { return interpreted_.log_identity(); }
 
   const planner::ProcedureIr& ir() const { return *ir_; }

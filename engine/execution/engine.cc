@@ -177,9 +177,9 @@ void Engine::ReplayEpoch(uint32_t epoch, const std::vector<SequenceState>& seque
   RunEpoch(batch, epoch);
 }
 
-uint64_t Engine::LogEpoch(uint32_t epoch, const std::vector<std::unique_ptr<EpochTxn>>& txns,
-                          const std::vector<bool>& failed) {
-  EpochRecordBuilder record(epoch, db_.sequences().TakeAdvanced(), txns.size());
+uint64_t Engine::LogEpoch(uint32_t epoch, std::vector<SequenceState> sequences,
+                          const std::vector<std::unique_ptr<EpochTxn>>& txns, const std::vector<bool>& failed) {
+  EpochRecordBuilder record(epoch, std::move(sequences), txns.size());
   for (size_t i = 0; i < txns.size(); ++i) {
     const EpochTxn& t = *txns[i];
     record.Add(t.request.procedure->log_identity(), t.attempts, failed[i], t.request.input);
@@ -207,19 +207,24 @@ void Engine::DriverLoop() {
       // Close the epoch when it is full, when its interval has passed since its first
       // transaction arrived, or at once if someone waits for everything to finish.
       auto deadline = first_arrival_ + std::chrono::milliseconds(options_.epoch_interval_ms);
+      // An epoch a solo transaction heads cannot grow: it need not wait either.
       intake_cv_.wait_until(lock, deadline, [&] {
-        return stopping_ || drain_waiters_ > 0 || intake_.size() + retry_.size() >= options_.epoch_max_txns;
+        return stopping_ || drain_waiters_ > 0 || intake_.size() + retry_.size() >= options_.epoch_max_txns ||
+               (retry_.empty() && !intake_.empty() && intake_.front().procedure->needs_solo_epoch());
       });
       while (!retry_.empty() && txns.size() < options_.epoch_max_txns) {
         txns.push_back(std::move(retry_.front()));
         retry_.pop_front();
       }
       while (!intake_.empty() && txns.size() < options_.epoch_max_txns) {
-        if (!txns.empty() && intake_.front().procedure->needs_epoch_head()) break;
+        const Procedure& next = *intake_.front().procedure;
+        const bool solo = next.needs_solo_epoch();
+        if (!txns.empty() && (solo || next.needs_epoch_head())) break;
         auto txn = std::make_unique<EpochTxn>();
         txn->request = std::move(intake_.front());
         intake_.pop_front();
         txns.push_back(std::move(txn));
+        if (solo) break;
       }
       if (!intake_.empty()) first_arrival_ = Clock::now();
     }
@@ -248,6 +253,9 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns, uint32_t rep
     EpochTxn& t = *txns[i];
     t.sid = MakeSerialId(epoch, static_cast<uint32_t>(i + 1));
     ++t.attempts;
+    // A replayed epoch has the composition it was logged with, so this holds there too.
+    t.solo = txns.size() == 1 && t.request.procedure->needs_solo_epoch();
+    if (t.solo) t.maintains_indexes = true;
     Sequence(t);
     if (log == nullptr) continue;
     if (t.request.procedure->log_identity().empty() && t.state == EpochTxn::State::kRunning)
@@ -263,9 +271,13 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns, uint32_t rep
     // Collection keeps what pinned snapshots and later epochs read.
     return db_.CollectionHorizon(epoch + 1);
   };
+  // The sequences' states after sequencing, before a solo transaction draws more as it
+  // runs (replay restores these and draws those again).
+  std::vector<SequenceState> sequences;
+  if (log != nullptr) sequences = db_.sequences().TakeAdvanced();
   pool_->Start(job);
   // The inputs are logged while the workers execute (they only read them).
-  const uint64_t lsn = log != nullptr ? LogEpoch(epoch, txns, failed) : 0;
+  const uint64_t lsn = log != nullptr ? LogEpoch(epoch, std::move(sequences), txns, failed) : 0;
   pool_->Wait();
 
   uint64_t freed = 0, batched = 0;

@@ -82,8 +82,8 @@ class Engine : public Executor {
   // Runs one epoch: the next one, or the logged `replay_epoch` (0: not a replay).
   void RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns, uint32_t replay_epoch = 0);
   // Appends the epoch's kEpoch record to the log; returns its LSN.
-  uint64_t LogEpoch(uint32_t epoch, const std::vector<std::unique_ptr<EpochTxn>>& txns,
-                    const std::vector<bool>& failed);
+  uint64_t LogEpoch(uint32_t epoch, std::vector<SequenceState> sequences,
+                    const std::vector<std::unique_ptr<EpochTxn>>& txns, const std::vector<bool>& failed);
   void Sequence(EpochTxn& txn);
   uint64_t CompactTables(SerialId horizon, uint32_t epoch);
 

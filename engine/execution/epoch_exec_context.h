@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "engine/execution/epoch_txn.h"
+#include "engine/execution/epoch_worker.h"
 #include "engine/procedure/procedure.h"
 #include "engine/procedure/worker_scratch.h"
 #include "engine/storage/committed_reads.h"
@@ -48,7 +49,7 @@ inline const RowValue* VisibleBefore(const Row& row, SerialId sid) {
 
 class EpochExecContext final : public ExecContext {
  public:
-  EpochExecContext(Database& db, EpochTxn& txn, WorkerScratch& scratch) : db_(db), txn_(txn), worker_scratch_(scratch) {}
+  EpochExecContext(Database& db, EpochTxn& txn, EpochWorker& worker) : db_(db), txn_(txn), worker_(worker) {}
 
   const TxnInput& input() const override { return txn_.request.input; }
   Table& table(TableId id) override { return db_.table(id); }
@@ -171,7 +172,7 @@ class EpochExecContext final : public ExecContext {
   }
 
   bool Insert(TableId table_id, const Key& key, RowValuePtr value) override {
-    CacheEntry& e = Declared(table_id, key, "insert into");
+    CacheEntry& e = Declared(table_id, key, "insert into", WriteKind::kInsert);
     if (!e.creates) throw Undeclared(e, "insert into", "as an update or delete only");
     if (Current(e) != nullptr) return false;
     SetValue(e, std::move(value), false);
@@ -179,27 +180,27 @@ class EpochExecContext final : public ExecContext {
   }
 
   void Upsert(TableId table_id, const Key& key, RowValuePtr value) override {
-    CacheEntry& e = Declared(table_id, key, "upsert into");
+    CacheEntry& e = Declared(table_id, key, "upsert into", WriteKind::kUpsert);
     if (!e.creates) throw Undeclared(e, "upsert into", "as an update or delete only");
     SetValue(e, std::move(value), false);
   }
 
   bool Update(TableId table_id, const Key& key, RowValuePtr value) override {
-    CacheEntry& e = Declared(table_id, key, "update");
+    CacheEntry& e = Declared(table_id, key, "update", WriteKind::kUpdate);
     if (!e.has_version || Current(e) == nullptr) return false;
     SetValue(e, std::move(value), false);
     return true;
   }
 
   bool Delete(TableId table_id, const Key& key) override {
-    CacheEntry& e = Declared(table_id, key, "delete from");
+    CacheEntry& e = Declared(table_id, key, "delete from", WriteKind::kDelete);
     if (!e.has_version || Current(e) == nullptr) return false;
     SetValue(e, nullptr, true);
     return true;
   }
 
   RowUpdateFuture ApplyRowUpdate(TableId table_id, const Key& key, RowUpdateCallback callback, int weight) override {
-    CacheEntry& e = Declared(table_id, key, "update");
+    CacheEntry& e = Declared(table_id, key, "update", WriteKind::kUpdate);
     if (e.piece != nullptr && txn_.published && !e.written) {
       // Split: the piece, queued on another core at our serial position, runs it.
       Piece& p = *e.piece;
@@ -269,7 +270,16 @@ class EpochExecContext final : public ExecContext {
 
   const std::vector<Value>& scratch() const override { return txn_.scratch; }
   std::any& attempt_state() override { return txn_.attempt_state; }
-  WorkerScratch& worker_scratch() override { return worker_scratch_; }
+  WorkerScratch& worker_scratch() override { return worker_.scratch(); }
+
+  int64_t NextVal(std::string_view sequence) override {
+    if (!txn_.solo)
+      throw ApiMisuse(fmt::format("procedure {}: NextVal() during execution outside a solo epoch",
+                                  txn_.request.procedure->name()));
+    // Alone in its epoch, after every earlier transaction's draws at sequencing: the
+    // value a serial execution in submission order draws here.
+    return db_.sequences().NextVal(sequence);
+  }
   void Notice(std::string message) override { txn_.result.notices.push_back(std::move(message)); }
   void Emit(std::vector<Value> row) override { txn_.result.rows.push_back(std::move(row)); }
   void SetRowCount(int64_t rows) override { txn_.result.row_count = rows; }
@@ -301,9 +311,10 @@ class EpochExecContext final : public ExecContext {
                                  how));
   }
 
-  CacheEntry& Declared(TableId table_id, const Key& key, const char* verb) {
+  CacheEntry& Declared(TableId table_id, const Key& key, const char* verb, WriteKind kind) {
     Table& t = db_.table(table_id);
     CacheEntry* e = txn_.Find(&t, key, key.Hash());
+    if (txn_.solo) return DeclaredNow(t, key, e, kind);
     if (e == nullptr && InDeclaredRange(t, key)) {
       // A key of a declared range with no row at our position: declared, but there is
       // nothing to write, whether or not a dead row object is still in the index.
@@ -313,6 +324,27 @@ class EpochExecContext final : public ExecContext {
     if (e == nullptr || !e->declared_write)
       throw ApiMisuse(fmt::format("procedure {}: {} \"{}\" at key {}, which was not declared in its write set",
                                   txn_.request.procedure->name(), verb, t.name(), DescribeKey(t, key)));
+    return *e;
+  }
+
+  // A solo transaction's write, declared as it is made: the row gets this transaction's
+  // pending version now, as the insert or append step would have given it. Nothing
+  // else runs in the epoch, so no reader can have passed the row's array already.
+  CacheEntry& DeclaredNow(Table& t, const Key& key, CacheEntry* e, WriteKind kind) {
+    if (e == nullptr) e = &txn_.Add(&t, key, key.Hash());
+    e->declared_write = true;
+    const bool creates = kind == WriteKind::kInsert || kind == WriteKind::kUpsert;
+    if (creates) {
+      e->creates = true;
+      e->kind = kind;
+    }
+    e->needs_append = false;
+    if (e->has_version) return *e;
+    if (creates)
+      e->row = t.FindOrCreate(key);
+    else if (e->row == nullptr)
+      e->row = t.Find(key);
+    if (e->row != nullptr && worker_.AppendDuringSoloExecution(t, *e->row, txn_.sid, !creates)) e->has_version = true;
     return *e;
   }
 
@@ -388,7 +420,7 @@ class EpochExecContext final : public ExecContext {
 
   Database& db_;
   EpochTxn& txn_;
-  WorkerScratch& worker_scratch_;
+  EpochWorker& worker_;
 };
 
 }  // namespace caracal::engine

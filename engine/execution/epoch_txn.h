@@ -68,6 +68,9 @@ struct EpochTxn {
   State state = State::kRunning;
   bool published = false;
   bool maintains_indexes = false;  // DeclareIndexUnknown: its writes add their index entries
+  // Alone in its epoch (Procedure::needs_solo_epoch): it may write rows it did not
+  // declare, and draw sequence values as it runs.
+  bool solo = false;
   TxnResult result;
   std::deque<CacheEntry> cache;  // a deque: entries keep their address as it grows
   std::vector<RangeDecl> ranges;

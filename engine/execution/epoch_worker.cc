@@ -72,6 +72,15 @@ bool EpochWorker::Append(Table& table, Row& row, SerialId sid, bool only_if_exis
   return true;
 }
 
+bool EpochWorker::AppendDuringSoloExecution(Table& table, Row& row, SerialId sid, bool only_if_exists) {
+  if (only_if_exists && !(row.first_sid() < sid)) return false;
+  row.last_write_epoch.store(epoch_, std::memory_order_relaxed);
+  written_rows_.push_back({&table, &row, epoch_});
+  SpinGuard guard(row.lock());
+  InsertLocked(row, sid);
+  return true;
+}
+
 void EpochWorker::InsertLocked(Row& row, SerialId sid) {
   MinorCollect(row);
   row.InsertVersion(sid, version::kPending);
@@ -124,7 +133,7 @@ void EpochWorker::AppendStep(EpochTxn& txn) {
 
 void EpochWorker::ExecuteStep(EpochTxn& txn) {
   if (txn.state == EpochTxn::State::kRunning) {
-    EpochExecContext ctx(db_, txn, scratch_);
+    EpochExecContext ctx(db_, txn, *this);
     txn.Guard([&] { txn.request.procedure->Execute(ctx); });
     if (txn.state == EpochTxn::State::kRunning) ctx.Publish();
   }

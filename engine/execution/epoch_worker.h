@@ -71,6 +71,10 @@ class EpochWorker {
   // With `only_if_exists`, appends only if the row's first version precedes `sid` (the
   // paper's Figure 2 rule) and returns whether it did.
   bool Append(Table& table, Row& row, SerialId sid, bool only_if_exists);
+  // The same during the execution phase of a solo epoch (EpochTxn::solo), for a write
+  // its transaction declares as it makes it: always under the row lock (the row buffers
+  // are flushed by then), which also keeps snapshot readers out.
+  bool AppendDuringSoloExecution(Table& table, Row& row, SerialId sid, bool only_if_exists);
 
   // Counters of the last RunEpoch.
   uint64_t freed_versions() const { return freed_versions_; }

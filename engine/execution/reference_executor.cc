@@ -270,31 +270,31 @@ class RefExecContext final : public ExecContext {
   }
 
   bool Insert(TableId table, const Key& key, RowValuePtr value) override {
-    WriteKind k = Declared(table, key, "insert into");
+    WriteKind k = Declared(table, key, "insert into", WriteKind::kInsert);
     if (k != WriteKind::kInsert && k != WriteKind::kUpsert) throw Misuse(table, key, "insert into", "as an update or delete only");
     if (Read(table, key) != nullptr) return false;
     Put(table, key, std::move(value));
     return true;
   }
   void Upsert(TableId table, const Key& key, RowValuePtr value) override {
-    WriteKind k = Declared(table, key, "upsert into");
+    WriteKind k = Declared(table, key, "upsert into", WriteKind::kUpsert);
     if (k != WriteKind::kInsert && k != WriteKind::kUpsert) throw Misuse(table, key, "upsert into", "as an update or delete only");
     Put(table, key, std::move(value));
   }
   bool Update(TableId table, const Key& key, RowValuePtr value) override {
-    Declared(table, key, "update");
+    Declared(table, key, "update", WriteKind::kUpdate);
     if (Read(table, key) == nullptr) return false;
     Put(table, key, std::move(value));
     return true;
   }
   bool Delete(TableId table, const Key& key) override {
-    Declared(table, key, "delete from");
+    Declared(table, key, "delete from", WriteKind::kDelete);
     if (Read(table, key) == nullptr) return false;
     Put(table, key, nullptr);
     return true;
   }
   RowUpdateFuture ApplyRowUpdate(TableId table, const Key& key, RowUpdateCallback callback, int) override {
-    Declared(table, key, "update");
+    Declared(table, key, "update", WriteKind::kUpdate);
     const RowValue* old = Read(table, key);
     if (old == nullptr) return RowUpdateFuture(false);
     RowValuePtr updated = callback(*old);
@@ -354,6 +354,12 @@ class RefExecContext final : public ExecContext {
   void Notice(std::string message) override { txn_.result.notices.push_back(std::move(message)); }
   void Emit(std::vector<Value> row) override { txn_.result.rows.push_back(std::move(row)); }
   void SetRowCount(int64_t rows) override { txn_.result.row_count = rows; }
+  int64_t NextVal(std::string_view sequence) override {
+    if (!txn_.request->procedure->needs_solo_epoch())
+      throw ApiMisuse(fmt::format("procedure {}: NextVal() during execution outside a solo epoch",
+                                  txn_.request->procedure->name()));
+    return ex_.sequences_.NextVal(sequence);
+  }
 
  private:
   ApiMisuse Misuse(TableId table, const Key& key, const char* verb, const char* how) {
@@ -361,8 +367,15 @@ class RefExecContext final : public ExecContext {
                                  txn_.request->procedure->name(), verb, ex_.tables_[table]->schema.table_name(),
                                  key.ToHex(), how));
   }
-  WriteKind Declared(TableId table, const Key& key, const char* verb) {
+  WriteKind Declared(TableId table, const Key& key, const char* verb, WriteKind kind) {
     auto it = txn_.declared.find({table, key});
+    const bool creates = kind == WriteKind::kInsert || kind == WriteKind::kUpsert;
+    // A solo transaction declares each write as it makes it (as in the epoch engine).
+    if (txn_.request->procedure->needs_solo_epoch()) {
+      if (it == txn_.declared.end()) it = txn_.declared.emplace(std::pair{table, key}, kind).first;
+      if (creates) it->second = kind;
+      return it->second;
+    }
     if (it != txn_.declared.end()) return it->second;
     // Inside a declared range, a key with no row is declared too: there is just nothing
     // to update or delete (as in the epoch engine).

@@ -224,6 +224,11 @@ class ExecContext {
   // This worker's scratch (see DeclareContext::worker_scratch).
   virtual WorkerScratch& worker_scratch() = 0;
 
+  // nextval(sequence) drawn now, in a transaction of a procedure that needs a solo epoch
+  // (ApiMisuse otherwise: the others draw at sequencing). Not undone if the transaction
+  // aborts, as in PostgreSQL.
+  virtual int64_t NextVal(std::string_view sequence) = 0;
+
   virtual void Notice(std::string message) = 0;
   // Appends one row to the transaction's result.
   virtual void Emit(std::vector<Value> row) = 0;
@@ -244,6 +249,13 @@ class Procedure {
   // cannot be stale and it never retries, keeping the outcome of a serial execution in
   // submission order. Costs an epoch boundary per such transaction.
   virtual bool needs_epoch_head() const { return false; }
+  // Whether the write set is known only as the call runs (a key from FOUND or from a
+  // row the call changed, nextval() under a condition): the engine then runs the
+  // transaction alone in its epoch, after every transaction submitted before it and
+  // before every later one. Execute may write rows Declare did not declare (each is
+  // declared when it is written) and draw sequence values (ExecContext::NextVal); the
+  // outcome is a serial execution's in submission order. Costs an epoch per call.
+  virtual bool needs_solo_epoch() const { return false; }
   // A name for this procedure that stays the same across restarts, so the input log can
   // record which procedure a transaction ran and recovery can find it again (the SQL
   // procedures': "call name(types)"; native ones: "native:name"). The view stays valid

@@ -2,10 +2,11 @@
 //
 // Invariants:
 //  - entries are sorted by serial id, strictly increasing (one version per transaction);
-//  - entries are only added during initialization (under `lock`), and only removed or
-//    compacted by garbage collection between epochs (under `lock`); during execution the
-//    array's shape is frozen and only an entry's `value` changes, from kPending to its
-//    final state, exactly once, published with release order;
+//  - entries are only added during initialization (under `lock`) - or during the
+//    execution of a solo epoch by its one transaction, which no other reads -, and only
+//    removed or compacted by garbage collection between epochs (under `lock`); otherwise
+//    during execution the array's shape is frozen and only an entry's `value` changes,
+//    from kPending to its final state, exactly once, published with release order;
 //  - the array never shrinks its capacity (§4.1).
 #pragma once
 

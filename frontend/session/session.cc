@@ -523,8 +523,10 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
     if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) return SubmitCall(std::move(*call), text);
     const bool insert_select = stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && planner::IsInsertSelect(stmt->insert_stmt);
     // A SELECT after WITH queries that write is a transaction like any write.
+    // So is one that draws sequence values.
     const bool select_writes =
-        stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && planner::HasDataModifyingCte(stmt->select_stmt->with_clause);
+        stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && !stmt->select_stmt->into_clause &&
+        (planner::HasDataModifyingCte(stmt->select_stmt->with_clause) || planner::CallsFunction(stmt, "nextval"));
     if ((stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && !insert_select) || stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
         stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT || stmt->node_case == PG_QUERY__NODE__NODE_DO_STMT ||
         stmt->node_case == PG_QUERY__NODE__NODE_TRUNCATE_STMT || select_writes)

@@ -46,7 +46,26 @@ std::vector<WriteSetRow> AnalysisRows(const ProcedureIr& ir) {
     r.note = "drawn when the call is sequenced, in submission order";
     rows.push_back(std::move(r));
   }
+  if (ir.is_serial()) {
+    WriteSetRow r;
+    r.access = "serial";
+    r.key_class = "solo_epoch";
+    r.note = fmt::format("writes are found as the call runs, alone in its epoch (one call per epoch): {}",
+                         ir.serial_reason);
+    rows.push_back(std::move(r));
+  }
   ForEachStmt(ir.body, [&](const Stmt& s) {
+    for (int i : s.draws) {
+      const SequenceCall& c = ir.live_sequence_calls[static_cast<size_t>(i)];
+      WriteSetRow r;
+      r.line = s.line;
+      r.table = c.sequence_name->kind == ExprKind::kConst && !c.sequence_name->value.is_null() ? c.sequence_name->value.s : "";
+      r.access = "nextval";
+      r.key_class = "live";
+      r.key_expr = fmt::format("nextval({})", RenderExpr(*c.sequence_name, names));
+      r.note = "drawn as its statement starts";
+      rows.push_back(std::move(r));
+    }
     if (s.kind == StmtKind::kPublish) {
       WriteSetRow r;
       r.line = s.line;
@@ -67,6 +86,8 @@ std::vector<WriteSetRow> AnalysisRows(const ProcedureIr& ir) {
     r.apply_row_update = a.apply_row_update;
     r.weight = a.weight;
     r.note = a.note;
+    if (ir.is_serial() && a.key_class == AccessInfo::KeyClass::kDependent)
+      r.note = "key known only as the call runs: declared as it is written";
     rows.push_back(std::move(r));
   });
   return rows;

@@ -55,10 +55,9 @@ class Classifier {
     names.table = table;
     names.variable = [&](int slot) -> std::string {
       const Variable& v = ir_.variables[slot];
-      if (v.kind == VariableKind::kSequence) {
-        for (const SequenceCall& c : ir_.sequence_calls)
-          if (c.variable == slot) return fmt::format("nextval({})", Render(*c.sequence_name, nullptr, depth + 1));
-      }
+      if (v.kind == VariableKind::kSequence)
+        if (const SequenceCall* c = ir_.SequenceCallOf(slot))
+          return fmt::format("nextval({})", Render(*c->sequence_name, nullptr, depth + 1));
       if (v.kind == VariableKind::kNow) return "now()";
       auto it = single_definition_.find(slot);
       if (it != single_definition_.end() && depth < 4 && v.kind == VariableKind::kLocal)

@@ -14,6 +14,7 @@
 #include "planner/analysis/read_taint.h"
 #include "planner/analysis/sequence_hoisting.h"
 #include "planner/analysis/statement_classification.h"
+#include "planner/types/sql_error.h"
 
 namespace caracal::planner {
 
@@ -41,7 +42,20 @@ void AnalyzeProcedure(ProcedureIr& ir, const Catalog& catalog) {
   ForEachStmt(ir.body, [](Stmt& s) { GuardStatement(s); });
   Taint taint(ir);
   ClassifyStatements(ir, taint, catalog);
-  BuildInitProgram(ir, taint);
+  if (!ir.is_serial()) {
+    try {
+      BuildInitProgram(ir, taint);
+    } catch (const SqlError& e) {
+      // What no init program can find before the call runs, the call finds as it runs,
+      // alone in its epoch.
+      if (e.sqlstate() != sqlstate::kFeatureNotSupported) throw;
+      std::string why = e.what();
+      for (std::string_view suffix : {" is not supported yet", " are not supported yet"})
+        if (why.ends_with(suffix)) why.resize(why.size() - suffix.size());
+      ir.serial_reason = e.detail().empty() ? why : why + " (" + e.detail() + ")";
+      ir.init.clear();
+    }
+  }
   PlacePublish(ir);
   MarkRangeReadsBeforeRangeWrites(ir.body);
 }

@@ -265,6 +265,12 @@ std::vector<StmtPtr> TableStatementBinder::BindWithWrites(const PgQuery__WithCla
 }
 
 std::vector<StmtPtr> TableStatementBinder::BindSelectWithWrites(const PgQuery__SelectStmt* stmt, StmtKind kind) {
+  if (!HasDataModifyingCte(stmt->with_clause)) {  // a SELECT that draws sequence values
+    std::vector<StmtPtr> out;
+    out.push_back(BindSelect(stmt, kind));
+    returning_columns_ = QueryColumns(*out.back());
+    return out;
+  }
   SyntheticNodes nodes;
   PgQuery__SelectStmt* main = nodes.Copy(*stmt);
   main->with_clause = nullptr;

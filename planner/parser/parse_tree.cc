@@ -166,4 +166,44 @@ int LineOf(std::string_view text, int offset) {
   return line;
 }
 
+namespace {
+
+// Walks every message field of the protobuf-c tree (libpg_query has a node type per
+// grammar production; a generic walk keeps this independent of them).
+bool MessageCalls(const ProtobufCMessage* m, std::string_view name) {
+  if (m == nullptr) return false;
+  if (m->descriptor == &pg_query__func_call__descriptor) {
+    const auto* f = reinterpret_cast<const PgQuery__FuncCall*>(m);
+    if (f->n_funcname > 0) {
+      const PgQuery__Node* last = f->funcname[f->n_funcname - 1];
+      if (last->node_case == PG_QUERY__NODE__NODE_STRING && std::string_view(last->string->sval) == name) return true;
+    }
+  }
+  const ProtobufCMessageDescriptor* d = m->descriptor;
+  const char* base = reinterpret_cast<const char*>(m);
+  for (unsigned i = 0; i < d->n_fields; ++i) {
+    const ProtobufCFieldDescriptor& field = d->fields[i];
+    if (field.type != PROTOBUF_C_TYPE_MESSAGE) continue;
+    // A oneof's members share their storage: only the one set is there.
+    if ((field.flags & PROTOBUF_C_FIELD_FLAG_ONEOF) != 0 &&
+        *reinterpret_cast<const uint32_t*>(base + field.quantifier_offset) != field.id)
+      continue;
+    if (field.label == PROTOBUF_C_LABEL_REPEATED) {
+      const size_t n = *reinterpret_cast<const size_t*>(base + field.quantifier_offset);
+      auto* items = *reinterpret_cast<ProtobufCMessage* const* const*>(base + field.offset);
+      for (size_t k = 0; k < n; ++k)
+        if (MessageCalls(items[k], name)) return true;
+    } else if (MessageCalls(*reinterpret_cast<ProtobufCMessage* const*>(base + field.offset), name)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool CallsFunction(const PgQuery__Node* node, std::string_view name) {
+  return MessageCalls(reinterpret_cast<const ProtobufCMessage*>(node), name);
+}
+
 }  // namespace caracal::planner

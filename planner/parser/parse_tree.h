@@ -63,4 +63,8 @@ class ParseTree {
 // 1-based line of byte `offset` in `text`, for "LINE n:" in error reports.
 int LineOf(std::string_view text, int offset);
 
+// Whether the parse tree under `node` calls a function whose unqualified name is `name`
+// (lower case), e.g. a SELECT that calls nextval().
+bool CallsFunction(const PgQuery__Node* node, std::string_view name);
+
 }  // namespace caracal::planner

@@ -20,6 +20,13 @@ int ProcedureIr::NowVariable() {
 
 std::string ProcedureIr::Signature() const { return name + "(" + ArgumentTypes() + ")"; }
 
+const SequenceCall* ProcedureIr::SequenceCallOf(int slot) const {
+  for (const auto* calls : {&sequence_calls, &live_sequence_calls})
+    for (const SequenceCall& c : *calls)
+      if (c.variable == slot) return &c;
+  return nullptr;
+}
+
 std::string ProcedureIr::ArgumentTypes() const {
   std::string text;
   for (int i = 0; i < parameter_count; ++i) text += (i ? ", " : "") + variables[i].type.Name();

@@ -46,7 +46,7 @@ enum class VariableKind : uint8_t {
   kLoopVar,    // FOR / FOREACH loop variable
   kFound,      // the FOUND flag (one per procedure)
   kRowCount,   // GET DIAGNOSTICS' ROW_COUNT: rows the last SQL statement processed
-  kSequence,   // the value of sequence_calls[i], drawn at sequencing
+  kSequence,   // the value of sequence_calls[i] (drawn at sequencing) or of live_sequence_calls[i]
   kNow,        // now() / current_timestamp: the transaction's timestamp, drawn at sequencing
   kTemp,       // a hidden temporary of the binder or analysis
 };
@@ -243,11 +243,15 @@ struct Stmt {
 
   // Analysis result for table statements (body only).
   std::optional<AccessInfo> access;
+  // A serial procedure's nextval() calls in this statement (indexes into
+  // ProcedureIr::live_sequence_calls), drawn in order as the statement starts.
+  std::vector<int> draws;
 };
 
 struct SequenceCall {
   ExprPtr sequence_name;  // text, over parameter slots and constants only
   int variable = -1;      // the kSequence frame slot that receives the value
+  int line = 0;           // of the statement (live calls: CONTEXT of a missing sequence)
 };
 
 struct ProcedureIr {
@@ -289,6 +293,16 @@ struct ProcedureIr {
 
   Block body;
   std::vector<SequenceCall> sequence_calls;  // analysis
+  // Analysis: why the write set is known only as the call runs (empty: it is known
+  // before, by the init program). The call then runs alone in its epoch (the engine's
+  // Procedure::needs_solo_epoch), with no init program, and the nextval() calls of its
+  // body are drawn as their statements start (`live_sequence_calls`, Stmt::draws) rather
+  // than at sequencing, so a call draws exactly what PostgreSQL's would.
+  std::string serial_reason;
+  std::vector<SequenceCall> live_sequence_calls;
+  bool is_serial() const { return !serial_reason.empty(); }
+  // The nextval() call whose value frame slot `slot` holds, or nullptr.
+  const SequenceCall* SequenceCallOf(int slot) const;
   Block init;                                // analysis: the init program
   // Body statements that touch tables (pointers into `body`): statement id k is
   // table_statements[k - 1].

@@ -553,6 +553,23 @@ def gen_views(rng, n):
     return out
 
 
+def gen_serial_procedures(rng, n):
+    out = []
+    names = ['red', 'green', 'blue', 'cyan']
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.45:
+            out.append(f"SELECT vote({rng.randrange(100, 106)}, {rng.randrange(0, 5)});")
+        elif r < 0.65:
+            out.append(f"SELECT tag('{rng.choice(names)}');")
+        elif r < 0.85:
+            what = rng.choice(['ok', 'ok', 'bad'])
+            out.append(f"SELECT note({rng.randrange(1, 12)}, '{what}');")
+        else:
+            out.append(f"SELECT walk({rng.choice([1, 2, 3, 5, 8, 12, 13])});")
+    return out
+
+
 def gen_alter_table(rng, n):
     out = []
     for _ in range(n):

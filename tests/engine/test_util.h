@@ -39,13 +39,19 @@ class LambdaProcedure final : public Procedure {
   void Declare(DeclareContext& ctx) const override { declare_(ctx); }
   void Execute(ExecContext& ctx) const override { execute_(ctx); }
   bool needs_epoch_head() const override { return epoch_head_; }
+  bool needs_solo_epoch() const override { return solo_; }
   LambdaProcedure& set_epoch_head(bool on) {
     epoch_head_ = on;
+    return *this;
+  }
+  LambdaProcedure& set_solo(bool on) {
+    solo_ = on;
     return *this;
   }
 
  private:
   bool epoch_head_ = false;
+  bool solo_ = false;
   std::string name_;
   DeclareFn declare_;
   ExecuteFn execute_;
