@@ -65,6 +65,7 @@ void ProcedureInterpreter::Run() {
 }
 
 void ProcedureInterpreter::Finish() {
+  if (foreign_keys_ && foreign_keys_->has_pending()) foreign_keys_->EndOfStatement();
   // With a WITH query's writes before it, the statement's own count is ROW_COUNT.
   if (ir_.is_ad_hoc_dml())
     exec_->SetRowCount(ir_.row_count_variable >= 0 ? frame_.var(ir_.row_count_variable).i : rows_processed_);
@@ -169,8 +170,12 @@ Flow ProcedureInterpreter::RunBlock(const planner::Block& block) {
 Flow ProcedureInterpreter::RunStmt(const Stmt& s) {
   try {
     if (!s.draws.empty()) DrawSequences(s);
-    return ir_.row_count_variable < 0 ? RunStmtKind(s) : RunCountingRows(s);
+    const Flow flow = ir_.row_count_variable < 0 ? RunStmtKind(s) : RunCountingRows(s);
+    // An ad-hoc statement's checks wait for its last row (Finish).
+    if (foreign_keys_ && foreign_keys_->has_pending() && !ir_.is_ad_hoc_dml()) foreign_keys_->EndOfStatement();
+    return flow;
   } catch (SqlError& e) {
+    if (foreign_keys_) foreign_keys_->Discard();
     AddStatementContext(e, ir_, s);  // kept if an inner statement set it
     throw;
   }
@@ -550,6 +555,7 @@ void ProcedureInterpreter::RunInsert(const Stmt& s) {
   const engine::RowValue* written = row.get();
   if (UniqueRefusesInsert(s, key, *row)) return;
   if (exec_->Insert(table.id, key, std::move(row))) {
+    if (ChecksForeignKeys(s)) foreign_keys().Written(table, *written, nullptr);
     ++rows_processed_;
     SetFound(true);
     Returning(s, schema, *written);
@@ -582,7 +588,9 @@ void ProcedureInterpreter::RunInsert(const Stmt& s) {
     throw SqlError(planner::sqlstate::kFeatureNotSupported, "ON CONFLICT DO UPDATE of a primary-key column is not supported");
   engine::RowValuePtr new_row = BuildRow(table, schema, updated);
   CheckUniqueUpdate(table, key, *new_row, *old);
+  const engine::RowValue& upserted = *new_row;
   exec_->Update(table.id, key, std::move(new_row));
+  if (ChecksForeignKeys(s)) foreign_keys().Written(table, upserted, old);
   ++rows_processed_;
   SetFound(true);
   if (!s.returning.empty()) Returning(s, schema, *exec_->Read(table.id, key));
@@ -599,6 +607,7 @@ bool ProcedureInterpreter::InsertCompiledRow(const Stmt& s, const engine::Schema
   const engine::RowValue* written = row.get();
   if (UniqueRefusesInsert(s, key, *row)) return true;
   if (exec_->Insert(s.table->id, key, std::move(row))) {
+    if (ChecksForeignKeys(s)) foreign_keys().Written(*s.table, *written, nullptr);
     ++rows_processed_;
     SetFound(true);
     Returning(s, schema, *written);
@@ -810,6 +819,7 @@ void ProcedureInterpreter::RunUpdate(const Stmt& s) {
     // The engine keeps the value it is given until the transaction ends.
     const engine::RowValue& written = *updated;
     exec_->Update(table.id, key, std::move(updated));
+    if (ChecksForeignKeys(s)) foreign_keys().Written(table, written, &old);
     ++rows_processed_;
     Returning(s, schema, written);
     return true;
@@ -872,6 +882,7 @@ void ProcedureInterpreter::RunDelete(const Stmt& s) {
     if (s.filter && !planner::EvalCondition(*s.filter, ctx)) return false;
     if (!s.returning.empty()) Returning(s, schema, old);
     exec_->Delete(table.id, key);
+    if (ChecksForeignKeys(s)) foreign_keys().Deleted(table, old);
     ++rows_processed_;
     return true;
   };
@@ -948,6 +959,8 @@ void ProcedureInterpreter::RunRaise(const Stmt& s) {
 
 void ProcedureInterpreter::Publish() {
   if (published_) return;
+  // Nothing may fail after the publish point: an ad-hoc statement's deferred checks run first.
+  if (foreign_keys_ && foreign_keys_->has_pending()) foreign_keys_->EndOfStatement();
   exec_->Publish();
   published_ = true;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/runtime/foreign_key_checks.h"
 #include "codegen/runtime/frame.h"
 #include "engine/procedure/procedure.h"
 #include "planner/catalog/catalog.h"
@@ -202,6 +203,17 @@ class ProcedureInterpreter {
   KeptRangeRows kept_range_;
   // RangeKeys of a serial IR, which declares no range.
   std::vector<engine::Key> serial_range_keys_;
+  // The foreign-key work of this transaction's writes (made on its first write of a
+  // table with foreign keys).
+  std::optional<ForeignKeyChecks> foreign_keys_;
+  ForeignKeyChecks& foreign_keys() {
+    if (!foreign_keys_) foreign_keys_.emplace(*exec_, catalog_);
+    return *foreign_keys_;
+  }
+  // Whether the rows `s` writes have foreign keys to check.
+  static bool ChecksForeignKeys(const planner::Stmt& s) {
+    return s.table != nullptr && !s.skips_foreign_keys && ForeignKeyChecks::Concerns(*s.table);
+  }
   std::optional<engine::Key> PresetKeyValue() const { return preset_key_.key ? std::optional<engine::Key>(*preset_key_.key) : std::nullopt; }
 };
 

@@ -186,6 +186,8 @@ bool OwnStatementMayAbort(const Stmt& s, const ProcedureIr& ir) {
     case StmtKind::kUpdate:
     case StmtKind::kDelete: {
       if (s.kind == StmtKind::kInsert && s.on_conflict == OnConflict::kNone) return true;
+      // A foreign key refuses a missing referenced row or a row still referenced.
+      if (!s.skips_foreign_keys && (!s.table->foreign_keys.empty() || !s.table->referenced_by.empty())) return true;
       // A UNIQUE index refuses rows (unless DO NOTHING without a target skips them).
       if (s.kind == StmtKind::kInsert && !s.table->unique_indexes.empty() &&
           !(s.on_conflict == OnConflict::kDoNothing && s.conflict_any_index))

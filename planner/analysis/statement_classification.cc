@@ -160,6 +160,10 @@ class Classifier {
       if (s.table->InUniqueIndex(c))
         why = fmt::format("column {} is in a UNIQUE index (a split piece could not raise its violation)",
                           s.table->columns[static_cast<size_t>(c)].name);
+    for (const auto& [c, e] : s.assignments)
+      if (s.table->InForeignKey(c))
+        why = fmt::format("column {} is in a foreign key (its check reads the new row)",
+                          s.table->columns[static_cast<size_t>(c)].name);
     // Later reads of the row are fine (they wait for a split piece); a later write of the
     // same table might hit the same row while its piece is still queued.
     if (why.empty() && WrittenLater(s)) why = fmt::format("{} is written again later", s.table->name);

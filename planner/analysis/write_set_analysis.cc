@@ -8,12 +8,17 @@
 //   6. mark range queries whose rows the range write after them can reuse (here).
 #include "planner/analysis/write_set_analysis.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "planner/analysis/init_program.h"
 #include "planner/binder/check_constraints.h"
 #include "planner/analysis/publish_point.h"
 #include "planner/analysis/read_taint.h"
 #include "planner/analysis/sequence_hoisting.h"
 #include "planner/analysis/statement_classification.h"
+#include "planner/plan/ir_visit.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
@@ -36,8 +41,38 @@ void MarkRangeReadsBeforeRangeWrites(Block& block) {
   }
 }
 
+namespace {
+
+// Why the statements' foreign-key actions make the procedure serial: a DELETE of (or an
+// UPDATE of the referenced columns of) a row that a foreign key with ON DELETE / ON
+// UPDATE CASCADE, SET NULL or SET DEFAULT references writes the referencing rows, which
+// are found only as the call runs. Empty if none does.
+std::string WhyForeignKeyActionsAreSerial(const ProcedureIr& ir) {
+  std::string why;
+  ForEachStmt(ir.body, [&](const Stmt& s) {
+    if (!why.empty() || s.table == nullptr || s.skips_foreign_keys) return;
+    const bool deletes = s.kind == StmtKind::kDelete;
+    for (const ReferencingKey& r : s.table->referenced_by) {
+      const ForeignKey& k = *r.key;
+      bool hits = deletes && k.on_delete != ForeignKey::Action::kNoAction && k.on_delete != ForeignKey::Action::kRestrict;
+      if (!deletes && k.on_update != ForeignKey::Action::kNoAction && k.on_update != ForeignKey::Action::kRestrict)
+        for (const auto& [c, e] : s.assignments)
+          hits = hits || std::ranges::find(k.referenced_columns, c) != k.referenced_columns.end();
+      if (hits) {
+        why = fmt::format("the {} of line {} makes foreign key {} of table {} write the rows that reference it",
+                          deletes ? "DELETE" : "UPDATE", s.line, k.name, r.table->name);
+        return;
+      }
+    }
+  });
+  return why;
+}
+
+}  // namespace
+
 void AnalyzeProcedure(ProcedureIr& ir, const Catalog& catalog) {
   HoistSequenceCalls(ir);
+  if (!ir.is_serial()) ir.serial_reason = WhyForeignKeyActionsAreSerial(ir);
   // CHECK constraints, over the drawn sequence values rather than the nextval() calls.
   ForEachStmt(ir.body, [](Stmt& s) { GuardStatement(s); });
   Taint taint(ir);

@@ -109,6 +109,7 @@ const TableInfo& Catalog::CreateTable(TableInfo table) {
   auto owned = std::make_unique<TableInfo>(std::move(table));
   const TableInfo& ref = *owned;
   tables_.emplace(ref.name, std::move(owned));
+  LinkForeignKeys();
   return ref;
 }
 
@@ -122,6 +123,7 @@ void Catalog::ReplaceTableDescription(TableInfo table) {
   table.indexes = current.indexes;
   table.unique_indexes = current.unique_indexes;
   current = std::move(table);
+  LinkForeignKeys();
 }
 
 Catalog::RewrittenTable Catalog::RewriteTable(TableInfo table, const std::map<std::string, std::vector<int>>& index_columns,
@@ -145,6 +147,7 @@ Catalog::RewrittenTable Catalog::RewriteTable(TableInfo table, const std::map<st
   }
   current = std::move(table);
   NumberIndexes(current);
+  LinkForeignKeys();
   auto fresh = std::make_unique<engine::Table>(current.id, EngineSchema(current), std::move(engine_indexes));
   for (engine::RowValuePtr& row : rows) db_.LoadRowInto(*fresh, std::move(row));
   old.rows = db_.SwapTable(current.id, std::move(fresh));
@@ -158,9 +161,32 @@ void Catalog::UndoRewrite(RewrittenTable old) {
   current = std::move(old.info);
   NumberIndexes(current);
   db_.Retire(db_.SwapTable(current.id, std::move(old.rows)));
+  LinkForeignKeys();
 }
 
 void Catalog::FinishRewrite(RewrittenTable old) { db_.Retire(std::move(old.rows)); }
+
+void Catalog::LinkForeignKeys() {
+  for (auto& [name, table] : tables_) table->referenced_by.clear();
+  for (auto& [name, table] : tables_)
+    for (ForeignKey& k : table->foreign_keys) {
+      if (k.created == 0) k.created = ++foreign_keys_created_;
+      auto it = tables_.find(k.referenced_table);
+      k.referenced = it == tables_.end() ? nullptr : it->second.get();
+      if (k.referenced != nullptr) it->second->referenced_by.push_back({table.get(), &k});
+    }
+  // In the order they were made: the order PostgreSQL checks and reports them in.
+  for (auto& [name, table] : tables_)
+    std::ranges::sort(table->referenced_by, {}, [](const ReferencingKey& r) { return r.key->created; });
+}
+
+bool TableInfo::InForeignKey(int column) const {
+  for (const ForeignKey& k : foreign_keys)
+    if (std::ranges::find(k.columns, column) != k.columns.end()) return true;
+  for (const ReferencingKey& r : referenced_by)
+    if (std::ranges::find(r.key->referenced_columns, column) != r.key->referenced_columns.end()) return true;
+  return false;
+}
 
 void Catalog::RenameTable(std::string_view name_view, const std::string& new_name) {
   const std::string name(name_view);  // the caller's view may be of what changes here
@@ -171,6 +197,10 @@ void Catalog::RenameTable(std::string_view name_view, const std::string& new_nam
   for (const std::string& index : table.indexes) indexes_.at(index).table = new_name;
   db_.RenameTable(table.id, new_name);
   tables_.insert(std::move(node));
+  for (auto& [n, other] : tables_)
+    for (ForeignKey& k : other->foreign_keys)
+      if (k.referenced_table == name) k.referenced_table = new_name;
+  LinkForeignKeys();
 }
 
 void Catalog::RenameIndex(std::string_view name_view, const std::string& new_name) {
@@ -212,6 +242,7 @@ void Catalog::DropTable(std::string_view name) {
   for (const std::string& index : it->second->indexes) indexes_.erase(index);
   db_.DropTable(it->second->id);
   tables_.erase(it);
+  LinkForeignKeys();
 }
 
 const IndexInfo& Catalog::CreateIndex(std::string name, std::string_view table_name, std::vector<int> columns, bool unique,

@@ -55,6 +55,29 @@ struct CheckConstraint {
   std::shared_ptr<const Expr> expr;
 };
 
+// FOREIGN KEY (columns) REFERENCES referenced_table (referenced_columns), MATCH SIMPLE:
+// a row with a NULL in `columns` references nothing. The referenced columns are the
+// referenced table's primary key or one of its UNIQUE constraints (as PostgreSQL
+// requires). The catalog keeps `referenced` pointing at that table's description and
+// lists this key in its `referenced_by`.
+struct ForeignKey {
+  enum class Action : uint8_t { kNoAction, kRestrict, kCascade, kSetNull, kSetDefault };
+  std::string name;
+  std::vector<int> columns;
+  std::string referenced_table;
+  std::vector<int> referenced_columns;
+  Action on_delete = Action::kNoAction;
+  Action on_update = Action::kNoAction;
+  const TableInfo* referenced = nullptr;  // maintained by the catalog
+  int64_t created = 0;  // the catalog's number for it, in creation order (as PostgreSQL's OIDs)
+};
+
+// A foreign key of another table (or of the same one) that references a table.
+struct ReferencingKey {
+  const TableInfo* table = nullptr;
+  const ForeignKey* key = nullptr;
+};
+
 struct TableInfo {
   std::string name;
   engine::TableId id = 0;
@@ -79,6 +102,11 @@ struct TableInfo {
   // Whether a write of `column` may break a UNIQUE index.
   bool InUniqueIndex(int column) const;
   std::vector<CheckConstraint> checks;  // by name: the order PostgreSQL checks them in
+  std::vector<ForeignKey> foreign_keys;  // in the order they were made
+  std::vector<ReferencingKey> referenced_by;  // maintained by the catalog
+  // Whether a write of `column` needs a foreign-key check: it is a referencing column
+  // (the referenced row must exist) or a referenced one (rows may still reference it).
+  bool InForeignKey(int column) const;
 
   int ColumnIndex(std::string_view column) const;
 };
@@ -230,6 +258,9 @@ class Catalog {
 
  private:
   void RefuseWhileProceduresUse(const TableInfo& table, const std::string& what) const;
+  // Points every foreign key at its referenced table and rebuilds `referenced_by`: after
+  // every change of tables.
+  void LinkForeignKeys();
   void NumberIndexes(TableInfo& table);
 
   engine::Database& db_;
@@ -239,6 +270,7 @@ class Catalog {
   std::map<std::string, ViewInfo, std::less<>> views_;
   std::map<std::string, std::vector<StoredRoutine>, std::less<>> procedures_;
   int sequence_generation_ = 0;
+  int64_t foreign_keys_created_ = 0;
   StatusRows durability_status_;
 };
 

@@ -52,6 +52,22 @@ SqlError UniqueViolation(const TableInfo& table, const std::string& constraint, 
       .WithDetail(DuplicateKeyDetail(table, columns, row));
 }
 
+SqlError ForeignKeyMissing(const TableInfo& table, const ForeignKey& key, std::span<const Datum> row) {
+  return SqlError(sqlstate::kForeignKeyViolation,
+                  fmt::format("insert or update on table \"{}\" violates foreign key constraint \"{}\"", table.name,
+                              key.name))
+      .WithDetail(fmt::format("Key {} is not present in table \"{}\".", KeyValuesText(table, key.columns, row),
+                              key.referenced_table));
+}
+
+SqlError ForeignKeyStillReferenced(const TableInfo& table, const ReferencingKey& referencing, std::span<const Datum> row) {
+  return SqlError(sqlstate::kForeignKeyViolation,
+                  fmt::format("update or delete on table \"{}\" violates foreign key constraint \"{}\" on table \"{}\"",
+                              table.name, referencing.key->name, referencing.table->name))
+      .WithDetail(fmt::format("Key {} is still referenced from table \"{}\".",
+                              KeyValuesText(table, referencing.key->referenced_columns, row), referencing.table->name));
+}
+
 SqlError PrimaryKeyViolation(const TableInfo& table, std::span<const Datum> row) {
   return UniqueViolation(table, table.PrimaryKeyName(), table.primary_key, row);
 }

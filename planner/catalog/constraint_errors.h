@@ -30,6 +30,13 @@ SqlError UniqueViolation(const TableInfo& table, const std::string& constraint, 
                          std::span<const Datum> row);
 SqlError PrimaryKeyViolation(const TableInfo& table, std::span<const Datum> row);
 
+// 23503 for `row` (one Datum per column of `table`) referencing, by foreign key `key`,
+// a row its referenced table does not have.
+SqlError ForeignKeyMissing(const TableInfo& table, const ForeignKey& key, std::span<const Datum> row);
+// 23503 for a row of `table` (`row`: one Datum per column) that `referencing`'s rows
+// still reference when it is deleted or its key changes.
+SqlError ForeignKeyStillReferenced(const TableInfo& table, const ReferencingKey& referencing, std::span<const Datum> row);
+
 // Raises the first violation, as PostgreSQL orders them (NOT NULL, then the CHECK
 // constraints by name), of `row` - the datums and, for the checks, the same row built
 // for `schema`: the bulk loads' check (COPY, INSERT ... SELECT between epochs).

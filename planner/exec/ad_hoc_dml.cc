@@ -1,6 +1,10 @@
 #include "planner/parser/synthetic_nodes.h"
 #include "planner/exec/ad_hoc_dml.h"
 
+#include <fmt/format.h>
+
+#include "planner/exec/foreign_key_ddl.h"
+
 extern "C" {
 #include <pg_query/pg_query.pb-c.h>
 }
@@ -100,12 +104,24 @@ std::shared_ptr<ProcedureIr> BindAdHocDml(const PgQuery__Node* stmt, std::string
       // it is sequenced among the calls like any write (and replayed from the log).
       const PgQuery__TruncateStmt* t = stmt->truncate_stmt;
       if (t->restart_seqs) throw NotSupported("TRUNCATE ... RESTART IDENTITY");
+      if (t->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE) throw NotSupported("TRUNCATE ... CASCADE");
       ir->command_tag = "TRUNCATE TABLE";
       SyntheticNodes nodes;
+      std::vector<std::string> truncated;
+      for (size_t i = 0; i < t->n_relations; ++i) truncated.push_back(t->relations[i]->range_var->relname);
       for (size_t i = 0; i < t->n_relations; ++i) {
+        // As PostgreSQL: no foreign key may reference a table that stays filled.
+        if (const TableInfo* table = catalog.FindTable(truncated[i]))
+          for (const ReferencingKey& r : ReferencesFromOutside(*table, truncated))
+            throw SqlError(sqlstate::kFeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint")
+                .WithDetail(fmt::format("Table \"{}\" references \"{}\".", r.table->name, table->name))
+                .WithHint(fmt::format("Truncate table \"{}\" at the same time, or use TRUNCATE ... CASCADE.", r.table->name));
         PgQuery__DeleteStmt* all = nodes.NewDelete();
         all->relation = t->relations[i]->range_var;
-        for (StmtPtr& s : binder.BindDelete(all)) stmts.push_back(std::move(s));
+        for (StmtPtr& s : binder.BindDelete(all)) {
+          s->skips_foreign_keys = true;  // TRUNCATE fires no foreign-key action
+          stmts.push_back(std::move(s));
+        }
       }
       break;
     }

@@ -13,6 +13,7 @@
 #include "planner/catalog/constraint_errors.h"
 #include "planner/catalog/row_identity.h"
 #include "planner/exec/query_exec.h"
+#include "planner/exec/foreign_keys.h"
 #include "planner/exec/snapshot_source.h"
 #include "planner/exec/unique_load_check.h"
 #include "planner/expr/expr_eval.h"
@@ -401,6 +402,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
   std::vector<int> key_lines;
   std::set<engine::Key, engine::KeyLess> seen;
   UniqueLoadCheck unique(*table, catalog.database().table(table->id));
+  ForeignKeyLoadCheck references(*table);
   std::optional<LoadRowIdentities> identities;
   if (table->HasRowIdentity()) identities.emplace(catalog.database(), *table);
   size_t pos = 0;
@@ -474,6 +476,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
           .WithDetail(key_text)
           .WithContext(fmt::format("COPY {}, line {}", table_name, record_line));
     if (!table->unique_indexes.empty()) unique.Add(*built, datums, fmt::format("COPY {}, line {}", table_name, record_line));
+    if (references.needed()) references.Add(datums);
     keys.push_back(std::move(key));
     if (progress && keys.size() % kCopyProgressRows == 0) progress(static_cast<int64_t>(keys.size()));
     key_texts.push_back(std::move(key_text));
@@ -492,6 +495,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
               .WithDetail(key_texts[i])
               .WithContext(fmt::format("COPY {}, line {}", table_name, key_lines[i]));
       unique.CheckAgainst(snapshot);
+      references.CheckAgainst(snapshot);
     }
     for (size_t i = 0; i < rows.size(); ++i) catalog.database().LoadRow(table->id, std::move(rows[i]));
   });

@@ -16,6 +16,7 @@
 #include "planner/binder/table_scope.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/parser/pg_nodes.h"
+#include "planner/exec/foreign_key_ddl.h"
 #include "planner/exec/procedure_ddl.h"
 #include "planner/exec/table_rewrite.h"
 #include "planner/plan/procedure_ir.h"
@@ -94,6 +95,17 @@ void NamePrimaryKey(TableInfo& t, const Catalog& catalog, const char* given) {
 }
 
 
+// The names of `t`'s constraints: its primary key, UNIQUE constraints, CHECKs and
+// foreign keys.
+std::vector<std::string> ConstraintNames(const TableInfo& t) {
+  std::vector<std::string> names;
+  if (!t.HasRowIdentity()) names.push_back(t.PrimaryKeyName());
+  for (const TableInfo::UniqueIndex& u : t.unique_indexes) names.push_back(u.name);
+  for (const CheckConstraint& k : t.checks) names.push_back(k.name);
+  for (const ForeignKey& k : t.foreign_keys) names.push_back(k.name);
+  return names;
+}
+
 void CheckConstraintSupported(const PgQuery__Constraint* c) {
   if (c->deferrable) throw NotSupported("DEFERRABLE constraints", c->location);
   switch (c->contype) {
@@ -103,7 +115,6 @@ void CheckConstraintSupported(const PgQuery__Constraint* c) {
       break;
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE:
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED: throw NotSupported("DEFERRABLE constraints", c->location);
-    case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: throw NotSupported("FOREIGN KEY constraints", c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION: throw NotSupported("EXCLUDE constraints", c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED: throw NotSupported("generated columns", c->location);
     default: break;
@@ -261,6 +272,11 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     int location;
   };
   std::vector<PendingUnique> uniques;
+  struct PendingForeignKey {
+    const PgQuery__Constraint* constraint;
+    std::vector<std::string> columns;
+  };
+  std::vector<PendingForeignKey> foreign_keys;  // bound once the keys are known (a table may reference itself)
   for (size_t i = 0; i < stmt->n_table_elts; ++i) {
     const PgQuery__Node* elt = stmt->table_elts[i];
     if (elt->node_case == PG_QUERY__NODE__NODE_CONSTRAINT) {
@@ -270,6 +286,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
       if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) checks.push_back({c, ""});
       if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE)
         uniques.push_back({c->conname ? c->conname : "", KeyNames(c->keys, c->n_keys), c->location});
+      if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN) foreign_keys.push_back({c, KeyNames(c->fk_attrs, c->n_fk_attrs)});
       continue;
     }
     if (elt->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF) throw NotSupported("this table element");
@@ -295,6 +312,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
         case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
           uniques.push_back({c->conname ? c->conname : "", {def->colname}, c->location});
           break;
+        case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: foreign_keys.push_back({c, {def->colname}}); break;
         case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: {
           if (!col.type.is_integer())
             throw SqlError(sqlstate::kDatatypeMismatch,
@@ -371,6 +389,14 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     if (catalog.RelationExists(d.name) || std::ranges::find(taken, d.name) != taken.end() || d.name == t.PrimaryKeyName())
       throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", d.name));
     taken.push_back(d.name);
+  }
+  std::vector<std::vector<int>> own_unique_columns;
+  for (const UniqueIndexDef& d : unique_defs) own_unique_columns.push_back(d.columns);
+  std::vector<std::string> constraint_names = ConstraintNames(t);
+  for (const UniqueIndexDef& d : unique_defs) constraint_names.push_back(d.name);
+  for (const PendingForeignKey& f : foreign_keys) {
+    t.foreign_keys.push_back(BindForeignKey(t, f.constraint, f.columns, catalog, true, own_unique_columns, constraint_names));
+    constraint_names.push_back(t.foreign_keys.back().name);
   }
   engine.RunExclusive([&] {
     for (const OwnedSequence& s : owned) catalog.CreateSequence(s.name, s.start, s.increment);
@@ -776,6 +802,45 @@ void RewriteTable(Catalog& catalog, engine::Engine& engine, const TableInfo& cur
 // commands apply to a copy of the table's description, which replaces it only when all
 // of them succeeded; then the procedures using the table are bound again, so that their
 // writes see the new defaults and constraints.
+// A layout change moves columns: `t`'s foreign keys follow them (one whose column is
+// dropped goes with it, as in PostgreSQL). The keys of other tables that reference this
+// one name its columns by position, so those may not move, be dropped or change type.
+void RemapForeignKeys(const TableInfo& old, TableInfo& t, std::span<const ColumnOrigin> origins) {
+  std::vector<int> moved_to(old.columns.size(), -1);
+  std::vector<bool> converted(old.columns.size(), false);
+  for (size_t c = 0; c < origins.size(); ++c)
+    if (origins[c].old_column >= 0) {
+      moved_to[static_cast<size_t>(origins[c].old_column)] = static_cast<int>(c);
+      converted[static_cast<size_t>(origins[c].old_column)] = origins[c].convert != nullptr;
+    }
+  for (const ReferencingKey& r : old.referenced_by)
+    for (int c : r.key->referenced_columns) {
+      const std::string& column = old.columns[static_cast<size_t>(c)].name;
+      if (moved_to[static_cast<size_t>(c)] < 0)
+        throw SqlError(sqlstate::kDependentObjectsStillExist,
+                       fmt::format("cannot drop column {} of table {} because other objects depend on it", column, old.name))
+            .WithDetail(fmt::format("constraint {} on table {} depends on column {} of table {}", r.key->name,
+                                    r.table->name, column, old.name))
+            .WithHint("Drop the foreign key first.");
+      if (moved_to[static_cast<size_t>(c)] != c || converted[static_cast<size_t>(c)])
+        throw NotSupported(fmt::format("changing the layout of table {}, which foreign key {} of table {} references",
+                                       old.name, r.key->name, r.table->name))
+            .WithHint("Drop the foreign key, alter the table, and add the foreign key again.");
+    }
+  std::erase_if(t.foreign_keys, [&](ForeignKey& k) {
+    for (int& c : k.columns) {
+      if (converted[static_cast<size_t>(c)])
+        throw NotSupported(fmt::format("changing the type of column {}, which foreign key {} uses",
+                                       old.columns[static_cast<size_t>(c)].name, k.name))
+            .WithHint("Drop the foreign key, alter the table, and add the foreign key again.");
+      c = moved_to[static_cast<size_t>(c)];
+    }
+    if (k.referenced_table == old.name)
+      for (int& c : k.referenced_columns) c = moved_to[static_cast<size_t>(c)];
+    return std::ranges::find(k.columns, -1) != k.columns.end();
+  });
+}
+
 DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, engine::Engine& engine) {
   if (stmt->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) throw NotSupported("ALTER of this kind of relation");
   const std::string name = RelationName(stmt->relation);
@@ -891,11 +956,21 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
           new_uniques.push_back({std::move(index), std::move(columns)});
           break;
         }
+        if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN) {
+          std::vector<std::string> names = ConstraintNames(t);
+          for (const NewUnique& u : new_uniques) names.push_back(u.name);
+          ForeignKey key = BindForeignKey(t, c, KeyNames(c->fk_attrs, c->n_fk_attrs), catalog, false, {}, names);
+          if (rewrite) throw NotSupported("ADD FOREIGN KEY together with a change of the table's layout", c->location);
+          if (!c->skip_validation) ValidateForeignKey(t, key, catalog);
+          t.foreign_keys.push_back(std::move(key));
+          break;
+        }
         throw NotSupported("this kind of constraint in ALTER TABLE ... ADD CONSTRAINT", c->location);
       }
       case PG_QUERY__ALTER_TABLE_TYPE__AT_DropConstraint: {
         const std::string constraint = cmd->name;
         if (std::erase_if(t.checks, [&](const CheckConstraint& k) { return k.name == constraint; }) > 0) break;
+        if (std::erase_if(t.foreign_keys, [&](const ForeignKey& k) { return k.name == constraint; }) > 0) break;
         const IndexInfo* index = catalog.FindIndex(constraint);
         if (index && index->constraint && index->table == t.name) {
           dropped_indexes.push_back(constraint);
@@ -953,6 +1028,7 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
     }
   }
   if (rewrite) {
+    RemapForeignKeys(*current, t, origins);
     RewriteTable(catalog, engine, *current, std::move(t), origins, dropped_indexes, new_uniques);
     return out;
   }
@@ -964,7 +1040,13 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
     }
   });
   if (!dropped_indexes.empty()) DropIndexes(dropped_indexes, catalog, engine);
-  ReanalyzeProceduresUsing(*catalog.FindTable(name), catalog, engine);
+  const TableInfo& altered = *catalog.FindTable(name);
+  ReanalyzeProceduresUsing(altered, catalog, engine);
+  // A foreign key changes what the referenced table's writes check, and may make them serial.
+  std::set<const TableInfo*> referenced;
+  for (const ForeignKey& k : altered.foreign_keys)
+    if (k.referenced != nullptr && k.referenced != &altered) referenced.insert(k.referenced);
+  for (const TableInfo* parent : referenced) ReanalyzeProceduresUsing(*parent, catalog, engine);
   return out;
 }
 
@@ -1251,7 +1333,34 @@ DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine&
                                         table->name, name))
                 .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
   }
+  // Foreign keys of other tables referencing a dropped one: refused, or with CASCADE
+  // dropped (the constraints, not their tables).
+  std::vector<ReferencingKey> dependent_keys;
+  if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) {
+    std::vector<std::string> dependencies;
+    std::string first;
+    for (const std::string& name : names)
+      for (const ReferencingKey& r : ReferencesFromOutside(*catalog.FindTable(name), names)) {
+        if (first.empty()) first = name;
+        dependencies.push_back(fmt::format("constraint {} on table {} depends on table {}", r.key->name, r.table->name, name));
+        dependent_keys.push_back(r);
+      }
+    if (!dependent_keys.empty() && !cascade)
+      throw SqlError(sqlstate::kDependentObjectsStillExist,
+                     fmt::format("cannot drop table {} because other objects depend on it", first))
+          .WithDetail(fmt::format("{}", fmt::join(dependencies, "\n")))
+          .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
+    for (const ReferencingKey& r : dependent_keys)
+      out.notices.push_back(fmt::format("drop cascades to constraint {} on table {}", r.key->name, r.table->name));
+  }
+  std::vector<std::pair<std::string, std::string>> keys_to_drop;  // (table, constraint): pointers move as they go
+  for (const ReferencingKey& r : dependent_keys) keys_to_drop.emplace_back(r.table->name, r.key->name);
   engine.RunExclusive([&] {
+    for (const auto& [table, key] : keys_to_drop) {
+      TableInfo child = *catalog.FindTable(table);
+      std::erase_if(child.foreign_keys, [&](const ForeignKey& k) { return k.name == key; });
+      catalog.ReplaceTableDescription(std::move(child));
+    }
     for (const std::string& v : dependent_views) catalog.DropView(v);
     for (const std::string& name : names) {
       if (stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) {

@@ -1,5 +1,7 @@
 #include "planner/exec/describe.h"
 
+#include "planner/exec/foreign_key_ddl.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -173,6 +175,19 @@ TextTable DescribeTable(const Catalog& catalog, const TableInfo& t, bool view = 
     out.footers.push_back("Indexes:");
     out.footers.insert(out.footers.end(), indexes.begin(), indexes.end());
   }
+  // psql lists both by constraint name.
+  std::vector<std::pair<std::string, std::string>> keys;
+  for (const ForeignKey& k : t.foreign_keys) keys.emplace_back(k.name, ForeignKeyDefinition(t, k));
+  std::ranges::sort(keys);
+  if (!keys.empty()) out.footers.push_back("Foreign-key constraints:");
+  for (const auto& [name, definition] : keys) out.footers.push_back(fmt::format("    \"{}\" {}", name, definition));
+  std::vector<std::pair<std::string, std::string>> referencing;
+  for (const ReferencingKey& r : t.referenced_by)
+    referencing.emplace_back(r.key->name, fmt::format("    TABLE \"{}\" CONSTRAINT \"{}\" {}", r.table->name, r.key->name,
+                                                      ForeignKeyDefinition(*r.table, *r.key)));
+  std::ranges::sort(referencing);
+  if (!referencing.empty()) out.footers.push_back("Referenced by:");
+  for (const auto& [name, line] : referencing) out.footers.push_back(line);
   std::vector<std::string> users = catalog.ProceduresUsing(t);
   if (!users.empty()) {
     out.footers.push_back("Used by procedures:");

@@ -14,6 +14,7 @@
 #include "planner/catalog/row_identity.h"
 #include "planner/exec/explain_query.h"
 #include "planner/exec/query_exec.h"
+#include "planner/exec/foreign_keys.h"
 #include "planner/exec/snapshot_source.h"
 #include "planner/exec/unique_load_check.h"
 #include "planner/parser/pg_nodes.h"
@@ -111,6 +112,7 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
     std::vector<engine::RowValuePtr> rows;
     std::set<engine::Key, engine::KeyLess> keys;
     UniqueLoadCheck unique(*table, catalog.database().table(table->id));
+    ForeignKeyLoadCheck references(*table);
     std::optional<LoadRowIdentities> identities;
     if (table->HasRowIdentity()) identities.emplace(catalog.database(), *table);
     SnapshotSource snapshot(catalog.database());
@@ -144,10 +146,12 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
         throw PrimaryKeyViolation(*table, datums);
       }
       if (!table->unique_indexes.empty()) unique.Add(*built, datums);
+      if (references.needed()) references.Add(datums);
       rows.push_back(std::move(built));
       return true;
     });
     unique.CheckAgainst(snapshot);
+    references.CheckAgainst(snapshot);
     for (auto& r : rows) catalog.database().LoadRow(table->id, std::move(r));
     inserted = static_cast<int64_t>(rows.size());
   });

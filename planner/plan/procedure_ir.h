@@ -246,6 +246,9 @@ struct Stmt {
   // A serial procedure's nextval() calls in this statement (indexes into
   // ProcedureIr::live_sequence_calls), drawn in order as the statement starts.
   std::vector<int> draws;
+  // TRUNCATE's DELETEs: no foreign-key check or action (the binder made sure no other
+  // table references the truncated ones).
+  bool skips_foreign_keys = false;
 };
 
 struct SequenceCall {

@@ -570,6 +570,28 @@ def gen_serial_procedures(rng, n):
     return out
 
 
+def gen_foreign_keys(rng, n):
+    out = []
+    next_order = 100
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.35:
+            out.append(f"SELECT place({next_order}, {rng.randrange(0, 12)}, {rng.randrange(0, 4)});")
+            next_order += 1
+        elif r < 0.45:
+            out.append(f"SELECT drop_customer({rng.randrange(4, 12)});")
+        elif r < 0.55:
+            cid = rng.randrange(4, 12)
+            out.append(f"INSERT INTO customers VALUES ({cid}, 'c{cid}', 'c{cid}@x');")
+        elif r < 0.75:
+            out.append(f"SELECT note({rng.randrange(0, 12)}, 'n{rng.randrange(100)}');")
+        elif r < 0.85:
+            out.append(f"DELETE FROM customers WHERE id = {rng.randrange(4, 12)};")
+        else:
+            out.append(f"SELECT rehire({rng.randrange(1, 6)}, {rng.choice(['NULL', 1, 2, 3, 4, 9])});")
+    return out
+
+
 def gen_alter_table(rng, n):
     out = []
     for _ in range(n):
