@@ -108,7 +108,7 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
     case PG_QUERY__NODE__NODE_EXPLAIN_STMT: {
       planner::CheckExplainOptions(stmt->explain_stmt);
       const PgQuery__Node* query = stmt->explain_stmt->query;
-      if (query->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && planner::IsInsertSelect(query->insert_stmt)) {
+      if (query->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && planner::IsInsertSelect(query->insert_stmt, *catalog_)) {
         result.rows = planner::ExplainInsertSelect(query->insert_stmt, *catalog_, TableEstimator());
       } else if (query->node_case == PG_QUERY__NODE__NODE_INSERT_STMT || query->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
           query->node_case == PG_QUERY__NODE__NODE_DELETE_STMT) {
@@ -521,7 +521,7 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
     }
     const PgQuery__Node* stmt = parsed.node;
     if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) return SubmitCall(std::move(*call), text);
-    const bool insert_select = stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && planner::IsInsertSelect(stmt->insert_stmt);
+    const bool insert_select = stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && planner::IsInsertSelect(stmt->insert_stmt, *catalog_);
     // A SELECT after WITH queries that write is a transaction like any write.
     // So is one that draws sequence values.
     const bool select_writes =
@@ -577,7 +577,7 @@ std::optional<std::vector<planner::ResultColumn>> Session::DescribeStatement(con
     case PG_QUERY__NODE__NODE_INSERT_STMT:
     case PG_QUERY__NODE__NODE_UPDATE_STMT:
     case PG_QUERY__NODE__NODE_DELETE_STMT: {
-      if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && planner::IsInsertSelect(stmt->insert_stmt)) return std::nullopt;
+      if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && planner::IsInsertSelect(stmt->insert_stmt, *catalog_)) return std::nullopt;
       std::shared_ptr<const planner::ProcedureIr> ir = planner::BindAdHocDml(stmt, parsed.text, *catalog_);
       if (ir->result_columns.empty()) return std::nullopt;
       std::vector<planner::ResultColumn> columns;

@@ -28,12 +28,35 @@ extern "C" {
 
 namespace caracal::planner {
 
-bool IsInsertSelect(const PgQuery__InsertStmt* stmt) {
+namespace {
+
+// Whether the INSERT leaves a column whose default draws from a sequence to its default:
+// a load logs rows, not sequence advances, so such an INSERT runs as a transaction.
+bool DrawsDefaults(const PgQuery__InsertStmt* stmt, const Catalog& catalog) {
+  const TableInfo* table = stmt->relation ? catalog.FindTable(stmt->relation->relname) : nullptr;
+  if (table == nullptr) return false;
+  for (const CatalogColumn& c : table->columns) {
+    if (DefaultSequence(c) == nullptr) continue;
+    if (stmt->n_cols == 0) return false;  // every column given
+    bool given = false;
+    for (size_t i = 0; i < stmt->n_cols; ++i)
+      given = given || c.name == stmt->cols[i]->res_target->name;
+    if (!given) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool IsInsertSelect(const PgQuery__InsertStmt* stmt, const Catalog& catalog) {
   if (!stmt->select_stmt || stmt->select_stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return false;
   const PgQuery__SelectStmt* source = stmt->select_stmt->select_stmt;
   // ON CONFLICT and RETURNING need each row's outcome: those run as a transaction in an
-  // epoch, the query then a write per row (binder/dml_loop.cc).
-  if (stmt->on_conflict_clause || stmt->n_returning_list > 0 || HasDataModifyingCte(stmt->with_clause)) return false;
+  // epoch, the query then a write per row (binder/dml_loop.cc); so does one whose rows
+  // draw sequence values.
+  if (stmt->on_conflict_clause || stmt->n_returning_list > 0 || HasDataModifyingCte(stmt->with_clause) ||
+      DrawsDefaults(stmt, catalog))
+    return false;
   // Plain VALUES lists are a procedure's multi-row INSERT (nextval(), RETURNING, ON CONFLICT).
   return source->n_values_lists == 0 || ContainsSubquery(source);
 }

@@ -18,8 +18,9 @@ struct PgQuery__InsertStmt;
 namespace caracal::planner {
 
 // Whether `stmt` is an INSERT whose source needs the query planner and that InsertSelect
-// loads between epochs (not with ON CONFLICT or RETURNING: those run in an epoch).
-bool IsInsertSelect(const PgQuery__InsertStmt* stmt);
+// loads between epochs (not with ON CONFLICT or RETURNING, nor one that leaves a column
+// drawing from a sequence to its default: those run in an epoch).
+bool IsInsertSelect(const PgQuery__InsertStmt* stmt, const Catalog& catalog);
 
 // EXPLAIN of it: "Insert on t" over the source query's plan.
 ResultSet ExplainInsertSelect(const PgQuery__InsertStmt* stmt, const Catalog& catalog, const TableRowEstimator& estimate);

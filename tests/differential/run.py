@@ -565,8 +565,10 @@ def gen_serial_procedures(rng, n):
         elif r < 0.85:
             what = rng.choice(['ok', 'ok', 'bad'])
             out.append(f"SELECT note({rng.randrange(1, 12)}, '{what}');")
-        else:
+        elif r < 0.93:
             out.append(f"SELECT walk({rng.choice([1, 2, 3, 5, 8, 12, 13])});")
+        else:
+            out.append(f"SELECT copy_votes({rng.randrange(1, 4)});")
     return out
 
 

@@ -85,7 +85,21 @@ BEGIN
   RETURN steps;
 END $$;
 
+-- INSERT ... SELECT into a table whose key comes from a serial: a value per row.
+CREATE TABLE copies (id serial PRIMARY KEY, phone bigint, contestant integer);
+CREATE FUNCTION copy_votes(p_contestant integer) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+  k integer;
+BEGIN
+  INSERT INTO copies (phone, contestant) SELECT phone, contestant FROM votes WHERE contestant = p_contestant ORDER BY vote_id;
+  GET DIAGNOSTICS k = ROW_COUNT;
+  RETURN k;
+END $$;
+
 --- calls: serial_procedures 160
+INSERT INTO copies (phone, contestant) SELECT phone, 0 FROM votes ORDER BY vote_id DESC LIMIT 3;
+SELECT id, phone, contestant FROM copies ORDER BY id;
 SELECT vote_id, phone, contestant FROM votes ORDER BY vote_id;
 SELECT id, phone, why FROM rejections ORDER BY id;
 SELECT id, name, uses FROM tags ORDER BY id;
