@@ -390,6 +390,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
       throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", d.name));
     taken.push_back(d.name);
   }
+  const std::string name_of_table = t.name;
   std::vector<std::vector<int>> own_unique_columns;
   for (const UniqueIndexDef& d : unique_defs) own_unique_columns.push_back(d.columns);
   std::vector<std::string> constraint_names = ConstraintNames(t);
@@ -404,6 +405,11 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     catalog.CreateTable(std::move(t));
     for (UniqueIndexDef& d : unique_defs) catalog.CreateIndex(d.name, name, std::move(d.columns), true, true);
   });
+  // Writes of the tables it references now check it (and may have become serial).
+  std::set<const TableInfo*> referenced;
+  for (const ForeignKey& k : catalog.FindTable(name_of_table)->foreign_keys)
+    if (k.referenced != nullptr && k.referenced->name != name_of_table) referenced.insert(k.referenced);
+  for (const TableInfo* parent : referenced) ReanalyzeProceduresUsing(*parent, catalog, engine);
   return {"CREATE TABLE", {}, nullptr};
 }
 

@@ -33,3 +33,15 @@ DROP TABLE departments CASCADE;
 INSERT INTO emp VALUES (5, 77, 'z');
 SELECT id, dept_id, note FROM emp ORDER BY id;
 DROP TABLE emp, audit;
+-- A procedure made before a foreign key references its table checks it from then on.
+CREATE TABLE kinds (id integer PRIMARY KEY);
+INSERT INTO kinds VALUES (1), (2);
+CREATE FUNCTION drop_kind(p integer) RETURNS integer LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM kinds WHERE id = p;
+  RETURN p;
+END $$;
+CREATE TABLE items (id integer PRIMARY KEY, kind integer REFERENCES kinds ON DELETE CASCADE);
+INSERT INTO items VALUES (10, 1), (11, 2), (12, 2);
+SELECT drop_kind(2);
+SELECT id, kind FROM items ORDER BY id;
