@@ -39,6 +39,11 @@ INSERT INTO staff VALUES (5, 4, 'late'), (4, 1, 'early');
 -- ON UPDATE CASCADE and ON DELETE SET NULL through the UNIQUE email.
 UPDATE customers SET email = 'ann@y' WHERE id = 1;
 SELECT id, customer, placed_by FROM orders ORDER BY id;
+-- ON UPDATE CASCADE of a key set to NULL: the referencing rows get NULL and stay.
+INSERT INTO orders VALUES (6, 2, 'bob@x', 1);
+UPDATE customers SET email = NULL WHERE id = 2;
+SELECT id, customer, placed_by FROM orders WHERE id = 6;
+UPDATE customers SET email = 'bob@x' WHERE id = 2;
 -- ON DELETE CASCADE: the order's lines go with it.
 DELETE FROM orders WHERE id = 1;
 SELECT order_id, n, qty FROM lines ORDER BY 1, 2;
