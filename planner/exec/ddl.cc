@@ -1362,9 +1362,9 @@ DdlOutcome Drop(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine&
   std::vector<std::pair<std::string, std::string>> keys_to_drop;  // (table, constraint): pointers move as they go
   for (const ReferencingKey& r : dependent_keys) keys_to_drop.emplace_back(r.table->name, r.key->name);
   engine.RunExclusive([&] {
-    for (const auto& [table, key] : keys_to_drop) {
-      TableInfo child = *catalog.FindTable(table);
-      std::erase_if(child.foreign_keys, [&](const ForeignKey& k) { return k.name == key; });
+    for (const std::pair<std::string, std::string>& dropped : keys_to_drop) {
+      TableInfo child = *catalog.FindTable(dropped.first);
+      std::erase_if(child.foreign_keys, [&](const ForeignKey& k) { return k.name == dropped.second; });
       catalog.ReplaceTableDescription(std::move(child));
     }
     for (const std::string& v : dependent_views) catalog.DropView(v);
