@@ -5,7 +5,6 @@
 #include "planner/catalog/constraint_errors.h"
 #include "planner/exec/foreign_keys.h"
 #include "planner/expr/expr_eval.h"
-#include "planner/types/cast.h"
 
 namespace caracal::codegen {
 
@@ -59,15 +58,7 @@ void ForeignKeyChecks::ReferencedChanged(const TableInfo& table, const std::vect
     if (!values) continue;  // a NULL key: nothing can reference it
     // An UPDATE's new key in the referencing table's types (a NULL stays NULL).
     std::optional<std::vector<Datum>> new_values;
-    if (updated != nullptr) {
-      new_values.emplace();
-      for (size_t i = 0; i < k.columns.size(); ++i) {
-        const Datum& v = (*updated)[static_cast<size_t>(k.referenced_columns[i])];
-        const planner::SqlType& from = table.columns[static_cast<size_t>(k.referenced_columns[i])].type;
-        const planner::SqlType& to = r.table->columns[static_cast<size_t>(k.columns[i])].type;
-        new_values->push_back(v.is_null() || from == to ? v : planner::CastDatum(v, from, to, false));
-      }
-    }
+    if (updated != nullptr) new_values = planner::ConvertedValues(table, k.referenced_columns, *updated, *r.table, k.columns);
     const ForeignKey::Action action = updated != nullptr ? k.on_update : k.on_delete;
     if (action == ForeignKey::Action::kNoAction) {
       std::optional<std::vector<Datum>> own = planner::KeyValuesOf(table, k.referenced_columns, old, table, k.referenced_columns);

@@ -47,18 +47,24 @@ bool Holds(const TableInfo& table, const engine::Schema& schema, const engine::R
 
 }  // namespace
 
-std::optional<std::vector<Datum>> KeyValuesOf(const TableInfo& table, std::span<const int> columns,
-                                              std::span<const Datum> row, const TableInfo& to,
-                                              std::span<const int> to_columns) {
+std::vector<Datum> ConvertedValues(const TableInfo& table, std::span<const int> columns, std::span<const Datum> row,
+                                   const TableInfo& to, std::span<const int> to_columns) {
   std::vector<Datum> out;
   for (size_t i = 0; i < columns.size(); ++i) {
     const Datum& v = row[static_cast<size_t>(columns[i])];
-    if (v.is_null()) return std::nullopt;
     const SqlType& from = table.columns[static_cast<size_t>(columns[i])].type;
     const SqlType& type = to.columns[static_cast<size_t>(to_columns[i])].type;
-    out.push_back(from == type ? v : CastDatum(v, from, type, false));
+    out.push_back(v.is_null() || from == type ? v : CastDatum(v, from, type, false));
   }
   return out;
+}
+
+std::optional<std::vector<Datum>> KeyValuesOf(const TableInfo& table, std::span<const int> columns,
+                                              std::span<const Datum> row, const TableInfo& to,
+                                              std::span<const int> to_columns) {
+  for (int c : columns)
+    if (row[static_cast<size_t>(c)].is_null()) return std::nullopt;
+  return ConvertedValues(table, columns, row, to, to_columns);
 }
 
 bool ReferencedRowExists(RowSource& rows, const ForeignKey& key, std::span<const Datum> values) {

@@ -16,7 +16,10 @@
 namespace caracal::planner {
 
 // The values `row` (one Datum per column of `table`) holds in `columns`, each converted
-// to the type of the matching column of `to` at `to_columns`; nullopt when one is NULL.
+// to the type of the matching column of `to` at `to_columns` (NULLs stay NULL).
+std::vector<Datum> ConvertedValues(const TableInfo& table, std::span<const int> columns, std::span<const Datum> row,
+                                   const TableInfo& to, std::span<const int> to_columns);
+// The same as a key: nullopt when one is NULL (MATCH SIMPLE: it references nothing).
 std::optional<std::vector<Datum>> KeyValuesOf(const TableInfo& table, std::span<const int> columns,
                                               std::span<const Datum> row, const TableInfo& to,
                                               std::span<const int> to_columns);
