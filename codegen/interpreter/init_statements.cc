@@ -152,6 +152,7 @@ void ProcedureInterpreter::RunReconRead(const Stmt& init_stmt) {
   const Stmt& s = BodyStatement(ir_, init_stmt.target_stmt);
   if (declare_observer_) declare_observer_(s);
   CommittedRowSource source(*declare_);
+  source.routines = this;
   SelectInto(s, source);
 }
 

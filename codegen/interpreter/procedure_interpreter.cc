@@ -31,6 +31,12 @@ using planner::Stmt;
 using planner::StmtKind;
 using planner::ForEachOwnExpr;
 
+namespace {
+// The statement number of the rows nested calls insert into tables without a primary key
+// (no procedure has that many statements).
+constexpr int kNestedCallStatement = 0x7fffffff;
+}  // namespace
+
 int FindDeclaredRange(const std::vector<engine::Value>& scratch, int stmt_id, const engine::Key& lo, const engine::Key& hi) {
   int range_id = 0;
   for (size_t i = 0; i + 2 < scratch.size(); i += 3, ++range_id) {
@@ -48,18 +54,22 @@ void RecordDeclaredRange(std::vector<engine::Value>& scratch, int stmt_id, const
 
 
 planner::RowIdentity ProcedureInterpreter::NextRowIdentity(const Stmt& s, uint64_t serial_id) {
+  // A called function's statement ids are its own: its rows are numbered across the
+  // transaction instead, under a statement number no procedure has (only serial
+  // transactions' calls write, so nothing declared these identities before).
+  if (nested_) return planner::RowIdentityOf(serial_id, kNestedCallStatement, (*nested_identity_rows_)++);
   const size_t at = static_cast<size_t>(s.id);
   if (identity_rows_.size() <= at) identity_rows_.resize(at + 1, 0);
   return planner::RowIdentityOf(serial_id, s.id, identity_rows_[at]++);
 }
 
 void ProcedureInterpreter::RunInit() {
-  InitializeLocals(ir_, frame_);
+  InitializeLocals(ir_, frame_, this, /*for_init=*/true);
   RunBlock(ir_.init);
 }
 
 void ProcedureInterpreter::Run() {
-  InitializeLocals(ir_, frame_);
+  InitializeLocals(ir_, frame_, this);
   RunBlock(ir_.body);
   Finish();
 }
@@ -115,6 +125,7 @@ planner::EvalContext ProcedureInterpreter::FrameContext() const {
   EvalContext ctx;
   ctx.variables = frame_.vars;
   ctx.accelerator = accelerator_;
+  ctx.routines = this;
   return ctx;
 }
 
@@ -362,10 +373,12 @@ void ProcedureInterpreter::RunSelectInto(const Stmt& s) {
   if (s.feeds_range_write >= 0) {
     kept_range_.consumer = -1;
     RangeKeepingRowSource source(*exec_, kept_range_, s.feeds_range_write);
+    source.routines = this;
     SelectInto(s, source);
     return;
   }
   ExecRowSource source(*exec_);
+  source.routines = this;
   SelectInto(s, source);
 }
 
@@ -468,6 +481,7 @@ void ProcedureInterpreter::CollectRows(const Stmt& s, planner::RowSource& source
 
 void ProcedureInterpreter::RunReturnQuery(const Stmt& s) {
   ExecRowSource source(*exec_);
+  source.routines = this;
   const std::vector<planner::OutputColumn>& query_columns = planner::QueryColumns(s);
   const size_t columns = std::min(ir_.result_columns.size(), query_columns.size());
   // Straight to the client's values: a cast only where the query's column type differs
@@ -501,6 +515,10 @@ void ProcedureInterpreter::RunReturnQuery(const Stmt& s) {
 }
 
 void ProcedureInterpreter::EmitRow(const std::vector<Datum>& values) {
+  if (call_results_ != nullptr) {
+    call_results_->push_back(values);
+    return;
+  }
   std::vector<engine::Value> row;
   row.reserve(values.size());
   for (size_t c = 0; c < values.size(); ++c) row.push_back(planner::DatumToResultValue(values[c], ir_.result_columns[c].type));
@@ -627,7 +645,7 @@ const std::vector<engine::Key>& ProcedureInterpreter::RangeKeys(const Stmt& s) {
   std::optional<KeySpan> span = RangeSpan(*s.table, s.table->primary_key, s.where_key, ctx);
   if (!span) return kNone;
   int id = FindDeclaredRange(exec_->scratch(), s.id, span->lo, span->hi);
-  if (id < 0 && ir_.is_serial()) {
+  if (id < 0 && serial()) {
     // Alone in its epoch, with nothing declared: the rows are the range's now.
     serial_range_keys_.clear();
     exec_->Scan(s.table->id, span->lo, span->hi, [&](const engine::Key& key, const engine::RowValue&) {
@@ -674,9 +692,11 @@ namespace {
 // compiled patch cannot write the row.
 template <typename ValuesBuffer>
 engine::RowValuePtr UpdatedRow(const Stmt& s, const engine::Schema& schema, const engine::RowValue& old, std::span<const Datum> variables,
-                       const CompiledExprs* compiled, ValuesBuffer&& values_buffer) {
+                       const CompiledExprs* compiled, ValuesBuffer&& values_buffer,
+                       const planner::RoutineRunner* routines = nullptr) {
   EvalContext ctx;
   ctx.variables = variables;
+  ctx.routines = routines;
   ctx.accelerator = compiled;
   ctx.row = &old;
   ctx.schema = &schema;
@@ -750,7 +770,7 @@ void ProcedureInterpreter::RunUpdate(const Stmt& s) {
   const engine::Schema& schema = exec_->table(table.id).schema();
   // (The analysis leaves out of ApplyRowUpdate an UPDATE that may break a UNIQUE index:
   // a split piece could not raise the violation.)
-  if (s.access && s.access->apply_row_update && s.where_key.kind == planner::KeyAccess::Kind::kPoint) {
+  if (s.access && s.access->apply_row_update && s.where_key.kind == planner::KeyAccess::Kind::kPoint && !nested_) {
     // A read-modify-write the engine may run as a separate piece (split-on-demand): the
     // callback owns a copy of the frame values it reads.
     std::optional<engine::Key> computed;
@@ -773,7 +793,7 @@ void ProcedureInterpreter::RunUpdate(const Stmt& s) {
         try {
           engine::RowValuePtr updated =
               UpdatedRow(s, exec_->table(s.table->id).schema(), old, frame_.vars, compiled_,
-                         [&]() -> std::vector<Datum>& { return NewValuesBuffer(s); });
+                         [&]() -> std::vector<Datum>& { return NewValuesBuffer(s); }, this);
           if (updated && !s.into.empty()) Returning(s, exec_->table(s.table->id).schema(), *updated);
           return updated;
         } catch (const SqlError&) {
@@ -813,7 +833,7 @@ void ProcedureInterpreter::RunUpdate(const Stmt& s) {
   }
   auto update_row = [&](const engine::Key& key, const engine::RowValue& old) -> bool {
     engine::RowValuePtr updated =
-        UpdatedRow(s, schema, old, frame_.vars, compiled_, [&]() -> std::vector<Datum>& { return NewValuesBuffer(s); });
+        UpdatedRow(s, schema, old, frame_.vars, compiled_, [&]() -> std::vector<Datum>& { return NewValuesBuffer(s); }, this);
     if (!updated) return false;
     CheckUniqueUpdate(table, key, *updated, old);
     // The engine keeps the value it is given until the transaction ends.
@@ -958,7 +978,7 @@ void ProcedureInterpreter::RunRaise(const Stmt& s) {
 }
 
 void ProcedureInterpreter::Publish() {
-  if (published_) return;
+  if (published_ || nested_) return;  // a called function's publish point is its caller's
   // Nothing may fail after the publish point: an ad-hoc statement's deferred checks run first.
   if (foreign_keys_ && foreign_keys_->has_pending()) foreign_keys_->EndOfStatement();
   exec_->Publish();

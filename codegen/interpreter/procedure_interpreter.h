@@ -7,6 +7,7 @@
 #include <exception>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "engine/procedure/procedure.h"
 #include "planner/catalog/catalog.h"
 #include "planner/catalog/row_identity.h"
+#include "planner/expr/expr_eval.h"
 #include "planner/plan/procedure_ir.h"
 #include "planner/plan/row_source.h"
 
@@ -44,7 +46,7 @@ struct KeptRangeRows {
 
 // JIT'd code hands it the statements it does not compile (table access), on the same
 // frame, through RunStatement.
-class ProcedureInterpreter {
+class ProcedureInterpreter final : public planner::RoutineRunner {
  public:
   ProcedureInterpreter(const planner::ProcedureIr& ir, const planner::Catalog& catalog, engine::ExecContext& ctx, Frame& frame)
       : ir_(ir), catalog_(catalog), exec_(&ctx), frame_(frame) {}
@@ -73,6 +75,13 @@ class ProcedureInterpreter {
   // Where INSERT and UPDATE statements keep their new values, one vector per statement id,
   // reused from run to run (RunBuffers); without it, one vector serves every statement.
   void set_statement_values(std::vector<std::vector<planner::Datum>>* values) { statement_values_ = values; }
+
+  // A user function an expression calls (planner::RoutineRunner), run by a nested
+  // interpreter over this transaction (routine_call.cc): its reads at this transaction's
+  // serial position, its writes (only a serial procedure's callees write) declared as they
+  // are made, its sequence values drawn as it starts, its notices this transaction's.
+  // During Declare only functions that touch no table are called (the analysis sees to it).
+  planner::Datum Call(const planner::Expr& call, std::span<const planner::Datum> args) const override;
 
   // Runs one statement on the frame (for compiled code: codegen/procedures/compiled_procedure.cc).
   Flow RunStatement(const planner::Stmt& s) { return RunStmt(s); }
@@ -167,6 +176,18 @@ class ProcedureInterpreter {
   void Returning(const planner::Stmt& s, const engine::Schema& schema, const engine::RowValue& row);
   void EmitRow(const std::vector<planner::Datum>& values);
 
+  // Whether the rows this transaction writes are declared as it writes them: a serial
+  // procedure, or a function a serial procedure called.
+  bool serial() const { return ir_.is_serial() || nested_in_serial_; }
+  // What a function called from another one's body runs with (set by Call).
+  struct Nesting {
+    int depth = 0;             // calls between the transaction's procedure and this one
+    bool in_serial = false;    // the transaction is serial
+    uint32_t* rows = nullptr;  // rows nested calls inserted into tables without a primary key
+    std::vector<std::vector<planner::Datum>>* results = nullptr;  // where RETURN's rows go
+  };
+  void Nest(const Nesting& nesting);
+
   const planner::ProcedureIr& ir_;
   const planner::Catalog& catalog_;
   engine::ExecContext* exec_ = nullptr;
@@ -199,6 +220,14 @@ class ProcedureInterpreter {
   };
   PresetKey preset_key_;
   std::vector<uint32_t> identity_rows_;  // rows NextRowIdentity numbered, per statement id
+  // A nested call's (Nest): its rows go to the caller, not to the client, and it never
+  // publishes; the identities of its rows are numbered across the transaction's calls.
+  bool nested_ = false;
+  bool nested_in_serial_ = false;
+  int call_depth_ = 0;
+  std::vector<std::vector<planner::Datum>>* call_results_ = nullptr;
+  uint32_t* nested_identity_rows_ = nullptr;
+  mutable uint32_t own_nested_identity_rows_ = 0;  // the transaction's count, when we are its procedure
   // See KeptRangeRows.
   KeptRangeRows kept_range_;
   // RangeKeys of a serial IR, which declares no range.

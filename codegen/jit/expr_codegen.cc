@@ -341,6 +341,7 @@ CgValue ExprEmitter::Emit(const Expr& e) {
     }
     case ExprKind::kSubquery:
     case ExprKind::kWindowRef: break;  // query plans are interpreted (exec/query_exec)
+    case ExprKind::kRoutineCall: break;  // procedures that call functions are interpreted (MakeProcedure)
   }
   Internal("unknown expression kind");
 }

@@ -27,7 +27,7 @@ std::string FunctionSignature(const ProcedureIr& ir) {
   return text + ")";
 }
 
-bool Wanted(const SqlError& e, const ProcedureIr& ir) { return e.context().empty() && !ir.is_ad_hoc_dml(); }
+bool Wanted(const SqlError& e, const ProcedureIr& ir) { return (e.context().empty() || e.left_call()) && !ir.is_ad_hoc_dml(); }
 
 }  // namespace
 
@@ -37,18 +37,18 @@ void AddStatementContext(SqlError& e, const ProcedureIr& ir, const planner::Stmt
   if (!s.sql_context.empty() && !e.plpgsql_level()) context = s.sql_context + "\n";
   else if (!s.sql_text.empty() && !e.plpgsql_level()) context = fmt::format("SQL statement \"{}\"\n", s.sql_text);
   context += fmt::format("PL/pgSQL function {} line {} {}", FunctionSignature(ir), s.line, s.plpgsql_what);
-  e.WithContext(std::move(context));
+  e.AppendContext(context);
 }
 
 void AddLocalsContext(SqlError& e, const ProcedureIr& ir, const planner::Variable& v) {
   if (!Wanted(e, ir)) return;
-  e.WithContext(fmt::format("PL/pgSQL function {} line {} during statement block local variable initialization",
-                            FunctionSignature(ir), v.line));
+  e.AppendContext(fmt::format("PL/pgSQL function {} line {} during statement block local variable initialization",
+                              FunctionSignature(ir), v.line));
 }
 
 void AddReturnCastContext(SqlError& e, const ProcedureIr& ir) {
   if (!Wanted(e, ir)) return;
-  e.WithContext(
+  e.AppendContext(
       fmt::format("PL/pgSQL function {} while casting return value to function's return type", FunctionSignature(ir)));
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "codegen/runtime/error_context.h"
+#include "planner/analysis/routine_calls.h"
 #include "planner/types/cast.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/types/sql_error.h"
@@ -92,12 +93,15 @@ BorrowedBuffers::~BorrowedBuffers() {
   buffers_->in_use = false;
 }
 
-void InitializeLocals(const planner::ProcedureIr& ir, Frame& frame) {
+void InitializeLocals(const planner::ProcedureIr& ir, Frame& frame, const planner::RoutineRunner* routines, bool for_init) {
   planner::EvalContext ctx;
   ctx.variables = frame.vars;
+  ctx.routines = routines;
   for (size_t i = 0; i < ir.variables.size(); ++i) {
     const planner::Variable& v = ir.variables[i];
     if (v.kind != planner::VariableKind::kLocal || !v.default_value) continue;
+    if (for_init && v.default_value->Contains(planner::ExprKind::kRoutineCall) && planner::CallsTableRoutine(*v.default_value))
+      continue;
     try {
       frame.vars[i] = planner::Eval(*v.default_value, ctx);
       if (v.not_null && frame.vars[i].is_null())

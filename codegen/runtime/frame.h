@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/procedure/procedure.h"
+#include "planner/expr/expr_eval.h"
 #include "planner/types/datum.h"
 #include "planner/plan/procedure_ir.h"
 
@@ -79,7 +80,11 @@ class BorrowedBuffers {
 };
 
 // Evaluates the DECLARE defaults of the locals, in declaration order, and enforces
-// NOT NULL declarations (22004, as PL/pgSQL).
-void InitializeLocals(const planner::ProcedureIr& ir, Frame& frame);
+// NOT NULL declarations (22004, as PL/pgSQL). `routines` runs the user functions the
+// defaults call; `for_init`: the init program's frame, where a default that calls a
+// function reading tables stays NULL (the analysis counts it read-derived: nothing the
+// init program computes uses it).
+void InitializeLocals(const planner::ProcedureIr& ir, Frame& frame, const planner::RoutineRunner* routines = nullptr,
+                      bool for_init = false);
 
 }  // namespace caracal::codegen

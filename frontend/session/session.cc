@@ -512,6 +512,11 @@ std::optional<PendingResult> Session::StartQuery(const planner::ParsedStatement&
   });
 }
 
+bool Session::CallsUserFunction(const PgQuery__Node* stmt) const {
+  // Such a query runs as a transaction: the function's body reads at a serial position.
+  return planner::CallsFunction(stmt, [&](std::string_view name) { return !catalog_->FindProcedures(name).empty(); });
+}
+
 PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, const std::string& text, bool defer_queries) {
   const planner::StatementClock clock;  // one now() for the whole statement
   try {
@@ -526,7 +531,8 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
     // So is one that draws sequence values.
     const bool select_writes =
         stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && !stmt->select_stmt->into_clause &&
-        (planner::HasDataModifyingCte(stmt->select_stmt->with_clause) || planner::CallsFunction(stmt, "nextval"));
+        (planner::HasDataModifyingCte(stmt->select_stmt->with_clause) || planner::CallsFunction(stmt, "nextval") ||
+         CallsUserFunction(stmt));
     if ((stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && !insert_select) || stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
         stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT || stmt->node_case == PG_QUERY__NODE__NODE_DO_STMT ||
         stmt->node_case == PG_QUERY__NODE__NODE_TRUNCATE_STMT || select_writes)

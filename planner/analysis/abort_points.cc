@@ -56,6 +56,7 @@ bool MayRaise(const Expr& e) {
     case ExprKind::kNextval: return false;
     case ExprKind::kCast: return ConversionMayRaise(e.args[0]->type, e.type);
     case ExprKind::kSubquery:   // more than one row
+    case ExprKind::kRoutineCall:  // whatever its body raises
     case ExprKind::kWindowRef:
     case ExprKind::kArith: return true;  // overflow, division by zero
     case ExprKind::kAggRef: return e.agg == AggFunc::kSum || e.agg == AggFunc::kAvg;
@@ -124,6 +125,7 @@ bool MayBeNull(const Expr& e, const ProcedureIr& ir, const TableInfo* table) {
     case ExprKind::kNullIf:
     case ExprKind::kSubscript:
     case ExprKind::kAggRef:
+    case ExprKind::kRoutineCall:
     case ExprKind::kNextval: return true;
     case ExprKind::kFunc:
       if (e.func == Func::kConcat || e.func == Func::kFormat) return false;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "planner/analysis/expr_render.h"
+#include "planner/analysis/routine_calls.h"
 #include "planner/plan/ir_visit.h"
 #include "planner/types/sql_error.h"
 
@@ -32,6 +33,41 @@ std::string KeyClassText(AccessInfo::KeyClass key_class) {
   return "?";
 }
 
+namespace {
+
+// A "call" row for each user function `e` calls, followed by the called function's own
+// rows (what it reads and writes at the caller's serial position), marked as its.
+void AddCallRows(const Expr& e, int line, const RenderNames& names, std::vector<WriteSetRow>& rows) {
+  if (e.kind != ExprKind::kRoutineCall) {
+    for (const auto& a : e.args) AddCallRows(*a, line, names, rows);
+    return;
+  }
+  for (const auto& a : e.args) AddCallRows(*a, line, names, rows);
+  const ProcedureIr& callee = *e.routine;
+  WriteSetRow call;
+  call.line = line;
+  call.access = "call";
+  call.key_expr = RenderExpr(e, names);
+  call.note = TouchesTables(callee) ? fmt::format("{} runs at the caller's serial position; its accesses follow", callee.Signature())
+                                    : fmt::format("{} touches no table", callee.Signature());
+  rows.push_back(std::move(call));
+  for (WriteSetRow r : AnalysisRows(callee)) {
+    if (r.access == "publish") continue;  // a called function's publish point is its caller's
+    r.statement.reset();
+    r.apply_row_update = false;  // a called function's updates are plain ones
+    r.weight = 0;
+    if (r.access == "nextval" && r.key_class == "static") {
+      r.key_class = "live";
+      r.note = "drawn as the call starts";
+    }
+    r.access = "  " + r.access;
+    r.note = fmt::format("in {}{}{}", callee.Signature(), r.note.empty() ? "" : ": ", r.note);
+    rows.push_back(std::move(r));
+  }
+}
+
+}  // namespace
+
 std::vector<WriteSetRow> AnalysisRows(const ProcedureIr& ir) {
   std::vector<WriteSetRow> rows;
   RenderNames names;
@@ -54,6 +90,8 @@ std::vector<WriteSetRow> AnalysisRows(const ProcedureIr& ir) {
                          ir.serial_reason);
     rows.push_back(std::move(r));
   }
+  for (const Variable& v : ir.variables)
+    if (v.default_value) AddCallRows(*v.default_value, v.line, names, rows);
   ForEachStmt(ir.body, [&](const Stmt& s) {
     for (int i : s.draws) {
       const SequenceCall& c = ir.live_sequence_calls[static_cast<size_t>(i)];
@@ -66,6 +104,7 @@ std::vector<WriteSetRow> AnalysisRows(const ProcedureIr& ir) {
       r.note = "drawn as its statement starts";
       rows.push_back(std::move(r));
     }
+    ForEachOwnExpr(s, [&](const Expr& e) { AddCallRows(e, s.line, names, rows); });
     if (s.kind == StmtKind::kPublish) {
       WriteSetRow r;
       r.line = s.line;

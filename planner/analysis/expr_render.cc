@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "planner/expr/functions.h"
+#include "planner/plan/procedure_ir.h"
 
 namespace caracal::planner {
 
@@ -134,6 +135,7 @@ std::string RenderExpr(const Expr& e, const RenderNames& names) {
       }
       return "?";
     case ExprKind::kWindowRef: return "window(" + Join(e.args, names) + ")";
+    case ExprKind::kRoutineCall: return fmt::format("{}({})", e.routine->name, Join(e.args, names));
   }
   return "?";
 }

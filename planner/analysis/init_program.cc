@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "planner/analysis/read_taint.h"
+#include "planner/analysis/routine_calls.h"
 #include "planner/binder/check_constraints.h"
 #include "planner/binder/coerce.h"
 #include "planner/analysis/statement_predicates.h"
@@ -54,6 +55,12 @@ class InitBuilder {
     // Every write's keys must be computable now.
     for (const Stmt* s : ir_.table_statements) {
       if (!s->access || !IsWrite(*s)) continue;
+      if (KeyCallsTableRoutine(*s))
+        throw AtLine(NotSupported("a write whose key depends on a user function that reads tables")
+                         .WithDetail(fmt::format("The key of statement {} ({} on {}) calls a function that reads tables, "
+                                                 "which runs only as the call runs.",
+                                                 s->id, AccessName(s->access->access), s->table->name)),
+                     ir_, s->line);
       std::set<int> vars = KeyVariables(*s);
       for (int v : vars)
         if (!Computable(v)) {
@@ -62,6 +69,7 @@ class InitBuilder {
                              : source == -4 ? "ROW_COUNT"
                              : source == -3 ? "the RETURNING of an earlier write"
                              : source == -5 ? "what an EXCEPTION block caught (its variables' values depend on where an error stopped it)"
+                             : source == -6 ? "a user function that reads tables"
                                             : "a computed value";
           throw AtLine(NotSupported(fmt::format("a write whose key depends on {}", what))
                            .WithDetail(fmt::format("The key of statement {} ({} on {}) uses \"{}\", which cannot be known "
@@ -133,6 +141,15 @@ class InitBuilder {
       for (const Expr* e : s.select->access.prefix) CollectVariables(*e, vars);
     }
     return vars;
+  }
+
+  // Whether the key KeyVariables reads calls a function that reads tables.
+  static bool KeyCallsTableRoutine(const Stmt& s) {
+    auto calls = [](const ExprPtr& e) { return e && CallsTableRoutine(*e); };
+    if (s.kind == StmtKind::kInsert)
+      return std::ranges::any_of(s.table->primary_key, [&](int c) { return calls(s.row_values[c]); });
+    const KeyAccess& k = s.select ? s.select_key : s.where_key;
+    return std::ranges::any_of(k.key, calls) || calls(k.lower) || calls(k.upper);
   }
 
   void Need(const Expr* e) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "planner/analysis/routine_calls.h"
 #include "planner/analysis/statement_predicates.h"
 #include "planner/plan/ir_visit.h"
 #include "planner/plan/procedure_ir.h"
@@ -27,16 +28,21 @@ class Taint {
     if (ir.row_count_variable >= 0) Add(ir.row_count_variable, -4);
     for (int changes = 1; changes > 0;) {
       changes_ = 0;
+      for (size_t v = 0; v < ir.variables.size(); ++v)  // DECLARE x := f(...) of a function that reads
+        if (Refs(ir.variables[v].default_value.get()))
+          Add(static_cast<int>(v), SourceOfExpr(ir.variables[v].default_value.get()));
       Walk(ir.body, std::nullopt);
       changes = changes_;
     }
   }
 
   const std::set<int>& read_derived() const { return read_derived_; }
-  bool Refs(const Expr* e) const { return e && Intersects(VariablesOf(e), read_derived_); }
+  // Whether `e` reads a read-derived variable or calls a function that reads tables.
+  bool Refs(const Expr* e) const { return e && (Intersects(VariablesOf(e), read_derived_) || CallsTableRoutine(*e)); }
   // The statement id of the read a read-derived variable comes from; -2: FOUND; -3: the
   // RETURNING of a write; -4: ROW_COUNT; -5: an EXCEPTION block (whether, and where, an
-  // error stopped its body; a handler's error); -1: unknown.
+  // error stopped its body; a handler's error); -6: a user function that reads tables;
+  // -1: unknown.
   int SourceOf(int var) const {
     auto it = source_.find(var);
     return it == source_.end() ? -1 : it->second;
@@ -92,7 +98,7 @@ class Taint {
   int SourceOfExpr(const Expr* e) const {
     for (int v : VariablesOf(e))
       if (read_derived_.count(v)) return SourceOf(v);
-    return -1;
+    return e && CallsTableRoutine(*e) ? -6 : -1;
   }
 
   // `control`: the source of the read-dependent decision this block runs under, if any.

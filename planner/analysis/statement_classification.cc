@@ -106,6 +106,7 @@ class Classifier {
     if (source == -4) return "ROW_COUNT";
     if (source == -3) return "the RETURNING of a write";
     if (source == -5) return "whether an EXCEPTION block caught an error";
+    if (source == -6) return "a user function that reads tables";
     if (source >= 1) {
       const Stmt& r = *ir_.table_statements[source - 1];
       if (r.query) return fmt::format("the query at line {} (statement {})", r.line, source);
@@ -156,6 +157,10 @@ class Classifier {
     for (const auto& [c, e] : s.assignments)
       if (taint_.Refs(e.get())) why = "a new value depends on a read";
     if (taint_.Refs(s.filter.get())) why = "the WHERE clause depends on a read";
+    // A split piece evaluates the new values alone, where no function body can run.
+    for (const auto& [c, e] : s.assignments)
+      if (e->Contains(ExprKind::kRoutineCall)) why = "a new value calls a user function";
+    if (s.filter && s.filter->Contains(ExprKind::kRoutineCall)) why = "the WHERE clause calls a user function";
     for (const auto& [c, e] : s.assignments)
       if (s.table->InUniqueIndex(c))
         why = fmt::format("column {} is in a UNIQUE index (a split piece could not raise its violation)",

@@ -16,6 +16,7 @@
 #include "planner/binder/check_constraints.h"
 #include "planner/analysis/publish_point.h"
 #include "planner/analysis/read_taint.h"
+#include "planner/analysis/routine_calls.h"
 #include "planner/analysis/sequence_hoisting.h"
 #include "planner/analysis/statement_classification.h"
 #include "planner/plan/ir_visit.h"
@@ -68,10 +69,29 @@ std::string WhyForeignKeyActionsAreSerial(const ProcedureIr& ir) {
   return why;
 }
 
+// The init program runs before the epoch, where a function body that reads tables cannot
+// (its reads belong at the serial position): one it would have to call means the write
+// set is known only as the call runs.
+void RequireInitProgramReadsNothing(const ProcedureIr& ir) {
+  ForEachStmt(ir.init, [&](const Stmt& s) {
+    ForEachOwnExpr(s, [&](const Expr& e) {
+      if (!CallsTableRoutine(e)) return;
+      throw AtLine(NotSupported("a write whose key depends on a user function that reads tables")
+                       .WithDetail("The init program would have to call it before the call runs."),
+                   ir, s.line);
+    });
+  });
+}
+
 }  // namespace
 
 void AnalyzeProcedure(ProcedureIr& ir, const Catalog& catalog) {
+  // now() in a called function is the transaction's: the caller draws it at sequencing.
+  bool callee_reads_now = false;
+  ForEachRoutineCall(ir, [&](const Expr& call) { callee_reads_now = callee_reads_now || call.routine->now_variable >= 0; });
+  if (callee_reads_now) ir.NowVariable();
   HoistSequenceCalls(ir);
+  if (!ir.is_serial()) ir.serial_reason = WhyRoutineCallsAreSerial(ir);
   if (!ir.is_serial()) ir.serial_reason = WhyForeignKeyActionsAreSerial(ir);
   // CHECK constraints, over the drawn sequence values rather than the nextval() calls.
   ForEachStmt(ir.body, [](Stmt& s) { GuardStatement(s); });
@@ -80,6 +100,7 @@ void AnalyzeProcedure(ProcedureIr& ir, const Catalog& catalog) {
   if (!ir.is_serial()) {
     try {
       BuildInitProgram(ir, taint);
+      RequireInitProgramReadsNothing(ir);
     } catch (const SqlError& e) {
       // What no init program can find before the call runs, the call finds as it runs,
       // alone in its epoch.

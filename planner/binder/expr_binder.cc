@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "planner/catalog/catalog.h"
@@ -11,6 +12,7 @@
 #include "planner/parser/pg_nodes.h"
 #include "planner/types/sql_error.h"
 #include "planner/binder/datetime_operators.h"
+#include "planner/binder/routine_resolution.h"
 #include "planner/binder/type_name.h"
 
 namespace caracal::planner {
@@ -838,6 +840,26 @@ ExprPtr ExprBinder::BindSubLink(const PgQuery__Node* node) {
   return e;
 }
 
+ExprPtr ExprBinder::BindRoutineCall(const std::string& name, RoutineArgs args, int location) {
+  std::shared_ptr<const ProcedureIr> routine =
+      ChooseRoutine(name, catalog_->FindProcedures(name), args, /*call=*/false, /*any_kind=*/false, location);
+  if (routine->returns == ProcedureIr::Returns::kTable || routine->returns == ProcedureIr::Returns::kSetOf ||
+      routine->result_columns.size() > 1)
+    throw NotSupported(fmt::format("calling {}, which returns {}, inside an expression", routine->Signature(),
+                                   routine->result_columns.size() > 1 ? "a record" : "a set"),
+                       location)
+        .WithHint("Call it as SELECT ... FROM f(...), or give it a single result.");
+  const std::vector<int> slots = ArgumentSlots(*routine, false);
+  std::vector<int> arranged = *Arrange(*routine, slots, args);
+  // A void function's value is NULL (PostgreSQL prints it as an empty string).
+  SqlType type = routine->result_columns.empty() ? SqlType::Of(TypeId::kText) : routine->result_columns[0].type;
+  auto e = MakeExpr(ExprKind::kRoutineCall, type, location);
+  e->args = ParameterValues(*routine, slots, arranged, args);
+  e->routine_name = routine->name;
+  e->routine = std::move(routine);
+  return e;
+}
+
 ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
   const PgQuery__FuncCall* f = node->func_call;
   int loc = f->location;
@@ -873,17 +895,26 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
                      loc);
     return subqueries_->BindSetReturningCall(f, *this);
   }
+  std::vector<std::shared_ptr<const ProcedureIr>> routines;
+  if (catalog_ != nullptr && names[0] != "pg_catalog") routines = catalog_->FindProcedures(name);
   std::vector<ExprPtr> args;
   std::vector<SqlType> types;
-  for (size_t i = 0; i < f->n_args; ++i) {
-    args.push_back(Bind(f->args[i]));
-    types.push_back(args.back()->type);
+  if (!routines.empty()) {
+    // A builtin function that takes these arguments comes first (pg_catalog is first on
+    // PostgreSQL's search path); otherwise the user function does.
+    RoutineArgs routine_args = BindRoutineArgs(f, *this);
+    for (const ExprPtr& a : routine_args.exprs) types.push_back(a->type);
+    const bool named = std::ranges::any_of(routine_args.names, [](const std::string& n) { return !n.empty(); });
+    if (named || !ResolveFunction(name, types)) return BindRoutineCall(name, std::move(routine_args), loc);
+    args = std::move(routine_args.exprs);
+  } else {
+    for (size_t i = 0; i < f->n_args; ++i) {
+      args.push_back(Bind(f->args[i]));
+      types.push_back(args.back()->type);
+    }
   }
   std::optional<FunctionMatch> m = ResolveFunction(name, types);
   if (!m) {
-    if (catalog_ != nullptr && !catalog_->FindProcedures(name).empty())
-      throw NotSupported(fmt::format("calling the user function {}() inside an expression", name), loc)
-          .WithHint("A call is one transaction: call it on its own, as SELECT f(...), SELECT * FROM f(...) or CALL p(...).");
     std::string sig;
     for (size_t i = 0; i < types.size(); ++i) sig += (i ? ", " : "") + types[i].BaseName();
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), loc)

@@ -17,6 +17,8 @@ struct PgQuery__FuncCall;
 
 namespace caracal::planner {
 
+struct RoutineArgs;
+
 struct NameBinding {
   Slot slot;
   SqlType type;
@@ -105,6 +107,8 @@ class ExprBinder {
   ExprPtr BindConst(const PgQuery__Node* node);
   ExprPtr BindColumnRef(const PgQuery__Node* node);
   ExprPtr BindAExpr(const PgQuery__Node* node);
+  // A call of user function `name` (kRoutineCall); throws 42883 / 42809 / 0A000.
+  ExprPtr BindRoutineCall(const std::string& name, RoutineArgs args, int location);
   ExprPtr BindFuncCall(const PgQuery__Node* node);
   ExprPtr BindAggregateCall(const PgQuery__Node* node, const std::string& name);
   ExprPtr BindAggregate(const PgQuery__Node* node, const std::string& name);

@@ -446,7 +446,7 @@ void DropIndexes(const std::vector<std::string>& names, Catalog& catalog, engine
           .WithHint("Drop or replace that function first.");
     }
     for (const Catalog::DetachedIndex& d : detached) catalog.DropDetachedIndex(d);
-    for (std::shared_ptr<const ProcedureIr>& ir : again) catalog.StoreProcedure(StoredRoutineFor(std::move(ir)), true);
+    StoreRoutines(std::move(again), catalog);
   });
 }
 
@@ -798,7 +798,7 @@ void RewriteTable(Catalog& catalog, engine::Engine& engine, const TableInfo& cur
       catalog.UndoRewrite(std::move(old));
       throw;
     }
-    for (std::shared_ptr<const ProcedureIr>& ir : again) catalog.StoreProcedure(StoredRoutineFor(std::move(ir)), true);
+    StoreRoutines(std::move(again), catalog);
     catalog.FinishRewrite(std::move(old));
   });
 }
@@ -1149,7 +1149,7 @@ DdlOutcome Rename(const PgQuery__RenameStmt* stmt, Catalog& catalog, engine::Eng
       undo();
       throw;
     }
-    for (std::shared_ptr<const ProcedureIr>& ir : again) catalog.StoreProcedure(StoredRoutineFor(std::move(ir)), true);
+    StoreRoutines(std::move(again), catalog);
   });
   return out;
 }
@@ -1235,7 +1235,7 @@ DdlOutcome CreateView(const PgQuery__ViewStmt* stmt, std::string_view text, int 
     }
     std::vector<std::shared_ptr<const ProcedureIr>> again = ReanalyzedProceduresUsing(tables, catalog, true);
     engine.RunExclusive([&] {
-      for (std::shared_ptr<const ProcedureIr>& ir : again) catalog.StoreProcedure(StoredRoutineFor(std::move(ir)), true);
+      StoreRoutines(std::move(again), catalog);
     });
   }
   return {"CREATE VIEW", {}, nullptr};

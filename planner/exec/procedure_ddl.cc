@@ -9,6 +9,7 @@
 #include "planner/binder/procedure_binder.h"
 #include "planner/types/sql_error.h"
 #include "planner/binder/type_name.h"
+#include "planner/analysis/routine_calls.h"
 #include "planner/analysis/write_set_analysis.h"
 
 namespace caracal::planner {
@@ -63,10 +64,60 @@ DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_
                                 existing->Signature()));
   }
   std::shared_ptr<const ProcedureIr> stored = ir;
-  engine.RunExclusive([&] { catalog.StoreProcedure(StoredRoutineFor(stored), stmt->replace); });
+  engine.RunExclusive([&] {
+    catalog.StoreProcedure(StoredRoutineFor(stored), stmt->replace);
+    if (stmt->replace) StoreRoutines({}, catalog);  // its callers bind the new version
+  });
   DdlOutcome out{ir->kind == ProcedureIr::Kind::kProcedure ? "CREATE PROCEDURE" : "CREATE FUNCTION", {}, nullptr};
   out.procedure = stored;
   return out;
+}
+
+namespace {
+
+std::shared_ptr<ProcedureIr> BindFromSource(const ProcedureIr& ir, const Catalog& catalog) {
+  PgParse parse = PgParse::Parse(ir.source);
+  if (parse.size() != 1 || parse.statement(0)->node_case != PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT)
+    throw SqlError(sqlstate::kInternalError, fmt::format("internal error: the source of {} is not one CREATE", ir.Signature()));
+  std::shared_ptr<ProcedureIr> fresh = BindProcedure(parse.statement(0)->create_function_stmt, parse.statement_text(0), catalog);
+  AnalyzeProcedure(*fresh, catalog);
+  return fresh;
+}
+
+// Whether `ir` calls a function that the catalog now holds another version of.
+bool CallsReplacedRoutine(const ProcedureIr& ir, const Catalog& catalog) {
+  bool stale = false;
+  ForEachRoutineCall(ir, [&](const Expr& call) {
+    if (stale) return;
+    stale = true;
+    for (const auto& current : catalog.FindProcedures(call.routine->name))
+      if (current.get() == call.routine.get()) stale = false;
+  });
+  return stale;
+}
+
+}  // namespace
+
+void StoreRoutines(std::vector<std::shared_ptr<const ProcedureIr>> routines, Catalog& catalog) {
+  for (std::shared_ptr<const ProcedureIr>& ir : routines) catalog.StoreProcedure(StoredRoutineFor(std::move(ir)), true);
+  // Up the calls, one level per pass: a caller is bound again once every function it
+  // calls is current (calls cannot form a cycle: a function binds the ones that exist).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const std::shared_ptr<const ProcedureIr>& ir : catalog.Procedures()) {
+      if (!CallsReplacedRoutine(*ir, catalog)) continue;
+      std::shared_ptr<ProcedureIr> fresh;
+      try {
+        fresh = BindFromSource(*ir, catalog);
+      } catch (const SqlError& e) {
+        throw SqlError(sqlstate::kInternalError,
+                       fmt::format("internal error: {}, which calls a replaced function, cannot be compiled again: {}",
+                                   ir->Signature(), e.what()));
+      }
+      catalog.StoreProcedure(StoredRoutineFor(std::move(fresh)), true);
+      changed = true;
+    }
+  }
 }
 
 std::vector<std::shared_ptr<const ProcedureIr>> ReanalyzedProceduresUsing(std::span<const TableInfo* const> tables,
@@ -79,13 +130,8 @@ std::vector<std::shared_ptr<const ProcedureIr>> ReanalyzedProceduresUsing(std::s
       return std::ranges::find(tables, s->table) != tables.end();
     };
     if (std::ranges::none_of(ir->table_statements, uses)) continue;
-    PgParse parse = PgParse::Parse(ir->source);
-    if (parse.size() != 1 || parse.statement(0)->node_case != PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT)
-      throw SqlError(sqlstate::kInternalError, fmt::format("internal error: the source of {} is not one CREATE", ir->Signature()));
     try {
-      std::shared_ptr<ProcedureIr> fresh = BindProcedure(parse.statement(0)->create_function_stmt, parse.statement_text(0), catalog);
-      AnalyzeProcedure(*fresh, catalog);
-      again.push_back(std::move(fresh));
+      again.push_back(BindFromSource(*ir, catalog));
     } catch (const SqlError& e) {
       if (skip_failing) continue;
       throw SqlError(sqlstate::kDependentObjectsStillExist,
@@ -99,9 +145,7 @@ void ReanalyzeProceduresUsing(const TableInfo& table, Catalog& catalog, engine::
   const TableInfo* tables[] = {&table};
   std::vector<std::shared_ptr<const ProcedureIr>> again = ReanalyzedProceduresUsing(tables, catalog);
   if (again.empty()) return;
-  engine.RunExclusive([&] {
-    for (std::shared_ptr<const ProcedureIr>& ir : again) catalog.StoreProcedure(StoredRoutineFor(std::move(ir)), true);
-  });
+  engine.RunExclusive([&] { StoreRoutines(std::move(again), catalog); });
 }
 
 DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine) {
@@ -153,6 +197,19 @@ DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engin
       throw SqlError("42809", fmt::format("{} is not a {}", found->Signature(), kind));
     victims.push_back(found);
   }
+  // A function bound into another's body cannot go (PostgreSQL resolves calls as they run
+  // and would let the caller fail then; here the caller holds the function it binds).
+  for (const auto& victim : victims)
+    for (const auto& other : catalog.Procedures()) {
+      if (std::ranges::find(victims, other) != victims.end()) continue;
+      bool calls = false;
+      ForEachRoutineCall(*other, [&](const Expr& call) { calls = calls || call.routine->Signature() == victim->Signature(); });
+      if (calls)
+        throw SqlError(sqlstate::kDependentObjectsStillExist,
+                       fmt::format("cannot drop {} {} because other objects depend on it", KindName(victim->kind), victim->Signature()))
+            .WithDetail(fmt::format("{} {} calls it", KindName(other->kind), other->Signature()))
+            .WithHint("Drop the functions that call it first, or change it with CREATE OR REPLACE.");
+    }
   engine.RunExclusive([&] {
     for (const auto& ir : victims) catalog.RemoveProcedure(*ir);
   });

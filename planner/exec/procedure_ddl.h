@@ -28,6 +28,13 @@ DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engin
 // (or, with `skip_failing`, left out: its old IR stays, for changes it may ignore safely).
 std::vector<std::shared_ptr<const ProcedureIr>> ReanalyzedProceduresUsing(std::span<const TableInfo* const> tables,
                                                                            const Catalog& catalog, bool skip_failing = false);
+// Stores `routines` in the catalog (each replacing the one with its signature), then
+// binds again, from their source, the procedures that call one of them inside an
+// expression - and so on up the calls - so that every caller runs the function as it now
+// is and is analysed with it (a function that now writes makes its callers serial). Call
+// it between epochs (inside Engine::RunExclusive). A caller that no longer binds is
+// XX000: a replacement keeps the signature and result type, which is all a caller binds.
+void StoreRoutines(std::vector<std::shared_ptr<const ProcedureIr>> routines, Catalog& catalog);
 // The same for one table, storing them in place of the old ones between epochs: after
 // CREATE INDEX, whose entries their writes must now declare.
 void ReanalyzeProceduresUsing(const TableInfo& table, Catalog& catalog, engine::Engine& engine);

@@ -247,6 +247,7 @@ class Executor final : public SubqueryRunner {
     ctx.outer = env.outer;
     ctx.variables = variables_;
     ctx.subqueries = this;
+    ctx.routines = source_.routines;
     return ctx;
   }
   const std::vector<Row>& Cached(int subplan) const {

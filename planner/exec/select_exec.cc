@@ -84,6 +84,7 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
   EvalContext vars_only;
   vars_only.variables = variables;
   vars_only.accelerator = accelerator;
+  vars_only.routines = source.routines;
   std::optional<int64_t> limit = EvalCount(plan.limit, vars_only, "LIMIT", sqlstate::kInvalidRowCountInLimit);
   int64_t offset = EvalCount(plan.offset, vars_only, "OFFSET", sqlstate::kInvalidRowCountInOffset).value_or(0);
 

@@ -17,6 +17,7 @@ bool Foldable(ExprKind kind) {
     case ExprKind::kNextval:  // drawn at sequencing
     case ExprKind::kSubquery:  // reads tables
     case ExprKind::kWindowRef:
+    case ExprKind::kRoutineCall:  // runs a body (which may read tables or raise)
       return false;
     default: return true;
   }

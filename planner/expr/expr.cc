@@ -24,6 +24,8 @@ ExprPtr Expr::Clone() const {
   e->subplan = subplan;
   e->tested_values = tested_values;
   e->window_func = window_func;
+  e->routine = routine;
+  e->routine_name = routine_name;
   for (const auto& a : args) e->args.push_back(a->Clone());
   return e;
 }
@@ -32,7 +34,8 @@ bool Expr::Equals(const Expr& o) const {
   if (kind != o.kind || !(type == o.type) || op != o.op || func != o.func || agg != o.agg ||
       negated != o.negated || case_insensitive != o.case_insensitive || args.size() != o.args.size() ||
       distinct != o.distinct || sort != o.sort || filtered != o.filtered || sublink != o.sublink ||
-      subplan != o.subplan || tested_values != o.tested_values || window_func != o.window_func)
+      subplan != o.subplan || tested_values != o.tested_values || window_func != o.window_func ||
+      routine != o.routine)
     return false;
   if (kind == ExprKind::kSlot && !(slot == o.slot)) return false;
   if (kind == ExprKind::kConst) {
@@ -103,6 +106,7 @@ std::string Expr::DebugString() const {
     case ExprKind::kNextval: return fmt::format("NEXTVAL({})", inner);
     case ExprKind::kSubquery: return fmt::format("SUBPLAN{}:{}({})", subplan, static_cast<int>(sublink), inner);
     case ExprKind::kWindowRef: return fmt::format("WINDOW{}:{}({})", subplan, static_cast<int>(window_func), inner);
+    case ExprKind::kRoutineCall: return fmt::format("CALL {}({})", routine_name, inner);
   }
   return "?";
 }

@@ -18,6 +18,8 @@
 
 namespace caracal::planner {
 
+struct ProcedureIr;
+
 enum class SlotSpace : uint8_t {
   kColumn,     // column `index` of the current row (table schema order)
   kVariable,   // a procedure variable or parameter (PL/pgSQL binder)
@@ -67,6 +69,9 @@ enum class ExprKind : uint8_t {
   kSubquery,  // a subquery used as an expression: subplan `subplan` of the query, run with
               // its correlation values (see SubLink); EvalContext::subqueries runs it
   kWindowRef, // a window function call (only before planning rewrites it into a kTuple slot)
+  kRoutineCall,  // a call of the user function `routine`: args are its parameters' values, in
+                 // parameter order (coerced, defaults filled in); EvalContext::routines runs it.
+                 // NULL without a call when the function is STRICT and an argument is NULL
 };
 
 // How a kSubquery uses its rows. kAny/kAll: args[0] is the tested value, compared by `op`
@@ -159,6 +164,10 @@ struct Expr {
   int subplan = -1;                    // kSubquery: the query's subplan; kWindowRef: its window
   uint8_t tested_values = 1;           // kSubquery kAny / kAll: see SubLink
   WindowFunc window_func = WindowFunc::kRowNumber;  // kWindowRef
+  // kRoutineCall: the function as it was when the expression was bound (CREATE OR REPLACE
+  // of it binds its callers again: planner/exec/procedure_ddl.h).
+  std::shared_ptr<const ProcedureIr> routine;
+  std::string routine_name;  // kRoutineCall: the function's name (for messages)
   std::vector<ExprPtr> args;
 
   ExprPtr Clone() const;

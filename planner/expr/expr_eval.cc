@@ -270,6 +270,17 @@ Datum RowAgainstSubquery(const Expr& e, const std::vector<Datum>& params, const 
 // subquery is its one row's value (NULL without rows, an error with more than one); ANY
 // / ALL compare the tested value with each row's value under three-valued logic; ARRAY()
 // collects the values.
+Datum EvalRoutineCall(const Expr& e, const EvalContext& ctx) {
+  std::vector<Datum> args;
+  args.reserve(e.args.size());
+  for (const auto& a : e.args) args.push_back(EvalNode(*a, ctx));
+  if (ctx.routines == nullptr)
+    throw SqlError(sqlstate::kFeatureNotSupported,
+                   fmt::format("calling the user function {}() here is not supported yet", e.routine_name), e.location)
+        .WithHint("Call it in the statement itself rather than through a view, a default or a constraint.");
+  return ctx.routines->Call(e, args);
+}
+
 Datum EvalSubquery(const Expr& e, const EvalContext& ctx) {
   if (ctx.subqueries == nullptr) throw SqlError(sqlstate::kInternalError, "subquery evaluated without its plan");
   const bool tested = e.sublink == SubLink::kAny || e.sublink == SubLink::kAll;
@@ -458,6 +469,7 @@ Datum EvalNode(const Expr& e, const EvalContext& ctx) {
     case ExprKind::kNextval:
       throw SqlError(sqlstate::kFeatureNotSupported, "nextval() is only supported inside procedures (it is drawn at sequencing time)");
     case ExprKind::kSubquery: return EvalSubquery(e, ctx);
+    case ExprKind::kRoutineCall: return EvalRoutineCall(e, ctx);
     case ExprKind::kWindowRef:
       throw SqlError(sqlstate::kWindowingError, "window functions are not allowed here", e.location);
   }

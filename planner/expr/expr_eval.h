@@ -39,6 +39,17 @@ class SubqueryRunner {
   virtual std::optional<Datum> AnyEquals(int subplan, const Datum& value, const SqlType& type) const { return std::nullopt; }
 };
 
+// Runs the user functions expressions call (kRoutineCall): codegen/'s interpreter runs the
+// function's body inside the running transaction, or over the snapshot a query reads.
+class RoutineRunner {
+ public:
+  virtual ~RoutineRunner() = default;
+  // The value of `call` (a kRoutineCall; `args` its evaluated arguments) as its type: NULL
+  // without running the body when the function is STRICT and an argument is NULL, as
+  // PostgreSQL (which evaluates every argument first). Throws what the body raises.
+  virtual Datum Call(const Expr& call, std::span<const Datum> args) const = 0;
+};
+
 // Where slot values come from. Unused spaces stay empty.
 struct EvalContext {
   const engine::RowValue* row = nullptr;  // SlotSpace::kColumn
@@ -51,6 +62,7 @@ struct EvalContext {
   std::span<const Datum> tuple;  // SlotSpace::kTuple
   std::span<const Datum> outer;  // SlotSpace::kOuter
   const SubqueryRunner* subqueries = nullptr;  // kSubquery; null: none in the expression
+  const RoutineRunner* routines = nullptr;     // kRoutineCall; null: none can run here
 };
 
 Datum Eval(const Expr& e, const EvalContext& ctx);

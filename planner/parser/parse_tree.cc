@@ -1,5 +1,7 @@
 #include "planner/parser/parse_tree.h"
 
+#include <functional>
+
 extern "C" {
 #include <pg_query.h>
 #include <pg_query/pg_query.pb-c.h>
@@ -170,13 +172,13 @@ namespace {
 
 // Walks every message field of the protobuf-c tree (libpg_query has a node type per
 // grammar production; a generic walk keeps this independent of them).
-bool MessageCalls(const ProtobufCMessage* m, std::string_view name) {
+bool MessageCalls(const ProtobufCMessage* m, const std::function<bool(std::string_view)>& wanted) {
   if (m == nullptr) return false;
   if (m->descriptor == &pg_query__func_call__descriptor) {
     const auto* f = reinterpret_cast<const PgQuery__FuncCall*>(m);
     if (f->n_funcname > 0) {
       const PgQuery__Node* last = f->funcname[f->n_funcname - 1];
-      if (last->node_case == PG_QUERY__NODE__NODE_STRING && std::string_view(last->string->sval) == name) return true;
+      if (last->node_case == PG_QUERY__NODE__NODE_STRING && wanted(last->string->sval)) return true;
     }
   }
   const ProtobufCMessageDescriptor* d = m->descriptor;
@@ -192,8 +194,8 @@ bool MessageCalls(const ProtobufCMessage* m, std::string_view name) {
       const size_t n = *reinterpret_cast<const size_t*>(base + field.quantifier_offset);
       auto* items = *reinterpret_cast<ProtobufCMessage* const* const*>(base + field.offset);
       for (size_t k = 0; k < n; ++k)
-        if (MessageCalls(items[k], name)) return true;
-    } else if (MessageCalls(*reinterpret_cast<ProtobufCMessage* const*>(base + field.offset), name)) {
+        if (MessageCalls(items[k], wanted)) return true;
+    } else if (MessageCalls(*reinterpret_cast<ProtobufCMessage* const*>(base + field.offset), wanted)) {
       return true;
     }
   }
@@ -203,7 +205,11 @@ bool MessageCalls(const ProtobufCMessage* m, std::string_view name) {
 }  // namespace
 
 bool CallsFunction(const PgQuery__Node* node, std::string_view name) {
-  return MessageCalls(reinterpret_cast<const ProtobufCMessage*>(node), name);
+  return MessageCalls(reinterpret_cast<const ProtobufCMessage*>(node), [&](std::string_view n) { return n == name; });
+}
+
+bool CallsFunction(const PgQuery__Node* node, const std::function<bool(std::string_view)>& wanted) {
+  return MessageCalls(reinterpret_cast<const ProtobufCMessage*>(node), wanted);
 }
 
 }  // namespace caracal::planner

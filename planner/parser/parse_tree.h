@@ -2,6 +2,8 @@
 // with each statement's source text and position kept for error messages.
 #pragma once
 
+#include <functional>
+
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -66,5 +68,7 @@ int LineOf(std::string_view text, int offset);
 // Whether the parse tree under `node` calls a function whose unqualified name is `name`
 // (lower case), e.g. a SELECT that calls nextval().
 bool CallsFunction(const PgQuery__Node* node, std::string_view name);
+// Whether it calls a function whose unqualified name `wanted` accepts.
+bool CallsFunction(const PgQuery__Node* node, const std::function<bool(std::string_view)>& wanted);
 
 }  // namespace caracal::planner

@@ -14,9 +14,14 @@ namespace caracal::planner {
 
 using RowVisitor = std::function<bool(const engine::Key& primary_key, const engine::RowValue& row)>;
 
+class RoutineRunner;
+
 class RowSource {
  public:
   virtual ~RowSource() = default;
+  // Runs the user functions the query's expressions call (EvalContext::routines); null:
+  // none can run over this source.
+  const RoutineRunner* routines = nullptr;
   virtual const engine::Schema& schema(engine::TableId table) = 0;
   // The row with primary key `key`, or nullptr.
   virtual const engine::RowValue* Read(engine::TableId table, const engine::Key& key) = 0;

@@ -28,6 +28,21 @@ class SqlError : public std::runtime_error {
   // without quoting its SQL (codegen/runtime/error_context.h).
   bool plpgsql_level() const { return plpgsql_level_; }
   SqlError& AtPlpgsqlLevel() { plpgsql_level_ = true; return *this; }
+  // The error leaves a user function called inside an expression: its CONTEXT so far is
+  // the called functions' lines, and the caller's statement appends its own
+  // (AppendContext), as PostgreSQL's error context stack prints them, innermost first.
+  SqlError& LeaveCall() {
+    left_call_ = !context_.empty();
+    plpgsql_level_ = false;
+    location_ = -1;  // a position in the called function's text, not the caller's
+    return *this;
+  }
+  bool left_call() const { return left_call_; }
+  SqlError& AppendContext(const std::string& more) {
+    context_ = context_.empty() ? more : context_ + "\n" + more;
+    left_call_ = false;
+    return *this;
+  }
   // Sets the location unless one is already known (the innermost node knows best).
   SqlError& AtLocation(int location) {
     if (location_ < 0) location_ = location;
@@ -53,6 +68,7 @@ class SqlError : public std::runtime_error {
   int location_;
   std::string hint_, detail_, context_;
   bool plpgsql_level_ = false;
+  bool left_call_ = false;
 };
 
 // SQLSTATEs used across the planner, named as PostgreSQL's errcodes.h names them.
