@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace caracal::codegen {
 
 namespace {
@@ -33,6 +35,12 @@ bool Wanted(const SqlError& e, const ProcedureIr& ir) { return (e.context().empt
 
 void AddStatementContext(SqlError& e, const ProcedureIr& ir, const planner::Stmt& s) {
   if (!Wanted(e, ir) || s.plpgsql_what.empty()) return;
+  if (ir.is_sql_function()) {
+    // PostgreSQL names the statement of a SQL function, not a line or the SQL.
+    const auto after = std::upper_bound(ir.sql_statement_lines.begin(), ir.sql_statement_lines.end(), s.line);
+    e.AppendContext(fmt::format("SQL function \"{}\" statement {}", ir.name, std::max<long>(1, after - ir.sql_statement_lines.begin())));
+    return;
+  }
   std::string context;
   if (!s.sql_context.empty() && !e.plpgsql_level()) context = s.sql_context + "\n";
   else if (!s.sql_text.empty() && !e.plpgsql_level()) context = fmt::format("SQL statement \"{}\"\n", s.sql_text);

@@ -13,6 +13,8 @@
 #include "planner/parser/fragment_parser.h"
 #include "planner/parser/plpgsql_parser.h"
 #include "planner/binder/plpgsql_scope.h"
+#include "planner/binder/routine_resolution.h"
+#include "planner/binder/sql_function_body.h"
 #include "planner/binder/query_binder.h"
 #include "planner/types/condition_names.h"
 #include "planner/types/sql_error.h"
@@ -78,6 +80,7 @@ std::string_view PlpgsqlStatementName(std::string_view type, const json& st) {
       {"PLpgSQL_stmt_assert", "at ASSERT"},
       {"PLpgSQL_stmt_execsql", "at SQL statement"},
       {"PLpgSQL_stmt_perform", "at PERFORM"},
+      {"PLpgSQL_stmt_call", "at CALL"},
   };
   if (type == "PLpgSQL_stmt_exit") return st.value("is_exit", false) ? "at EXIT" : "at CONTINUE";
   if (type == "PLpgSQL_stmt_getdiag")
@@ -186,6 +189,7 @@ class ProcedureBinder {
   StmtPtr BindExit(const json& st);
   void BindExecSql(const json& st, Block& out);
   StmtPtr BindPerform(const json& st);
+  StmtPtr BindCall(const json& st);
   StmtPtr BindReturn(const json& st);
   StmtPtr BindReturnNext(const json& st);
   StmtPtr BindReturnQuery(const json& st);
@@ -226,6 +230,9 @@ class ProcedureBinder {
   PlpgsqlScope scope_;
   json datums_;
   std::vector<DatumInfo> datum_info_;
+  int calls_ = 0;        // CALL statements bound so far (their temporaries' names)
+  bool sql_language_ = false;  // LANGUAGE sql: the body is translated (sql_function_body.h)
+  std::string body_text_;      // the AS string
   int for_queries_ = 0;  // FOR-over-query loops bound so far (their hidden variables' names)
   // Expressions that are queries (x := (SELECT ...), IF EXISTS (...)): each is run by a
   // hidden SELECT INTO a temporary placed just before the statement that uses it.
@@ -345,14 +352,19 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
   if (language.empty())
     throw SqlError(sqlstate::kInvalidFunctionDefinition, "no language specified")
         .WithHint("Use LANGUAGE plpgsql.");
-  if (language == "sql")
-    throw NotSupported("LANGUAGE sql functions").WithHint("Write the function in LANGUAGE plpgsql.");
-  if (language != "plpgsql") throw SqlError(sqlstate::kUndefinedObject, fmt::format("language \"{}\" does not exist", language));
+  sql_language_ = language == "sql";
+  if (language != "plpgsql" && language != "sql") throw SqlError(sqlstate::kUndefinedObject, fmt::format("language \"{}\" does not exist", language));
   // libpg_query's PL/pgSQL parser asserts that the body exists, so these are PostgreSQL's
   // own checks, made before it runs.
   if (as_items == 0) throw SqlError(sqlstate::kInvalidFunctionDefinition, "no function body specified");
   if (as_items != 1)
-    throw SqlError(sqlstate::kInvalidFunctionDefinition, "only one AS item needed for language \"plpgsql\"");
+    throw SqlError(sqlstate::kInvalidFunctionDefinition, fmt::format("only one AS item needed for language \"{}\"", language));
+  for (size_t i = 0; i < stmt->n_options; ++i) {
+    const PgQuery__DefElem* d = stmt->options[i]->def_elem;
+    if (std::string_view(d->defname) != "as" || !d->arg) continue;
+    const PgQuery__Node* item = d->arg->node_case == PG_QUERY__NODE__NODE_LIST ? d->arg->list->items[0] : d->arg;
+    if (item->node_case == PG_QUERY__NODE__NODE_STRING) body_text_ = item->string->sval;
+  }
 
   // Parameters: IN / INOUT first (frame slots 0..n-1), then OUT / TABLE columns.
   struct Param {
@@ -844,7 +856,7 @@ void ProcedureBinder::BindStatementKind(std::string_view type, const json& st, B
     Unsupported("cursors", line, "Use FOR loops over key ranges or RETURN QUERY.");
   if (type == "PLpgSQL_stmt_commit" || type == "PLpgSQL_stmt_rollback")
     Unsupported("transaction control in a procedure", line, "Each call is one transaction; RAISE EXCEPTION to roll it back.");
-  if (type == "PLpgSQL_stmt_call") Unsupported("CALL inside a procedure", line);
+  if (type == "PLpgSQL_stmt_call") return out.push_back(BindCall(st));
   Unsupported(fmt::format("the PL/pgSQL statement {}", type.substr(std::string_view("PLpgSQL_stmt_").size())), line);
 }
 
@@ -1393,6 +1405,44 @@ StmtPtr ProcedureBinder::BindPerform(const json& st) {
   }
 }
 
+StmtPtr ProcedureBinder::BindCall(const json& st) {
+  std::string text = QueryOf(Get(st, "expr"));
+  int at = LocateInStatement(text, line_);
+  try {
+    PgParse parse = PgParse::Parse(text);
+    if (parse.size() != 1 || parse.statement(0)->node_case != PG_QUERY__NODE__NODE_CALL_STMT)
+      throw SqlError(sqlstate::kSyntaxError, "CALL needs a procedure call");
+    const PgQuery__FuncCall* call = parse.statement(0)->call_stmt->funccall;
+    std::vector<std::string> names = NameList(call->funcname, call->n_funcname);
+    if (names.size() > 2 || (names.size() == 2 && names[0] != "public"))
+      throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", names[0]), call->location);
+    ExprBinder binder(&scope_, &catalog_);
+    RoutineArgs args = BindRoutineArgs(call, binder);
+    std::shared_ptr<const ProcedureIr> routine =
+        ChooseRoutine(names.back(), catalog_.FindProcedures(names.back()), args, /*call=*/true, false, call->location);
+    if (!routine->out_variables.empty())
+      Unsupported(fmt::format("CALL of {}, which has OUT or INOUT parameters, inside a body", routine->Signature()), line_,
+                  "Make it a function that returns the values, and assign its result.");
+    const std::vector<int> slots = ArgumentSlots(*routine, true);
+    std::vector<int> arranged = *Arrange(*routine, slots, args);
+    auto e = MakeExpr(ExprKind::kRoutineCall, SqlType::Of(TypeId::kText), call->location);
+    e->args = ParameterValues(*routine, slots, arranged, args);
+    e->routine_name = routine->name;
+    e->routine = std::move(routine);
+    // The call's (void) value goes to a temporary nothing reads.
+    const std::string name = fmt::format("$call{}", ++calls_);
+    const int slot = AddVariable(name, SqlType::Of(TypeId::kText), VariableKind::kTemp);
+    auto s = NewStmt(StmtKind::kAssign, line_);
+    s->target = slot;
+    s->value = std::move(e);
+    s->sql_text = text;  // PL/pgSQL runs CALL as an SQL statement: its CONTEXT quotes it
+    return s;
+  } catch (SqlError& e) {
+    e.ShiftLocation(at);
+    throw;
+  }
+}
+
 StmtPtr ProcedureBinder::BindReturnQuery(const json& st) {
   if (st.contains("dynquery")) Unsupported("RETURN QUERY EXECUTE", line_, "Write the query directly.");
   if (ir_->returns != ProcedureIr::Returns::kTable && ir_->returns != ProcedureIr::Returns::kSetOf)
@@ -1606,7 +1656,13 @@ void NumberTableStatements(ProcedureIr& ir, Block& block) {
 
 std::shared_ptr<ProcedureIr> ProcedureBinder::Bind(const PgQuery__CreateFunctionStmt* stmt) {
   BindSignature(stmt);
-  body_ = ParsePlpgsql(text_, has_out_parameters_ && is_setof_);
+  std::optional<std::string> plpgsql;
+  if (sql_language_) {
+    TranslatedSqlBody translated = SqlBodyAsPlpgsql(body_text_, *ir_);
+    plpgsql = std::move(translated.plpgsql);
+    ir_->sql_statement_lines = std::move(translated.statement_lines);
+  }
+  body_ = ParsePlpgsql(text_, has_out_parameters_ && is_setof_, plpgsql);
   // PL/pgSQL's parser checks an alias's target while it parses: PostgreSQL's error points
   // at it and has no CONTEXT line.
   for (const PlpgsqlBody::Alias& a : body_.aliases)

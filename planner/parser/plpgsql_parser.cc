@@ -155,12 +155,25 @@ std::vector<PlpgsqlBody::Alias> TakeAliases(std::string& body, const std::vector
 
 }  // namespace
 
-PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row) {
+PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row, const std::optional<std::string>& body_text) {
   PlpgsqlBody result;
   std::string text(statement_text);
+  if (body_text) {
+    BodyToken given = FindBody(text);
+    if (given.start < 0) throw SqlError(sqlstate::kInternalError, "internal error: no function body to replace");
+    const std::string tag = DollarTagFor(*body_text);
+    text = text.substr(0, given.start) + tag + *body_text + tag + text.substr(given.end);
+    // libpg_query parses the body only of a function in LANGUAGE plpgsql.
+    const std::vector<Token> tokens = Scan(text);
+    for (size_t i = 0; i + 1 < tokens.size(); ++i)
+      if (tokens[i].kind == PG_QUERY__TOKEN__LANGUAGE) {
+        text = text.substr(0, tokens[i + 1].start) + "plpgsql" + text.substr(tokens[i + 1].end);
+        break;
+      }
+  }
   BodyToken body = FindBody(text);
   result.body = body.body;
-  result.body_offset = body.content;
+  result.body_offset = body_text ? -1 : body.content;  // a replaced body is not in the statement
   const std::vector<Token> body_tokens = Scan(body.body);
   result.return_next = ReturnNextExpressions(body.body, body_tokens);
   std::string parsed_body = body.body;

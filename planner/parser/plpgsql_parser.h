@@ -10,6 +10,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -41,8 +42,11 @@ struct PlpgsqlBody {
 
 // Throws SqlError (42601 with PostgreSQL's message and a CONTEXT naming the line) when
 // the body does not parse. `returns_out_row`: the function has OUT parameters or
-// RETURNS TABLE (enables the RETURN NEXT rewrite above).
-PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row);
+// RETURNS TABLE (enables the RETURN NEXT rewrite above). `body_text`: the PL/pgSQL body
+// to parse instead of the statement's own (a SQL function's, translated:
+// binder/sql_function_body.h); positions in it are then unknown (body_offset -1).
+PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row,
+                         const std::optional<std::string>& body_text = std::nullopt);
 
 // A dollar-quote tag ($caracal$, $caracal_$, ...) that does not occur in `body`, to quote
 // it as a function body.

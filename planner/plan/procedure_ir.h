@@ -287,6 +287,10 @@ struct ProcedureIr {
   // now_variable, added (a timestamptz kNow variable) on first use.
   int NowVariable();
   std::string source;  // the whole CREATE statement, for \sf and error positions
+  // LANGUAGE sql (binder/sql_function_body.h): the line of the PL/pgSQL body it was
+  // translated into where each SQL statement starts; empty for PL/pgSQL.
+  std::vector<int> sql_statement_lines;
+  bool is_sql_function() const { return !sql_statement_lines.empty(); }
   // A statement run once as a procedure: an ad-hoc INSERT / UPDATE / DELETE ("INSERT",
   // "UPDATE" or "DELETE", the command tag) or a DO block ("DO"); empty for CREATEd
   // procedures. `source` then holds the statement's text.

@@ -594,6 +594,41 @@ def gen_foreign_keys(rng, n):
     return out
 
 
+def gen_routine_calls(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.3:
+            out.append(f"SELECT pay_fee({rng.randrange(1, 10)}, {rng.randrange(10, 400)});")
+        elif r < 0.4:
+            out.append(f"SELECT tip_richest({rng.choice([5, 10, 20, -1])});")
+        elif r < 0.8:
+            amount = rng.choice([10, 50, 200, 700, -3])
+            out.append(f"SELECT transfer({rng.randrange(1, 9)}, {rng.randrange(1, 9)}, {amount});")
+        elif r < 0.85:
+            out.append(f"SELECT strict_pay({rng.randrange(1, 9)}, {rng.choice([5, 15, -2])});")
+        elif r < 0.92:
+            out.append(f"SELECT open_pair({rng.randrange(9, 16)}, {rng.choice([0, 30, -1])});")
+        else:
+            out.append(f"UPDATE accounts SET balance = balance + clamp({rng.randrange(-50, 50)}) WHERE id = {rng.randrange(1, 9)};")
+    return out
+
+
+def gen_sql_functions(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.4:
+            out.append(f"SELECT sell({rng.randrange(1, 6)}, {rng.randrange(1, 4)});")
+        elif r < 0.6:
+            out.append(f"SELECT restock({rng.randrange(1, 6)}, {rng.randrange(1, 10)});")
+        elif r < 0.8:
+            out.append(f"SELECT order_total({rng.randrange(1, 6)}, {rng.randrange(1, 5)});")
+        else:
+            out.append(f"SELECT cheapest_in_stock(), price_of({rng.randrange(1, 6)});")
+    return out
+
+
 def gen_alter_table(rng, n):
     out = []
     for _ in range(n):

@@ -364,8 +364,11 @@ TEST_F(DdlTest, UnsupportedStatements) {
   EXPECT_EQ(Err("create temporary view v as select 1"), "0A000: temporary views are not supported yet");
   EXPECT_EQ(Err("create schema s"), "0A000: CREATE SCHEMA is not supported yet");
   EXPECT_EQ(Err("insert into t values (1)"), "42P01: relation \"t\" does not exist");
-  EXPECT_EQ(Err("create function f() returns int language sql as 'select 1'"),
-            "0A000: LANGUAGE sql functions are not supported yet");
+  EXPECT_EQ(Err("create function f(out a int, out b int) language sql as 'select 1, 2'"),
+            "0A000: SQL functions with OUT parameters or RETURNS TABLE are not supported yet");
+  EXPECT_EQ(Err("create function f() returns int language sql as 'create table u (a int); select 1'"),
+            "0A000: statements other than SELECT, VALUES, INSERT, UPDATE and DELETE in a SQL function are not "
+            "supported yet");
   // Cursors: the packaged libpg_query cannot parse them; valid code is not blamed.
   ErrorReport cursor = E("create function f() returns int language plpgsql as $$ declare c cursor for select 1; "
                          "v int; begin open c; fetch c into v; close c; return v; end $$");
