@@ -270,7 +270,9 @@ namespace {
 // Whether `e` reads nothing at run time (no slot, aggregate or sequence), so its value is
 // the same on every call: PostgreSQL folds such immutable expressions at plan time.
 bool IsConstantExpr(const Expr& e) {
-  if (e.kind == ExprKind::kSlot || e.kind == ExprKind::kAggRef || e.kind == ExprKind::kNextval) return false;
+  if (e.kind == ExprKind::kSlot || e.kind == ExprKind::kAggRef || e.kind == ExprKind::kNextval ||
+      e.kind == ExprKind::kRoutineCall)
+    return false;
   if (e.kind == ExprKind::kFunc && e.func == planner::Func::kNow) return false;  // the wall clock
   for (const auto& arg : e.args)
     if (!IsConstantExpr(*arg)) return false;
@@ -341,7 +343,18 @@ CgValue ExprEmitter::Emit(const Expr& e) {
     }
     case ExprKind::kSubquery:
     case ExprKind::kWindowRef: break;  // query plans are interpreted (exec/query_exec)
-    case ExprKind::kRoutineCall: break;  // procedures that call functions are interpreted (MakeProcedure)
+    case ExprKind::kRoutineCall: {
+      if (!routine_calls_) break;
+      // Arguments evaluated first, boxed side by side, as Eval does; the call's STRICT
+      // rule is the runner's.
+      std::vector<CgValue> args;
+      for (const auto& arg : e.args) args.push_back(Emit(*arg));
+      llvm::Value* first = BoxAll(e, args);
+      llvm::Value* out = NewTemp();
+      CheckOk(CallRuntime("caracal_rt_routine_call", {state_, b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uintptr_t>(&e)), b_.getPtrTy()), first,
+                                                      b_.getInt32(static_cast<int>(args.size())), out}));
+      return Load(out, e.type.id);
+    }
   }
   Internal("unknown expression kind");
 }

@@ -65,6 +65,10 @@ class ExprEmitter {
   // subscripts, ascii(). Worth it in the -O2 tier; the first tier keeps its IR small,
   // since CREATE FUNCTION waits for it. Off by default.
   void set_fast_paths(bool on) { fast_paths_ = on; }
+  // Whether user function calls (kRoutineCall) compile into calls through the statement
+  // hooks (caracal_rt_routine_call): only in a procedure's body or init function, whose
+  // EvalState carries them. Elsewhere such an expression does not compile. Off by default.
+  void set_routine_calls(bool on) { routine_calls_ = on; }
   // Where failing code branches from now on; returns the block it replaces.
   llvm::BasicBlock* set_error_exit(llvm::BasicBlock* error_exit) { return std::exchange(error_exit_, error_exit); }
 
@@ -203,6 +207,7 @@ class ExprEmitter {
   llvm::BasicBlock* error_exit_;
   ConstantPool& constants_;
   bool fast_paths_ = false;
+  bool routine_calls_ = false;
   int* temp_count_;
   llvm::Value* variables_ = nullptr;
   llvm::Value* group_keys_ = nullptr;

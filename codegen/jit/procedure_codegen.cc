@@ -17,6 +17,7 @@
 #include "codegen/jit/jit_runtime.h"
 #include "codegen/runtime/point_key.h"
 #include "codegen/jit/row_writes.h"
+#include "planner/analysis/routine_calls.h"
 #include "planner/plan/ir_visit.h"
 #include "planner/types/sql_error.h"
 
@@ -105,10 +106,13 @@ class BlockCompiler {
     b_.SetInsertPoint(entry);
     emitter_ = std::make_unique<ExprEmitter>(b_, fn->getArg(0), error_exit_, constants, temps);
     emitter_->set_fast_paths(fast_paths);
+    emitter_->set_routine_calls(true);
   }
 
-  void CompileFunction(const Block& block) {
-    InitializeLocals();
+  // `for_init`: the init program, whose DECLARE defaults that call functions reading
+  // tables stay NULL (as the interpreter's InitializeLocals for_init).
+  void CompileFunction(const Block& block, bool for_init) {
+    InitializeLocals(for_init);
     CompileBlock(block);
     b_.CreateRet(b_.getInt32(static_cast<int32_t>(BlockEnd::kEnd)));
     emitter_->DropUnusedStateLoads();
@@ -155,10 +159,11 @@ class BlockCompiler {
   }
 
   // As the interpreter's InitializeLocals: defaults stored as evaluated, then NOT NULL.
-  void InitializeLocals() {
+  void InitializeLocals(bool for_init) {
     for (size_t i = 0; i < ir_.variables.size(); ++i) {
       const planner::Variable& v = ir_.variables[i];
       if (v.kind != planner::VariableKind::kLocal || !v.default_value) continue;
+      if (for_init && planner::CallsTableRoutine(*v.default_value)) continue;
       ErrorScope scope(*this, &v, ErrorWhere::kLocals);
       CgValue value = emitter_->Emit(*v.default_value);
       if (v.not_null) EmitNotNullCheck(*emitter_, value, v);
@@ -910,7 +915,8 @@ std::unique_ptr<ProcedureCode> ProcedureCode::Compile(Jit& jit, const planner::P
     auto* fn = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, name, module);
     fn->getArg(0)->setName("state");
     BlockCompiler compiler(ir, db, fn, *code->constants_, &temps, fast_paths);
-    compiler.CompileFunction(std::string_view(name) == "caracal_body" ? ir.body : ir.init);
+    const bool init = std::string_view(name) != "caracal_body";
+    compiler.CompileFunction(init ? ir.init : ir.body, init);
   }
   std::vector<std::string> entry_points = {"caracal_body", "caracal_init"};
   // Statement expressions use their own temps (the accelerator's buffer, not the body's).

@@ -5,7 +5,6 @@
 #include "codegen/interpreter/procedure_interpreter.h"
 #include "codegen/jit/compiled_exprs.h"
 #include "codegen/runtime/frame.h"
-#include "planner/analysis/routine_calls.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::codegen {
@@ -39,6 +38,7 @@ class RunnerHooks final : public StatementHooks {
     if (exec_ != nullptr) runner_.Publish();
   }
   void Return(const Datum& value) override { runner_.Return(value); }
+  Datum CallRoutine(const planner::Expr& call, std::span<const Datum> args) override { return runner_.Call(call, args); }
 
  private:
   ProcedureInterpreter& runner_;
@@ -110,7 +110,6 @@ std::unique_ptr<engine::Procedure> MakeProcedure(Jit* jit, std::shared_ptr<const
   if (jit == nullptr) why = "the JIT is off";
   // The compiled body evaluates its assignments inline, where no statement draws.
   else if (!ir->live_sequence_calls.empty()) why = "it draws sequence values as it runs";
-  else if (planner::CallsRoutines(*ir)) why = "it calls user functions, which compiled code does not call yet";
   if (why.empty()) {
     try {
       auto p = std::make_unique<CompiledProcedure>(*jit, ir, catalog, options);

@@ -8,6 +8,7 @@
 // implementation of table access.
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "engine/types/key.h"
@@ -50,6 +51,9 @@ class StatementHooks {
   virtual void Publish() = 0;
   // RETURN value of a function RETURNS <scalar> (already cast to the result type).
   virtual void Return(const planner::Datum& value) = 0;
+  // The value of user function call `call` (a kRoutineCall) on `args`
+  // (planner::RoutineRunner::Call).
+  virtual planner::Datum CallRoutine(const planner::Expr& call, std::span<const planner::Datum> args) = 0;
 };
 
 }  // namespace caracal::codegen

@@ -151,6 +151,14 @@ int32_t caracal_rt_return(EvalState* state, const caracal::planner::Datum* value
   });
 }
 
+int32_t caracal_rt_routine_call(EvalState* state, const caracal::planner::Expr* call, const caracal::planner::Datum* args,
+                                int32_t n, caracal::planner::Datum* out) {
+  return caracal::codegen::Guard(state, [&] {
+    *out = caracal::codegen::Hooks(state).CallRoutine(*call, std::span<const caracal::planner::Datum>(args, static_cast<size_t>(n)));
+    return 1;
+  });
+}
+
 void caracal_rt_error_at(EvalState* state, const void* at, int32_t where) {
   state->error_at = at;
   state->error_where = where;

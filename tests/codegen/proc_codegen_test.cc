@@ -37,6 +37,7 @@ class RecordingHooks : public StatementHooks {
   void Notice(std::string message) override { notices.push_back(std::move(message)); }
   void Publish() override { ++published; }
   void Return(const Datum& value) override { returned.push_back(value); }
+  Datum CallRoutine(const planner::Expr&, std::span<const Datum>) override { return Datum::Null(); }
 
   std::vector<int> delegated;
   std::vector<std::string> notices;
