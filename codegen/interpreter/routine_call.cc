@@ -146,6 +146,9 @@ Datum ProcedureInterpreter::Call(const planner::Expr& call, std::span<const Datu
     throw;
   }
   if (results.empty() || results[0].empty()) return Datum::Null();
+  // CALL of a procedure with OUT / INOUT parameters: their row (the binder assigns each).
+  if (callee.kind == planner::ProcedureIr::Kind::kProcedure && !callee.out_variables.empty())
+    return Datum::Array(std::move(results[0]));
   return std::move(results[0][0]);
 }
 

@@ -189,7 +189,9 @@ class ProcedureBinder {
   StmtPtr BindExit(const json& st);
   void BindExecSql(const json& st, Block& out);
   StmtPtr BindPerform(const json& st);
-  StmtPtr BindCall(const json& st);
+  // CALL p(...): the call, then each OUT / INOUT parameter's value assigned to the
+  // variable passed for it, as PL/pgSQL's CALL does.
+  void BindCall(const json& st, Block& out);
   StmtPtr BindReturn(const json& st);
   StmtPtr BindReturnNext(const json& st);
   StmtPtr BindReturnQuery(const json& st);
@@ -856,7 +858,7 @@ void ProcedureBinder::BindStatementKind(std::string_view type, const json& st, B
     Unsupported("cursors", line, "Use FOR loops over key ranges or RETURN QUERY.");
   if (type == "PLpgSQL_stmt_commit" || type == "PLpgSQL_stmt_rollback")
     Unsupported("transaction control in a procedure", line, "Each call is one transaction; RAISE EXCEPTION to roll it back.");
-  if (type == "PLpgSQL_stmt_call") return out.push_back(BindCall(st));
+  if (type == "PLpgSQL_stmt_call") return BindCall(st, out);
   Unsupported(fmt::format("the PL/pgSQL statement {}", type.substr(std::string_view("PLpgSQL_stmt_").size())), line);
 }
 
@@ -1405,7 +1407,7 @@ StmtPtr ProcedureBinder::BindPerform(const json& st) {
   }
 }
 
-StmtPtr ProcedureBinder::BindCall(const json& st) {
+void ProcedureBinder::BindCall(const json& st, Block& out) {
   std::string text = QueryOf(Get(st, "expr"));
   int at = LocateInStatement(text, line_);
   try {
@@ -1420,23 +1422,47 @@ StmtPtr ProcedureBinder::BindCall(const json& st) {
     RoutineArgs args = BindRoutineArgs(call, binder);
     std::shared_ptr<const ProcedureIr> routine =
         ChooseRoutine(names.back(), catalog_.FindProcedures(names.back()), args, /*call=*/true, false, call->location);
-    if (!routine->out_variables.empty())
-      Unsupported(fmt::format("CALL of {}, which has OUT or INOUT parameters, inside a body", routine->Signature()), line_,
-                  "Make it a function that returns the values, and assign its result.");
     const std::vector<int> slots = ArgumentSlots(*routine, true);
     std::vector<int> arranged = *Arrange(*routine, slots, args);
-    auto e = MakeExpr(ExprKind::kRoutineCall, SqlType::Of(TypeId::kText), call->location);
+    // The variable each OUT / INOUT parameter's value goes back to.
+    std::vector<int> targets;
+    for (int o : routine->out_variables) {
+      const size_t i = static_cast<size_t>(std::ranges::find(slots, o) - slots.begin());
+      const int arg = i < arranged.size() ? arranged[i] : -1;
+      const Expr* given = arg >= 0 ? args.exprs[static_cast<size_t>(arg)].get() : nullptr;
+      if (given == nullptr || given->kind != ExprKind::kSlot || given->slot.space != SlotSpace::kVariable)
+        throw SqlError(sqlstate::kSyntaxError,
+                       fmt::format("procedure parameter \"{}\" is an output parameter but corresponding argument is not "
+                                   "writable",
+                                   routine->variables[static_cast<size_t>(o)].name));
+      CheckAssignable(given->slot.index, line_);
+      targets.push_back(given->slot.index);
+    }
+    // With OUT parameters the call's value is their row, as an array of the values.
+    const SqlType type = targets.empty() ? SqlType::Of(TypeId::kText) : SqlType::ArrayOf(SqlType::Of(TypeId::kText));
+    auto e = MakeExpr(ExprKind::kRoutineCall, type, call->location);
     e->args = ParameterValues(*routine, slots, arranged, args);
     e->routine_name = routine->name;
+    const std::shared_ptr<const ProcedureIr> callee = routine;
     e->routine = std::move(routine);
-    // The call's (void) value goes to a temporary nothing reads.
     const std::string name = fmt::format("$call{}", ++calls_);
-    const int slot = AddVariable(name, SqlType::Of(TypeId::kText), VariableKind::kTemp);
+    const int slot = AddVariable(name, type, VariableKind::kTemp);
     auto s = NewStmt(StmtKind::kAssign, line_);
     s->target = slot;
     s->value = std::move(e);
     s->sql_text = text;  // PL/pgSQL runs CALL as an SQL statement: its CONTEXT quotes it
-    return s;
+    out.push_back(std::move(s));
+    for (size_t k = 0; k < targets.size(); ++k) {
+      const Variable& param = callee->variables[static_cast<size_t>(callee->out_variables[k])];
+      auto element = MakeExpr(ExprKind::kSubscript, param.type);
+      element->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, slot}, type));
+      element->args.push_back(MakeConst(Datum::Int(static_cast<int64_t>(k) + 1), SqlType::Of(TypeId::kInt4)));
+      const Variable& target = ir_->variables[static_cast<size_t>(targets[k])];
+      auto assign = NewStmt(StmtKind::kAssign, line_);
+      assign->target = targets[k];
+      assign->value = Coerce(std::move(element), target.type, CastContext::kAssignment, target.name);
+      out.push_back(std::move(assign));
+    }
   } catch (SqlError& e) {
     e.ShiftLocation(at);
     throw;

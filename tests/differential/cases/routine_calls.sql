@@ -151,6 +151,29 @@ BEGIN
   RETURN balance_of(p_id) + balance_of(p_id + 100);
 END $$;
 
+-- CALL with INOUT and OUT parameters: the values come back into the variables passed.
+CREATE PROCEDURE split_fee(INOUT amount integer, OUT fee_part integer, rate integer DEFAULT 10)
+LANGUAGE plpgsql AS $$
+BEGIN
+  fee_part := amount * rate / 100;
+  amount := amount - fee_part;
+END $$;
+
+CREATE FUNCTION net_of(p integer) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  a integer := p;
+  f integer;
+  n numeric;
+BEGIN
+  CALL split_fee(a, f);
+  n := 1;
+  CALL split_fee(amount => a, fee_part => f, rate => 50);
+  RETURN a || '/' || f;
+END $$;
+
+SELECT net_of(100), net_of(7), net_of(NULL);
+
 SELECT clamp(-5), clamp(5000), clamp(NULL), clamp(50, hi => 40), clamp(7, 10, 20);
 SELECT label('ann'), label(suffix => '?', who => 'bo'), tier_of(NULL), tier_of(450);
 SELECT id, balance, tier_of(balance) AS tier, fee(id, 200) AS fee FROM accounts WHERE clamp(balance, 0, 500) >= 300 ORDER BY id;
