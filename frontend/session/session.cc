@@ -166,6 +166,20 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
       return result;
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
     case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: return RunSetting(stmt);
+    case PG_QUERY__NODE__NODE_CREATE_EXTENSION_STMT: {
+      // PL/pgSQL is built in, as it is installed in every PostgreSQL database; there are
+      // no others (pg_dump scripts and migrations create it IF NOT EXISTS).
+      const PgQuery__CreateExtensionStmt* x = stmt->create_extension_stmt;
+      const std::string name = x->extname ? x->extname : "";
+      if (name != "plpgsql")
+        throw planner::SqlError(planner::sqlstate::kFeatureNotSupported, fmt::format("extension \"{}\" is not available", name))
+            .WithHint("Only plpgsql, which is built in, exists here.");
+      if (!x->if_not_exists)
+        throw planner::SqlError("42710", fmt::format("extension \"{}\" already exists", name));
+      result.notices.push_back(fmt::format("extension \"{}\" already exists, skipping", name));
+      result.tag = "CREATE EXTENSION";
+      return result;
+    }
     case PG_QUERY__NODE__NODE_VACUUM_STMT: {
       // Nothing to reclaim or measure by hand: garbage collection runs with the epochs,
       // and plans use the tables' live sizes. The tables named must exist.

@@ -1,5 +1,7 @@
 #include "frontend/session/settings.h"
 
+#include <algorithm>
+
 extern "C" {
 #include <pg_query/pg_query.pb-c.h>
 }
@@ -59,6 +61,11 @@ struct Settings::Parameter {
   // Engine parameters: read from and write to EngineOptions.
   std::function<std::string(const engine::EngineOptions&)> get;
   std::function<void(engine::EngineOptions&, const std::string&)> set;
+  // A PostgreSQL parameter this database takes only some values of: which ones, and a
+  // HINT for the rest (SET to another value is 0A000, never silently ignored).
+  std::function<bool(const std::string&)> supported;
+  std::string unsupported_hint;
+  bool list = false;  // SET takes a list of values (search_path = "$user", public)
 };
 
 namespace {
@@ -109,6 +116,43 @@ Parameter Plain(std::string name, Parameter::Kind kind, std::string description,
   p.choices = std::move(choices);
   p.read_only = read_only;
   return p;
+}
+
+// A parameter clients and pg_dump set, with `supported` saying which of its values this
+// database has.
+Parameter Limited(std::string name, Parameter::Kind kind, std::string description, std::function<bool(const std::string&)> supported,
+                  std::string hint, std::vector<std::string> choices = {}) {
+  Parameter p = Plain(std::move(name), kind, std::move(description), std::move(choices));
+  p.supported = std::move(supported);
+  p.unsupported_hint = std::move(hint);
+  return p;
+}
+
+// A value as compared for "the same as now": case, '-' and '_' aside (UTF8 = utf-8).
+std::string Comparable(const std::string& v) {
+  std::string out;
+  for (char c : Lower(v))
+    if (c != '-' && c != '_' && c != '\'' && c != ' ') out.push_back(c);
+  return out;
+}
+
+// 0 with or without a unit: a timeout that is off.
+bool IsZeroDuration(const std::string& v) {
+  const std::string c = Comparable(v);
+  return c == "0" || c == "0ms" || c == "0s" || c == "0min" || c == "0h" || c == "0d";
+}
+
+bool OnlyPublic(const std::string& path) {
+  std::string item;
+  for (size_t i = 0; i <= path.size(); ++i) {
+    if (i < path.size() && path[i] != ',') {
+      if (path[i] != ' ' && path[i] != '"') item.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(path[i]))));
+      continue;
+    }
+    if (!item.empty() && item != "public" && item != "$user" && item != "pg_catalog") return false;
+    item.clear();
+  }
+  return true;
 }
 
 // Every parameter, by name. The engine ones mirror engine/execution/engine_options.h.
@@ -163,7 +207,44 @@ const std::map<std::string, Parameter>& Registry() {
         Plain("client_encoding", Parameter::Kind::kString, "Sets the client's character set encoding.", {"utf8"}, true),
         Plain("standard_conforming_strings", Parameter::Kind::kString, "Causes '...' strings to treat backslashes literally.",
               {}, true),
+        [] {
+          Parameter p = Limited("search_path", Parameter::Kind::kString,
+                                "Sets the schema search order for names that are not schema-qualified.", OnlyPublic,
+                                "Only the public schema exists here.");
+          p.list = true;
+          return p;
+        }(),
+        Limited("statement_timeout", Parameter::Kind::kString, "Sets the maximum allowed duration of any statement (0: none).",
+                IsZeroDuration, "Statements are not timed out here.", {}),
+        Limited("lock_timeout", Parameter::Kind::kString, "Sets the maximum allowed duration of any wait for a lock (0: none).",
+                IsZeroDuration, "Nothing waits for locks here: transactions run in serial order.", {}),
+        Limited("idle_in_transaction_session_timeout", Parameter::Kind::kString,
+                "Sets the maximum allowed idle time between queries, when in a transaction (0: none).",
+                IsZeroDuration, "Sessions are not timed out here.", {}),
+        Limited("idle_session_timeout", Parameter::Kind::kString, "Sets the maximum allowed idle time between queries (0: none).",
+                IsZeroDuration, "Sessions are not timed out here.", {}),
+        Limited("default_tablespace", Parameter::Kind::kString, "Sets the default tablespace to create tables and indexes in.",
+                [](const std::string& v) { return v.empty(); }, "There are no tablespaces here."),
+        Limited("default_table_access_method", Parameter::Kind::kString, "Sets the default table access method for new tables.",
+                [](const std::string& v) { return Lower(v) == "heap"; }, "Tables are the engine's multi-versioned rows."),
+        Limited("timezone", Parameter::Kind::kString, "Sets the time zone for displaying and interpreting time stamps.",
+                [](const std::string& v) { return Comparable(v) == "utc" || Comparable(v) == "etc/utc" || Comparable(v) == "gmt"; },
+                "Only UTC is supported yet."),
+        Limited("datestyle", Parameter::Kind::kString, "Sets the display format for date and time values.",
+                [](const std::string& v) { return Comparable(v) == "iso,mdy" || Comparable(v) == "iso"; },
+                "Dates print as ISO, MDY here."),
+        Limited("intervalstyle", Parameter::Kind::kString, "Sets the display format for interval values.",
+                [](const std::string& v) { return Lower(v) == "postgres"; }, "Intervals print in the postgres style here."),
+        Plain("check_function_bodies", Parameter::Kind::kBool,
+              "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE (here they are always bound and checked)."),
+        Plain("row_security", Parameter::Kind::kBool, "Enable row security (there are no row security policies here)."),
+        Plain("xmloption", Parameter::Kind::kEnum, "Sets whether XML data is to be considered as documents or content fragments.",
+              {"content", "document"}),
+        IntPlain("extra_float_digits", -15, 3,
+                 "Sets the number of digits displayed for floating-point values (floats always print their shortest exact form here)."),
     };
+    for (Parameter& p : list)
+      if (p.name == "datestyle") p.list = true;  // SET datestyle = ISO, MDY
     std::map<std::string, Parameter> m;
     for (Parameter& p : list) m.emplace(p.name, std::move(p));
     return m;
@@ -189,6 +270,18 @@ Settings::Settings(const engine::EngineOptions& initial) : engine_(initial) {
   values_["caracal.checkpoint_interval_s"] = "300";
   values_["caracal.checkpoint_log_mb"] = "256";
   values_["caracal.data_directory"] = "";
+  values_["search_path"] = "\"$user\", public";
+  for (const char* timeout : {"statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout", "idle_session_timeout"})
+    values_[timeout] = "0";
+  values_["default_tablespace"] = "";
+  values_["default_table_access_method"] = "heap";
+  values_["timezone"] = "UTC";
+  values_["datestyle"] = "ISO, MDY";
+  values_["intervalstyle"] = "postgres";
+  values_["check_function_bodies"] = "on";
+  values_["row_security"] = "on";
+  values_["xmloption"] = "content";
+  values_["extra_float_digits"] = "1";
   resets_ = values_;
 }
 
@@ -256,14 +349,31 @@ void Settings::Store(const Parameter& p, const std::string& value) {
 
 void Settings::Set(const std::string& raw, const std::optional<std::vector<std::string>>& values) {
   const Parameter& p = Find(raw);
-  if (p.read_only) throw SqlError(kCantChangeRuntimeParam, fmt::format("parameter \"{}\" cannot be changed", p.name));
+  if (p.read_only) {
+    // Setting one to the value it has (SET client_encoding = 'UTF8') changes nothing.
+    if (values && values->size() == 1 && Comparable(values->front()) == Comparable(values_.at(p.name))) return;
+    throw SqlError(kCantChangeRuntimeParam, fmt::format("parameter \"{}\" cannot be changed", p.name));
+  }
   if (!values) {
     Store(p, resets_.at(p.name));
     return;
   }
-  if (values->size() != 1)
-    throw SqlError(planner::sqlstate::kSyntaxError, fmt::format("SET {} takes only one argument", p.name));
-  Store(p, Canonical(p, values->front()));
+  std::string value;
+  if (p.list) {
+    for (const std::string& v : *values) {
+      // A schema name that needs quotes keeps them, as PostgreSQL shows search_path.
+      const bool plain = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
+      value += (value.empty() ? "" : ", ") + (p.name == "search_path" && !plain ? "\"" + v + "\"" : v);
+    }
+  } else {
+    if (values->size() != 1)
+      throw SqlError(planner::sqlstate::kSyntaxError, fmt::format("SET {} takes only one argument", p.name));
+    value = Canonical(p, values->front());
+  }
+  if (p.supported && !p.supported(value))
+    throw SqlError(planner::sqlstate::kFeatureNotSupported, fmt::format("{} = '{}' is not supported", p.name, value))
+        .WithHint(p.unsupported_hint);
+  Store(p, value);
 }
 
 void Settings::Reset(const std::string& raw) {

@@ -103,6 +103,14 @@ TEST_F(DdlTest, CallersFollowTheFunctionsTheyCall) {
   EXPECT_EQ(Q("drop function total(); drop function n_of(int)"), "DROP FUNCTION");
 }
 
+// PL/pgSQL is built in: CREATE EXTENSION IF NOT EXISTS plpgsql (pg_dump, migrations) is
+// PostgreSQL's NOTICE; any other extension is refused by name.
+TEST_F(DdlTest, ThePlpgsqlExtensionIsBuiltIn) {
+  EXPECT_EQ(Q("create extension if not exists plpgsql"), "CREATE EXTENSION");
+  EXPECT_EQ(Err("create extension plpgsql"), "42710: extension \"plpgsql\" already exists");
+  EXPECT_EQ(Err("create extension if not exists pgcrypto"), "0A000: extension \"pgcrypto\" is not available");
+}
+
 // A call through a view runs over the snapshot, where no function body can: refused.
 TEST_F(DdlTest, CallsThroughViewsAreRefused) {
   ASSERT_EQ(Q("create table t (k int primary key); insert into t values (1)"), "INSERT 0 1");

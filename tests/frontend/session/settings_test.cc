@@ -18,6 +18,23 @@ class SettingsTest : public SessionTest {
   }
 };
 
+// What drivers and pg_dump's preamble set: the values this database has are accepted,
+// any other is 0A000 with a HINT (never ignored), and a read-only parameter may be set to
+// the value it has.
+TEST_F(SettingsTest, PostgresSessionParametersTakeTheValuesThisDatabaseHas) {
+  for (const char* ok : {"SET statement_timeout = 0", "SET lock_timeout = '0s'", "SET idle_in_transaction_session_timeout = 0",
+                         "SET client_encoding = 'UTF8'", "SET standard_conforming_strings = on", "SET search_path = public",
+                         "SET search_path = \"$user\", public", "SELECT 1", "SET default_tablespace = ''",
+                         "SET check_function_bodies = false", "SET xmloption = content", "SET row_security = off",
+                         "SET TIME ZONE 'UTC'", "SET DateStyle = ISO, MDY", "SET extra_float_digits = 3"})
+    EXPECT_NE(Q(ok), "") << ok;
+  EXPECT_EQ(Q("SHOW search_path"), "\"$user\", public");
+  EXPECT_EQ(Err("SET statement_timeout = '5s'"), "0A000: statement_timeout = '5s' is not supported");
+  EXPECT_EQ(Err("SET search_path = app, public"), "0A000: search_path = 'app, public' is not supported");
+  EXPECT_EQ(Err("SET timezone = 'Europe/Paris'"), "0A000: timezone = 'Europe/Paris' is not supported");
+  EXPECT_EQ(Err("SET client_encoding = 'LATIN1'"), "55P02: parameter \"client_encoding\" cannot be changed");
+}
+
 TEST_F(SettingsTest, EngineSettingsTakeEffect) {
   EXPECT_EQ(session_.engine().options().workers, 1);
   EXPECT_EQ(Q("SET caracal.workers = 3"), "SET");
