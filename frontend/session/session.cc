@@ -540,7 +540,10 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
     }
     const PgQuery__Node* stmt = parsed.node;
     if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) return SubmitCall(std::move(*call), text);
-    const bool insert_select = stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT && planner::IsInsertSelect(stmt->insert_stmt, *catalog_);
+    // An INSERT ... SELECT that calls a user function runs as a transaction, not a load:
+    // the function's body reads at a serial position.
+    const bool insert_select = stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT &&
+                               planner::IsInsertSelect(stmt->insert_stmt, *catalog_) && !CallsUserFunction(stmt);
     // A SELECT after WITH queries that write is a transaction like any write.
     // So is one that draws sequence values.
     const bool select_writes =

@@ -277,7 +277,8 @@ Datum EvalRoutineCall(const Expr& e, const EvalContext& ctx) {
   if (ctx.routines == nullptr)
     throw SqlError(sqlstate::kFeatureNotSupported,
                    fmt::format("calling the user function {}() here is not supported yet", e.routine_name), e.location)
-        .WithHint("Call it in the statement itself rather than through a view, a default or a constraint.");
+        .WithHint("This expression is evaluated outside a transaction (a view read from the snapshot, a bulk load, a "
+                  "default, a constraint), where no function body runs; call the function in the statement itself.");
   return ctx.routines->Call(e, args);
 }
 

@@ -201,3 +201,7 @@ END $$;
 SELECT pay_fee(2, 100), pay_fee(3, 100);
 SELECT id, account, amount, note FROM ledger WHERE note = 'fee' ORDER BY id;
 SELECT id, balance FROM accounts WHERE id IN (2, 3) ORDER BY id;
+-- Ad-hoc statements that call a function that writes run as one transaction each.
+INSERT INTO ledger SELECT log_entry(id, 1, 'bulk'), id, 2, 'outer' FROM accounts WHERE id = 2;
+UPDATE accounts SET balance = balance + log_entry(id, 3, 'update')::integer * 0 WHERE id = 3;
+SELECT id, account, amount, note FROM ledger WHERE note IN ('bulk', 'outer', 'update') ORDER BY id, note;
