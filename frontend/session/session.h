@@ -127,8 +127,6 @@ class Session {
   // the queries running then, and a query whose catalog changed between its start and its
   // run fails (40001) instead of reading tables that may be gone.
   PendingResult StartStatement(const planner::ParsedStatement& stmt, const std::string& text, bool defer_queries = false);
-  // Whether the statement calls a user function anywhere (then a SELECT runs as a transaction).
-  bool CallsUserFunction(const PgQuery__Node* stmt) const;
   // The columns `stmt` would return, without running it (a call's or a SELECT's plan;
   // SHOW and EXPLAIN run, as they change nothing); nullopt for a statement without rows.
   // Throws planner::SqlError when the statement does not plan.
@@ -154,6 +152,10 @@ class Session {
   void set_copy_input(planner::CopyInput input) { copy_input_ = std::move(input); }
 
  private:
+  // Whether the statement calls a user function anywhere (then a SELECT or an INSERT ...
+  // SELECT runs as a transaction).
+  bool CallsUserFunction(const PgQuery__Node* stmt) const;
+
   class Replayer;  // recovery's ReplayHost (session_replay.cc)
 
   // `compile_now`: compile a procedure CREATE FUNCTION stores at once (recovery, which

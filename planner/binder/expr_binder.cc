@@ -849,15 +849,9 @@ ExprPtr ExprBinder::BindRoutineCall(const std::string& name, RoutineArgs args, i
                                    routine->result_columns.size() > 1 ? "a record" : "a set"),
                        location)
         .WithHint("Call it as SELECT ... FROM f(...), or give it a single result.");
-  const std::vector<int> slots = ArgumentSlots(*routine, false);
-  std::vector<int> arranged = *Arrange(*routine, slots, args);
   // A void function's value is NULL (PostgreSQL prints it as an empty string).
   SqlType type = routine->result_columns.empty() ? SqlType::Of(TypeId::kText) : routine->result_columns[0].type;
-  auto e = MakeExpr(ExprKind::kRoutineCall, type, location);
-  e->args = ParameterValues(*routine, slots, arranged, args);
-  e->routine_name = routine->name;
-  e->routine = std::move(routine);
-  return e;
+  return RoutineCallExpr(std::move(routine), args, /*call=*/false, type, location);
 }
 
 ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {

@@ -1423,7 +1423,7 @@ void ProcedureBinder::BindCall(const json& st, Block& out) {
     std::shared_ptr<const ProcedureIr> routine =
         ChooseRoutine(names.back(), catalog_.FindProcedures(names.back()), args, /*call=*/true, false, call->location);
     const std::vector<int> slots = ArgumentSlots(*routine, true);
-    std::vector<int> arranged = *Arrange(*routine, slots, args);
+    const std::vector<int> arranged = *Arrange(*routine, slots, args);
     // The variable each OUT / INOUT parameter's value goes back to.
     std::vector<int> targets;
     for (int o : routine->out_variables) {
@@ -1440,11 +1440,8 @@ void ProcedureBinder::BindCall(const json& st, Block& out) {
     }
     // With OUT parameters the call's value is their row, as an array of the values.
     const SqlType type = targets.empty() ? SqlType::Of(TypeId::kText) : SqlType::ArrayOf(SqlType::Of(TypeId::kText));
-    auto e = MakeExpr(ExprKind::kRoutineCall, type, call->location);
-    e->args = ParameterValues(*routine, slots, arranged, args);
-    e->routine_name = routine->name;
     const std::shared_ptr<const ProcedureIr> callee = routine;
-    e->routine = std::move(routine);
+    ExprPtr e = RoutineCallExpr(std::move(routine), args, /*call=*/true, type, call->location);
     const std::string name = fmt::format("$call{}", ++calls_);
     const int slot = AddVariable(name, type, VariableKind::kTemp);
     auto s = NewStmt(StmtKind::kAssign, line_);

@@ -121,6 +121,17 @@ std::vector<ExprPtr> ParameterValues(const ProcedureIr& ir, const std::vector<in
   return values;
 }
 
+ExprPtr RoutineCallExpr(std::shared_ptr<const ProcedureIr> routine, RoutineArgs& args, bool call, const SqlType& type,
+                        int location) {
+  const std::vector<int> slots = ArgumentSlots(*routine, call);
+  const std::vector<int> arranged = *Arrange(*routine, slots, args);
+  auto e = MakeExpr(ExprKind::kRoutineCall, type, location);
+  e->args = ParameterValues(*routine, slots, arranged, args);
+  e->routine_name = routine->name;
+  e->routine = std::move(routine);
+  return e;
+}
+
 std::shared_ptr<const ProcedureIr> ChooseRoutine(const std::string& name,
                                                  const std::vector<std::shared_ptr<const ProcedureIr>>& candidates,
                                                  const RoutineArgs& args, bool call, bool any_kind, int location) {

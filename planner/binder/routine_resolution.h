@@ -49,6 +49,11 @@ std::optional<std::vector<int>> Arrange(const ProcedureIr& ir, const std::vector
 std::vector<ExprPtr> ParameterValues(const ProcedureIr& ir, const std::vector<int>& slots, const std::vector<int>& arranged,
                                      RoutineArgs& args);
 
+// The kRoutineCall of `routine` with `args` (which Arrange must accept; `call`: CALL's
+// argument list), of result type `type`, at `location`.
+ExprPtr RoutineCallExpr(std::shared_ptr<const ProcedureIr> routine, RoutineArgs& args, bool call, const SqlType& type,
+                        int location);
+
 // The routine of `candidates` (those named `name`) that takes `args`, preferring exact
 // type matches. `call`: the statement is CALL, which wants a procedure (any kind when
 // `any_kind`); otherwise a function. Throws 42883 (`function f(integer) does not
