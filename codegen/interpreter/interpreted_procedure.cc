@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "codegen/interpreter/procedure_interpreter.h"
+#include "codegen/interpreter/sequence_names.h"
 #include "codegen/runtime/frame.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/types/sql_error.h"
@@ -44,13 +45,8 @@ void InterpretedProcedure::Sequence(engine::SequenceContext& ctx, engine::TxnInp
   Frame frame = MakeFrame(*ir_, input);
   planner::EvalContext eval;
   eval.variables = frame.vars;
-  for (const planner::SequenceCall& call : ir_->sequence_calls) {
-    planner::Datum name = planner::Eval(*call.sequence_name, eval);
-    if (name.is_null()) throw planner::SqlError("22004", "nextval: the sequence name is null");
-    const planner::SequenceInfo* seq = catalog_.FindSequence(name.s);
-    if (seq == nullptr) throw planner::SqlError("42P01", "relation \"" + name.s + "\" does not exist");
-    input.sequence_values.push_back(ctx.NextVal(seq->engine_name));
-  }
+  for (const planner::SequenceCall& call : ir_->sequence_calls)
+    input.sequence_values.push_back(ctx.NextVal(SequenceEngineName(call, eval, catalog_)));
   // now() is drawn at sequencing too, so it is an input: the log replays the same value.
   if (ir_->now_variable >= 0) input.sequence_values.push_back(TimestampNow());
 }

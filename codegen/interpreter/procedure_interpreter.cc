@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "codegen/interpreter/sequence_names.h"
 #include "codegen/jit/compiled_exprs.h"
 #include "codegen/runtime/engine_row_sources.h"
 #include "codegen/runtime/error_context.h"
@@ -57,7 +58,7 @@ planner::RowIdentity ProcedureInterpreter::NextRowIdentity(const Stmt& s, uint64
   // A called function's statement ids are its own: its rows are numbered across the
   // transaction instead, under a statement number no procedure has (only serial
   // transactions' calls write, so nothing declared these identities before).
-  if (nested_) return planner::RowIdentityOf(serial_id, kNestedCallStatement, (*nested_identity_rows_)++);
+  if (nested()) return planner::RowIdentityOf(serial_id, kNestedCallStatement, (*nested_identity_rows_)++);
   const size_t at = static_cast<size_t>(s.id);
   if (identity_rows_.size() <= at) identity_rows_.resize(at + 1, 0);
   return planner::RowIdentityOf(serial_id, s.id, identity_rows_[at]++);
@@ -196,13 +197,10 @@ void ProcedureInterpreter::DrawSequences(const Stmt& s) {
   if (exec_ == nullptr)
     throw SqlError("XX000", fmt::format("internal error: statement {} (line {}) draws sequence values outside execution",
                                         s.id, s.line));
+  const EvalContext ctx = FrameContext();
   for (int i : s.draws) {
     const planner::SequenceCall& call = ir_.live_sequence_calls[static_cast<size_t>(i)];
-    Datum name = Eval(*call.sequence_name);
-    if (name.is_null()) throw SqlError("22004", "nextval: the sequence name is null");
-    const planner::SequenceInfo* seq = catalog_.FindSequence(name.s);
-    if (seq == nullptr) throw SqlError("42P01", "relation \"" + name.s + "\" does not exist");
-    frame_.var(call.variable) = Datum::Int(exec_->NextVal(seq->engine_name));
+    frame_.var(call.variable) = Datum::Int(exec_->NextVal(SequenceEngineName(call, ctx, catalog_)));
   }
 }
 
@@ -770,7 +768,7 @@ void ProcedureInterpreter::RunUpdate(const Stmt& s) {
   const engine::Schema& schema = exec_->table(table.id).schema();
   // (The analysis leaves out of ApplyRowUpdate an UPDATE that may break a UNIQUE index:
   // a split piece could not raise the violation.)
-  if (s.access && s.access->apply_row_update && s.where_key.kind == planner::KeyAccess::Kind::kPoint && !nested_) {
+  if (s.access && s.access->apply_row_update && s.where_key.kind == planner::KeyAccess::Kind::kPoint && !nested()) {
     // A read-modify-write the engine may run as a separate piece (split-on-demand): the
     // callback owns a copy of the frame values it reads.
     std::optional<engine::Key> computed;
@@ -978,7 +976,7 @@ void ProcedureInterpreter::RunRaise(const Stmt& s) {
 }
 
 void ProcedureInterpreter::Publish() {
-  if (published_ || nested_) return;  // a called function's publish point is its caller's
+  if (published_ || nested()) return;  // a called function's publish point is its caller's
   // Nothing may fail after the publish point: an ad-hoc statement's deferred checks run first.
   if (foreign_keys_ && foreign_keys_->has_pending()) foreign_keys_->EndOfStatement();
   exec_->Publish();

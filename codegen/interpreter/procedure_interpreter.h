@@ -222,10 +222,10 @@ class ProcedureInterpreter final : public planner::RoutineRunner {
   std::vector<uint32_t> identity_rows_;  // rows NextRowIdentity numbered, per statement id
   // A nested call's (Nest): its rows go to the caller, not to the client, and it never
   // publishes; the identities of its rows are numbered across the transaction's calls.
-  bool nested_ = false;
   bool nested_in_serial_ = false;
   int call_depth_ = 0;
-  std::vector<std::vector<planner::Datum>>* call_results_ = nullptr;
+  std::vector<std::vector<planner::Datum>>* call_results_ = nullptr;  // set: a nested call
+  bool nested() const { return call_results_ != nullptr; }
   uint32_t* nested_identity_rows_ = nullptr;
   mutable uint32_t own_nested_identity_rows_ = 0;  // the transaction's count, when we are its procedure
   // See KeptRangeRows.

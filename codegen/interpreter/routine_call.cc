@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "codegen/interpreter/procedure_interpreter.h"
+#include "codegen/interpreter/sequence_names.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/types/sql_error.h"
 
@@ -101,7 +102,6 @@ class NestedExecContext final : public engine::ExecContext {
 }  // namespace
 
 void ProcedureInterpreter::Nest(const Nesting& nesting) {
-  nested_ = true;
   call_depth_ = nesting.depth;
   nested_in_serial_ = nesting.in_serial;
   nested_identity_rows_ = nesting.rows;
@@ -123,21 +123,16 @@ Datum ProcedureInterpreter::Call(const planner::Expr& call, std::span<const Datu
   if (callee.row_count_variable >= 0) frame.var(callee.row_count_variable) = Datum::Int(0);
   // now() is the transaction's (the analysis gave the caller a now() slot for it).
   if (callee.now_variable >= 0 && ir_.now_variable >= 0) frame.var(callee.now_variable) = frame_.vars[ir_.now_variable];
-  NestedExecContext nested(exec_);
+  NestedExecContext transaction(exec_);
   // The values the callee would have drawn at sequencing, drawn as it starts (a caller of a
   // function that draws is serial, so this is its serial position, as in PostgreSQL).
-  for (const planner::SequenceCall& draw : callee.sequence_calls) {
-    planner::EvalContext ctx;
-    ctx.variables = frame.vars;
-    Datum name = planner::Eval(*draw.sequence_name, ctx);
-    if (name.is_null()) throw SqlError("22004", "nextval: the sequence name is null");
-    const planner::SequenceInfo* seq = catalog_.FindSequence(name.s);
-    if (seq == nullptr) throw SqlError("42P01", "relation \"" + name.s + "\" does not exist");
-    frame.var(draw.variable) = Datum::Int(nested.NextVal(seq->engine_name));
-  }
+  planner::EvalContext over_frame;
+  over_frame.variables = frame.vars;
+  for (const planner::SequenceCall& draw : callee.sequence_calls)
+    frame.var(draw.variable) = Datum::Int(transaction.NextVal(SequenceEngineName(draw, over_frame, catalog_)));
   std::vector<std::vector<Datum>> results;
-  ProcedureInterpreter runner(callee, catalog_, nested, frame);
-  uint32_t* rows = nested_ ? nested_identity_rows_ : &own_nested_identity_rows_;
+  ProcedureInterpreter runner(callee, catalog_, transaction, frame);
+  uint32_t* rows = nested() ? nested_identity_rows_ : &own_nested_identity_rows_;
   runner.Nest(Nesting{call_depth_ + 1, serial(), rows, &results});
   try {
     runner.Run();

@@ -240,8 +240,13 @@ const std::map<std::string, Parameter>& Registry() {
         Plain("row_security", Parameter::Kind::kBool, "Enable row security (there are no row security policies here)."),
         Plain("xmloption", Parameter::Kind::kEnum, "Sets whether XML data is to be considered as documents or content fragments.",
               {"content", "document"}),
-        IntPlain("extra_float_digits", -15, 3,
-                 "Sets the number of digits displayed for floating-point values (floats always print their shortest exact form here)."),
+        [] {
+          // PostgreSQL 12+ prints the shortest exact form for any value above 0, as here.
+          Parameter p = IntPlain("extra_float_digits", -15, 3, "Sets the number of digits displayed for floating-point values.");
+          p.supported = [](const std::string& v) { return std::stoi(v) > 0; };
+          p.unsupported_hint = "Floats always print their shortest exact form here.";
+          return p;
+        }(),
     };
     for (Parameter& p : list)
       if (p.name == "datestyle") p.list = true;  // SET datestyle = ISO, MDY

@@ -48,6 +48,7 @@ END $$;
 SELECT add_tax(10), add_tax(10, 0.5), add_tax(NULL), add_tax(rate => 0, p => 3.333);
 SELECT price_of(2), price_of(99), cheapest_in_stock();
 SELECT * FROM in_stock(5);
+SELECT * FROM in_stock(1000);
 SELECT touch();
 SELECT id, add_tax(price) FROM items WHERE price_of(id) > 0.6 ORDER BY id;
 

@@ -31,6 +31,7 @@ TEST_F(SettingsTest, PostgresSessionParametersTakeTheValuesThisDatabaseHas) {
   EXPECT_EQ(Q("SHOW search_path"), "\"$user\", public");
   EXPECT_EQ(Err("SET statement_timeout = '5s'"), "0A000: statement_timeout = '5s' is not supported");
   EXPECT_EQ(Err("SET search_path = app, public"), "0A000: search_path = 'app, public' is not supported");
+  EXPECT_EQ(Err("SET extra_float_digits = 0"), "0A000: extra_float_digits = '0' is not supported");
   EXPECT_EQ(Err("SET timezone = 'Europe/Paris'"), "0A000: timezone = 'Europe/Paris' is not supported");
   EXPECT_EQ(Err("SET client_encoding = 'LATIN1'"), "55P02: parameter \"client_encoding\" cannot be changed");
 }
