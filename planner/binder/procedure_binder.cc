@@ -1,5 +1,7 @@
 #include "planner/binder/procedure_binder.h"
 
+#include "planner/binder/plpgsql_binder.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,19 +25,14 @@
 
 namespace caracal::planner {
 
+namespace plpgsql_json {
+
 namespace {
-
-using json = nlohmann::json;
-
-// PostgreSQL's elog levels, as pg_query_parse_plpgsql reports RAISE's.
-constexpr int kElogLog = 15, kElogInfo = 17, kElogNotice = 18, kElogWarning = 19, kElogError = 21;
-// PLpgSQL_raise_option types.
-constexpr int kRaiseErrcode = 0, kRaiseMessage = 1, kRaiseDetail = 2, kRaiseHint = 3;
-
 const json& NullJson() {
   static const json kNull;
   return kNull;
 }
+}  // namespace
 
 // A member of a JSON object, or null: the tree is read defensively (pg_query's JSON
 // leaves out zero and false values).
@@ -59,6 +56,17 @@ std::string QueryOf(const json& expr) {
   const json& e = Get(expr, "PLpgSQL_expr");
   return e.is_object() ? e.value("query", "") : std::string();
 }
+
+}  // namespace plpgsql_json
+
+using namespace plpgsql_json;
+
+namespace {
+
+// PostgreSQL's elog levels, as pg_query_parse_plpgsql reports RAISE's.
+constexpr int kElogLog = 15, kElogInfo = 17, kElogNotice = 18, kElogWarning = 19, kElogError = 21;
+// PLpgSQL_raise_option types.
+constexpr int kRaiseErrcode = 0, kRaiseMessage = 1, kRaiseDetail = 2, kRaiseHint = 3;
 
 // How PL/pgSQL's CONTEXT names a statement of this kind (plpgsql_stmt_typename, with
 // the "at" exec_stmts puts before it).
@@ -136,143 +144,7 @@ bool IsSqlstate(const std::string& s) {
   return true;
 }
 
-class ProcedureBinder {
- public:
-  ProcedureBinder(const Catalog& catalog, std::string_view text)
-      : catalog_(catalog), text_(text), ir_(std::make_shared<ProcedureIr>()), scope_(*ir_) {}
-
-  std::shared_ptr<ProcedureIr> Bind(const PgQuery__CreateFunctionStmt* stmt);
-
- private:
-  struct DatumInfo {
-    int slot = -1;
-    std::string record;  // a record variable (no slot): its name
-    // `r t%ROWTYPE`: a record whose fields are t's columns from its declaration on (their
-    // slots, in column order); empty for `record`, which takes its fields from each
-    // query that assigns it.
-    std::vector<int> row_fields;
-  };
-
-  void BindSignature(const PgQuery__CreateFunctionStmt* stmt);
-  SqlType ParameterType(const PgQuery__TypeName* t) const;
-  SqlType TypeFromText(const std::string& typname, int line);
-  int AddVariable(std::string name, SqlType type, VariableKind kind);
-
-  // Datums, in the order PL/pgSQL created them while parsing (see README.md).
-  void SkipRowDatums();
-  void DeclareBlockVariables(const json& block, Block& out, bool top_level);
-  StmtPtr BindExceptionHandlers(const json& exceptions, Block body);
-  void BindGetStackedDiagnostics(const json& st, Block& out);
-  int DeclareLoopVariable(const json& var);
-  int SlotOfVarno(int varno, int line) const;
-  std::vector<int> IntoTargets(const json& target, int line) const;
-  // The parameter slot an ALIAS FOR names, or -1.
-  int AliasSlot(const PlpgsqlBody::Alias& alias) const;
-  // The record variable a FOR loop's or INTO's target is, or "" (a list of scalar
-  // variables); with `row_fields`, the fields of a %ROWTYPE record.
-  std::string RecordTarget(const json& target, std::vector<int>* row_fields = nullptr) const;
-  // Gives record `record` the fields `columns` (new variables named record.column), read
-  // as record.column from here on; returns their slots.
-  std::vector<int> SetRecordShape(const std::string& record, const std::vector<OutputColumn>& columns);
-
-  Block BindStatements(const json& list);
-  void BindStatement(const json& node, Block& out);
-  void BindStatementKind(std::string_view type, const json& st, Block& out);
-  void BindBlock(const json& st, Block& out);
-  StmtPtr BindAssign(const json& st);
-  StmtPtr BindIf(const json& st);
-  StmtPtr BindCase(const json& st, Block& out);
-  StmtPtr BindForRange(const json& st);
-  StmtPtr BindForEach(const json& st);
-  void BindForQuery(const json& st, Block& out);
-  StmtPtr BindLoop(const json& st, bool with_condition);
-  StmtPtr BindExit(const json& st);
-  void BindExecSql(const json& st, Block& out);
-  StmtPtr BindPerform(const json& st);
-  // CALL p(...): the call, then each OUT / INOUT parameter's value assigned to the
-  // variable passed for it, as PL/pgSQL's CALL does.
-  void BindCall(const json& st, Block& out);
-  StmtPtr BindReturn(const json& st);
-  StmtPtr BindReturnNext(const json& st);
-  StmtPtr BindReturnQuery(const json& st);
-  StmtPtr BindRaise(const json& st);
-  StmtPtr BindAssert(const json& st);
-  void BindGetDiagnostics(const json& st, Block& out);
-  void ReturningIntoOfLoop(std::vector<StmtPtr>& stmts, std::vector<int> targets, const std::string& record, bool strict,
-                           const std::vector<OutputColumn>& returning);
-
-  // Expressions: PL/pgSQL hands them over as text; they are parsed as `SELECT <expr>`.
-  ExprPtr BindExpr(const std::string& text, int line, const std::function<ExprPtr(ExprBinder&, const PgQuery__Node*)>& bind);
-  ExprPtr BindValue(const json& expr, int line);
-  ExprPtr BindCondition(const json& expr, int line, std::string_view clause);
-  ExprPtr BindAssignmentTo(const std::string& text, int line, int slot);
-  ExprPtr BindElementAssignment(const std::string& target, const std::string& value, int slot);
-  // The query `stmt` (an expression's text `text` as SELECT) run by a hidden SELECT INTO
-  // appended to pending_; returns the parse of a reference to its temporary, for `bind`.
-  std::string HoistExpressionQuery(const PgQuery__SelectStmt* stmt, const std::string& text, int line);
-  // pending_, taken.
-  Block TakePending() { return std::exchange(pending_, {}); }
-  // Byte offset of `text` (an expression or statement PL/pgSQL extracted from line
-  // `line` of the body) in the statement text; -1 if it cannot be found.
-  int LocateInStatement(const std::string& text, int line) const;
-
-  StmtPtr NewStmt(StmtKind kind, int line) const;
-  // The errors PL/pgSQL raises itself (CASE without ELSE, ASSERT, RETURNING INTO's row
-  // count): RAISE EXCEPTION of `sqlstate` / `message` [/ HINT `hint`], and that RAISE
-  // under `IF cond`.
-  StmtPtr CheckRaise(const char* sqlstate, std::string message, const char* hint, int line) const;
-  StmtPtr RaiseIf(ExprPtr cond, const char* sqlstate, std::string message, const char* hint, int line) const;
-  void CheckAssignable(int slot, int line) const;
-  [[noreturn]] void Unsupported(const std::string& what, int line, const std::string& hint = {}) const;
-
-  const Catalog& catalog_;
-  std::string text_;
-  PlpgsqlBody body_;
-  std::shared_ptr<ProcedureIr> ir_;
-  PlpgsqlScope scope_;
-  json datums_;
-  std::vector<DatumInfo> datum_info_;
-  int calls_ = 0;        // CALL statements bound so far (their temporaries' names)
-  bool sql_language_ = false;  // LANGUAGE sql: the body is translated (sql_function_body.h)
-  std::string body_text_;      // the AS string
-  int for_queries_ = 0;  // FOR-over-query loops bound so far (their hidden variables' names)
-  // Expressions that are queries (x := (SELECT ...), IF EXISTS (...)): each is run by a
-  // hidden SELECT INTO a temporary placed just before the statement that uses it.
-  // BindExpr leaves them here; BindStatement puts them in place (IF's ELSIF and WHILE
-  // take theirs themselves: they evaluate their conditions more than once or not at all).
-  Block pending_;
-  int expression_queries_ = 0;
-  // Hidden variables, FOUND and ROW_COUNT for set-based writes bound as loops.
-  class LoopHost final : public DmlLoopHost {
-   public:
-    explicit LoopHost(ProcedureBinder& binder) : binder_(binder) {}
-    int AddVariable(std::string name, SqlType type, VariableKind kind) override {
-      return binder_.AddVariable(std::move(name), type, kind);
-    }
-    int FoundVariable() override { return binder_.ir_->found_variable; }
-    int RowCountVariable() override {
-      if (binder_.ir_->row_count_variable < 0)
-        binder_.ir_->row_count_variable = binder_.AddVariable("$row_count", SqlType::Of(TypeId::kInt8), VariableKind::kRowCount);
-      return binder_.ir_->row_count_variable;
-    }
-    bool AllowsReturning() const override { return true; }  // discarded, or INTO (BindExecSql)
-
-   private:
-    ProcedureBinder& binder_;
-  };
-  LoopHost loops_{*this};
-  // The CONTEXT line of an error in the expression being bound, when it is an assignment's.
-  std::string assignment_context_;
-  size_t cursor_ = 0;         // the next datum not yet attributed to a declaration
-  int line_ = 0;              // line of the statement being bound (error CONTEXT)
-  std::vector<std::string> loop_labels_;  // labels of the enclosing loops ("" if none)
-  std::vector<int> body_line_starts_;
-  bool has_out_parameters_ = false;
-  bool is_setof_ = false;
-  bool top_level_done_ = false;  // the function's outermost block has been entered
-  std::vector<std::vector<int>> handler_errors_;  // the error slots of each enclosing handler, innermost last
-  size_t return_next_used_ = 0;   // RETURN NEXT expressions taken from body_.return_next
-};
+}  // namespace
 
 [[noreturn]] void ProcedureBinder::Unsupported(const std::string& what, int line, const std::string& hint) const {
   SqlError e = NotSupported(what);
@@ -587,14 +459,21 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
       SkipRowDatums();
       continue;
     }
-    SqlType var_type = TypeFromText(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""), line);
+    // A cursor variable holds its portal's name; a bound cursor's is its own name
+    // (cursor_binder.cc, and the declaration's rewrite in cursor_statements.h).
+    const bool refcursor = Lower(typname) == "refcursor";
+    const std::optional<size_t> bound =
+        refcursor && d.contains("default_val") ? CursorMarkerNumber(QueryOf(Get(d, "default_val"))) : std::nullopt;
+    SqlType var_type = refcursor ? SqlType::Of(TypeId::kText) : TypeFromText(typname, line);
     int slot = AddVariable(name, var_type, VariableKind::kLocal);
     Variable& v = ir_->variables[slot];
     v.constant = d.value("isconst", false);
     v.not_null = d.value("notnull", false);
     v.line = line;
     ExprPtr init;
-    if (d.contains("default_val")) init = BindAssignmentTo(QueryOf(Get(d, "default_val")), line, slot);
+    if (bound) init = MakeConst(Datum::String(name), var_type);
+    else if (d.contains("default_val")) init = BindAssignmentTo(QueryOf(Get(d, "default_val")), line, slot);
+    if (refcursor) DeclareCursor(slot, bound ? &body_.cursors.at(*bound) : nullptr, line);
     if (v.not_null && !init)
       throw SqlError("22004", fmt::format("variable \"{}\" must have a default value, since it's declared NOT NULL", name));
     // A default that runs a query is an assignment after that query; so is every default
@@ -822,7 +701,9 @@ void ProcedureBinder::BindStatement(const json& node, Block& out) {
   pending_ = std::move(outer_pending);
   out.insert(out.begin() + static_cast<std::ptrdiff_t>(first), std::make_move_iterator(pending.begin()),
              std::make_move_iterator(pending.end()));
-  for (size_t i = first; i < out.size(); ++i) NameForContext(*out[i], PlpgsqlStatementName(type, st));
+  std::string_view name = PlpgsqlStatementName(type, st);
+  if (std::optional<size_t> n = CursorStatementOf(type, st)) name = CursorStatementName(body_.cursors.at(*n));
+  for (size_t i = first; i < out.size(); ++i) NameForContext(*out[i], name);
   line_ = saved_line;
 }
 
@@ -837,6 +718,7 @@ void ProcedureBinder::BindStatementKind(std::string_view type, const json& st, B
   if (type == "PLpgSQL_stmt_while") return out.push_back(BindLoop(st, true));
   if (type == "PLpgSQL_stmt_loop") return out.push_back(BindLoop(st, false));
   if (type == "PLpgSQL_stmt_exit") return out.push_back(BindExit(st));
+  if (std::optional<size_t> n = CursorStatementOf(type, st)) return BindCursorStatement(body_.cursors.at(*n), st, out);
   if (type == "PLpgSQL_stmt_execsql") return BindExecSql(st, out);
   if (type == "PLpgSQL_stmt_perform") return out.push_back(BindPerform(st));
   if (type == "PLpgSQL_stmt_return") {
@@ -1096,16 +978,7 @@ StmtPtr ProcedureBinder::BindForEach(const json& st) {
 //   FOR $forN_i IN 1..$forN_rows LOOP targets := $forN_c[$forN_i]; body END LOOP
 // so that the read, the loop and the writes in the body are the ordinary statements
 // the analyses already classify (writes keyed by a target are `dependent`).
-void ProcedureBinder::BindForQuery(const json& st, Block& out) {
-  std::vector<int> row_fields;
-  std::string record = RecordTarget(Get(st, "var"), &row_fields);
-  std::vector<int> targets;
-  if (record.empty()) targets = IntoTargets(Get(st, "var"), line_);
-  if (!row_fields.empty()) {  // a %ROWTYPE record: its fields, as a target list
-    targets = row_fields;
-    record.clear();
-  }
-  const std::string query = QueryOf(Get(st, "query"));
+StmtPtr ProcedureBinder::BindRowCollector(const std::string& query, const std::string& prefix) {
   StmtPtr read;
   try {
     PgParse parse = PgParse::Parse(query);
@@ -1120,27 +993,19 @@ void ProcedureBinder::BindForQuery(const json& st, Block& out) {
   read->line = line_;
   read->sql_text = query;
   read->collect = true;
-  const int n = for_queries_++;
   const std::vector<OutputColumn>& columns = QueryColumns(*read);
   for (size_t c = 0; c < columns.size(); ++c) {
     if (columns[c].type.is_array()) Unsupported("FOR over a query with an array column", line_, "Select the array's elements instead.");
-    read->into.push_back(AddVariable(fmt::format("$for{}_{}", n, c), SqlType::ArrayOf(columns[c].type), VariableKind::kTemp));
+    read->into.push_back(AddVariable(fmt::format("{}{}", prefix, c), SqlType::ArrayOf(columns[c].type), VariableKind::kTemp));
   }
-  const SqlType int4 = SqlType::Of(TypeId::kInt4);
   // The row count is the last INTO target: to the analyses, one more value of the read.
-  const int rows = AddVariable(fmt::format("$for{}_rows", n), int4, VariableKind::kTemp);
-  read->into.push_back(rows);
-  // The record's fields are variables of the columns' types, read as record.column from
-  // here on (a later query that assigns the record gives it other fields).
-  if (!record.empty()) targets = SetRecordShape(record, columns);
+  read->into.push_back(AddVariable(prefix + "rows", SqlType::Of(TypeId::kInt4), VariableKind::kTemp));
+  return read;
+}
 
-  auto loop = NewStmt(StmtKind::kForRange, line_);
-  loop->label = st.value("label", "");
-  loop->lower = MakeConst(Datum::Int(1), int4);
-  loop->upper = MakeSlot(Slot{SlotSpace::kVariable, rows}, int4);
-  loop->target = AddVariable(fmt::format("$for{}_i", n), int4, VariableKind::kLoopVar);
-  // Each iteration assigns every target: a column's element, NULL past the last column
-  // (PL/pgSQL's rule for a target list longer than the row).
+void ProcedureBinder::AssignRowTargets(const Stmt& read, const std::vector<OutputColumn>& columns, int index,
+                                       const std::vector<int>& targets, Block& out) {
+  const SqlType int4 = SqlType::Of(TypeId::kInt4);
   for (size_t t = 0; t < targets.size(); ++t) {
     const Variable& v = ir_->variables[targets[t]];
     ExprPtr value;
@@ -1148,8 +1013,8 @@ void ProcedureBinder::BindForQuery(const json& st, Block& out) {
       value = std::make_unique<Expr>();
       value->kind = ExprKind::kSubscript;
       value->type = columns[t].type;
-      value->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, read->into[t]}, ir_->variables[read->into[t]].type));
-      value->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, loop->target}, int4));
+      value->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, read.into[t]}, ir_->variables[read.into[t]].type));
+      value->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, index}, int4));
       value = Coerce(std::move(value), v.type, CastContext::kAssignment, v.name);
     } else {
       value = MakeConst(Datum::Null(), v.type);
@@ -1157,8 +1022,35 @@ void ProcedureBinder::BindForQuery(const json& st, Block& out) {
     auto assign = NewStmt(StmtKind::kAssign, line_);
     assign->target = targets[t];
     assign->value = std::move(value);
-    loop->body.push_back(std::move(assign));
+    out.push_back(std::move(assign));
   }
+}
+
+void ProcedureBinder::BindForQuery(const json& st, Block& out) {
+  std::vector<int> row_fields;
+  std::string record = RecordTarget(Get(st, "var"), &row_fields);
+  std::vector<int> targets;
+  if (record.empty()) targets = IntoTargets(Get(st, "var"), line_);
+  if (!row_fields.empty()) {  // a %ROWTYPE record: its fields, as a target list
+    targets = row_fields;
+    record.clear();
+  }
+  const int n = for_queries_++;
+  StmtPtr read = BindRowCollector(QueryOf(Get(st, "query")), fmt::format("$for{}_", n));
+  const std::vector<OutputColumn>& columns = QueryColumns(*read);
+  const SqlType int4 = SqlType::Of(TypeId::kInt4);
+  // The record's fields are variables of the columns' types, read as record.column from
+  // here on (a later query that assigns the record gives it other fields).
+  if (!record.empty()) targets = SetRecordShape(record, columns);
+
+  auto loop = NewStmt(StmtKind::kForRange, line_);
+  loop->label = st.value("label", "");
+  loop->lower = MakeConst(Datum::Int(1), int4);
+  loop->upper = MakeSlot(Slot{SlotSpace::kVariable, read->into.back()}, int4);
+  loop->target = AddVariable(fmt::format("$for{}_i", n), int4, VariableKind::kLoopVar);
+  // Each iteration assigns every target: a column's element, NULL past the last column
+  // (PL/pgSQL's rule for a target list longer than the row).
+  AssignRowTargets(*read, columns, loop->target, targets, loop->body);
   scope_.PushBlock(loop->label);
   loop_labels_.push_back(loop->label);
   Block body = BindStatements(st.value("body", json::array()));
@@ -1661,6 +1553,8 @@ StmtPtr ProcedureBinder::BindAssert(const json& st) {
 
 // ---------------------------------------------------------------------------------------
 
+namespace {
+
 void NumberTableStatements(ProcedureIr& ir, Block& block) {
   for (auto& s : block) {
     bool table_statement = (s->table != nullptr || s->query != nullptr) &&
@@ -1676,6 +1570,8 @@ void NumberTableStatements(ProcedureIr& ir, Block& block) {
     NumberTableStatements(ir, s->else_block);
   }
 }
+
+}  // namespace
 
 std::shared_ptr<ProcedureIr> ProcedureBinder::Bind(const PgQuery__CreateFunctionStmt* stmt) {
   BindSignature(stmt);
@@ -1712,8 +1608,6 @@ std::shared_ptr<ProcedureIr> ProcedureBinder::Bind(const PgQuery__CreateFunction
   NumberTableStatements(*ir_, ir_->body);
   return ir_;
 }
-
-}  // namespace
 
 std::shared_ptr<ProcedureIr> BindProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_view statement_text,
                                            const Catalog& catalog) {

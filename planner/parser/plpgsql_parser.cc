@@ -12,33 +12,12 @@ extern "C" {
 #include <memory>
 #include <vector>
 
+#include "planner/parser/sql_tokens.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
 
 namespace {
-
-struct Token {
-  int start, end;
-  PgQuery__Token kind;
-};
-
-// The tokens of `text` by PostgreSQL's own scanner; empty if it cannot scan.
-std::vector<Token> Scan(const std::string& text) {
-  std::vector<Token> tokens;
-  PgQueryScanResult scan = pg_query_scan(text.c_str());
-  if (scan.error == nullptr) {
-    PgQuery__ScanResult* result =
-        pg_query__scan_result__unpack(nullptr, scan.pbuf.len, reinterpret_cast<const uint8_t*>(scan.pbuf.data));
-    if (result != nullptr) {
-      for (size_t i = 0; i < result->n_tokens; ++i)
-        tokens.push_back({result->tokens[i]->start, result->tokens[i]->end, result->tokens[i]->token});
-      pg_query__scan_result__free_unpacked(result, nullptr);
-    }
-  }
-  pg_query_free_scan_result(scan);
-  return tokens;
-}
 
 // Where the body string sits in the statement: the string constant after AS.
 struct BodyToken {
@@ -49,10 +28,10 @@ struct BodyToken {
 
 BodyToken FindBody(const std::string& text) {
   BodyToken found;
-  std::vector<Token> tokens = Scan(text);
+  std::vector<SqlToken> tokens = ScanSql(text);
   for (size_t i = 0; i + 1 < tokens.size(); ++i) {
     if (tokens[i].kind != PG_QUERY__TOKEN__AS || tokens[i + 1].kind != PG_QUERY__TOKEN__SCONST) continue;
-    const Token& t = tokens[i + 1];
+    const SqlToken& t = tokens[i + 1];
     std::string_view raw = std::string_view(text).substr(t.start, t.end - t.start);
     found.start = t.start;
     found.end = t.end;
@@ -76,7 +55,7 @@ BodyToken FindBody(const std::string& text) {
 
 // `body` (scanned into `tokens`) with kReturnNextOutRow after each bare RETURN NEXT;
 // unchanged if there is none.
-std::string MarkReturnNext(const std::string& body, const std::vector<Token>& tokens) {
+std::string MarkReturnNext(const std::string& body, const std::vector<SqlToken>& tokens) {
   std::string out;
   size_t copied = 0;
   for (size_t i = 0; i + 2 < tokens.size(); ++i) {
@@ -95,7 +74,7 @@ std::string MarkReturnNext(const std::string& body, const std::vector<Token>& to
 
 // The expression after each RETURN NEXT of `body` (scanned into `tokens`), up to its ';',
 // with its line.
-std::vector<std::pair<int, std::string>> ReturnNextExpressions(const std::string& body, const std::vector<Token>& tokens) {
+std::vector<std::pair<int, std::string>> ReturnNextExpressions(const std::string& body, const std::vector<SqlToken>& tokens) {
   std::vector<std::pair<int, std::string>> out;
   for (size_t i = 0; i + 1 < tokens.size(); ++i) {
     if (tokens[i].kind != PG_QUERY__TOKEN__RETURN || tokens[i + 1].kind != PG_QUERY__TOKEN__NEXT) continue;
@@ -117,34 +96,26 @@ std::vector<std::pair<int, std::string>> ReturnNextExpressions(const std::string
   return out;
 }
 
-// A word as PL/pgSQL folds it: unquoted words to lower case, "quoted" ones as written.
-std::string FoldWord(std::string_view word) {
-  if (word.size() >= 2 && word.front() == '"' && word.back() == '"') return std::string(word.substr(1, word.size() - 2));
-  std::string out(word);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // Takes the `name ALIAS FOR target;` declarations out of `body` (scanned into `tokens`):
 // each is blanked (newlines kept, so lines and offsets stay) and listed. An alias after
 // the first BEGIN belongs to a nested block.
-std::vector<PlpgsqlBody::Alias> TakeAliases(std::string& body, const std::vector<Token>& tokens) {
+std::vector<PlpgsqlBody::Alias> TakeAliases(std::string& body, const std::vector<SqlToken>& tokens) {
   std::vector<PlpgsqlBody::Alias> aliases;
   int first_begin = -1;
-  for (const Token& t : tokens)
+  for (const SqlToken& t : tokens)
     if (t.kind == PG_QUERY__TOKEN__BEGIN_P) {
       first_begin = t.start;
       break;
     }
-  auto text = [&](const Token& t) { return std::string_view(body).substr(t.start, t.end - t.start); };
-  for (size_t i = 0; i + 4 < tokens.size(); ++i) {
-    if (FoldWord(text(tokens[i + 1])) != "alias" || tokens[i + 2].kind != PG_QUERY__TOKEN__FOR ||
+    for (size_t i = 0; i + 4 < tokens.size(); ++i) {
+    if (TokenWord(body, tokens[i + 1]) != "alias" || tokens[i + 2].kind != PG_QUERY__TOKEN__FOR ||
         tokens[i + 4].kind != PG_QUERY__TOKEN__ASCII_59)
       continue;
     const int line = 1 + static_cast<int>(std::count(body.begin(), body.begin() + tokens[i].start, '\n'));
-    aliases.push_back({FoldWord(text(tokens[i])),
-                       tokens[i + 3].kind == PG_QUERY__TOKEN__PARAM ? std::string(text(tokens[i + 3]))
-                                                                    : FoldWord(text(tokens[i + 3])),
+    const SqlToken& target = tokens[i + 3];
+    aliases.push_back({TokenWord(body, tokens[i]),
+                       target.kind == PG_QUERY__TOKEN__PARAM ? body.substr(target.start, target.end - target.start)
+                                                             : TokenWord(body, target),
                        line, tokens[i + 3].start, first_begin >= 0 && tokens[i].start > first_begin});
     for (int at = tokens[i].start; at < tokens[i + 4].end; ++at)
       if (body[static_cast<size_t>(at)] != '\n') body[static_cast<size_t>(at)] = ' ';
@@ -164,7 +135,7 @@ PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row, 
     const std::string tag = DollarTagFor(*body_text);
     text = text.substr(0, given.start) + tag + *body_text + tag + text.substr(given.end);
     // libpg_query parses the body only of a function in LANGUAGE plpgsql.
-    const std::vector<Token> tokens = Scan(text);
+    const std::vector<SqlToken> tokens = ScanSql(text);
     for (size_t i = 0; i + 1 < tokens.size(); ++i)
       if (tokens[i].kind == PG_QUERY__TOKEN__LANGUAGE) {
         text = text.substr(0, tokens[i + 1].start) + "plpgsql" + text.substr(tokens[i + 1].end);
@@ -174,11 +145,12 @@ PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row, 
   BodyToken body = FindBody(text);
   result.body = body.body;
   result.body_offset = body_text ? -1 : body.content;  // a replaced body is not in the statement
-  const std::vector<Token> body_tokens = Scan(body.body);
+  const std::vector<SqlToken> body_tokens = ScanSql(body.body);
   result.return_next = ReturnNextExpressions(body.body, body_tokens);
   std::string parsed_body = body.body;
   result.aliases = TakeAliases(parsed_body, body_tokens);
   if (returns_out_row && body.start >= 0) parsed_body = MarkReturnNext(parsed_body, body_tokens);
+  result.cursors = TakeCursorStatements(parsed_body);
   if (parsed_body != body.body && body.start >= 0) {
     std::string tag = DollarTagFor(parsed_body);
     text = text.substr(0, body.start) + tag + parsed_body + tag + text.substr(body.end);
@@ -186,20 +158,6 @@ PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row, 
   PgQueryPlpgsqlParseResult parsed = pg_query_parse_plpgsql(text.c_str());
   if (parsed.error != nullptr) {
     SqlError error(sqlstate::kSyntaxError, parsed.error->message);
-    // libpg_query's PL/pgSQL parser (as Debian 12 ships it) cannot type cursor variables,
-    // so any cursor statement fails there with a message that blames valid code: say
-    // what is missing instead, keeping the parser's words as DETAIL.
-    const bool cursors = std::ranges::any_of(body_tokens, [&](const Token& t) {
-      if (t.kind == PG_QUERY__TOKEN__CURSOR) return true;
-      if (t.kind != PG_QUERY__TOKEN__IDENT || t.end - t.start != 9) return false;
-      std::string word = body.body.substr(static_cast<size_t>(t.start), 9);
-      for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      return word == "refcursor";
-    });
-    if (cursors)
-      error = SqlError(sqlstate::kFeatureNotSupported, "cursors are not supported yet")
-                  .WithDetail(fmt::format("The PL/pgSQL parser reports: {}.", parsed.error->message))
-                  .WithHint("Loop over the query itself (FOR r IN SELECT ... LOOP), or use RETURN QUERY.");
     if (parsed.error->context && *parsed.error->context) error.WithContext(parsed.error->context);
     pg_query_free_plpgsql_parse_result(parsed);
     throw error;

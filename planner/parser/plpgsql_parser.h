@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "planner/parser/cursor_statements.h"
+
 namespace caracal::planner {
 
 inline constexpr std::string_view kReturnNextOutRow = "caracal_out_parameters_row";
@@ -38,6 +40,9 @@ struct PlpgsqlBody {
     bool nested = false;    // declared in a nested block (after the first BEGIN)
   };
   std::vector<Alias> aliases;
+  // The cursor statements, replaced by markers in the text libpg_query parsed
+  // (cursor_statements.h).
+  std::vector<CursorStatement> cursors;
 };
 
 // Throws SqlError (42601 with PostgreSQL's message and a CONTEXT naming the line) when

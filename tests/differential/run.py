@@ -366,6 +366,23 @@ def gen_for_query(rng, n):
     return out
 
 
+def gen_cursors(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.3:
+            out.append(f"SELECT drain({rng.randrange(0, 3)}, {rng.randrange(1, 5)});")
+        elif r < 0.55:
+            out.append(f"SELECT restock({rng.randrange(1, 20)}, {rng.randrange(1, 9)});")
+        elif r < 0.7:
+            out.append(f"SELECT walk({rng.randrange(0, 3)});")
+        elif r < 0.85:
+            out.append(f"SELECT pick({rng.randrange(1, 15)}, {rng.randrange(1, 20)});")
+        else:
+            out.append(f"SELECT two_queries({rng.randrange(0, 3)});")
+    return out
+
+
 def gen_string_updates(rng, n):
     words = ["NULL", "''", "'a'", "'ab'", "'é'", "'ü€x'", "'same'", "'a longer note'"]
     out = []
