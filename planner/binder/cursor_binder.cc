@@ -395,12 +395,7 @@ void ProcedureBinder::BindCursorFor(CursorState& c, const CursorStatement& s, co
   Stmt read;
   read.into = rows.arrays;
   AssignRowTargets(read, rows.columns, loop->target, targets, loop->body);
-  scope_.PushBlock(loop->label);
-  loop_labels_.push_back(loop->label);
-  Block body = BindStatements(st.value("body", json::array()));
-  loop_labels_.pop_back();
-  scope_.PopBlock();
-  for (StmtPtr& b : body) loop->body.push_back(std::move(b));
+  BindLoopBody(st, *loop);
   out.push_back(std::move(loop));
   // The loop closes the cursor when it ends.
   CloseCursor(c, out);

@@ -133,6 +133,9 @@ class ProcedureBinder {
   void AssignRowTargets(const Stmt& read, const std::vector<OutputColumn>& columns, int index,
                         const std::vector<int>& targets, Block& out);
 
+  // A FOR loop's body statements (st's "body"), appended to loop.body, in the loop's
+  // scope and under its label.
+  void BindLoopBody(const json& st, Stmt& loop);
   Block BindStatements(const json& list);
   void BindStatement(const json& node, Block& out);
   void BindStatementKind(std::string_view type, const json& st, Block& out);

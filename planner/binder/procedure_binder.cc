@@ -1026,6 +1026,15 @@ void ProcedureBinder::AssignRowTargets(const Stmt& read, const std::vector<Outpu
   }
 }
 
+void ProcedureBinder::BindLoopBody(const json& st, Stmt& loop) {
+  scope_.PushBlock(loop.label);
+  loop_labels_.push_back(loop.label);
+  Block body = BindStatements(st.value("body", json::array()));
+  loop_labels_.pop_back();
+  scope_.PopBlock();
+  for (StmtPtr& b : body) loop.body.push_back(std::move(b));
+}
+
 void ProcedureBinder::BindForQuery(const json& st, Block& out) {
   std::vector<int> row_fields;
   std::string record = RecordTarget(Get(st, "var"), &row_fields);
@@ -1051,12 +1060,7 @@ void ProcedureBinder::BindForQuery(const json& st, Block& out) {
   // Each iteration assigns every target: a column's element, NULL past the last column
   // (PL/pgSQL's rule for a target list longer than the row).
   AssignRowTargets(*read, columns, loop->target, targets, loop->body);
-  scope_.PushBlock(loop->label);
-  loop_labels_.push_back(loop->label);
-  Block body = BindStatements(st.value("body", json::array()));
-  loop_labels_.pop_back();
-  scope_.PopBlock();
-  for (StmtPtr& b : body) loop->body.push_back(std::move(b));
+  BindLoopBody(st, *loop);
   out.push_back(std::move(read));
   out.push_back(std::move(loop));
 }

@@ -116,6 +116,14 @@ class CursorRewriter {
     }
     return args;
   }
+  // A bound cursor's argument list at `at`, if there is one: into s; the token after it.
+  size_t TakeArguments(size_t at, CursorStatement& s) const {
+    if (!Is(at, PG_QUERY__TOKEN__ASCII_40)) return at;
+    const size_t close = AfterParenthesis(at);
+    s.arguments = Arguments(at, close);
+    s.has_arguments = true;
+    return close;
+  }
   size_t Add(CursorStatement s) {
     statements_.push_back(std::move(s));
     return statements_.size() - 1;
@@ -171,13 +179,8 @@ class CursorRewriter {
     s.cursor = Word(at + 1);
     if (s.cursor.empty()) return;
     s.line = Line(at);
-    size_t next = at + 2;
-    if (Is(next, PG_QUERY__TOKEN__ASCII_40)) {
-      const size_t close = AfterParenthesis(next);
-      s.arguments = Arguments(next, close);
-      s.has_arguments = true;
-      next = close;
-    } else {
+    size_t next = TakeArguments(at + 2, s);
+    if (!s.has_arguments) {
       if (Word(next) == "no" && Word(next + 1) == "scroll") {
         s.scroll = CursorStatement::Scroll::kNoScroll;
         next += 2;
@@ -279,13 +282,7 @@ class CursorRewriter {
     s.loop_variable = Word(at + 1);
     s.cursor = Word(at + 3);
     s.line = Line(at);
-    size_t next = at + 4;
-    if (Is(next, PG_QUERY__TOKEN__ASCII_40)) {
-      const size_t close = AfterParenthesis(next);
-      s.arguments = Arguments(next, close);
-      s.has_arguments = true;
-      next = close;
-    }
+    const size_t next = TakeArguments(at + 4, s);
     if (Word(next) != "loop") return;
     // The END LOOP that closes this loop, and the ';' after it.
     int depth = 1;
