@@ -75,7 +75,7 @@ void ProcedureBinder::DeclareCursor(int variable, const CursorStatement* declara
   c.count = AddVariable(prefix + "count", kInt8, VariableKind::kTemp);
   c.moved = AddVariable(prefix + "moved", kInt8, VariableKind::kTemp);
   // NO SCROLL (on the declaration or an OPEN of this name) is checked as the cursor moves.
-  const std::string& name = ir_->variables[variable].name;
+  const std::string name = ir_->variables[variable].name;
   bool no_scroll = declaration && declaration->scroll == CursorStatement::Scroll::kNoScroll;
   for (const CursorStatement& s : body_.cursors)
     no_scroll = no_scroll || (s.kind == CursorStatement::Kind::kOpen && s.cursor == name &&
@@ -133,14 +133,14 @@ StmtPtr ProcedureBinder::CursorRaiseIf(const CursorState& c, const std::string& 
 }
 
 void ProcedureBinder::CheckCursorOpen(const CursorState& c, Block& out) {
-  const std::string& name = ir_->variables[c.variable].name;
+  const std::string name = ir_->variables[c.variable].name;
   out.push_back(RaiseIf(CursorExpr(c, "{cursor} IS NULL", kBool), "22004",
                         fmt::format("cursor variable \"{}\" is null", name), nullptr, line_));
   out.push_back(CursorRaiseIf(c, "{site} = 0", "34000", "cursor \"%\" does not exist"));
 }
 
 size_t ProcedureBinder::OpenCursor(CursorState& c, const CursorStatement& s, Block& out) {
-  const std::string& name = ir_->variables[c.variable].name;
+  const std::string name = ir_->variables[c.variable].name;
   const CursorStatement* declared = c.declaration;
   std::string query = s.query;
   if (s.execute) Unsupported("OPEN ... FOR EXECUTE", line_, "Open the cursor for the query itself.");
@@ -395,10 +395,12 @@ void ProcedureBinder::BindCursorFor(CursorState& c, const CursorStatement& s, co
   Stmt read;
   read.into = rows.arrays;
   AssignRowTargets(read, rows.columns, loop->target, targets, loop->body);
+  // The body may declare cursors of its own: `c` is found again by its index after it.
+  const size_t index = static_cast<size_t>(&c - cursors_.data());
   BindLoopBody(st, *loop);
   out.push_back(std::move(loop));
   // The loop closes the cursor when it ends.
-  CloseCursor(c, out);
+  CloseCursor(cursors_[index], out);
 }
 
 }  // namespace caracal::planner

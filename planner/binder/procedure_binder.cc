@@ -466,15 +466,20 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
         refcursor && d.contains("default_val") ? CursorMarkerNumber(QueryOf(Get(d, "default_val"))) : std::nullopt;
     SqlType var_type = refcursor ? SqlType::Of(TypeId::kText) : TypeFromText(typname, line);
     int slot = AddVariable(name, var_type, VariableKind::kLocal);
-    Variable& v = ir_->variables[slot];
-    v.constant = d.value("isconst", false);
-    v.not_null = d.value("notnull", false);
-    v.line = line;
+    // Binding the default and declaring a cursor add variables: no reference into the
+    // frame's vector may live across them.
+    const bool not_null = d.value("notnull", false);
+    {
+      Variable& v = ir_->variables[slot];
+      v.constant = d.value("isconst", false);
+      v.not_null = not_null;
+      v.line = line;
+    }
     ExprPtr init;
     if (bound) init = MakeConst(Datum::String(name), var_type);
     else if (d.contains("default_val")) init = BindAssignmentTo(QueryOf(Get(d, "default_val")), line, slot);
     if (refcursor) DeclareCursor(slot, bound ? &body_.cursors.at(*bound) : nullptr, line);
-    if (v.not_null && !init)
+    if (not_null && !init)
       throw SqlError("22004", fmt::format("variable \"{}\" must have a default value, since it's declared NOT NULL", name));
     // A default that runs a query is an assignment after that query; so is every default
     // after it (they may read it).

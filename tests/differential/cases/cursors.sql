@@ -148,6 +148,26 @@ BEGIN
   RETURN res;
 END $$;
 
+-- A cursor declared inside a FOR over another cursor, opened on each outer row.
+CREATE FUNCTION nested(p_grp integer) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  outer_c CURSOR FOR SELECT id FROM stock WHERE grp = p_grp ORDER BY id LIMIT 3;
+  res text := '';
+BEGIN
+  FOR o IN outer_c LOOP
+    DECLARE
+      inner_c CURSOR (k integer) FOR SELECT count(*)::integer AS n FROM stock WHERE id > k;
+      n integer;
+    BEGIN
+      OPEN inner_c(o.id);
+      FETCH inner_c INTO n;
+      CLOSE inner_c;
+      res := res || o.id || '>' || n || ' ';
+    END;
+  END LOOP;
+  RETURN res;
+END $$;
+
 -- The run-time errors, caught and reported.
 CREATE FUNCTION misuse(p_case integer) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -195,6 +215,7 @@ SELECT walk(2);
 SELECT walk(7);
 SELECT pick(2, 6), pick(6, 6), pick(20, 30);
 SELECT two_queries(0), two_queries(2), two_queries(9);
+SELECT nested(0), nested(1), nested(5);
 SELECT misuse(1);
 SELECT misuse(2);
 SELECT misuse(3);
