@@ -10,6 +10,7 @@ extern "C" {
 
 #include <fmt/format.h>
 
+#include "planner/parser/sql_tokens.h"
 #include "planner/types/sql_error.h"
 #include "server/pg_catalog_describe.h"
 #include "server/pg_types.h"
@@ -108,11 +109,21 @@ std::optional<WireResult> ServerInformation(const PgQuery__SelectStmt* s, Catalo
   return r;
 }
 
+// Whether the query names a catalog relation: pg_catalog.x or information_schema.x (not
+// as the type of a cast, `::pg_catalog.regclass`), or a FROM / JOIN of a pg_ name. By
+// token, so a string constant naming one ('pg_catalog.s') is not a mention.
 bool MentionsCatalog(const std::string& text) {
-  std::string lower = text;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
-  return lower.find("pg_catalog.") != std::string::npos || lower.find("information_schema.") != std::string::npos ||
-         lower.find("from pg_") != std::string::npos || lower.find("join pg_") != std::string::npos;
+  const std::vector<planner::SqlToken> tokens = planner::ScanSql(text);
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    const std::string word = planner::TokenWord(text, tokens[i]);
+    if (word.empty()) continue;
+    const bool after_cast = i > 0 && tokens[i - 1].kind == PG_QUERY__TOKEN__TYPECAST;
+    if ((word == "pg_catalog" || word == "information_schema") && tokens[i + 1].kind == PG_QUERY__TOKEN__ASCII_46 &&
+        !after_cast)
+      return true;
+    if ((word == "from" || word == "join") && planner::TokenWord(text, tokens[i + 1]).starts_with("pg_")) return true;
+  }
+  return false;
 }
 
 }  // namespace

@@ -6,10 +6,12 @@
 #include <utility>
 
 #include "planner/catalog/catalog.h"
+#include "planner/catalog/system_views.h"
 #include "planner/expr/constant_folding.h"
 #include "planner/expr/datetime_builtins.h"
 #include "planner/expr/functions.h"
 #include "planner/parser/pg_nodes.h"
+#include "planner/parser/qualified_name.h"
 #include "planner/types/sql_error.h"
 #include "planner/binder/datetime_operators.h"
 #include "planner/binder/routine_resolution.h"
@@ -642,6 +644,39 @@ ExprPtr ExprBinder::BindIndirection(const PgQuery__Node* node) {
   return e;
 }
 
+namespace {
+
+// A relation named by a string constant; errors point at the constant.
+RelationText RelationNameAt(std::string_view text, const PgQuery__Node* where) {
+  try {
+    return RelationNameFromText(text);
+  } catch (SqlError& e) {
+    e.AtLocation(NodeLocation(where));
+    throw;
+  }
+}
+
+}  // namespace
+
+// 'name'::regclass: there is no oid type here, so a relation is its name as a regclass
+// prints it, checked to exist as PostgreSQL
+// checks it when the constant is read. Anything but a string constant is refused.
+ExprPtr ExprBinder::BindRegclassCast(const PgQuery__TypeCast* tc) {
+  const PgQuery__TypeName* tn = tc->type_name;
+  if (tn->n_array_bounds > 0 || tn->n_names == 0 || StringValue(tn->names[tn->n_names - 1]) != "regclass") return nullptr;
+  if (tn->n_names == 2 && StringValue(tn->names[0]) != "pg_catalog") return nullptr;
+  const PgQuery__Node* arg = tc->arg;
+  if (arg->node_case != PG_QUERY__NODE__NODE_A_CONST || arg->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+    throw NotSupported("casts to regclass of anything but a string constant", tc->location)
+        .WithHint("Relations are named by their names here: use the text itself.");
+  const RelationText relation = RelationNameAt(arg->a_const->sval->sval, arg);
+  const TableInfo* system_view = relation.in_pg_catalog && catalog_ ? catalog_->FindTable(relation.name) : nullptr;
+  if (catalog_ && (relation.in_pg_catalog ? !(system_view && IsSystemView(*system_view)) : !catalog_->RelationExists(relation.name)))
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", relation.display),
+                   NodeLocation(arg));
+  return MakeConst(Datum::String(RegclassText(relation.name)), SqlType::Of(TypeId::kText), tc->location);
+}
+
 ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__FuncCall* f) {
   int loc = f->location;
   auto args = [&]() {
@@ -663,7 +698,18 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
     std::vector<ExprPtr> a = args();
     if (a.size() != 1 || !(a[0]->type.is_string() || a[0]->type.is_unknown())) throw no_function(a);
     auto e = MakeExpr(ExprKind::kNextval, SqlType::Of(TypeId::kInt8), loc);
-    e->args.push_back(CastTo(std::move(a[0]), SqlType::Of(TypeId::kText)));
+    ExprPtr sequence = CastTo(std::move(a[0]), SqlType::Of(TypeId::kText));
+    // A constant name is checked as PostgreSQL reads a regclass constant, here, and kept
+    // as a regclass prints it (read again when the value is drawn, where its existence
+    // is checked: a procedure may name a sequence created after it).
+    if (sequence->kind == ExprKind::kConst && !sequence->value.is_null()) {
+      const RelationText relation = RelationNameAt(sequence->value.s, f->args[0]);
+      if (relation.in_pg_catalog)  // no sequence is a system relation
+        throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", relation.display),
+                       NodeLocation(f->args[0]));
+      sequence = MakeConst(Datum::String(RegclassText(relation.name)), SqlType::Of(TypeId::kText), sequence->location);
+    }
+    e->args.push_back(std::move(sequence));
     return e;
   }
   if (name == "array_length" || name == "array_upper" || name == "array_lower" || name == "cardinality") {
@@ -707,6 +753,7 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
 
 ExprPtr ExprBinder::BindTypeCast(const PgQuery__Node* node) {
   const PgQuery__TypeCast* tc = node->type_cast;
+  if (ExprPtr relation = BindRegclassCast(tc)) return relation;
   SqlType to = ResolveTypeName(tc->type_name);
   // ARRAY[]::t[]: an empty array takes its type from the cast.
   if (tc->arg->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR && tc->arg->a_array_expr->n_elements == 0) {

@@ -14,6 +14,7 @@
 
 struct PgQuery__Node;
 struct PgQuery__FuncCall;
+struct PgQuery__TypeCast;
 
 namespace caracal::planner {
 
@@ -118,6 +119,7 @@ class ExprBinder {
   // string_agg(value, delimiter) into the kAggRef `e` (its DISTINCT and ORDER BY checked).
   ExprPtr BindStringAgg(const PgQuery__Node* node, ExprPtr e);
   ExprPtr BindTypeCast(const PgQuery__Node* node);
+  ExprPtr BindRegclassCast(const PgQuery__TypeCast* tc);  // null unless the cast is to regclass
   ExprPtr BindCase(const PgQuery__Node* node);
   ExprPtr BindBool(const PgQuery__Node* node);
   ExprPtr BindList(std::vector<ExprPtr> items, ExprKind kind, std::string_view construct, int location);

@@ -443,6 +443,14 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
       continue;
     }
     const std::string typname = Trim(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""));
+    if (typname == kAliasPlaceholderType || typname == "$alias") {
+      // An ALIAS declaration's stand-in (parser/plpgsql_parser.h): the alias is declared.
+      datum_info_.resize(std::max(datum_info_.size(), cursor_ + 1));
+      datum_info_[cursor_].slot = scope_.Find(name);
+      ++cursor_;
+      SkipRowDatums();
+      continue;
+    }
     if (Lower(typname).ends_with("%rowtype") && typname.size() > 8) {
       // `r t%ROWTYPE`: a record with t's columns as its fields, NULL until assigned.
       if (d.contains("default_val")) Unsupported("a %ROWTYPE variable with a default", line);
@@ -743,8 +751,20 @@ void ProcedureBinder::BindStatementKind(std::string_view type, const json& st, B
   if (type == "PLpgSQL_stmt_forc") Unsupported("FOR loops over cursors", line, "Loop over the cursor's query itself.");
   if (type == "PLpgSQL_stmt_open" || type == "PLpgSQL_stmt_fetch" || type == "PLpgSQL_stmt_close")
     Unsupported("cursors", line, "Use FOR loops over key ranges or RETURN QUERY.");
-  if (type == "PLpgSQL_stmt_commit" || type == "PLpgSQL_stmt_rollback")
-    Unsupported("transaction control in a procedure", line, "Each call is one transaction; RAISE EXCEPTION to roll it back.");
+  if (type == "PLpgSQL_stmt_commit" || type == "PLpgSQL_stmt_rollback") {
+    // An error where it runs, not at CREATE: PostgreSQL accepts the statement and fails
+    // it in a function (2D000) when it is reached, often only in a handler that never
+    // runs here (WHEN serialization_failure THEN ROLLBACK). A procedure's COMMIT would
+    // split one deterministic transaction into several, which has no sound meaning yet.
+    const bool commit = type == "PLpgSQL_stmt_commit";
+    StmtPtr s = ir_->kind == ProcedureIr::Kind::kFunction
+                    ? CheckRaise("2D000", "invalid transaction termination", nullptr, line)
+                    : CheckRaise(sqlstate::kFeatureNotSupported,
+                                 fmt::format("{} inside a procedure is not supported", commit ? "COMMIT" : "ROLLBACK"),
+                                 "Each call is one deterministic transaction; RAISE EXCEPTION to roll it back.", line);
+    s->plpgsql_what = commit ? "at COMMIT" : "at ROLLBACK";
+    return out.push_back(std::move(s));
+  }
   if (type == "PLpgSQL_stmt_call") return BindCall(st, out);
   Unsupported(fmt::format("the PL/pgSQL statement {}", type.substr(std::string_view("PLpgSQL_stmt_").size())), line);
 }

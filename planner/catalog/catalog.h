@@ -38,7 +38,8 @@ struct CatalogColumn {
   enum class Identity : uint8_t { kNone, kAlways, kByDefault } identity = Identity::kNone;
 };
 
-// The sequence column `c`'s default is nextval() of (through casts); null if none.
+// The sequence column `c`'s default is nextval() of (through casts), as a regclass
+// prints its name (parser/qualified_name.h); null if none.
 const std::string* DefaultSequence(const CatalogColumn& c);
 
 struct TableInfo;

@@ -16,6 +16,7 @@
 #include "planner/binder/table_scope.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/parser/pg_nodes.h"
+#include "planner/parser/qualified_name.h"
 #include "planner/exec/foreign_key_ddl.h"
 #include "planner/exec/procedure_ddl.h"
 #include "planner/exec/table_rewrite.h"
@@ -30,7 +31,7 @@ namespace {
 // Whether column `c`'s default is nextval() of sequence `name`.
 bool DefaultDrawsFrom(const CatalogColumn& c, const std::string& name) {
   const std::string* sequence = DefaultSequence(c);
-  return c.owned_sequence == name || (sequence && *sequence == name);
+  return c.owned_sequence == name || (sequence && *sequence == RegclassText(name));
 }
 
 // A DEFAULT that says now(): evaluated by each INSERT, never folded.
@@ -153,7 +154,7 @@ std::string OwnedSequenceName(const Catalog& catalog, const std::string& table, 
 // nextval('seq') as a column default.
 ExprPtr NextvalDefault(const std::string& sequence, const SqlType& type) {
   auto e = MakeExpr(ExprKind::kNextval, SqlType::Of(TypeId::kInt8), -1);
-  e->args.push_back(MakeConst(Datum::String(sequence), SqlType::Of(TypeId::kText)));
+  e->args.push_back(MakeConst(Datum::String(RegclassText(sequence)), SqlType::Of(TypeId::kText)));
   if (type.id == TypeId::kInt8) return e;
   return Coerce(std::move(e), type, CastContext::kAssignment);
 }

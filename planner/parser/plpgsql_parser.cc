@@ -97,7 +97,8 @@ std::vector<std::pair<int, std::string>> ReturnNextExpressions(const std::string
 }
 
 // Takes the `name ALIAS FOR target;` declarations out of `body` (scanned into `tokens`):
-// each is blanked (newlines kept, so lines and offsets stay) and listed. An alias after
+// each becomes a placeholder declaration (newlines kept, so lines and offsets stay) and
+// is listed. An alias after
 // the first BEGIN belongs to a nested block.
 std::vector<PlpgsqlBody::Alias> TakeAliases(std::string& body, const std::vector<SqlToken>& tokens) {
   std::vector<PlpgsqlBody::Alias> aliases;
@@ -117,8 +118,17 @@ std::vector<PlpgsqlBody::Alias> TakeAliases(std::string& body, const std::vector
                        target.kind == PG_QUERY__TOKEN__PARAM ? body.substr(target.start, target.end - target.start)
                                                              : TokenWord(body, target),
                        line, tokens[i + 3].start, first_begin >= 0 && tokens[i].start > first_begin});
-    for (int at = tokens[i].start; at < tokens[i + 4].end; ++at)
-      if (body[static_cast<size_t>(at)] != '\n') body[static_cast<size_t>(at)] = ' ';
+    // In its place a variable of a placeholder type, so PL/pgSQL's parser knows the name
+    // as an INTO target (the binder gives that datum the aliased slot). `name "$alias";`
+    // is never longer than `name ALIAS FOR x;`.
+    const std::string placeholder = body.substr(tokens[i].start, tokens[i].end - tokens[i].start) + " " +
+                                    std::string(kAliasPlaceholderType) + ";";
+    size_t next = 0;
+    for (int at = tokens[i].start; at < tokens[i + 4].end; ++at) {
+      char& c = body[static_cast<size_t>(at)];
+      if (c == '\n') continue;
+      c = next < placeholder.size() ? placeholder[next++] : ' ';
+    }
     i += 4;
   }
   return aliases;

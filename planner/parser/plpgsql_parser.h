@@ -21,6 +21,7 @@
 namespace caracal::planner {
 
 inline constexpr std::string_view kReturnNextOutRow = "caracal_out_parameters_row";
+inline constexpr std::string_view kAliasPlaceholderType = "\"$alias\"";
 
 struct PlpgsqlBody {
   nlohmann::json function;  // the "PLpgSQL_function" object: "datums", "action"
@@ -31,7 +32,9 @@ struct PlpgsqlBody {
   std::vector<std::pair<int, std::string>> return_next;
   // `name ALIAS FOR $n;` / `name ALIAS FOR param;` declarations of the top block, which
   // libpg_query cannot parse (it compiles the body without the function's parameters):
-  // blanked out of the text it parses and listed here, names case-folded.
+  // listed here, names case-folded, and replaced in the text it parses by a declaration
+  // of the same name of type kAliasPlaceholderType (so the name is known to it as an
+  // INTO target; the binder maps that datum to the aliased slot).
   struct Alias {
     std::string name;
     std::string target;  // "$2" or a parameter name

@@ -215,8 +215,24 @@ def gen_aliases(rng, n):
         i = rng.randrange(1, 5)
         if rng.random() < 0.7:
             out.append(f"SELECT add_to({i}, {rng.randrange(-10, 20)});")
-        else:
+        elif rng.random() < 0.5:
             out.append(f"SELECT tag_it({i}, 't{rng.randrange(0, 50)}');")
+        else:
+            out.append(f"SELECT bump({i}, 0);")
+    return out
+
+
+def gen_sequence_names(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.5:
+            out.append(f"SELECT new_ticket('n{rng.randrange(0, 100)}');")
+        elif r < 0.8:
+            note = "NULL" if rng.random() < 0.3 else f"'u{rng.randrange(0, 100)}'"
+            out.append(f"SELECT careful({rng.randrange(10, 40)}, {note});")
+        else:
+            out.append("INSERT INTO ticket (note) VALUES ('d');")
     return out
 
 

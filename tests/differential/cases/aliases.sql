@@ -29,6 +29,18 @@ BEGIN
   RETURN $1 * 2;
 END $$;
 
+-- An alias as an INTO target (HammerDB's NEWORD assigns its order number this way),
+-- with the body in a single-quoted string and the language name quoted.
+CREATE FUNCTION bump(integer, integer) RETURNS integer AS '
+DECLARE
+  target ALIAS FOR $1;
+  was ALIAS FOR $2;
+BEGIN
+  UPDATE tally SET n = n + 1 WHERE id = target RETURNING n - 1 INTO was;
+  SELECT was + 100 INTO was;
+  RETURN was;
+END;' LANGUAGE 'plpgsql';
+
 CREATE FUNCTION broken(integer) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   x ALIAS FOR $2;
@@ -44,5 +56,8 @@ SELECT twice(NULL);
 SELECT add_to(NULL, 5);
 SELECT add_to(1, NULL);
 SELECT tag_it(2, NULL);
+SELECT bump(3, 0);
+SELECT bump(3, NULL);
+SELECT bump(9, 7);
 --- calls: aliases 150
 SELECT id, n, tag FROM tally ORDER BY id;
