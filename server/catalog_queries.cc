@@ -110,14 +110,17 @@ std::optional<WireResult> ServerInformation(const PgQuery__SelectStmt* s, Catalo
 }
 
 // Whether the query names a catalog relation: pg_catalog.x or information_schema.x (not
-// as the type of a cast, `::pg_catalog.regclass`), or a FROM / JOIN of a pg_ name. By
+// as a cast to regclass, `'s'::pg_catalog.regclass`, which the session answers; psql's
+// `::pg_catalog.regproc` casts are the describe emulation's), or a FROM / JOIN of a pg_
+// name. By
 // token, so a string constant naming one ('pg_catalog.s') is not a mention.
 bool MentionsCatalog(const std::string& text) {
   const std::vector<planner::SqlToken> tokens = planner::ScanSql(text);
   for (size_t i = 0; i + 1 < tokens.size(); ++i) {
     const std::string word = planner::TokenWord(text, tokens[i]);
     if (word.empty()) continue;
-    const bool after_cast = i > 0 && tokens[i - 1].kind == PG_QUERY__TOKEN__TYPECAST;
+    const bool after_cast = i > 0 && tokens[i - 1].kind == PG_QUERY__TOKEN__TYPECAST && i + 2 < tokens.size() &&
+                            planner::TokenWord(text, tokens[i + 2]) == "regclass";
     if ((word == "pg_catalog" || word == "information_schema") && tokens[i + 1].kind == PG_QUERY__TOKEN__ASCII_46 &&
         !after_cast)
       return true;

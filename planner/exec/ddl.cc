@@ -1,4 +1,5 @@
 #include "planner/exec/ddl.h"
+#include "planner/exec/privileges.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -848,7 +849,26 @@ void RemapForeignKeys(const TableInfo& old, TableInfo& t, std::span<const Column
   });
 }
 
+// Whether every action of an ALTER TABLE / SEQUENCE / VIEW is OWNER TO (exec/privileges.h:
+// accepted without effect).
+bool OnlyOwnerChanges(const PgQuery__AlterTableStmt* stmt) {
+  for (size_t i = 0; i < stmt->n_cmds; ++i)
+    if (stmt->cmds[i]->alter_table_cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_ChangeOwner) return false;
+  return stmt->n_cmds > 0;
+}
+
 DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, engine::Engine& engine) {
+  if (OnlyOwnerChanges(stmt)) {
+    const std::string relation = RelationName(stmt->relation);
+    if (!catalog.RelationExists(relation)) {
+      if (stmt->missing_ok) return {"ALTER TABLE", {fmt::format("relation \"{}\" does not exist, skipping", relation)}, nullptr};
+      throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", relation));
+    }
+    const char* tag = stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE ? "ALTER SEQUENCE"
+                      : stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_VIEW   ? "ALTER VIEW"
+                                                                               : "ALTER TABLE";
+    return {tag, {}, nullptr};
+  }
   if (stmt->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) throw NotSupported("ALTER of this kind of relation");
   const std::string name = RelationName(stmt->relation);
   const TableInfo* current = catalog.FindTable(name);
@@ -1031,6 +1051,7 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
         AlterColumnType(t, c, cmd->def->column_def, origins, *current);
         break;
       }
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_ChangeOwner: break;  // exec/privileges.h
       default: throw NotSupported("this ALTER TABLE action");
     }
   }
@@ -1396,6 +1417,8 @@ bool IsDdl(const PgQuery__Node* stmt) {
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
     case PG_QUERY__NODE__NODE_RENAME_STMT:
     case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
+    case PG_QUERY__NODE__NODE_GRANT_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
     case PG_QUERY__NODE__NODE_DROP_STMT: return true;
     default: return false;
   }
@@ -1413,6 +1436,8 @@ DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, engine::Engin
     case PG_QUERY__NODE__NODE_INDEX_STMT: return CreateIndex(stmt->index_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return CreateSequence(stmt->create_seq_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_COMMENT_STMT: return Comment(stmt->comment_stmt, catalog);
+    case PG_QUERY__NODE__NODE_GRANT_STMT: return AcceptGrant(stmt->grant_stmt, catalog);
+    case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT: return AcceptOwnerChange(stmt->alter_owner_stmt, catalog);
     case PG_QUERY__NODE__NODE_DROP_STMT:
       switch (stmt->drop_stmt->remove_type) {
         case PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION:

@@ -222,6 +222,10 @@ def gen_aliases(rng, n):
     return out
 
 
+def gen_privileges(rng, n):
+    return [f"SELECT credit({rng.randrange(1, 4)}, {rng.randrange(-5, 10)});" for _ in range(n)]
+
+
 def gen_sequence_names(rng, n):
     out = []
     for _ in range(n):
