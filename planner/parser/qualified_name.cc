@@ -5,6 +5,7 @@
 #include <cctype>
 #include <vector>
 
+#include "planner/parser/pg_nodes.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
@@ -58,9 +59,18 @@ std::vector<std::string> SplitNames(std::string_view text) {
   }
 }
 
+bool IsPlainName(std::string_view name) {
+  bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+  for (char c : name) plain = plain && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
+  return plain;
+}
+
 }  // namespace
 
 RelationText RelationNameFromText(std::string_view text) {
+  // The common case (every nextval() of a constant name reads it as it draws): one name
+  // needing no folding.
+  if (IsPlainName(text)) return {std::string(text), std::string(text)};
   std::vector<std::string> names = SplitNames(text);
   if (names.size() > 3) throw SqlError("42601", fmt::format("improper relation name (too many dotted names): {}", text));
   if (names.size() == 3)
@@ -72,13 +82,6 @@ RelationText RelationNameFromText(std::string_view text) {
   return {names[0], names[0]};
 }
 
-std::string RegclassText(std::string_view name) {
-  bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
-  for (char c : name) plain = plain && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
-  if (plain) return std::string(name);
-  std::string out = "\"";
-  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
+std::string RegclassText(std::string_view name) { return IsPlainName(name) ? std::string(name) : QuotedIdentifier(name); }
 
 }  // namespace caracal::planner
