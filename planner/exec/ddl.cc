@@ -1,5 +1,4 @@
 #include "planner/exec/ddl.h"
-#include "planner/exec/privileges.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -19,6 +18,7 @@
 #include "planner/parser/pg_nodes.h"
 #include "planner/parser/qualified_name.h"
 #include "planner/exec/foreign_key_ddl.h"
+#include "planner/exec/privileges.h"
 #include "planner/exec/procedure_ddl.h"
 #include "planner/exec/table_rewrite.h"
 #include "planner/plan/procedure_ir.h"

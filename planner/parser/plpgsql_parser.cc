@@ -98,8 +98,7 @@ std::vector<std::pair<int, std::string>> ReturnNextExpressions(const std::string
 
 // Takes the `name ALIAS FOR target;` declarations out of `body` (scanned into `tokens`):
 // each becomes a placeholder declaration (newlines kept, so lines and offsets stay) and
-// is listed. An alias after
-// the first BEGIN belongs to a nested block.
+// is listed. An alias after the first BEGIN belongs to a nested block.
 std::vector<PlpgsqlBody::Alias> TakeAliases(std::string& body, const std::vector<SqlToken>& tokens) {
   std::vector<PlpgsqlBody::Alias> aliases;
   int first_begin = -1;
