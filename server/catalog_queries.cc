@@ -115,6 +115,11 @@ std::optional<WireResult> ServerInformation(const PgQuery__SelectStmt* s, Catalo
 // name. By
 // token, so a string constant naming one ('pg_catalog.s') is not a mention.
 bool MentionsCatalog(const std::string& text) {
+  // Every SELECT over the wire comes here (`SELECT f(...)` calls too): scan only a text
+  // that could name a catalog relation at all.
+  std::string lower = text;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  if (lower.find("pg_") == std::string::npos && lower.find("information_schema") == std::string::npos) return false;
   const std::vector<planner::SqlToken> tokens = planner::ScanSql(text);
   for (size_t i = 0; i + 1 < tokens.size(); ++i) {
     const std::string word = planner::TokenWord(text, tokens[i]);
