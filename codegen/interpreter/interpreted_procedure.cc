@@ -1,6 +1,9 @@
 #include "codegen/interpreter/interpreted_procedure.h"
 
+#include <xxhash.h>
+
 #include <chrono>
+#include <random>
 
 #include "codegen/interpreter/procedure_interpreter.h"
 #include "codegen/interpreter/sequence_names.h"
@@ -18,6 +21,18 @@ int64_t TimestampNow() {
   constexpr int64_t kPostgresEpochUnixSeconds = 946684800;
   return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count() -
          kPostgresEpochUnixSeconds * 1'000'000;
+}
+
+// Seeds for calls' random() (planner/expr/random_draws.h): unpredictable and distinct,
+// drawn at sequencing and logged with the input, so nothing needs to replay them.
+uint64_t FreshRandomSeed() {
+  struct SeedSource {
+    uint64_t base = (static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+    uint64_t drawn = 0;
+  };
+  thread_local SeedSource source;
+  const uint64_t n = source.drawn++;
+  return XXH3_64bits_withSeed(&n, sizeof(n), source.base);
 }
 
 bool HasDependentStatement(const planner::ProcedureIr& ir) {
@@ -41,7 +56,7 @@ std::string ProcedureLogIdentity(const planner::ProcedureIr& ir) {
 }
 
 void InterpretedProcedure::Sequence(engine::SequenceContext& ctx, engine::TxnInput& input) const {
-  if (ir_->sequence_calls.empty() && ir_->now_variable < 0) return;
+  if (ir_->sequence_calls.empty() && ir_->now_variable < 0 && ir_->random_seed_variable < 0) return;
   Frame frame = MakeFrame(*ir_, input);
   planner::EvalContext eval;
   eval.variables = frame.vars;
@@ -49,6 +64,8 @@ void InterpretedProcedure::Sequence(engine::SequenceContext& ctx, engine::TxnInp
     input.sequence_values.push_back(ctx.NextVal(SequenceEngineName(call, eval, catalog_)));
   // now() is drawn at sequencing too, so it is an input: the log replays the same value.
   if (ir_->now_variable >= 0) input.sequence_values.push_back(TimestampNow());
+  // So is random()'s seed, after it.
+  if (ir_->random_seed_variable >= 0) input.sequence_values.push_back(static_cast<int64_t>(FreshRandomSeed()));
 }
 
 void InterpretedProcedure::Declare(engine::DeclareContext& ctx) const {

@@ -82,6 +82,9 @@ class ProcedureInterpreter final : public planner::RoutineRunner {
   // are made, its sequence values drawn as it starts, its notices this transaction's.
   // During Declare only functions that touch no table are called (the analysis sees to it).
   planner::Datum Call(const planner::Expr& call, std::span<const planner::Datum> args) const override;
+  // random() at draw site `site`: the call's stream, seeded by its input (the init
+  // program's runner draws what the body's does: planner/expr/random_draws.h).
+  double Random(int site) const override { return Draws().Next(site); }
 
   // Runs one statement on the frame (for compiled code: codegen/procedures/compiled_procedure.cc).
   Flow RunStatement(const planner::Stmt& s) { return RunStmt(s); }
@@ -228,6 +231,10 @@ class ProcedureInterpreter final : public planner::RoutineRunner {
   bool nested() const { return call_results_ != nullptr; }
   uint32_t* nested_identity_rows_ = nullptr;
   mutable uint32_t own_nested_identity_rows_ = 0;  // the transaction's count, when we are its procedure
+  // The call's random() stream: seeded by the input's seed (a nested call's, by its
+  // caller's stream), made on the first draw.
+  mutable std::optional<planner::RandomDraws> draws_;
+  planner::RandomDraws& Draws() const;
   // See KeptRangeRows.
   KeptRangeRows kept_range_;
   // RangeKeys of a serial IR, which declares no range.

@@ -108,6 +108,15 @@ void ProcedureInterpreter::Nest(const Nesting& nesting) {
   call_results_ = nesting.results;
 }
 
+planner::RandomDraws& ProcedureInterpreter::Draws() const {
+  if (!draws_) {
+    const int seed = ir_.random_seed_variable;
+    const Datum* value = seed >= 0 && static_cast<size_t>(seed) < frame_.vars.size() ? &frame_.vars[seed] : nullptr;
+    draws_.emplace(value != nullptr && !value->is_null() ? static_cast<uint64_t>(value->i) : 0);
+  }
+  return *draws_;
+}
+
 Datum ProcedureInterpreter::Call(const planner::Expr& call, std::span<const Datum> args) const {
   const planner::ProcedureIr& callee = *call.routine;
   if (callee.strict)
@@ -132,6 +141,7 @@ Datum ProcedureInterpreter::Call(const planner::Expr& call, std::span<const Datu
     frame.var(draw.variable) = Datum::Int(transaction.NextVal(SequenceEngineName(draw, over_frame, catalog_)));
   std::vector<std::vector<Datum>> results;
   ProcedureInterpreter runner(callee, catalog_, transaction, frame);
+  if (callee.random_seed_variable >= 0) runner.draws_ = Draws().Child(call.site);
   uint32_t* rows = nested() ? nested_identity_rows_ : &own_nested_identity_rows_;
   runner.Nest(Nesting{call_depth_ + 1, serial(), rows, &results});
   try {

@@ -273,7 +273,8 @@ bool IsConstantExpr(const Expr& e) {
   if (e.kind == ExprKind::kSlot || e.kind == ExprKind::kAggRef || e.kind == ExprKind::kNextval ||
       e.kind == ExprKind::kRoutineCall)
     return false;
-  if (e.kind == ExprKind::kFunc && e.func == planner::Func::kNow) return false;  // the wall clock
+  if (e.kind == ExprKind::kFunc && (e.func == planner::Func::kNow || e.func == planner::Func::kRandom))
+    return false;  // the wall clock; a new value each time
   for (const auto& arg : e.args)
     if (!IsConstantExpr(*arg)) return false;
   return true;
@@ -1127,6 +1128,12 @@ CgValue ExprEmitter::EmitAnyAll(const Expr& e) {
 }
 
 CgValue ExprEmitter::EmitFunc(const Expr& e) {
+  if (e.func == planner::Func::kRandom) {
+    // The procedure's stream, through the hooks; statement expressions (no hooks) are
+    // interpreted, as user-function calls are.
+    if (!routine_calls_) Internal("random() outside a procedure body");
+    return {Repr::kFloat, b_.getFalse(), CallRuntime("caracal_rt_random", {state_, b_.getInt32(e.site)})};
+  }
   if (e.func == planner::Func::kAscii) {
     // ascii(x) and ascii(x::text) of a string: read in place (no copy, no cast).
     const Expr* arg = e.args[0].get();

@@ -52,6 +52,7 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_return", "ipp", reinterpret_cast<void*>(&caracal_rt_return)},
       {"caracal_rt_error_at", "vppi", reinterpret_cast<void*>(&caracal_rt_error_at)},
       {"caracal_rt_routine_call", "ipppip", reinterpret_cast<void*>(&caracal_rt_routine_call)},
+      {"caracal_rt_random", "dpi", reinterpret_cast<void*>(&caracal_rt_random)},
   };
   return table;
 }

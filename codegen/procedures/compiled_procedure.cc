@@ -39,6 +39,7 @@ class RunnerHooks final : public StatementHooks {
   }
   void Return(const Datum& value) override { runner_.Return(value); }
   Datum CallRoutine(const planner::Expr& call, std::span<const Datum> args) override { return runner_.Call(call, args); }
+  double Random(int site) override { return runner_.Random(site); }
 
  private:
   ProcedureInterpreter& runner_;

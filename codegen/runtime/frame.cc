@@ -41,8 +41,12 @@ Frame MakeFrame(const planner::ProcedureIr& ir, const engine::TxnInput& input, s
   for (size_t i = 0; i < ir.sequence_calls.size() && i < input.sequence_values.size(); ++i)
     frame.vars[ir.sequence_calls[i].variable] = Datum::Int(input.sequence_values[i]);
   // now(), when used, follows the sequence values (InterpretedProcedure::Sequence).
-  if (ir.now_variable >= 0 && input.sequence_values.size() > ir.sequence_calls.size())
-    frame.vars[ir.now_variable] = Datum::Timestamp(input.sequence_values[ir.sequence_calls.size()]);
+  size_t drawn = ir.sequence_calls.size();
+  if (ir.now_variable >= 0 && input.sequence_values.size() > drawn)
+    frame.vars[ir.now_variable] = Datum::Timestamp(input.sequence_values[drawn++]);
+  // random()'s seed follows (an input logged before procedures drew one holds none).
+  if (ir.random_seed_variable >= 0 && input.sequence_values.size() > drawn)
+    frame.vars[ir.random_seed_variable] = Datum::Int(input.sequence_values[drawn]);
   return frame;
 }
 

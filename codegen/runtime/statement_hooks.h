@@ -54,6 +54,8 @@ class StatementHooks {
   // The value of user function call `call` (a kRoutineCall) on `args`
   // (planner::RoutineRunner::Call).
   virtual planner::Datum CallRoutine(const planner::Expr& call, std::span<const planner::Datum> args) = 0;
+  // random() at draw site `site` (planner::RoutineRunner::Random).
+  virtual double Random(int site) = 0;
 };
 
 }  // namespace caracal::codegen

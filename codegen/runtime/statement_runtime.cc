@@ -159,6 +159,8 @@ int32_t caracal_rt_routine_call(EvalState* state, const caracal::planner::Expr* 
   });
 }
 
+double caracal_rt_random(EvalState* state, int32_t site) { return caracal::codegen::Hooks(state).Random(site); }
+
 void caracal_rt_error_at(EvalState* state, const void* at, int32_t where) {
   state->error_at = at;
   state->error_where = where;

@@ -57,6 +57,8 @@ int32_t caracal_rt_return(caracal::codegen::EvalState* state, const caracal::pla
 // *out (StatementHooks::CallRoutine). 0 on error.
 int32_t caracal_rt_routine_call(caracal::codegen::EvalState* state, const caracal::planner::Expr* call,
                                 const caracal::planner::Datum* args, int32_t n, caracal::planner::Datum* out);
+// random() at draw site `site` (StatementHooks::Random); it cannot fail.
+double caracal_rt_random(caracal::codegen::EvalState* state, int32_t site);
 // On the way out of failed code: records where (EvalState::error_at: the statement, or
 // the variable whose DECLARE default failed; `where` is an ErrorWhere).
 void caracal_rt_error_at(caracal::codegen::EvalState* state, const void* at, int32_t where);

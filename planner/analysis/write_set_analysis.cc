@@ -1,5 +1,6 @@
 // The write-set analysis (README.md, "Write-set analysis"): the passes, in order, each
 // in its own file:
+//   0. number the random() draw sites (draw_sites.h);
 //   1. hoist nextval() to sequencing time (sequence_hoisting.h);
 //   2. find the read-derived variables (read_taint.h);
 //   3. classify every table statement (statement_classification.h);
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 
+#include "planner/analysis/draw_sites.h"
 #include "planner/analysis/init_program.h"
 #include "planner/binder/check_constraints.h"
 #include "planner/analysis/publish_point.h"
@@ -86,6 +88,7 @@ void RequireInitProgramReadsNothing(const ProcedureIr& ir) {
 }  // namespace
 
 void AnalyzeProcedure(ProcedureIr& ir, const Catalog& catalog) {
+  NumberDrawSites(ir);
   // now() in a called function is the transaction's: the caller draws it at sequencing.
   bool callee_reads_now = false;
   ForEachRoutineCall(ir, [&](const Expr& call) { callee_reads_now = callee_reads_now || call.routine->now_variable >= 0; });

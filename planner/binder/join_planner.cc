@@ -300,7 +300,7 @@ Planned FromPlanner::PlanTree(const FromTree& tree, std::vector<ExprPtr> pushed,
 bool IsEquiJoin(const Expr& e, const LeafSet& left, const LeafSet& right, const std::function<LeafSet(const Expr&)>& leaves_of,
                 bool& swap) {
   if (e.kind != ExprKind::kCompare || e.op != Op::kEq) return false;
-  if (e.Contains(ExprKind::kSubquery)) return false;
+  if (e.Contains(ExprKind::kSubquery) || e.DrawsRandom()) return false;
   LeafSet a = leaves_of(*e.args[0]), b = leaves_of(*e.args[1]);
   auto within = [](const LeafSet& s, const LeafSet& set) {
     return !s.empty() && std::includes(set.begin(), set.end(), s.begin(), s.end());

@@ -401,6 +401,11 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
   std::vector<std::string> key_texts;  // "Key (a)=(1) already exists.", for duplicate-key errors
   std::vector<int> key_lines;
   std::set<engine::Key, engine::KeyLess> seen;
+  // A DEFAULT random() draws from an unseeded stream: the load logs its rows, not how to
+  // make them.
+  SnapshotRoutines default_random;
+  EvalContext defaults;
+  defaults.routines = &default_random;
   UniqueLoadCheck unique(*table, catalog.database().table(table->id));
   ForeignKeyLoadCheck references(*table);
   std::optional<LoadRowIdentities> identities;
@@ -442,7 +447,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
     std::vector<engine::Value> values;
     for (size_t c = 0; c < table->columns.size(); ++c) {
       const CatalogColumn& col = table->columns[c];
-      if (!given[c] && col.default_expr) datums[c] = Eval(*col.default_expr, EvalContext{});
+      if (!given[c] && col.default_expr) datums[c] = Eval(*col.default_expr, defaults);
       if (datums[c].is_null() && col.not_null)
         throw NotNullViolation(*table, static_cast<int>(c), datums).WithContext(context(record_line));
       try {

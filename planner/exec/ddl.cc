@@ -186,7 +186,7 @@ std::shared_ptr<const Expr> BindColumnDefault(const PgQuery__Node* raw, const Ca
   binder.ForbidSubqueries("DEFAULT expression");
   binder.DeferNow(true);
   ExprPtr e = binder.BindAssignment(raw, col.type, col.name);
-  if (e->kind != ExprKind::kConst && !e->References(SlotSpace::kVariable) && !ReadsClock(*e) &&
+  if (e->kind != ExprKind::kConst && !e->References(SlotSpace::kVariable) && !ReadsClock(*e) && !e->DrawsRandom() &&
       !e->Contains(ExprKind::kNextval)) {
     Datum v = Eval(*e, EvalContext{});
     e = MakeConst(std::move(v), col.type, e->location);

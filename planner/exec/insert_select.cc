@@ -148,7 +148,11 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
         datums[c] = values[i];  // already the column's type (PlanInsertSource)
       }
       for (size_t c = 0; c < table->columns.size(); ++c)
-        if (!given[c] && table->columns[c].default_expr) datums[c] = Eval(*table->columns[c].default_expr, EvalContext{});
+        if (!given[c] && table->columns[c].default_expr) {
+          EvalContext loaded;
+          loaded.routines = snapshot.routines;  // a DEFAULT random(): the load's rows are logged, not replayed
+          datums[c] = Eval(*table->columns[c].default_expr, loaded);
+        }
       std::vector<engine::Value> row;
       for (size_t c = 0; c < table->columns.size(); ++c) {
         const CatalogColumn& col = table->columns[c];

@@ -26,6 +26,7 @@ ExprPtr Expr::Clone() const {
   e->window_func = window_func;
   e->routine = routine;
   e->routine_name = routine_name;
+  e->site = site;
   for (const auto& a : args) e->args.push_back(a->Clone());
   return e;
 }
@@ -59,6 +60,13 @@ bool Expr::Contains(ExprKind k) const {
   if (kind == k) return true;
   for (const auto& a : args)
     if (a->Contains(k)) return true;
+  return false;
+}
+
+bool Expr::DrawsRandom() const {
+  if (kind == ExprKind::kFunc && func == Func::kRandom) return true;
+  for (const auto& a : args)
+    if (a->DrawsRandom()) return true;
   return false;
 }
 

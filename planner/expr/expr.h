@@ -116,6 +116,7 @@ enum class Func : uint8_t {
   kStartsWith,   // starts_with(text, text) -> boolean
   kTranslate,    // translate(text, text, text) -> text
   kPi,           // pi() -> double precision
+  kRandom,       // random() -> double precision: RandomDraws (random_draws.h), at Expr::site
   kToCharNumber, // to_char(integer | bigint | numeric | double precision, text) -> text
   kCheckViolation,  // raises a CHECK violation (never bound by name): args (table, constraint,
                     // not-null flags '0'/'1' per column, column names joined by '\x1f',
@@ -168,6 +169,9 @@ struct Expr {
   // of it binds its callers again: planner/exec/procedure_ddl.h).
   std::shared_ptr<const ProcedureIr> routine;
   std::string routine_name;  // kRoutineCall: the function's name (for messages)
+  // A random() call (kFunc kRandom) or a kRoutineCall: its draw site in the procedure
+  // (planner/analysis/draw_sites.h; random_draws.h says why); -1 outside procedures.
+  int site = -1;
   std::vector<ExprPtr> args;
 
   ExprPtr Clone() const;
@@ -177,6 +181,9 @@ struct Expr {
   bool References(SlotSpace space) const;
   bool ContainsAggregate() const;
   bool Contains(ExprKind k) const;  // this node or any below it is of kind `k`
+  // Whether evaluating it calls random() (PostgreSQL's volatile: a new value each time,
+  // so never a key to look rows up by, never folded).
+  bool DrawsRandom() const;
   // A readable rendering of the IR, for tests and EXPLAIN.
   std::string DebugString() const;
 };

@@ -274,11 +274,7 @@ Datum EvalRoutineCall(const Expr& e, const EvalContext& ctx) {
   std::vector<Datum> args;
   args.reserve(e.args.size());
   for (const auto& a : e.args) args.push_back(EvalNode(*a, ctx));
-  if (ctx.routines == nullptr)
-    throw SqlError(sqlstate::kFeatureNotSupported,
-                   fmt::format("calling the user function {}() here is not supported yet", e.routine_name), e.location)
-        .WithHint("This expression is evaluated outside a transaction (a view read from the snapshot, a bulk load, a "
-                  "default, a constraint), where no function body runs; call the function in the statement itself.");
+  if (ctx.routines == nullptr) throw RoutineCallNotSupportedHere(e);
   return ctx.routines->Call(e, args);
 }
 
@@ -447,6 +443,13 @@ Datum EvalNode(const Expr& e, const EvalContext& ctx) {
       return EvalAnyAll(e.op, e.negated, e.args[0]->type, value, EvalNode(*e.args[1], ctx));
     }
     case ExprKind::kFunc: {
+      if (e.func == Func::kRandom) {
+        if (ctx.routines == nullptr)
+          throw SqlError(sqlstate::kFeatureNotSupported, "random() is not supported here", e.location)
+              .WithHint("This expression is evaluated outside a transaction (a bulk load, a default, a constraint); "
+                        "call random() in the statement itself.");
+        return Datum::Float(ctx.routines->Random(e.site));
+      }
       std::vector<Datum> args;
       args.reserve(e.args.size());
       for (const auto& arg : e.args) args.push_back(EvalNode(*arg, ctx));
@@ -486,6 +489,20 @@ Datum Eval(const Expr& e, const EvalContext& ctx) {
     if (ctx.accelerator->Eval(e, ctx, out)) return out;
   }
   return EvalNode(e, ctx);
+}
+
+SqlError RoutineCallNotSupportedHere(const Expr& call) {
+  return SqlError(sqlstate::kFeatureNotSupported,
+                  fmt::format("calling the user function {}() here is not supported yet", call.routine_name), call.location)
+      .WithHint("This expression is evaluated outside a transaction (a view read from the snapshot, a bulk load, a "
+                "default, a constraint), where no function body runs; call the function in the statement itself.");
+}
+
+Datum SnapshotRoutines::Call(const Expr& call, std::span<const Datum>) const { throw RoutineCallNotSupportedHere(call); }
+
+double SnapshotRoutines::Random(int site) const {
+  if (!draws_) draws_ = RandomDraws::Unseeded();
+  return draws_->Next(site);
 }
 
 }  // namespace caracal::planner

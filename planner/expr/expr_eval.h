@@ -10,6 +10,8 @@
 #include "engine/types/types.h"
 #include "planner/types/datum.h"
 #include "planner/expr/expr.h"
+#include "planner/expr/random_draws.h"
+#include "planner/types/sql_error.h"
 
 namespace caracal::planner {
 
@@ -48,7 +50,24 @@ class RoutineRunner {
   // without running the body when the function is STRICT and an argument is NULL, as
   // PostgreSQL (which evaluates every argument first). Throws what the body raises.
   virtual Datum Call(const Expr& call, std::span<const Datum> args) const = 0;
+  // The next random() value of draw site `site` (RandomDraws::Next): the transaction's
+  // stream, so that a replay draws the same.
+  virtual double Random(int site) const = 0;
 };
+
+// The RoutineRunner of a read of the snapshot (ad-hoc SELECT): no function body runs,
+// random() draws from an unseeded stream (nothing it computes is written).
+class SnapshotRoutines final : public RoutineRunner {
+ public:
+  Datum Call(const Expr& call, std::span<const Datum> args) const override;
+  double Random(int site) const override;
+
+ private:
+  mutable std::optional<RandomDraws> draws_;
+};
+
+// The error of calling user function `call` where no body can run.
+SqlError RoutineCallNotSupportedHere(const Expr& call);
 
 // Where slot values come from. Unused spaces stay empty.
 struct EvalContext {

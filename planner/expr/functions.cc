@@ -81,6 +81,7 @@ const std::vector<Signature>& Signatures() {
       {"starts_with", Func::kStartsWith, {T::kText, T::kText}, T::kBool},
       {"translate", Func::kTranslate, {T::kText, T::kText, T::kText}, T::kText},
       {"pi", Func::kPi, {}, T::kFloat8},
+      {"random", Func::kRandom, {}, T::kFloat8},
       {"date_trunc", Func::kDateTrunc, {T::kText, T::kTimestamp}, T::kTimestamp},
       {"date_trunc", Func::kDateTrunc, {T::kText, T::kTimestampTz}, T::kTimestampTz},
       {"date_trunc", Func::kDateTrunc, {T::kText, T::kInterval}, T::kInterval},
@@ -417,8 +418,8 @@ std::optional<FunctionMatch> ResolveFunction(std::string_view name, std::span<co
 }
 
 const char* NonDeterministicReason(std::string_view name) {
-  if (name == "random" || name == "setseed" || name == "gen_random_uuid")
-    return "random values differ between replays of the input log";
+  if (name == "setseed") return "each transaction seeds its own random(), so that a replay of the input log draws the same values";
+  if (name == "gen_random_uuid") return "random values differ between replays of the input log";
   if (name == "clock_timestamp" || name == "timeofday")
     return "the wall clock differs between replays of the input log";
   return nullptr;
@@ -640,6 +641,7 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
       return Datum::String(std::move(out));
     }
     case Func::kPi: return Datum::Float(std::numbers::pi);
+    case Func::kRandom: throw SqlError(sqlstate::kInternalError, "random() evaluated without its stream");
     case Func::kCheckViolation: RaiseCheckViolation(a);
     case Func::kToCharNumber: {
       // The value rounded to the format's fractional positions, as digits and a sign.

@@ -27,7 +27,10 @@ Op Flip(Op op) {
 
 bool IsBareColumn(const Expr& e) { return e.kind == ExprKind::kSlot && e.slot.space == SlotSpace::kColumn; }
 
-bool IsRowIndependent(const Expr& e) { return !e.References(SlotSpace::kColumn) && !e.ContainsAggregate(); }
+// A volatile comparand (random()) is compared with each row, as PostgreSQL does: it is no key.
+bool IsRowIndependent(const Expr& e) {
+  return !e.References(SlotSpace::kColumn) && !e.ContainsAggregate() && !e.DrawsRandom();
+}
 
 std::optional<Predicate> AsPredicate(const Expr* e) {
   if (e->kind != ExprKind::kCompare || e->op == Op::kNe) return std::nullopt;

@@ -18,6 +18,18 @@ int ProcedureIr::NowVariable() {
   return now_variable;
 }
 
+int ProcedureIr::RandomSeedVariable() {
+  if (random_seed_variable < 0) {
+    Variable v;
+    v.name = "$random_seed";
+    v.type = SqlType::Of(TypeId::kInt8);
+    v.kind = VariableKind::kRandomSeed;
+    random_seed_variable = static_cast<int>(variables.size());
+    variables.push_back(std::move(v));
+  }
+  return random_seed_variable;
+}
+
 std::string ProcedureIr::Signature() const { return name + "(" + ArgumentTypes() + ")"; }
 
 const SequenceCall* ProcedureIr::SequenceCallOf(int slot) const {
@@ -25,6 +37,26 @@ const SequenceCall* ProcedureIr::SequenceCallOf(int slot) const {
     for (const SequenceCall& c : *calls)
       if (c.variable == slot) return &c;
   return nullptr;
+}
+
+namespace {
+
+// format_type_be's name: no typmod ("numeric", "character varying", "integer[]").
+std::string UnmodifiedTypeName(const SqlType& t) {
+  if (t.is_array()) return UnmodifiedTypeName(t.Element()) + "[]";
+  return SqlType{t.id, -1, -1}.Name();
+}
+
+}  // namespace
+
+std::string ProcedureIr::ContextSignature() const {
+  if (is_do_block()) return name;  // PostgreSQL: "PL/pgSQL function inline_code_block line 2 ..."
+  std::string text = name + "(";
+  for (int i = 0; i < parameter_count; ++i) {
+    if (i > 0) text += ',';
+    text += UnmodifiedTypeName(variables[static_cast<size_t>(i)].type);
+  }
+  return text + ")";
 }
 
 std::string ProcedureIr::ArgumentTypes() const {

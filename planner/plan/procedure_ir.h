@@ -48,6 +48,7 @@ enum class VariableKind : uint8_t {
   kRowCount,   // GET DIAGNOSTICS' ROW_COUNT: rows the last SQL statement processed
   kSequence,   // the value of sequence_calls[i] (drawn at sequencing) or of live_sequence_calls[i]
   kNow,        // now() / current_timestamp: the transaction's timestamp, drawn at sequencing
+  kRandomSeed, // the seed of the call's random() values (expr/random_draws.h), drawn at sequencing
   kTemp,       // a hidden temporary of the binder or analysis
 };
 
@@ -268,6 +269,10 @@ struct ProcedureIr {
   // result is NULL (no rows for a set-returning function), as in PostgreSQL.
   bool strict = false;
   std::vector<OutputColumn> result_columns;  // kScalar: one; kTable / kSetOf / OUT params: all
+  // RETURNS SETOF record without OUT parameters (kTable): result_columns are the shape
+  // its RETURN NEXT / RETURN QUERY give (empty if none does); a call in FROM names the
+  // columns with a column definition list, which must match it (binder/call_binder.cc).
+  bool returns_record = false;
   std::vector<Variable> variables;           // the frame; parameters first
   int parameter_count = 0;
   int found_variable = -1;
@@ -286,6 +291,10 @@ struct ProcedureIr {
   int now_variable = -1;
   // now_variable, added (a timestamptz kNow variable) on first use.
   int NowVariable();
+  // The kRandomSeed slot (bigint) when the body or a function it calls draws random();
+  // drawn at sequencing after now() (analysis/draw_sites.h adds it).
+  int random_seed_variable = -1;
+  int RandomSeedVariable();
   std::string source;  // the whole CREATE statement, for \sf and error positions
   // LANGUAGE sql (binder/sql_function_body.h): the line of the PL/pgSQL body it was
   // translated into where each SQL statement starts; empty for PL/pgSQL.
@@ -317,6 +326,9 @@ struct ProcedureIr {
 
   // name(type, type, ...) of the IN / INOUT parameters, as \df prints it.
   std::string Signature() const;
+  // format_procedure's name(type,type), as PL/pgSQL's CONTEXT lines name the function
+  // (a DO block: its name alone).
+  std::string ContextSignature() const;
   // The parameter types of the signature, without the name or parentheses: "integer, text".
   std::string ArgumentTypes() const;
   // The table statement with id `id` (an init statement's target_stmt), nullptr if none.

@@ -38,6 +38,7 @@ class RecordingHooks : public StatementHooks {
   void Publish() override { ++published; }
   void Return(const Datum& value) override { returned.push_back(value); }
   Datum CallRoutine(const planner::Expr&, std::span<const Datum>) override { return Datum::Null(); }
+  double Random(int) override { return 0.5; }
 
   std::vector<int> delegated;
   std::vector<std::string> notices;

@@ -240,6 +240,23 @@ def gen_sequence_names(rng, n):
     return out
 
 
+def gen_random(rng, n):
+    out = []
+    for i in range(1, n + 1):
+        # Now and then an id taken already: the call aborts after it drew.
+        p_id = rng.randrange(1, i) if i > 1 and rng.random() < 0.1 else i
+        if rng.random() < 0.15:
+            out.append(f"INSERT INTO draws (id, r) VALUES ({500 + i}, random());")
+        else:
+            out.append(f"SELECT play({p_id}, {rng.randrange(0, 5)});")
+    return out
+
+
+def gen_setof_record(rng, n):
+    cols = "n integer, item integer, qty smallint, amount numeric, label varchar"
+    return [f"SELECT * FROM lines_of({rng.randrange(0, 3)}) AS ({cols});" for _ in range(n)]
+
+
 def gen_setof_table(rng, n):
     out = []
     for _ in range(n):

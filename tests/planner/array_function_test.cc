@@ -145,12 +145,15 @@ TEST_F(ArrayTest, ArrayAgg) {
   std::remove(path.c_str());
 }
 
-TEST_F(ArrayTest, NowIsTheStatementsTimeAndRandomIsRefused) {
+TEST_F(ArrayTest, NowIsTheStatementsTimeAndRandomIsNewEachTime) {
   // An ad-hoc SELECT's now() is one time for the whole statement (every call, every row).
   EXPECT_EQ(Q("select now() = current_timestamp and now() = statement_timestamp() and localtimestamp = now()::timestamp"),
             "t");
   EXPECT_EQ(Q("select count(distinct clock) from (select now() as clock from unnest(array[1,2,3])) s"), "1");
-  EXPECT_EQ(Err("select random()").substr(0, 6), "0A000:");
+  // random() is volatile: a new value for every row, in [0, 1); setseed() is refused.
+  EXPECT_EQ(Q("select count(distinct r), bool_and(r >= 0 and r < 1) from (select random() as r from unnest(array[1,2,3])) s"),
+            "3|t");
+  EXPECT_EQ(Err("select setseed(0.5)").substr(0, 6), "0A000:");
 }
 
 }  // namespace

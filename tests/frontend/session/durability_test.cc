@@ -116,6 +116,51 @@ TEST(Durability, SerialValuesAndDefaultNowReplayAsWritten) {
   EXPECT_EQ(Q(s, "insert into notes (body) values ('d') returning id"), "4");
 }
 
+TEST(Durability, RandomValuesReplayAsDrawnWhateverTheWorkersAndJit) {
+  // random() is seeded per call at sequencing and the seed logged with the input: a
+  // replay by another engine (one worker, compiled procedures where the first life
+  // interpreted them) writes the same values, keys drawn from random() included.
+  TempDir dir;
+  uint64_t hash;
+  std::string rows;
+  constexpr const char* kRandomSchema = R"(
+create table hits (k int primary key, n int not null);
+create table draws (id int primary key, r float8 not null, d float8 default random());
+create function pick(lo int, hi int) returns int strict language plpgsql as $$
+begin
+  return lo + floor(random() * (hi - lo + 1))::int;
+end $$;
+create function play(p int) returns int language plpgsql as $$
+declare v_k int := pick(1, 50);
+begin
+  insert into hits values (v_k, 1) on conflict (k) do update set n = hits.n + 1;
+  insert into draws (id, r) values (p, random());
+  return v_k;
+end $$;
+)";
+  {
+    SessionOptions o = Durable(dir.path());
+    o.engine.workers = 2;
+    Session s(o);
+    ASSERT_EQ(Q(s, "set caracal.jit = off"), "SET");
+    ASSERT_EQ(Q(s, kRandomSchema), "CREATE FUNCTION");
+    std::string calls;
+    for (int i = 1; i <= 60; ++i) calls += "select play(" + std::to_string(i) + ");";
+    ASSERT_EQ(Q(s, calls).find("<error"), std::string::npos);
+    ASSERT_EQ(Q(s, "update draws set r = random() where id <= 10"), "UPDATE 10");
+    ASSERT_EQ(Q(s, "insert into draws (id, r) values (100, random()), (101, random())"), "INSERT 0 2");
+    EXPECT_EQ(Q(s, "select sum(n) from hits"), "60");
+    EXPECT_EQ(Q(s, "select count(distinct r), count(distinct d), bool_and(r >= 0 and r < 1) from draws"), "62|62|t");
+    rows = Q(s, "select * from draws order by id") + "\n" + Q(s, "select * from hits order by k");
+    hash = StateHash(s.database());
+  }
+  SessionOptions o = Durable(dir.path());
+  o.engine.workers = 1;
+  Session s(o);
+  EXPECT_EQ(StateHash(s.database()), hash);
+  EXPECT_EQ(Q(s, "select * from draws order by id") + "\n" + Q(s, "select * from hits order by k"), rows);
+}
+
 TEST(Durability, CheckpointThenLogAfterItAndTheOldLogGoes) {
   TempDir dir;
   SessionOptions options = Durable(dir.path());
