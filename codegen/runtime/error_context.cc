@@ -10,24 +10,6 @@ namespace {
 
 using planner::ProcedureIr;
 using planner::SqlError;
-using planner::SqlType;
-
-// format_type_be's name: no typmod ("numeric", "character varying", "integer[]").
-std::string TypeName(const SqlType& t) {
-  if (t.is_array()) return TypeName(t.Element()) + "[]";
-  return SqlType{t.id, -1, -1}.Name();
-}
-
-// format_procedure's "name(type,type)": the IN and INOUT parameters, no spaces.
-std::string FunctionSignature(const ProcedureIr& ir) {
-  if (ir.is_do_block()) return ir.name;  // PostgreSQL: "PL/pgSQL function inline_code_block line 2 ..."
-  std::string text = ir.name + "(";
-  for (int i = 0; i < ir.parameter_count; ++i) {
-    if (i > 0) text += ',';
-    text += TypeName(ir.variables[static_cast<size_t>(i)].type);
-  }
-  return text + ")";
-}
 
 bool Wanted(const SqlError& e, const ProcedureIr& ir) { return (e.context().empty() || e.left_call()) && !ir.is_ad_hoc_dml(); }
 
@@ -44,20 +26,20 @@ void AddStatementContext(SqlError& e, const ProcedureIr& ir, const planner::Stmt
   std::string context;
   if (!s.sql_context.empty() && !e.plpgsql_level()) context = s.sql_context + "\n";
   else if (!s.sql_text.empty() && !e.plpgsql_level()) context = fmt::format("SQL statement \"{}\"\n", s.sql_text);
-  context += fmt::format("PL/pgSQL function {} line {} {}", FunctionSignature(ir), s.line, s.plpgsql_what);
+  context += fmt::format("PL/pgSQL function {} line {} {}", ir.ContextSignature(), s.line, s.plpgsql_what);
   e.AppendContext(context);
 }
 
 void AddLocalsContext(SqlError& e, const ProcedureIr& ir, const planner::Variable& v) {
   if (!Wanted(e, ir)) return;
   e.AppendContext(fmt::format("PL/pgSQL function {} line {} during statement block local variable initialization",
-                              FunctionSignature(ir), v.line));
+                              ir.ContextSignature(), v.line));
 }
 
 void AddReturnCastContext(SqlError& e, const ProcedureIr& ir) {
   if (!Wanted(e, ir)) return;
   e.AppendContext(
-      fmt::format("PL/pgSQL function {} while casting return value to function's return type", FunctionSignature(ir)));
+      fmt::format("PL/pgSQL function {} while casting return value to function's return type", ir.ContextSignature()));
 }
 
 void AddCompiledContext(SqlError& e, const ProcedureIr& ir, const void* where_at, ErrorWhere where) {

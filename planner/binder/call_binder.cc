@@ -3,13 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <span>
 
 #include "planner/binder/coerce.h"
 #include "planner/binder/expr_binder.h"
 #include "planner/binder/routine_resolution.h"
+#include "planner/binder/type_name.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/expr/functions.h"
 #include "planner/parser/pg_nodes.h"
+#include "planner/plan/ir_visit.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
@@ -39,7 +42,8 @@ std::string TargetColumn(const PgQuery__Node* n, const std::string& qualifier) {
 
 // The function call of `SELECT * | columns FROM f(...) [AS alias]`, or null; `qualifier`:
 // the name its columns may be qualified with.
-const PgQuery__FuncCall* FromFunction(const PgQuery__SelectStmt* s, std::string& qualifier) {
+const PgQuery__FuncCall* FromFunction(const PgQuery__SelectStmt* s, std::string& qualifier,
+                                      std::span<PgQuery__Node* const>& column_definitions) {
   if (s->n_from_clause != 1 || s->n_target_list == 0) return nullptr;
   const PgQuery__Node* from = s->from_clause[0];
   if (from->node_case != PG_QUERY__NODE__NODE_RANGE_FUNCTION) return nullptr;
@@ -50,6 +54,14 @@ const PgQuery__FuncCall* FromFunction(const PgQuery__SelectStmt* s, std::string&
   const PgQuery__List* pair = rf->functions[0]->list;
   if (pair->n_items < 1 || pair->items[0]->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return nullptr;
   const PgQuery__FuncCall* call = pair->items[0]->func_call;
+  // AS [alias] (name type, ...): on the RangeFunction, or (ROWS FROM) beside the call.
+  column_definitions = {};
+  if (rf->n_coldeflist > 0) {
+    column_definitions = {rf->coldeflist, rf->n_coldeflist};
+  } else if (pair->n_items > 1 && pair->items[1] != nullptr && pair->items[1]->node_case == PG_QUERY__NODE__NODE_LIST) {
+    const PgQuery__List* list = pair->items[1]->list;
+    column_definitions = {list->items, list->n_items};
+  }
   if (qualifier.empty() && call->n_funcname > 0) qualifier = StringValue(call->funcname[call->n_funcname - 1]);
   // `*` alone, or plain column references (anything else is an ordinary query's).
   if (s->n_target_list == 1 && IsStar(s->target_list[0])) return call;
@@ -78,6 +90,57 @@ void Project(CallPlan& plan, const PgQuery__SelectStmt& select, const std::strin
   }
 }
 
+// The error of a column definition list that does not match the rows of `ir`, as the
+// first RETURN NEXT / RETURN QUERY would raise it in PostgreSQL (with its CONTEXT).
+SqlError RecordMismatch(const ProcedureIr& ir, std::string detail) {
+  const Stmt* first = nullptr;
+  ForEachStmt(ir.body, [&](const Stmt& s) {
+    if (!first && (s.kind == StmtKind::kReturnNext || s.kind == StmtKind::kReturnQuery)) first = &s;
+  });
+  const bool query = first && first->kind == StmtKind::kReturnQuery;
+  SqlError e(sqlstate::kDatatypeMismatch,
+             query ? "structure of query does not match function result type" : "wrong record type supplied in RETURN NEXT");
+  e.WithDetail(std::move(detail));
+  if (first) {
+    std::string context = query ? fmt::format("SQL statement \"{}\"\n", first->sql_text) : "";
+    e.WithContext(context + fmt::format("PL/pgSQL function {} line {} {}", ir.ContextSignature(), first->line, first->plpgsql_what));
+  }
+  return e;
+}
+
+// The columns of SELECT ... FROM f(...) AS [alias] (name type, ...) for a function
+// returning SETOF record: as the list names them, which must be the types its rows have.
+// PostgreSQL finds a mismatch when the function returns its first row; the shape is known
+// here, so it is an error before the call (also when the call would return no row).
+std::vector<ResultColumn> DefinedColumns(const ProcedureIr& ir, std::span<PgQuery__Node* const> definitions, int location) {
+  if (!ir.returns_record) {
+    const PgQuery__Node* d = definitions.empty() ? nullptr : definitions[0];
+    throw SqlError(sqlstate::kSyntaxError, "a column definition list is only allowed for functions returning \"record\"",
+                   d && d->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF ? d->column_def->location : location);
+  }
+  if (definitions.empty())
+    throw SqlError(sqlstate::kSyntaxError, "a column definition list is required for functions returning \"record\"", location);
+  std::vector<ResultColumn> columns;
+  for (const PgQuery__Node* d : definitions) {
+    if (d->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF) throw NotSupported("this column definition", location);
+    columns.push_back(ResultColumn{d->column_def->colname, ResolveTypeName(d->column_def->type_name)});
+  }
+  if (ir.result_columns.empty()) return columns;  // it returns no row
+  if (columns.size() != ir.result_columns.size())
+    throw RecordMismatch(ir, fmt::format("Number of returned columns ({}) does not match expected column count ({}).",
+                                         ir.result_columns.size(), columns.size()));
+  for (size_t c = 0; c < columns.size(); ++c) {
+    const SqlType& got = ir.result_columns[c].type;
+    const SqlType& want = columns[c].type;
+    // A modifier in the list must be the row's; none takes any (numeric for numeric(6,2)).
+    const bool modifiers_differ = want.Name() != SqlType::Of(want.id).Name() && !(got == want);
+    if (got.id != want.id || (got.id == TypeId::kArray && got.element != want.element) || modifiers_differ)
+      throw RecordMismatch(ir, fmt::format("Returned type {} does not match expected type {} in column {}.", got.Name(),
+                                           want.Name(), c + 1));
+  }
+  return columns;
+}
+
 }  // namespace
 
 std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catalog, bool any_kind) {
@@ -86,13 +149,14 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
   std::string column_name;
   std::string qualifier;                       // kSelectFrom: its columns' qualifier
   const PgQuery__SelectStmt* select = nullptr;  // kSelectFrom: the statement
+  std::span<PgQuery__Node* const> column_definitions;  // kSelectFrom: AS (name type, ...)
   if (stmt->node_case == PG_QUERY__NODE__NODE_CALL_STMT) {
     plan.form = CallPlan::Form::kCall;
     call = stmt->call_stmt->funccall;
   } else if (stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
     const PgQuery__SelectStmt* s = stmt->select_stmt;
     if (HasOtherClauses(s)) return std::nullopt;
-    if ((call = FromFunction(s, qualifier))) {
+    if ((call = FromFunction(s, qualifier, column_definitions))) {
       plan.form = CallPlan::Form::kSelectFrom;
       select = s;
     } else if (s->n_from_clause == 0 && s->n_target_list == 1 &&
@@ -149,8 +213,10 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
   switch (plan.form) {
     case CallPlan::Form::kCall:
     case CallPlan::Form::kSelectFrom:
-      for (const OutputColumn& c : ir.result_columns)
-        plan.columns.push_back(ResultColumn{c.name, c.type});
+      if (plan.form == CallPlan::Form::kSelectFrom && (ir.returns_record || !column_definitions.empty()))
+        plan.columns = DefinedColumns(ir, column_definitions, call->location);
+      else
+        for (const OutputColumn& c : ir.result_columns) plan.columns.push_back(ResultColumn{c.name, c.type});
       if (plan.form == CallPlan::Form::kSelectFrom && ir.returns == ProcedureIr::Returns::kScalar &&
           ir.out_variables.empty())
         plan.columns.at(0).name = qualifier;  // the function's name, or its alias

@@ -155,6 +155,8 @@ class ProcedureBinder {
   void BindCall(const json& st, Block& out);
   StmtPtr BindReturn(const json& st);
   StmtPtr BindReturnNext(const json& st);
+  // RETURN NEXT `query` (a record or row variable) of a function returning rows.
+  StmtPtr ReturnNextRecord(StmtPtr s, const std::string& query);
   StmtPtr BindReturnQuery(const json& st);
   StmtPtr BindRaise(const json& st);
   StmtPtr BindAssert(const json& st);

@@ -27,6 +27,11 @@ class PlpgsqlScope : public NameScope {
   int Find(const std::string& name) const;
   // Record variable `record`'s fields from here on: `record.name` is the slot.
   void SetRecordFields(const std::string& record, std::vector<std::pair<std::string, int>> fields);
+  // Record variable `record`'s fields (name, slot) as they are here; null if it has none.
+  const std::vector<std::pair<std::string, int>>* RecordFields(const std::string& record) const {
+    auto it = records_.find(record);
+    return it == records_.end() ? nullptr : &it->second;
+  }
   // The slots of the parameters in declaration order, for `$n` (all parameter modes).
   void SetPositionalParameters(std::vector<int> slots) { positional_ = std::move(slots); }
 

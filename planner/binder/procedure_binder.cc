@@ -317,10 +317,11 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
       if (rt->setof) throw NotSupported("SETOF void");
       ir_->returns = ProcedureIr::Returns::kVoid;
     } else if (base == "record") {
-      if (!has_out_parameters_)
-        throw NotSupported("functions returning record without OUT parameters")
-            .WithHint("Declare the result columns with RETURNS TABLE (...) or OUT parameters.");
+      if (!has_out_parameters_ && !rt->setof)
+        throw NotSupported("functions returning one record without OUT parameters")
+            .WithHint("Return SETOF record, or declare the result columns with OUT parameters.");
       ir_->returns = rt->setof ? ProcedureIr::Returns::kTable : ProcedureIr::Returns::kScalar;
+      ir_->returns_record = !has_out_parameters_;
     } else if (const TableInfo* table = has_out_parameters_ || rt->n_names > 2 ? nullptr : catalog_.FindTable(base);
                table != nullptr && !(rt->n_names == 2 && Lower(StringValue(rt->names[0])) != "public")) {
       // A table's row type: SETOF t returns rows of t's columns (RETURN QUERY, RETURN
@@ -1402,6 +1403,8 @@ StmtPtr ProcedureBinder::BindReturnQuery(const json& st) {
     s->line = line_;
     s->sql_text = query;
     const auto& columns = QueryColumns(*s);
+    if (ir_->returns_record && ir_->result_columns.empty())  // the first result gives the shape
+      for (const OutputColumn& c : columns) ir_->result_columns.push_back({c.name, c.type});
     if (columns.size() != ir_->result_columns.size())
       throw SqlError(sqlstate::kDatatypeMismatch, "structure of query does not match function result type")
           .WithDetail(fmt::format("Number of returned columns ({}) does not match expected column count ({}).",
@@ -1478,10 +1481,39 @@ StmtPtr ProcedureBinder::BindReturnNext(const json& st) {
   if (has_out_parameters_)
     throw SqlError(sqlstate::kSyntaxError, "RETURN NEXT cannot have a parameter in function with OUT parameters");
   if (query.empty()) throw SqlError(sqlstate::kSyntaxError, "RETURN NEXT must have a parameter");
+  if (ir_->returns == ProcedureIr::Returns::kTable) return ReturnNextRecord(std::move(s), query);
   SqlType type = ir_->result_columns[0].type;
   s->args.push_back(BindExpr(query, line_, [&](ExprBinder& b, const PgQuery__Node* n) {
     return Coerce(b.Bind(n), type, CastContext::kAssignment);
   }));
+  return s;
+}
+
+StmtPtr ProcedureBinder::ReturnNextRecord(StmtPtr s, const std::string& query) {
+  // RETURN NEXT r of SETOF record / SETOF t: r's fields by position, of exactly the result
+  // columns' types, as PostgreSQL's convert_tuples_by_position wants them (it checks when
+  // the statement runs; we check here).
+  std::string name = query;
+  std::erase_if(name, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  const auto* fields = scope_.RecordFields(Lower(name));
+  if (fields == nullptr)
+    Unsupported("RETURN NEXT of an expression in a function returning rows", line_,
+                "Return a record or row variable, or use RETURN QUERY.");
+  if (ir_->returns_record && ir_->result_columns.empty())  // the first result gives the shape
+    for (const auto& [field, slot] : *fields) ir_->result_columns.push_back({field, ir_->variables[slot].type});
+  if (fields->size() != ir_->result_columns.size())
+    throw SqlError(sqlstate::kDatatypeMismatch, "wrong record type supplied in RETURN NEXT")
+        .WithDetail(fmt::format("Number of returned columns ({}) does not match expected column count ({}).",
+                                fields->size(), ir_->result_columns.size()));
+  for (size_t c = 0; c < fields->size(); ++c) {
+    const SqlType& got = ir_->variables[(*fields)[c].second].type;
+    const SqlType& want = ir_->result_columns[c].type;
+    if (got.id != want.id || (got.id == TypeId::kArray && got.element != want.element))
+      throw SqlError(sqlstate::kDatatypeMismatch, "wrong record type supplied in RETURN NEXT")
+          .WithDetail(fmt::format("Returned type {} does not match expected type {} in column {}.", got.Name(),
+                                  want.Name(), c + 1));
+    s->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, (*fields)[c].second}, got));
+  }
   return s;
 }
 
