@@ -31,6 +31,16 @@ struct Loop {
 
 ExprPtr VariableRef(int slot, const SqlType& type) { return MakeSlot(Slot{SlotSpace::kVariable, slot}, type); }
 
+// A RowImage's arrays from loop `l`, whose query has each table column at `column_of` and
+// the image's FROM-item columns from `first_from_column` on.
+void TakeImage(TableStatementBinder::RowImage& image, const std::vector<int>& column_of, size_t first_from_column, const Loop& l) {
+  for (int c : column_of) image.arrays.push_back(l.read->into[static_cast<size_t>(c)]);
+  for (size_t k = 0; k < image.from_columns.size(); ++k) {
+    image.from_arrays.push_back(l.read->into[first_from_column + k]);
+    image.from_types.push_back(l.read->query->columns[first_from_column + k].type);
+  }
+}
+
 // `names`: what the statement inside the loop calls each column (qualifier, name); empty:
 // hidden names only.
 Loop BeginLoop(QueryPlan plan, const NameScope* variables, DmlLoopHost& host,
@@ -576,6 +586,12 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
   if (image)
     for (size_t c = 0; c < table.columns.size(); ++c)
       if (column_of[c] < 0) add_column(static_cast<int>(c), nodes.ColumnRef(ref, table.columns[c].name));
+  const size_t first_from_column = targets.size();
+  if (image)
+    for (const auto& [qualifier, column] : image->from_columns) {
+      targets.push_back(nodes.Target(nodes.ColumnRef(qualifier, column)));
+      types.emplace_back("", SqlType{});  // keeps its own type
+    }
   PgQuery__SelectStmt* query = nodes.NewSelect();
   query->target_list = nodes.Array(targets, query->n_target_list);
   query->distinct_clause = nodes.Array(keys, query->n_distinct_clause);
@@ -585,8 +601,7 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
   query->where_clause = stmt->where_clause;
   query->with_clause = stmt->with_clause;
   Loop l = BeginLoop(PlanInsertSource(query, catalog_, {}, types, variables_), variables_, *loops_);
-  if (image)
-    for (int c : column_of) image->arrays.push_back(l.read->into[static_cast<size_t>(c)]);
+  if (image) TakeImage(*image, column_of, first_from_column, l);
 
   // Each row: UPDATE ref SET column = its value variable (or DEFAULT), by its key.
   std::vector<PgQuery__Node*> assignments;
@@ -652,6 +667,9 @@ std::vector<StmtPtr> TableStatementBinder::BindDeleteLoop(const PgQuery__DeleteS
         column_of[c] = static_cast<int>(targets.size());
         targets.push_back(nodes.Target(nodes.ColumnRef(ref, table.columns[c].name)));
       }
+  const size_t first_from_column = targets.size();
+  if (image)
+    for (const auto& [qualifier, column] : image->from_columns) targets.push_back(nodes.Target(nodes.ColumnRef(qualifier, column)));
   PgQuery__SelectStmt* query = nodes.NewSelect();
   query->target_list = nodes.Array(targets, query->n_target_list);
   query->distinct_clause = nodes.Array(keys, query->n_distinct_clause);
@@ -661,8 +679,7 @@ std::vector<StmtPtr> TableStatementBinder::BindDeleteLoop(const PgQuery__DeleteS
   query->where_clause = stmt->where_clause;
   query->with_clause = stmt->with_clause;
   Loop l = BeginLoop(PlanQuery(query, catalog_, {}, variables_), variables_, *loops_);
-  if (image)
-    for (int c : column_of) image->arrays.push_back(l.read->into[static_cast<size_t>(c)]);
+  if (image) TakeImage(*image, column_of, first_from_column, l);
 
   PgQuery__DeleteStmt* remove = nodes.NewDelete();
   remove->relation = stmt->relation;

@@ -1349,7 +1349,8 @@ QueryPlan PlanInsertSource(const PgQuery__SelectStmt* stmt, const Catalog& catal
   const bool in_place = root.kind == QueryNodeKind::kProject;
   std::vector<ExprPtr> exprs;
   for (size_t i = 0; i < bound.columns.size(); ++i) {
-    const auto& [name, type] = targets[i];
+    const auto& [name, target_type] = targets[i];
+    const SqlType type = name.empty() ? bound.columns[i].type : target_type;  // no name: its own type
     ExprPtr e = in_place ? std::move(root.exprs[i]) : IdSlot(static_cast<int>(i), bound.columns[i].type);
     if (!(e->type == type)) e = Coerce(std::move(e), type, CastContext::kAssignment, name);
     bound.columns[i].type = type;

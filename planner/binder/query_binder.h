@@ -21,7 +21,8 @@ QueryPlan PlanQuery(const PgQuery__SelectStmt* stmt, const Catalog& catalog, con
                     const NameScope* outer = nullptr);
 
 // The source query of INSERT ... SELECT, its columns converted to `targets` (name, type)
-// by assignment, its untyped literals typed by them (42601 with more columns than targets).
+// by assignment, its untyped literals typed by them (42601 with more columns than targets);
+// a target without a name leaves its column as it is.
 QueryPlan PlanInsertSource(const PgQuery__SelectStmt* stmt, const Catalog& catalog, const TableRowEstimator& estimate,
                            const std::vector<std::pair<std::string, SqlType>>& targets, const NameScope* outer = nullptr);
 

@@ -100,16 +100,23 @@ class TableStatementBinder {
   // The RETURNING columns' names of the last statement bound (for ad-hoc DML results).
   const std::vector<OutputColumn>& returning_columns() const { return returning_columns_; }
 
+  // The rows a WITH query's UPDATE / DELETE changes: for each table column, the array
+  // variable of its values in the new (UPDATE) or old (DELETE) rows, in the loop's order;
+  // and for each column of another FROM / USING item its RETURNING names (`from_columns`,
+  // qualifier and name, given by the caller), the array of that item's value in the row
+  // that joined each changed row (`from_arrays`, of `from_types`' element types).
+  struct RowImage {
+    std::vector<int> arrays;
+    std::vector<std::pair<std::string, std::string>> from_columns;
+    std::vector<int> from_arrays;
+    std::vector<SqlType> from_types;
+  };
+
  private:
   const TableInfo& ResolveTable(const PgQuery__RangeVar* rv) const;
   void BindReturning(Stmt& s, PgQuery__Node* const* list, size_t n, const NameScope& scope);
   StmtPtr BindSimpleUpdate(const PgQuery__UpdateStmt* stmt);
   StmtPtr BindSimpleDelete(const PgQuery__DeleteStmt* stmt);
-  // The rows a WITH query's UPDATE / DELETE changes: for each table column, the array
-  // variable of its values in the new (UPDATE) or old (DELETE) rows, in the loop's order.
-  struct RowImage {
-    std::vector<int> arrays;
-  };
   // The loop forms (dml_loop.cc); with `image`, the rows are collected by the general form
   // (a query over the target) with every column, and the write has no RETURNING.
   std::vector<StmtPtr> BindUpdateLoop(const PgQuery__UpdateStmt* stmt, RowImage* image = nullptr);

@@ -16,6 +16,7 @@
 // by the analysis, as a key from any RETURNING is.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -165,6 +166,8 @@ std::vector<StmtPtr> TableStatementBinder::BindWithWrites(const PgQuery__WithCla
     std::vector<int> arrays;
     std::vector<SqlType> array_types;
     std::vector<PgQuery__Node*> targets;
+    // UPDATE / DELETE: the other FROM items' columns RETURNING names, kept as $from_k.
+    std::vector<std::pair<std::string, std::string>> from_columns;
     // The statement's copy, seeing the WITH queries before it, its RETURNING taken out.
     auto prepare = [&](auto* copy) {
       if (copy->with_clause) throw NotSupported("WITH inside a data-modifying WITH query", copy->with_clause->location);
@@ -178,26 +181,38 @@ std::vector<StmtPtr> TableStatementBinder::BindWithWrites(const PgQuery__WithCla
       case PG_QUERY__NODE__NODE_DELETE_STMT: {
         RowImage image;
         const PgQuery__RangeVar* target = TargetOf(query);
-        stmts = query->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT
-                    ? binder.BindUpdateLoop(prepare(nodes.Copy(*query->update_stmt)), &image)
-                    : binder.BindDeleteLoop(prepare(nodes.Copy(*query->delete_stmt)), &image);
-        const TableInfo& table = ResolveTable(target);
         alias = RefName(target);
-        // The rows kept are the target's: a FROM / USING item's columns are not among them.
+        PgQuery__UpdateStmt* update = nullptr;
+        PgQuery__DeleteStmt* remove = nullptr;
+        if (query->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT) update = prepare(nodes.Copy(*query->update_stmt));
+        else remove = prepare(nodes.Copy(*query->delete_stmt));
+        // The rows kept are the target's, with the columns of other FROM / USING items that
+        // RETURNING names as `item.column` (each in the row that joined).
         for (size_t r = 0; r < n_returning; ++r)
           ContainsNode(&returning[r]->base, [&](const PgQuery__Node* n) {
-            if (n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF || n->column_ref->n_fields < 2) return false;
-            const PgQuery__Node* qualifier = n->column_ref->fields[n->column_ref->n_fields - 2];
-            if (qualifier->node_case == PG_QUERY__NODE__NODE_STRING && StringValue(qualifier) != alias)
-              throw NotSupported("RETURNING the columns of another FROM item in a data-modifying WITH query",
-                                 n->column_ref->location);
+            if (n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF || n->column_ref->n_fields != 2) return false;
+            const PgQuery__Node* qualifier = n->column_ref->fields[0];
+            const PgQuery__Node* column = n->column_ref->fields[1];
+            if (qualifier->node_case != PG_QUERY__NODE__NODE_STRING || StringValue(qualifier) == alias) return false;
+            if (column->node_case != PG_QUERY__NODE__NODE_STRING)
+              throw NotSupported("RETURNING another FROM item's * in a data-modifying WITH query", n->column_ref->location);
+            std::pair<std::string, std::string> ref{StringValue(qualifier), StringValue(column)};
+            if (std::ranges::find(image.from_columns, ref) == image.from_columns.end()) image.from_columns.push_back(ref);
             return false;
           });
+        stmts = update ? binder.BindUpdateLoop(update, &image) : binder.BindDeleteLoop(remove, &image);
+        const TableInfo& table = ResolveTable(target);
         for (const CatalogColumn& c : table.columns) {
           columns.push_back(c.name);
           array_types.push_back(SqlType::ArrayOf(c.type));
         }
         arrays = image.arrays;
+        for (size_t k = 0; k < image.from_columns.size(); ++k) {
+          columns.push_back(fmt::format("$from_{}", k));
+          array_types.push_back(SqlType::ArrayOf(image.from_types[k]));
+          arrays.push_back(image.from_arrays[k]);
+        }
+        from_columns = image.from_columns;
         for (size_t r = 0; r < n_returning; ++r) targets.push_back(returning[r]);
         break;
       }
@@ -253,6 +268,19 @@ std::vector<StmtPtr> TableStatementBinder::BindWithWrites(const PgQuery__WithCla
     PgQuery__SelectStmt* rows = nodes.NewSelect();
     rows->target_list = nodes.Array(targets, rows->n_target_list);
     std::vector<PgQuery__Node*> from{nodes.RangeFunction(nodes.FuncCall("unnest", array_refs), alias, columns)};
+    // Each other FROM item RETURNING names: LATERAL (SELECT alias."$from_k" AS column, ...) AS item.
+    std::vector<std::string> items;
+    for (const auto& [item, column] : from_columns)
+      if (std::ranges::find(items, item) == items.end()) items.push_back(item);
+    for (const std::string& item : items) {
+      std::vector<PgQuery__Node*> values;
+      for (size_t k = 0; k < from_columns.size(); ++k)
+        if (from_columns[k].first == item)
+          values.push_back(nodes.Target(nodes.ColumnRef(alias, fmt::format("$from_{}", k)), from_columns[k].second));
+      PgQuery__SelectStmt* row = nodes.NewSelect();
+      row->target_list = nodes.Array(values, row->n_target_list);
+      from.push_back(nodes.LateralSubselect(row, item));
+    }
     rows->from_clause = nodes.Array(from, rows->n_from_clause);
     rewritten.push_back(nodes.CteWithQuery(cte, nodes.SelectNode(rows)));
     originals.push_back(query);

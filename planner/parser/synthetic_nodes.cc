@@ -109,6 +109,19 @@ PgQuery__Node* SyntheticNodes::RangeFunction(PgQuery__Node* call, const std::str
   return &n;
 }
 
+PgQuery__Node* SyntheticNodes::LateralSubselect(PgQuery__SelectStmt* select, const std::string& alias) {
+  PgQuery__Alias& a = aliases_.emplace_back(PgQuery__Alias PG_QUERY__ALIAS__INIT);
+  a.aliasname = Text(alias);
+  PgQuery__RangeSubselect& rs = range_subselects_.emplace_back(PgQuery__RangeSubselect PG_QUERY__RANGE_SUBSELECT__INIT);
+  rs.lateral = true;
+  rs.subquery = SelectNode(select);
+  rs.alias = &a;
+  PgQuery__Node& n = nodes_.emplace_back(PgQuery__Node PG_QUERY__NODE__INIT);
+  n.node_case = PG_QUERY__NODE__NODE_RANGE_SUBSELECT;
+  n.range_subselect = &rs;
+  return &n;
+}
+
 PgQuery__WithClause* SyntheticNodes::With(const std::vector<PgQuery__Node*>& ctes, bool recursive) {
   if (ctes.empty()) return nullptr;
   PgQuery__WithClause& w = withs_.emplace_back(PgQuery__WithClause PG_QUERY__WITH_CLAUSE__INIT);

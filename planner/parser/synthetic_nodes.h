@@ -35,6 +35,8 @@ class SyntheticNodes {
   PgQuery__Node* FuncCall(const std::string& name, const std::vector<PgQuery__Node*>& args);
   // `call AS alias(columns)` as a FROM item.
   PgQuery__Node* RangeFunction(PgQuery__Node* call, const std::string& alias, const std::vector<std::string>& columns);
+  // `LATERAL (select) AS alias` as a FROM item.
+  PgQuery__Node* LateralSubselect(PgQuery__SelectStmt* select, const std::string& alias);
   // A WITH clause of `ctes` (CommonTableExpr nodes); null when there are none.
   PgQuery__WithClause* With(const std::vector<PgQuery__Node*>& ctes, bool recursive);
   // `select` seeing the queries of `with` too (WITH ... INSERT INTO t SELECT ...): a copy
@@ -66,6 +68,7 @@ class SyntheticNodes {
   std::deque<PgQuery__BoolExpr> bools_;
   std::deque<PgQuery__FuncCall> calls_;
   std::deque<PgQuery__RangeFunction> range_functions_;
+  std::deque<PgQuery__RangeSubselect> range_subselects_;
   std::deque<PgQuery__Alias> aliases_;
   std::deque<PgQuery__WithClause> withs_;
   std::deque<PgQuery__CommonTableExpr> ctes_;

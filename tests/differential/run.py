@@ -257,6 +257,18 @@ def gen_setof_record(rng, n):
     return [f"SELECT * FROM lines_of({rng.randrange(0, 3)}) AS ({cols});" for _ in range(n)]
 
 
+def gen_with_returning_from(rng, n):
+    out = []
+    for _ in range(n):
+        k = rng.randrange(0, 4)
+        items = [rng.randrange(1, 14) for _ in range(k)]  # 13: a row of no stock
+        ws = [rng.randrange(1, 3) for _ in range(k)]
+        qs = [rng.randrange(1, 11) for _ in range(k)]
+        out.append(f"SELECT take({arr(items, 'integer')}, {arr(ws, 'integer')}, {arr(qs, 'integer')}, "
+                   f"{rng.randrange(1, 500) / 100:.2f});")
+    return out
+
+
 def gen_setof_table(rng, n):
     out = []
     for _ in range(n):
