@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "planner/exec/prepared_statement.h"
 #include "planner/parser/parse_tree.h"
 #include "server/connection_settings.h"
 #include "server/parameters.h"
@@ -130,6 +131,8 @@ class Connection {
   ReplyBuffer out_;
   bool skip_until_sync_ = false;  // an extended-protocol message failed
   std::map<std::string, std::shared_ptr<const Prepared>> statements_;  // "" is the unnamed one
+  // SQL PREPARE's statements (EXECUTE runs them; DEALLOCATE drops them and statements_'s).
+  std::map<std::string, planner::PreparedStatement> sql_prepared_;
   std::map<std::string, Portal> portals_;
 };
 

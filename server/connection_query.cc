@@ -407,7 +407,10 @@ void Connection::CloseMessage(MessageReader& in) {
   char kind = static_cast<char>(in.Byte());
   std::string name = in.String();
   in.ExpectEnd();
-  if (kind == 'S') statements_.erase(name);
+  if (kind == 'S') {
+    statements_.erase(name);
+    sql_prepared_.erase(name);
+  }
   else if (kind == 'P') portals_.erase(name);
   else throw ProtocolError(fmt::format("invalid CLOSE message subtype {}", static_cast<int>(kind)));
   out_.CloseComplete();

@@ -1,5 +1,6 @@
 // Statements a connection answers itself, without the database: SET / SHOW / RESET of
-// per-connection parameters, DEALLOCATE, DISCARD. Transaction control goes to the
+// per-connection parameters, PREPARE / EXECUTE / DEALLOCATE (its own namespace of
+// prepared statements, as in PostgreSQL), DISCARD. Transaction control goes to the
 // session like any statement, so the wire and the shell answer it alike: BEGIN is
 // refused (frontend/session/session.h, TransactionBlockRefusal) until transaction blocks
 // exist, since every statement commits on its own.
@@ -10,6 +11,8 @@ extern "C" {
 #include <fmt/format.h>
 
 #include "server/connection.h"
+#include "server/parameters.h"
+#include "server/pg_types.h"
 
 namespace caracal::server {
 
@@ -67,6 +70,7 @@ std::optional<WireResult> Connection::RunLocalDescribe(const planner::ParsedStat
         return TextRows({settings_.CanonicalName(n->variable_show_stmt->name)}, {}, "SHOW");
       return std::nullopt;
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
+    case PG_QUERY__NODE__NODE_PREPARE_STMT:
     case PG_QUERY__NODE__NODE_DEALLOCATE_STMT:
     case PG_QUERY__NODE__NODE_DISCARD_STMT: return WireResult{};
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT: {
@@ -112,13 +116,57 @@ std::optional<WireResult> Connection::RunLocal(const planner::ParsedStatement& s
       if (!IsPerConnection(settings_, name)) return std::nullopt;
       return TextRows({settings_.CanonicalName(name)}, {{settings_.Get(name)}}, "SHOW");
     }
+    case PG_QUERY__NODE__NODE_PREPARE_STMT: {
+      try {
+        planner::PreparedStatement p = planner::Prepare(n->prepare_stmt, stmt.text);
+        if (sql_prepared_.contains(p.name) || statements_.contains(p.name))
+          throw planner::SqlError("42P05", fmt::format("prepared statement \"{}\" already exists", p.name));
+        // Also a statement of the extended protocol, as in PostgreSQL, whose namespace is
+        // one: a driver may Bind it (pgtcl's pg_exec_prepared does).
+        auto wire = std::make_shared<Prepared>();
+        wire->text = p.text;
+        wire->tree = std::make_shared<const planner::ParseTree>(planner::ParseTree::Parse(p.text));
+        if (wire->tree->statements().size() != 1)
+          throw planner::SqlError(planner::sqlstate::kSyntaxError, "a prepared statement holds one statement");
+        wire->slots = p.slots;
+        std::vector<int32_t> declared;
+        for (const planner::SqlType& t : p.types) declared.push_back(t.id == planner::TypeId::kUnknown ? 0 : TypeOid(t));
+        wire->types = shared_.With([&](frontend::Session& s) {
+          return InferParameterTypes(&wire->tree->statements()[0], s.catalog(), declared, static_cast<int>(declared.size()));
+        });
+        const std::string name = p.name;
+        statements_[name] = std::move(wire);
+        sql_prepared_.emplace(name, std::move(p));
+        return Tag("PREPARE");
+      } catch (...) {
+        return FromCurrentException(text);
+      }
+    }
+    case PG_QUERY__NODE__NODE_EXECUTE_STMT: {
+      std::string bound;
+      std::optional<planner::ParseTree> tree;
+      try {
+        const char* name = n->execute_stmt->name ? n->execute_stmt->name : "";
+        auto it = sql_prepared_.find(name);
+        if (it == sql_prepared_.end())
+          throw planner::SqlError("26000", fmt::format("prepared statement \"{}\" does not exist", name));
+        bound = planner::ExecuteText(it->second, n->execute_stmt);
+        tree.emplace(planner::ParseTree::Parse(bound));
+        if (tree->statements().size() != 1)
+          throw planner::SqlError(planner::sqlstate::kSyntaxError, "a prepared statement holds one statement");
+      } catch (...) {
+        return FromCurrentException(text);
+      }
+      return RunStatement(tree->statements()[0], bound);
+    }
     case PG_QUERY__NODE__NODE_DEALLOCATE_STMT: {
       const PgQuery__DeallocateStmt* d = n->deallocate_stmt;
       if (!d->name || !*d->name) {
         statements_.clear();
+        sql_prepared_.clear();
         return Tag("DEALLOCATE ALL");
       }
-      if (!statements_.erase(d->name)) {
+      if (statements_.erase(d->name) + sql_prepared_.erase(d->name) == 0) {
         WireResult r;
         ErrorFields e;
         e.sqlstate = "26000";
@@ -132,6 +180,7 @@ std::optional<WireResult> Connection::RunLocal(const planner::ParsedStatement& s
       auto mode = n->discard_stmt->target;
       if (mode == PG_QUERY__DISCARD_MODE__DISCARD_ALL) {
         statements_.clear();
+        sql_prepared_.clear();
         portals_.clear();
         settings_.ResetAll();
         return Tag("DISCARD ALL");

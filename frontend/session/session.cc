@@ -539,6 +539,9 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
       return PendingResult(RunExtension(parsed));
     }
     const PgQuery__Node* stmt = parsed.node;
+    if (stmt->node_case == PG_QUERY__NODE__NODE_PREPARE_STMT || stmt->node_case == PG_QUERY__NODE__NODE_EXECUTE_STMT ||
+        stmt->node_case == PG_QUERY__NODE__NODE_DEALLOCATE_STMT)
+      return RunPreparedStatementCommand(parsed, defer_queries);
     if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) return SubmitCall(std::move(*call), text);
     // An INSERT ... SELECT that calls a user function runs as a transaction, not a load:
     // the function's body reads at a serial position.
@@ -566,6 +569,45 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
     return PendingResult(RunStatement(parsed));
   } catch (...) {
     return PendingResult(Failed(std::current_exception(), text));
+  }
+}
+
+PendingResult Session::RunPreparedStatementCommand(const planner::ParsedStatement& parsed, bool defer_queries) {
+  const PgQuery__Node* stmt = parsed.node;
+  StatementResult done;
+  switch (stmt->node_case) {
+    case PG_QUERY__NODE__NODE_PREPARE_STMT: {
+      planner::PreparedStatement p = planner::Prepare(stmt->prepare_stmt, parsed.text);
+      if (prepared_.contains(p.name))
+        throw planner::SqlError("42P05", fmt::format("prepared statement \"{}\" already exists", p.name));
+      const std::string name = p.name;
+      prepared_.emplace(name, std::move(p));
+      done.tag = "PREPARE";
+      return PendingResult(std::move(done));
+    }
+    case PG_QUERY__NODE__NODE_DEALLOCATE_STMT: {
+      const char* name = stmt->deallocate_stmt->name;
+      if (name == nullptr || *name == '\0') {
+        prepared_.clear();
+        done.tag = "DEALLOCATE ALL";
+      } else if (prepared_.erase(name) == 0) {
+        throw planner::SqlError("26000", fmt::format("prepared statement \"{}\" does not exist", name));
+      } else {
+        done.tag = "DEALLOCATE";
+      }
+      return PendingResult(std::move(done));
+    }
+    default: {
+      const char* name = stmt->execute_stmt->name ? stmt->execute_stmt->name : "";
+      auto it = prepared_.find(name);
+      if (it == prepared_.end()) throw planner::SqlError("26000", fmt::format("prepared statement \"{}\" does not exist", name));
+      const std::string text = planner::ExecuteText(it->second, stmt->execute_stmt);
+      const planner::ParseTree tree = planner::ParseTree::Parse(text);
+      if (tree.statements().size() != 1) throw planner::SqlError(planner::sqlstate::kSyntaxError, "a prepared statement holds one statement");
+      // Planned here, from the statement's text with the arguments in it (the result may
+      // run later, but holds no reference to the tree).
+      return StartStatement(tree.statements()[0], text, defer_queries);
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <functional>
 #include <future>
+#include <map>
 #include <memory>
 #include <optional>
 #include <shared_mutex>
@@ -25,6 +26,7 @@
 #include "planner/catalog/catalog.h"
 #include "planner/binder/query_block.h"
 #include "planner/exec/copy.h"
+#include "planner/exec/prepared_statement.h"
 #include "planner/types/result_set.h"
 #include "planner/types/sql_error.h"
 #include "frontend/session/settings.h"
@@ -194,6 +196,11 @@ class Session {
   void Reconfigure(const engine::EngineOptions& options);
 
   Settings settings_;
+  // SQL PREPARE's statements (the shell's; a wire connection keeps its own and answers
+  // PREPARE / EXECUTE / DEALLOCATE itself).
+  std::map<std::string, planner::PreparedStatement> prepared_;
+  // PREPARE, EXECUTE and DEALLOCATE on prepared_.
+  PendingResult RunPreparedStatementCommand(const planner::ParsedStatement& parsed, bool defer_queries);
   planner::CopyProgress copy_progress_;
   planner::CopyInput copy_input_;
   // Deferred queries run holding this shared; statements that change the catalog hold it

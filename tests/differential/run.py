@@ -269,6 +269,16 @@ def gen_with_returning_from(rng, n):
     return out
 
 
+def gen_prepare_execute(rng, n):
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.7:
+            out.append(f"EXECUTE dep({rng.randrange(1, 5)}, {rng.randrange(-500, 2000) / 100:.2f});")
+        else:
+            out.append(f"EXECUTE get({rng.randrange(1, 5)});")
+    return out
+
+
 def gen_setof_table(rng, n):
     out = []
     for _ in range(n):

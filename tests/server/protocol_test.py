@@ -154,6 +154,21 @@ def test_extended(c):
     check("a function parameter's type inferred (int4); EmptyQueryResponse for an empty statement",
           ms[1][1] == struct.pack("!hi", 1, 23) and [data_row(b) for k, b in ms if k == b"D"] == [[b"10"]]
           and "I" in kinds(ms), ms)
+    # SQL PREPARE and the protocol share one namespace (pgtcl's pg_exec_prepared Binds a
+    # statement PREPAREd in SQL); DEALLOCATE drops it for both.
+    c.send(query("PREPARE sq (integer) AS SELECT $1 + 1 AS n"))
+    c.until_ready()
+    c.send(bind("", "sq", ["41"]) + execute() + SYNC)
+    ms = c.until_ready()
+    check("Bind to a statement PREPAREd in SQL", [data_row(b) for k, b in ms if k == b"D"] == [[b"42"]], ms)
+    c.send(query("EXECUTE sq(1)"))
+    ms = c.until_ready()
+    check("SQL EXECUTE of it", [data_row(b) for k, b in ms if k == b"D"] == [[b"2"]], ms)
+    c.send(query("DEALLOCATE sq"))
+    c.until_ready()
+    c.send(bind("", "sq", ["1"]) + SYNC)
+    ms = c.until_ready()
+    check("DEALLOCATE drops it for Bind too", kinds(ms) == "EZ" and fields(ms[0][1])["C"] == "26000", ms)
     c.send(parse("", "SELECT $1") + bind("", "", [b"\x00\x01"], [1]) + execute() + SYNC)
     ms = c.until_ready()
     check("NUL in a parameter: 22021", kinds(ms).startswith("1E") and fields(ms[1][1])["C"] == "22021", ms)
