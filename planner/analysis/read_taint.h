@@ -94,6 +94,17 @@ class Taint {
     return false;
   }
 
+  // Whether each handler of exception block `s` is RAISEs (NOTICEs, then an error) only.
+  static bool HandlersOnlyRaise(const Stmt& s) {
+    for (const auto& handler : s.blocks) {
+      if (handler.empty() || handler.back()->kind != StmtKind::kRaise || handler.back()->level != RaiseLevel::kException)
+        return false;
+      for (const auto& h : handler)
+        if (h->kind != StmtKind::kRaise) return false;
+    }
+    return true;
+  }
+
   // The source a read-derived expression has (the first read-derived variable's).
   int SourceOfExpr(const Expr* e) const {
     for (int v : VariablesOf(e))
@@ -167,9 +178,12 @@ class Taint {
           // Where an error stops the body (a duplicate key, a failed CHECK: things only
           // execution finds) and whether a handler runs depend on the database: whatever
           // the block assigns does too, like the branches of an IF over values read.
+          // Unless every handler only raises again (HammerDB's WHEN ... THEN ROLLBACK,
+          // which raises here): then the statements after the block run only when the
+          // body ran to its end, and no handler uses what it assigned but in a message.
           for (int e : s.error_slots) Add(e, -5);
           std::optional<int> c = control ? control : std::optional<int>(-5);
-          Walk(s.body, c);
+          Walk(s.body, HandlersOnlyRaise(s) ? control : c);
           for (const auto& b : s.blocks) Walk(b, c);
           break;
         }

@@ -279,6 +279,20 @@ def gen_prepare_execute(rng, n):
     return out
 
 
+def gen_recon_shapes(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.4:
+            items = [rng.randrange(1, 10) for _ in range(rng.randrange(0, 4))]  # 9: no such item
+            out.append(f"SELECT take({rng.randrange(1, 3)}, {arr(items, 'integer')});")
+        elif r < 0.7:
+            out.append(f"SELECT deliver({rng.randrange(1, 14)}, {rng.randrange(1, 11)});")
+        else:
+            out.append(f"SELECT pay({rng.randrange(1, 14)}, {rng.randrange(1, 10000) / 100:.2f});")
+    return out
+
+
 def gen_setof_table(rng, n):
     out = []
     for _ in range(n):
