@@ -319,6 +319,36 @@ class InitBuilder {
       }
       MarkComputable(ir_.body, true);
     }
+    // Flow-insensitive, so a read-derived variable is computable only if every value the
+    // body gives it is: one assignment the init program cannot make as the body does (in
+    // an EXCEPTION block, under an IF it cannot decide, of a value it cannot know) makes
+    // it unknown wherever it is read, even where another assignment was computable (a
+    // DECLARE default, then a FETCH in an EXCEPTION block).
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::set<int> blocked;
+      CollectUncomputed(ir_.body, true, blocked);
+      for (int v : blocked)
+        if (taint_.read_derived().count(v) && computable_.erase(v)) changed = true;
+    }
+  }
+  // The variables some statement of `block` gives a value the init program cannot compute.
+  void CollectUncomputed(const Block& block, bool decided, std::set<int>& out) const {
+    for (const auto& sp : block) {
+      const Stmt& s = *sp;
+      if (s.kind == StmtKind::kAssign && (!decided || !ExprComputable(s.value.get()))) out.insert(s.target);
+      if (s.kind == StmtKind::kSelectInto && recon_.count(&s) && !decided) out.insert(s.into.begin(), s.into.end());
+      bool inner = decided && (s.kind != StmtKind::kExceptionBlock || HandlersOnlyRaise(s));
+      for (const auto& c : s.conds) inner = inner && ExprComputable(c.get());
+      if (IsLoop(s)) {
+        inner = inner && ExprComputable(s.lower.get()) && ExprComputable(s.upper.get()) &&
+                ExprComputable(s.step.get()) && ExprComputable(s.value.get());
+        if (!inner && s.target >= 0) out.insert(s.target);
+      }
+      for (const auto& b : s.blocks) CollectUncomputed(b, inner, out);
+      CollectUncomputed(s.else_block, inner, out);
+      CollectUncomputed(s.body, inner, out);
+    }
   }
   // What a write's RETURNING assigns is known only as the body runs (a data-modifying
   // WITH's rows too, however the arrays start).
@@ -333,8 +363,9 @@ class InitBuilder {
         for (const Derived& d : it->second)
           if (ExprComputable(d.value.get())) SetComputable(d.target);
       // An EXCEPTION block's statements may or may not run (an error may stop the body,
-      // a handler may not run): like a branch the init program cannot decide.
-      bool inner = decided && s.kind != StmtKind::kExceptionBlock;
+      // a handler may not run): like a branch the init program cannot decide; unless its
+      // handlers only raise again (then the body runs to its end, or the call fails).
+      bool inner = decided && (s.kind != StmtKind::kExceptionBlock || HandlersOnlyRaise(s));
       for (const auto& c : s.conds) inner = inner && ExprComputable(c.get());
       if (IsLoop(s)) {
         inner = inner && ExprComputable(s.lower.get()) && ExprComputable(s.upper.get()) &&

@@ -21,6 +21,18 @@
 
 namespace caracal::planner {
 
+// Whether each handler of exception block `s` is RAISEs only (NOTICEs, then an error):
+// then control leaves the block normally only when its body ran to its end.
+inline bool HandlersOnlyRaise(const Stmt& s) {
+  for (const auto& handler : s.blocks) {
+    if (handler.empty() || handler.back()->kind != StmtKind::kRaise || handler.back()->level != RaiseLevel::kException)
+      return false;
+    for (const auto& h : handler)
+      if (h->kind != StmtKind::kRaise) return false;
+  }
+  return true;
+}
+
 class Taint {
  public:
   explicit Taint(const ProcedureIr& ir) {
@@ -92,17 +104,6 @@ class Taint {
       if (ExitDependsOnReads(s->body, loop, cond, d)) return true;
     }
     return false;
-  }
-
-  // Whether each handler of exception block `s` is RAISEs (NOTICEs, then an error) only.
-  static bool HandlersOnlyRaise(const Stmt& s) {
-    for (const auto& handler : s.blocks) {
-      if (handler.empty() || handler.back()->kind != StmtKind::kRaise || handler.back()->level != RaiseLevel::kException)
-        return false;
-      for (const auto& h : handler)
-        if (h->kind != StmtKind::kRaise) return false;
-    }
-    return true;
   }
 
   // The source a read-derived expression has (the first read-derived variable's).

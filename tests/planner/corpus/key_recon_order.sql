@@ -89,3 +89,21 @@ BEGIN
   UPDATE customer SET deliveries = deliveries + 1 WHERE id = c;
 END $$;
 SELECT statement, access, key_class, note FROM caracal_write_sets WHERE procedure = 'pay_on' ORDER BY statement;
+
+-- A key a DECLARE default gives and a FETCH in an EXCEPTION block (whose handler goes on)
+-- sets again: unknown (every value the body gives it must be computable): serial.
+CREATE FUNCTION pay_by_name(p_c integer) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  c integer := p_c;
+  by_id CURSOR FOR SELECT customer FROM orders ORDER BY id;
+BEGIN
+  IF p_c IS NULL THEN
+    OPEN by_id;
+    FETCH by_id INTO c;
+    CLOSE by_id;
+  END IF;
+  UPDATE customer SET deliveries = deliveries + 1 WHERE id = c;
+EXCEPTION WHEN no_data_found THEN
+  RAISE NOTICE 'none';
+END $$;
+SELECT statement, access, key_class, note FROM caracal_write_sets WHERE procedure = 'pay_by_name' ORDER BY statement;
