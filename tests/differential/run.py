@@ -293,6 +293,36 @@ def gen_recon_shapes(rng, n):
     return out
 
 
+def gen_port_tpcc(rng, n):
+    out = []
+    for k in range(n):
+        ts = f"'2024-03-01 00:00:00+00'::timestamptz + interval '{k} minutes'"
+        d = rng.randrange(1, 4)
+        r = rng.random()
+        if r < 0.45:
+            items = rng.sample(range(1, 41), rng.randrange(1, 6))
+            if rng.random() < 0.05:
+                items[-1] = 41  # no such item: the order is rolled back
+            qty = [rng.randrange(1, 11) for _ in items]
+            out.append(f"SELECT new_order(1, {d}, pick({rng.randrange(0, 1000)}, 1, 12), {arr(items, 'integer')}, "
+                       f"{arr(qty, 'integer')}, {ts});")
+        elif r < 0.88:
+            amount = f"{rng.randrange(100, 500000) / 100:.2f}"
+            if rng.random() < 0.6:
+                name = rng.choice(["'BAR'", "'OUGHT'", "'ABLE'", "'NONE'"])
+                out.append(f"SELECT payment(1, {d}, NULL, {name}, {amount}, {ts});")
+            else:
+                out.append(f"SELECT payment(1, {d}, pick({rng.randrange(0, 1000)}, 1, 12), NULL, {amount}, {ts});")
+        elif r < 0.92:
+            out.append(f"SELECT * FROM order_status(1, {d}, {rng.randrange(1, 13)}) AS (n smallint, item integer, "
+                       f"qty smallint, amount numeric, delivered timestamptz);")
+        elif r < 0.96:
+            out.append(f"SELECT delivery(1, {rng.randrange(1, 11)}, {ts});")
+        else:
+            out.append(f"SELECT stock_level(1, {d}, {rng.randrange(10, 21)});")
+    return out
+
+
 def gen_setof_table(rng, n):
     out = []
     for _ in range(n):
