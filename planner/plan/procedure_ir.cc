@@ -6,28 +6,29 @@
 
 namespace caracal::planner {
 
-int ProcedureIr::NowVariable() {
-  if (now_variable < 0) {
+namespace {
+
+// `slot`, or a new hidden variable of `kind` made into it on first use.
+int HiddenVariable(std::vector<Variable>& variables, int& slot, const char* name, TypeId type, VariableKind kind) {
+  if (slot < 0) {
     Variable v;
-    v.name = "$now";
-    v.type = SqlType::Of(TypeId::kTimestampTz);
-    v.kind = VariableKind::kNow;
-    now_variable = static_cast<int>(variables.size());
+    v.name = name;
+    v.type = SqlType::Of(type);
+    v.kind = kind;
+    slot = static_cast<int>(variables.size());
     variables.push_back(std::move(v));
   }
-  return now_variable;
+  return slot;
+}
+
+}  // namespace
+
+int ProcedureIr::NowVariable() {
+  return HiddenVariable(variables, now_variable, "$now", TypeId::kTimestampTz, VariableKind::kNow);
 }
 
 int ProcedureIr::RandomSeedVariable() {
-  if (random_seed_variable < 0) {
-    Variable v;
-    v.name = "$random_seed";
-    v.type = SqlType::Of(TypeId::kInt8);
-    v.kind = VariableKind::kRandomSeed;
-    random_seed_variable = static_cast<int>(variables.size());
-    variables.push_back(std::move(v));
-  }
-  return random_seed_variable;
+  return HiddenVariable(variables, random_seed_variable, "$random_seed", TypeId::kInt8, VariableKind::kRandomSeed);
 }
 
 std::string ProcedureIr::Signature() const { return name + "(" + ArgumentTypes() + ")"; }
