@@ -119,15 +119,12 @@ std::optional<WireResult> Connection::RunLocal(const planner::ParsedStatement& s
     case PG_QUERY__NODE__NODE_PREPARE_STMT: {
       try {
         planner::PreparedStatement p = planner::Prepare(n->prepare_stmt, stmt.text);
-        if (sql_prepared_.contains(p.name) || statements_.contains(p.name))
-          throw planner::SqlError("42P05", fmt::format("prepared statement \"{}\" already exists", p.name));
+        if (sql_prepared_.contains(p.name) || statements_.contains(p.name)) throw planner::PreparedStatementExists(p.name);
         // Also a statement of the extended protocol, as in PostgreSQL, whose namespace is
         // one: a driver may Bind it (pgtcl's pg_exec_prepared does).
         auto wire = std::make_shared<Prepared>();
         wire->text = p.text;
-        wire->tree = std::make_shared<const planner::ParseTree>(planner::ParseTree::Parse(p.text));
-        if (wire->tree->statements().size() != 1)
-          throw planner::SqlError(planner::sqlstate::kSyntaxError, "a prepared statement holds one statement");
+        wire->tree = std::make_shared<const planner::ParseTree>(planner::ParseExecuteText(p.text));
         wire->slots = p.slots;
         std::vector<int32_t> declared;
         for (const planner::SqlType& t : p.types) declared.push_back(t.id == planner::TypeId::kUnknown ? 0 : TypeOid(t));
@@ -148,12 +145,9 @@ std::optional<WireResult> Connection::RunLocal(const planner::ParsedStatement& s
       try {
         const char* name = n->execute_stmt->name ? n->execute_stmt->name : "";
         auto it = sql_prepared_.find(name);
-        if (it == sql_prepared_.end())
-          throw planner::SqlError("26000", fmt::format("prepared statement \"{}\" does not exist", name));
+        if (it == sql_prepared_.end()) throw planner::PreparedStatementMissing(name);
         bound = planner::ExecuteText(it->second, n->execute_stmt);
-        tree.emplace(planner::ParseTree::Parse(bound));
-        if (tree->statements().size() != 1)
-          throw planner::SqlError(planner::sqlstate::kSyntaxError, "a prepared statement holds one statement");
+        tree.emplace(planner::ParseExecuteText(bound));
       } catch (...) {
         return FromCurrentException(text);
       }

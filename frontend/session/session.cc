@@ -578,8 +578,7 @@ PendingResult Session::RunPreparedStatementCommand(const planner::ParsedStatemen
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_PREPARE_STMT: {
       planner::PreparedStatement p = planner::Prepare(stmt->prepare_stmt, parsed.text);
-      if (prepared_.contains(p.name))
-        throw planner::SqlError("42P05", fmt::format("prepared statement \"{}\" already exists", p.name));
+      if (prepared_.contains(p.name)) throw planner::PreparedStatementExists(p.name);
       const std::string name = p.name;
       prepared_.emplace(name, std::move(p));
       done.tag = "PREPARE";
@@ -591,7 +590,7 @@ PendingResult Session::RunPreparedStatementCommand(const planner::ParsedStatemen
         prepared_.clear();
         done.tag = "DEALLOCATE ALL";
       } else if (prepared_.erase(name) == 0) {
-        throw planner::SqlError("26000", fmt::format("prepared statement \"{}\" does not exist", name));
+        throw planner::PreparedStatementMissing(name);
       } else {
         done.tag = "DEALLOCATE";
       }
@@ -600,10 +599,9 @@ PendingResult Session::RunPreparedStatementCommand(const planner::ParsedStatemen
     default: {
       const char* name = stmt->execute_stmt->name ? stmt->execute_stmt->name : "";
       auto it = prepared_.find(name);
-      if (it == prepared_.end()) throw planner::SqlError("26000", fmt::format("prepared statement \"{}\" does not exist", name));
+      if (it == prepared_.end()) throw planner::PreparedStatementMissing(name);
       const std::string text = planner::ExecuteText(it->second, stmt->execute_stmt);
-      const planner::ParseTree tree = planner::ParseTree::Parse(text);
-      if (tree.statements().size() != 1) throw planner::SqlError(planner::sqlstate::kSyntaxError, "a prepared statement holds one statement");
+      const planner::ParseTree tree = planner::ParseExecuteText(text);
       // Planned here, from the statement's text with the arguments in it (the result may
       // run later, but holds no reference to the tree).
       return StartStatement(tree.statements()[0], text, defer_queries);

@@ -134,7 +134,7 @@ std::vector<ResultColumn> DefinedColumns(const ProcedureIr& ir, std::span<PgQuer
     const SqlType& want = columns[c].type;
     // A modifier in the list must be the row's; none takes any (numeric for numeric(6,2)).
     const bool modifiers_differ = want.Name() != SqlType::Of(want.id).Name() && !(got == want);
-    if (got.id != want.id || (got.id == TypeId::kArray && got.element != want.element) || modifiers_differ)
+    if (!SameRowColumnType(got, want) || modifiers_differ)
       throw RecordMismatch(ir, fmt::format("Returned type {} does not match expected type {} in column {}.", got.Name(),
                                            want.Name(), c + 1));
   }

@@ -12,6 +12,13 @@
 
 namespace caracal::planner {
 
+// Whether a row's column of type `got` is of type `want` as PostgreSQL's
+// convert_tuples_by_position asks (RETURN QUERY, RETURN NEXT of a record): the same type,
+// modifiers aside (a function's result columns have none).
+inline bool SameRowColumnType(const SqlType& got, const SqlType& want) {
+  return got.id == want.id && (got.id != TypeId::kArray || got.element == want.element);
+}
+
 // Converts `e` to `to` if `context` allows it; otherwise throws SqlError. For
 // assignment errors `column` names the target column.
 ExprPtr Coerce(ExprPtr e, const SqlType& to, CastContext context, std::string_view column = {});

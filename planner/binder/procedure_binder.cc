@@ -1415,7 +1415,7 @@ StmtPtr ProcedureBinder::BindReturnQuery(const json& st) {
       // when the procedure is created.
       const SqlType& got = columns[c].type;
       const SqlType& want = ir_->result_columns[c].type;
-      if (got.id != want.id || (got.id == TypeId::kArray && got.element != want.element))
+      if (!SameRowColumnType(got, want))
         throw SqlError(sqlstate::kDatatypeMismatch, "structure of query does not match function result type")
             .WithDetail(fmt::format("Returned type {} does not match expected type {} in column {}.",
                                     columns[c].type.Name(), ir_->result_columns[c].type.Name(), c + 1));
@@ -1508,7 +1508,7 @@ StmtPtr ProcedureBinder::ReturnNextRecord(StmtPtr s, const std::string& query) {
   for (size_t c = 0; c < fields->size(); ++c) {
     const SqlType& got = ir_->variables[(*fields)[c].second].type;
     const SqlType& want = ir_->result_columns[c].type;
-    if (got.id != want.id || (got.id == TypeId::kArray && got.element != want.element))
+    if (!SameRowColumnType(got, want))
       throw SqlError(sqlstate::kDatatypeMismatch, "wrong record type supplied in RETURN NEXT")
           .WithDetail(fmt::format("Returned type {} does not match expected type {} in column {}.", got.Name(),
                                   want.Name(), c + 1));

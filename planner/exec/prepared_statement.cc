@@ -93,4 +93,18 @@ std::string ExecuteText(const PreparedStatement& prepared, const PgQuery__Execut
   return out;
 }
 
+ParseTree ParseExecuteText(const std::string& text) {
+  ParseTree tree = ParseTree::Parse(text);
+  if (tree.statements().size() != 1) throw SqlError(sqlstate::kSyntaxError, "a prepared statement holds one statement");
+  return tree;
+}
+
+SqlError PreparedStatementExists(const std::string& name) {
+  return SqlError("42P05", fmt::format("prepared statement \"{}\" already exists", name));
+}
+
+SqlError PreparedStatementMissing(const std::string& name) {
+  return SqlError("26000", fmt::format("prepared statement \"{}\" does not exist", name));
+}
+
 }  // namespace caracal::planner

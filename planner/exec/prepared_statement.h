@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "planner/parser/parameter_tokens.h"
+#include "planner/parser/parse_tree.h"
 #include "planner/parser/pg_nodes.h"
+#include "planner/types/sql_error.h"
 #include "planner/types/sql_type.h"
 
 namespace caracal::planner {
@@ -32,5 +34,13 @@ PreparedStatement Prepare(const PgQuery__PrepareStmt* stmt, std::string_view tex
 // parameters ..." (PostgreSQL's wording), an argument that is not a constant expression
 // or does not convert to its parameter's type.
 std::string ExecuteText(const PreparedStatement& prepared, const PgQuery__ExecuteStmt* stmt);
+
+// A prepared statement's text (PREPARE's, or ExecuteText's) parsed; throws SyntaxError,
+// or 42601 unless it is one statement.
+ParseTree ParseExecuteText(const std::string& text);
+
+// PostgreSQL's errors for a prepared statement's name: 42P05 taken, 26000 unknown.
+SqlError PreparedStatementExists(const std::string& name);
+SqlError PreparedStatementMissing(const std::string& name);
 
 }  // namespace caracal::planner
