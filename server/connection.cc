@@ -198,8 +198,7 @@ bool Connection::ReadMessage(char& type, std::string& body) {
   return r == Socket::Read::kOk;
 }
 
-// Always idle: there are no transaction blocks (BEGIN is refused, frontend/session).
-void Connection::SendReadyForQuery() { out_.ReadyForQuery('I'); }
+void Connection::SendReadyForQuery() { out_.ReadyForQuery(block_.ready_status()); }
 
 void Connection::Run() {
   int one = 1;

@@ -128,6 +128,9 @@ class Connection {
   std::string user_ = "caracal";
   std::string database_;
   ConnectionSettings settings_;
+  // BEGIN ... COMMIT of this connection (frontend/session/transaction_block.h); a
+  // connection that closes inside one discards it, as a ROLLBACK.
+  frontend::TransactionBlock block_;
   ReplyBuffer out_;
   bool skip_until_sync_ = false;  // an extended-protocol message failed
   std::map<std::string, std::shared_ptr<const Prepared>> statements_;  // "" is the unnamed one

@@ -47,7 +47,7 @@ WireResult Connection::RunStatement(const planner::ParsedStatement& stmt, const 
   if (n != nullptr && n->node_case == PG_QUERY__NODE__NODE_COPY_STMT && n->copy_stmt->is_from &&
       !n->copy_stmt->is_program && (n->copy_stmt->filename == nullptr || *n->copy_stmt->filename == '\0'))
     return RunCopyFromStdin(stmt, text);
-  frontend::PendingResult pending = shared_.Start(stmt, text);
+  frontend::PendingResult pending = shared_.Start(stmt, text, block_);
   return FromStatementResult(pending.Get());
 }
 
@@ -90,7 +90,7 @@ WireResult Connection::RunCopyFromStdin(const planner::ParsedStatement& stmt, co
   }
   frontend::PendingResult pending = shared_.With([&](frontend::Session& s) {
     s.set_copy_input([&] { return std::move(data); });
-    frontend::PendingResult p = s.StartStatement(stmt, text, true);
+    frontend::PendingResult p = s.StartStatement(stmt, text, true, &block_);
     s.set_copy_input({});
     return p;
   });

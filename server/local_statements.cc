@@ -1,9 +1,8 @@
 // Statements a connection answers itself, without the database: SET / SHOW / RESET of
 // per-connection parameters, PREPARE / EXECUTE / DEALLOCATE (its own namespace of
 // prepared statements, as in PostgreSQL), DISCARD. Transaction control goes to the
-// session like any statement, so the wire and the shell answer it alike: BEGIN is
-// refused (frontend/session/session.h, TransactionBlockRefusal) until transaction blocks
-// exist, since every statement commits on its own.
+// session like any statement, with the connection's block, so the wire and the shell
+// answer it alike (frontend/session/transaction_block.h).
 extern "C" {
 #include <pg_query/pg_query.pb-c.h>
 }

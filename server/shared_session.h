@@ -23,9 +23,10 @@ class SharedSession {
 
   // Starts one statement; the caller waits on the result without the lock (a query runs
   // then too: see Session::StartStatement's defer_queries).
-  frontend::PendingResult Start(const planner::ParsedStatement& stmt, const std::string& text) {
+  // `block` is the connection's transaction block.
+  frontend::PendingResult Start(const planner::ParsedStatement& stmt, const std::string& text, frontend::TransactionBlock& block) {
     std::lock_guard lock(mutex_);
-    return session_.StartStatement(stmt, text, true);
+    return session_.StartStatement(stmt, text, true, &block);
   }
 
   // Runs `f(session)` under the lock (describing, catalog reads).

@@ -78,7 +78,7 @@ void ProcedureInterpreter::RunDeclare(const Stmt& init_stmt) {
     case AccessInfo::Access::kInsert:
     case AccessInfo::Access::kUpsert: {
       if (table.HasRowIdentity()) {
-        DeclarePoint(s, planner::RowIdentityKey(NextRowIdentity(s, declare_->serial_id())));
+        DeclarePoint(s, planner::RowIdentityKey(NextRowIdentity(s, declare_->serial_id(), declare_->block_part())));
         return;
       }
       if (std::optional<engine::Key> key = preset_key_.set ? PresetKeyValue() : KeyFrom(table, table.primary_key, FixedValues(s), FrameContext()))

@@ -35,7 +35,7 @@ using planner::ForEachOwnExpr;
 namespace {
 // The statement number of the rows nested calls insert into tables without a primary key
 // (no procedure has that many statements).
-constexpr int kNestedCallStatement = 0x7fffffff;
+constexpr uint32_t kNestedCallStatement = planner::kMaxIdentityStatement;
 }  // namespace
 
 int FindDeclaredRange(const std::vector<engine::Value>& scratch, int stmt_id, const engine::Key& lo, const engine::Key& hi) {
@@ -54,14 +54,16 @@ void RecordDeclaredRange(std::vector<engine::Value>& scratch, int stmt_id, const
 }
 
 
-planner::RowIdentity ProcedureInterpreter::NextRowIdentity(const Stmt& s, uint64_t serial_id) {
+planner::RowIdentity ProcedureInterpreter::NextRowIdentity(const Stmt& s, uint64_t serial_id, uint32_t part) {
   // A called function's statement ids are its own: its rows are numbered across the
   // transaction instead, under a statement number no procedure has (only serial
   // transactions' calls write, so nothing declared these identities before).
-  if (nested()) return planner::RowIdentityOf(serial_id, kNestedCallStatement, (*nested_identity_rows_)++);
+  if (nested()) return planner::RowIdentityOf(serial_id, part, kNestedCallStatement, (*nested_identity_rows_)++);
+  if (s.id < 0 || static_cast<uint32_t>(s.id) >= kNestedCallStatement)
+    throw SqlError("54000", fmt::format("{} has too many statements to insert into a table without a primary key", ir_.name));
   const size_t at = static_cast<size_t>(s.id);
   if (identity_rows_.size() <= at) identity_rows_.resize(at + 1, 0);
-  return planner::RowIdentityOf(serial_id, s.id, identity_rows_[at]++);
+  return planner::RowIdentityOf(serial_id, part, static_cast<uint32_t>(s.id), identity_rows_[at]++);
 }
 
 void ProcedureInterpreter::RunInit() {
@@ -562,7 +564,7 @@ void ProcedureInterpreter::RunInsert(const Stmt& s) {
   std::vector<Datum>& values = NewValuesBuffer(s);
   NewValues(s, FrameContext(), compiled_, values);
   if (table.HasRowIdentity()) {
-    const planner::RowIdentity id = NextRowIdentity(s, exec_->serial_id());
+    const planner::RowIdentity id = NextRowIdentity(s, exec_->serial_id(), exec_->block_part());
     values.push_back(Datum::Int(id.xact));
     values.push_back(Datum::Int(id.item));
   }

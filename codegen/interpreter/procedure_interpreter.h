@@ -156,7 +156,7 @@ class ProcedureInterpreter final : public planner::RoutineRunner {
   void RunReconRead(const planner::Stmt& s);
   // The row identity of the next row INSERT `s` writes into a table without a primary
   // key (planner/catalog/row_identity.h): Declare and Execute count alike.
-  planner::RowIdentity NextRowIdentity(const planner::Stmt& s, uint64_t serial_id);
+  planner::RowIdentity NextRowIdentity(const planner::Stmt& s, uint64_t serial_id, uint32_t part);
 
   planner::Datum Eval(const planner::Expr& e) const;
   bool Condition(const planner::Expr& e) const;

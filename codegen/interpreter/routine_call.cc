@@ -35,6 +35,7 @@ class NestedExecContext final : public engine::ExecContext {
   const engine::TxnInput& input() const override { return input_; }
   engine::Table& table(engine::TableId id) override { return Caller("used a table").table(id); }
   uint64_t serial_id() const override { return caller_ ? caller_->serial_id() : 0; }
+  uint32_t block_part() const override { return caller_ ? caller_->block_part() : 0; }
   const engine::RowValue* Read(engine::TableId table, const engine::Key& key) override {
     return Caller("read a row").Read(table, key);
   }

@@ -73,6 +73,10 @@ class DeclareContext {
   virtual Table& table(TableId id) = 0;
   // The serial id this attempt runs at (Execute's serial_id()): a retry gets a new one.
   virtual uint64_t serial_id() const = 0;
+  // Which statement of a transaction block this procedure runs as (block_procedure.h;
+  // 0 outside a block): what a procedure numbers per transaction (row identities) must
+  // include it, as every part of a block shares the block's serial id.
+  virtual uint32_t block_part() const { return 0; }
 
   // Declares a point write of `key`. Declaring the same row twice merges the two
   // (one version per row and transaction), except two inserts, which is an error.
@@ -161,6 +165,8 @@ class ExecContext {
   virtual const TxnInput& input() const = 0;
   virtual Table& table(TableId id) = 0;
   virtual uint64_t serial_id() const = 0;
+  // As DeclareContext::block_part().
+  virtual uint32_t block_part() const { return 0; }
 
   // The row as of this transaction's serial position (its own writes included), or
   // nullptr if it does not exist. Waits while the version it needs is pending.

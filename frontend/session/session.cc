@@ -17,6 +17,7 @@ extern "C" {
 #include "planner/parser/parse_tree.h"
 #include "frontend/session/session_replay.h"
 #include "frontend/session/statement_names.h"
+#include "frontend/session/statement_results.h"
 #include "codegen/interpreter/explain_call.h"
 #include "codegen/interpreter/interpreted_procedure.h"
 #include "planner/plan/call_plan.h"
@@ -156,7 +157,8 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
         throw planner::NotSupported("CREATE TABLE AS EXECUTE");
       return RunCreateTableAs(c->query->select_stmt, c->into, c->if_not_exists);
     }
-    case PG_QUERY__NODE__NODE_TRANSACTION_STMT: return RunTransactionStatement(stmt->transaction_stmt);
+    case PG_QUERY__NODE__NODE_TRANSACTION_STMT:  // StartStatement runs them, with the client's block
+      throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: transaction control outside StartStatement");
     case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
       if (durable_)
         durable_->Checkpoint();
@@ -271,39 +273,6 @@ StatementResult Session::RunCreateTableAs(const PgQuery__SelectStmt* query, cons
   return result;
 }
 
-planner::SqlError TransactionBlockRefusal(std::string_view statement) {
-  return planner::SqlError(planner::sqlstate::kFeatureNotSupported,
-                           fmt::format("{} is not supported yet: there are no transaction blocks", statement))
-      .WithDetail("Every statement commits on its own, so a later ROLLBACK could not undo it.")
-      .WithHint("Run the statements without BEGIN, or put them in a procedure and CALL it: a call is one "
-                "transaction.");
-}
-
-StatementResult Session::RunTransactionStatement(const PgQuery__TransactionStmt* stmt) {
-  StatementResult result;
-  switch (stmt->kind) {
-    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN: throw TransactionBlockRefusal("BEGIN");
-    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_START: throw TransactionBlockRefusal("START TRANSACTION");
-    // No block can be open: PostgreSQL's answer outside a block, which is true here.
-    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT:
-    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK:
-      result.notices.push_back("WARNING:there is no transaction in progress");
-      result.tag = stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT ? "COMMIT" : "ROLLBACK";
-      return result;
-    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT:
-    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE:
-    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO:
-      throw planner::SqlError(planner::sqlstate::kNoActiveSqlTransaction,
-                              fmt::format("{} can only be used in transaction blocks",
-                                          stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT ? "SAVEPOINT"
-                                          : stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE
-                                              ? "RELEASE SAVEPOINT"
-                                              : "ROLLBACK TO SAVEPOINT"));
-    default:
-      throw planner::SqlError(planner::sqlstate::kFeatureNotSupported, "prepared transactions are not supported");
-  }
-}
-
 StatementResult Session::RunSetting(const PgQuery__Node* stmt) {
   StatementResult result;
   if (stmt->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT) {
@@ -373,89 +342,6 @@ StatementResult Session::RunExtension(const planner::ParsedStatement& parsed) {
   return result;
 }
 
-namespace {
-
-// Any exception out of a statement as the error a client sees: a SqlError as it is, an
-// engine error with its SQLSTATE, anything else as an internal error (never a crash).
-StatementResult Failed(std::exception_ptr error, const std::string& text) {
-  ErrorReport r;
-  r.query = text;
-  try {
-    std::rethrow_exception(error);
-  } catch (const planner::SqlError& e) {
-    r = ErrorReport{"ERROR", e.sqlstate(), e.what(), e.detail(), e.hint(), e.context(), 0, text};
-    if (e.location() >= 0) r.position = CharacterPosition(text, e.location());
-  } catch (const engine::EngineError& e) {
-    r = ErrorReport{"ERROR", e.sqlstate(), e.what(), "", "", "", 0, text};
-  } catch (const std::exception& e) {
-    r = ErrorReport{"ERROR", "XX000", fmt::format("internal error: {}", e.what()), "", "", "", 0, text};
-  }
-  StatementResult result;
-  result.error = std::move(r);
-  return result;
-}
-
-// What a call's transaction gives its client: the rows it emitted shaped as the call
-// statement's output, its NOTICEs, or its error.
-StatementResult CallResult(const planner::CallPlan& call, engine::TxnResult&& txn) {
-  StatementResult result;
-  result.notices = std::move(txn.notices);
-  if (txn.status == engine::TxnResult::Status::kAborted) {
-    engine::ErrorFields& f = txn.error_fields;
-    result.error = ErrorReport{"ERROR", txn.sqlstate, txn.message, std::move(f.detail), std::move(f.hint),
-                               std::move(f.context), 0, ""};
-    return result;
-  }
-  const planner::ProcedureIr& ir = *call.ir;
-  if (ir.is_do_block()) {
-    result.tag = "DO";
-  } else if (!ir.command_tag.empty()) {
-    int64_t n = std::max<int64_t>(txn.row_count, 0);
-    result.tag = ir.command_tag == "INSERT"           ? fmt::format("INSERT 0 {}", n)
-                 : ir.command_tag == "TRUNCATE TABLE" ? ir.command_tag
-                                                      : fmt::format("{} {}", ir.command_tag, n);
-  }
-  auto text_of = [&](const engine::Value& v, const planner::SqlType& type) -> std::optional<std::string> {
-    if (v.is_null()) return std::nullopt;
-    return planner::DatumToText(planner::DatumFromValue(v, type), type);
-  };
-  planner::ResultSet rows;
-  rows.columns = call.columns;
-  for (const std::vector<engine::Value>& row : txn.rows) {
-    std::vector<std::optional<std::string>> fields;
-    for (size_t c = 0; c < row.size() && c < ir.result_columns.size(); ++c)
-      fields.push_back(text_of(row[c], ir.result_columns[c].type));
-    if (call.form == planner::CallPlan::Form::kSelectValue && fields.size() > 1)
-      fields = {planner::RecordText(fields)};
-    if (!call.projection.empty()) {
-      std::vector<std::optional<std::string>> selected;
-      for (int c : call.projection) selected.push_back(static_cast<size_t>(c) < fields.size() ? fields[c] : std::nullopt);
-      fields = std::move(selected);
-    }
-    rows.rows.push_back(std::move(fields));
-  }
-  // A function that returns no value (void, or a scalar function that ended without
-  // RETURN is an error already) still yields one row to SELECT: an empty one. (Ad-hoc
-  // DML is void too, but yields its RETURNING rows only.)
-  const bool select = call.form == planner::CallPlan::Form::kSelectValue || call.form == planner::CallPlan::Form::kSelectFrom;
-  if (select && ir.returns == planner::ProcedureIr::Returns::kVoid && rows.rows.empty())
-    rows.rows.push_back({std::optional<std::string>("")});
-  if (call.form == planner::CallPlan::Form::kDml) {
-    if (!call.columns.empty()) result.rows = std::move(rows);
-    return result;
-  }
-  if (call.form == planner::CallPlan::Form::kCall) {
-    result.tag = "CALL";
-    if (!rows.rows.empty()) result.rows = std::move(rows);
-    return result;
-  }
-  result.tag = fmt::format("SELECT {}", rows.rows.size());
-  result.rows = std::move(rows);
-  return result;
-}
-
-}  // namespace
-
 PendingResult::PendingResult(StatementResult done) : done_(std::move(done)) {}
 
 PendingResult::PendingResult(std::shared_future<engine::TxnResult> txn, std::function<StatementResult(engine::TxnResult&&)> finish)
@@ -521,7 +407,7 @@ std::optional<PendingResult> Session::StartQuery(const planner::ParsedStatement&
       result.tag = fmt::format("SELECT {}", result.rows->rows.size());
       return result;
     } catch (...) {
-      return Failed(std::current_exception(), text);
+      return FailedResult(std::current_exception(), text);
     }
   });
 }
@@ -531,9 +417,14 @@ bool Session::CallsUserFunction(const PgQuery__Node* stmt) const {
   return planner::CallsFunction(stmt, [&](std::string_view name) { return !catalog_->FindProcedures(name).empty(); });
 }
 
-PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, const std::string& text, bool defer_queries) {
+PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, const std::string& text, bool defer_queries,
+                                      TransactionBlock* block) {
   const planner::StatementClock clock;  // one now() for the whole statement
+  TransactionBlock& client_block = block != nullptr ? *block : own_block_;
   try {
+    if (client_block.status() != TransactionBlock::Status::kIdle ||
+        (parsed.node != nullptr && parsed.node->node_case == PG_QUERY__NODE__NODE_TRANSACTION_STMT))
+      return StartInBlock(parsed, text, client_block);
     if (parsed.extension != planner::Extension::kNone) {
       engine_->Drain();
       return PendingResult(RunExtension(parsed));
@@ -541,7 +432,7 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
     const PgQuery__Node* stmt = parsed.node;
     if (stmt->node_case == PG_QUERY__NODE__NODE_PREPARE_STMT || stmt->node_case == PG_QUERY__NODE__NODE_EXECUTE_STMT ||
         stmt->node_case == PG_QUERY__NODE__NODE_DEALLOCATE_STMT)
-      return RunPreparedStatementCommand(parsed, defer_queries);
+      return RunPreparedStatementCommand(parsed, defer_queries, &client_block);
     if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) return SubmitCall(std::move(*call), text);
     // An INSERT ... SELECT that calls a user function runs as a transaction, not a load:
     // the function's body reads at a serial position.
@@ -568,11 +459,12 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
     }
     return PendingResult(RunStatement(parsed));
   } catch (...) {
-    return PendingResult(Failed(std::current_exception(), text));
+    return PendingResult(FailedResult(std::current_exception(), text));
   }
 }
 
-PendingResult Session::RunPreparedStatementCommand(const planner::ParsedStatement& parsed, bool defer_queries) {
+PendingResult Session::RunPreparedStatementCommand(const planner::ParsedStatement& parsed, bool defer_queries,
+                                                   TransactionBlock* block) {
   const PgQuery__Node* stmt = parsed.node;
   StatementResult done;
   switch (stmt->node_case) {
@@ -604,7 +496,7 @@ PendingResult Session::RunPreparedStatementCommand(const planner::ParsedStatemen
       const planner::ParseTree tree = planner::ParseExecuteText(text);
       // Planned here, from the statement's text with the arguments in it (the result may
       // run later, but holds no reference to the tree).
-      return StartStatement(tree.statements()[0], text, defer_queries);
+      return StartStatement(tree.statements()[0], text, defer_queries, block);
     }
   }
 }
@@ -665,18 +557,7 @@ PendingResult Session::SubmitDml(const planner::ParsedStatement& parsed, const s
 
 PendingResult Session::SubmitCall(planner::CallPlan call, const std::string& text,
                                   std::shared_ptr<const engine::Procedure> owned) {
-  const planner::ProcedureIr& ir = *call.ir;
-  if (ir.strict && std::ranges::any_of(call.args, [](const engine::Value& v) { return v.is_null(); })) {
-    // PostgreSQL does not call a STRICT function with a NULL argument: the result is
-    // NULL (a NULL row for OUT parameters, no rows for a set-returning function).
-    engine::TxnResult none;
-    if (ir.returns == planner::ProcedureIr::Returns::kScalar)
-      none.rows.emplace_back(ir.result_columns.size(), engine::Value::Null());
-    StatementResult result = CallResult(call, std::move(none));
-    if (call.form == planner::CallPlan::Form::kSelectValue && result.rows && !result.rows->rows.empty())
-      result.rows->rows.front() = {std::nullopt};  // the NULL record, not (,)
-    return PendingResult(std::move(result));
-  }
+  if (std::optional<StatementResult> none = StrictNullCall(call)) return PendingResult(std::move(*none));
   auto promise = std::make_shared<std::promise<engine::TxnResult>>();
   std::shared_future<engine::TxnResult> future = promise->get_future().share();
   engine::TxnRequest request;
@@ -690,6 +571,20 @@ PendingResult Session::SubmitCall(planner::CallPlan call, const std::string& tex
     return result;
   };
   return PendingResult(std::move(future), std::move(finish));
+}
+
+std::optional<StatementResult> Session::StrictNullCall(const planner::CallPlan& call) {
+  const planner::ProcedureIr& ir = *call.ir;
+  if (!ir.strict || std::ranges::none_of(call.args, [](const engine::Value& v) { return v.is_null(); })) return std::nullopt;
+  // PostgreSQL does not call a STRICT function with a NULL argument: the result is
+  // NULL (a NULL row for OUT parameters, no rows for a set-returning function).
+  engine::TxnResult none;
+  if (ir.returns == planner::ProcedureIr::Returns::kScalar)
+    none.rows.emplace_back(ir.result_columns.size(), engine::Value::Null());
+  StatementResult result = CallResult(call, std::move(none));
+  if (call.form == planner::CallPlan::Form::kSelectValue && result.rows && !result.rows->rows.empty())
+    result.rows->rows.front() = {std::nullopt};  // the NULL record, not (,)
+  return result;
 }
 
 Session::ParsedText Session::ParseText(std::string_view sql) {

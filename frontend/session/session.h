@@ -30,6 +30,7 @@
 #include "planner/types/result_set.h"
 #include "planner/types/sql_error.h"
 #include "frontend/session/settings.h"
+#include "frontend/session/transaction_block.h"
 
 struct PgQuery__Node;
 struct PgQuery__TransactionStmt;
@@ -128,11 +129,18 @@ class Session {
   // does not hold it while the query runs; a statement that changes the catalog waits for
   // the queries running then, and a query whose catalog changed between its start and its
   // run fails (40001) instead of reading tables that may be gone.
-  PendingResult StartStatement(const planner::ParsedStatement& stmt, const std::string& text, bool defer_queries = false);
+  // `block`: the client's transaction block (a wire connection's; null: the session's
+  // own, which Execute and Submit use). Inside a block, a statement that reads or writes
+  // tables runs as a try of the block (transaction_block.h) and a failure fails the block.
+  PendingResult StartStatement(const planner::ParsedStatement& stmt, const std::string& text, bool defer_queries = false,
+                               TransactionBlock* block = nullptr);
   // The columns `stmt` would return, without running it (a call's or a SELECT's plan;
   // SHOW and EXPLAIN run, as they change nothing); nullopt for a statement without rows.
   // Throws planner::SqlError when the statement does not plan.
   std::optional<std::vector<planner::ResultColumn>> DescribeStatement(const planner::ParsedStatement& stmt);
+
+  // The transaction block of Execute and Submit (the shell's prompt shows its status).
+  const TransactionBlock& own_block() const { return own_block_; }
 
   planner::Catalog& catalog() { return *catalog_; }
   // The runnable procedure (function) named `name`, or nullptr; the first overload when
@@ -165,10 +173,32 @@ class Session {
   StatementResult RunStatement(const planner::ParsedStatement& stmt, bool compile_now = true);
   // Table sizes for the query planner's join order (the engine's row counts).
   planner::TableRowEstimator TableEstimator();
-  // BEGIN / COMMIT / ROLLBACK / SAVEPOINT ...: every statement commits on its own, so
-  // BEGIN is refused (TransactionBlockRefusal) and the rest answer as PostgreSQL does
-  // outside a block.
-  StatementResult RunTransactionStatement(const PgQuery__TransactionStmt* stmt);
+  // Transaction blocks (session_blocks.cc). A step: a statement bound as the procedure
+  // a try or COMMIT of a block runs, and how its outcome is shown.
+  struct BoundStep {
+    std::shared_ptr<const engine::Procedure> procedure;
+    planner::CallPlan call;
+  };
+  BoundStep BindStep(const PgQuery__Node* stmt, const std::string& text);
+  BoundStep BindStepText(const std::string& text);
+  // The step's procedure, bound again if the catalog changed since it was bound.
+  std::shared_ptr<const engine::Procedure> StepProcedure(TransactionBlock::Step& step);
+  // Whether `stmt` reads or writes tables, so that inside a block it runs as a step.
+  bool IsBlockStep(const PgQuery__Node* stmt) const;
+  // StartStatement inside a block (or for BEGIN / COMMIT / ROLLBACK / SAVEPOINT ...).
+  PendingResult StartInBlock(const planner::ParsedStatement& stmt, const std::string& text, TransactionBlock& block);
+  StatementResult RunTransactionStatement(const PgQuery__TransactionStmt* stmt, TransactionBlock& block,
+                                          std::optional<PendingResult>& commit);
+  PendingResult TryStep(const planner::ParsedStatement& stmt, const std::string& text, TransactionBlock& block);
+  PendingResult CommitBlock(TransactionBlock& block);
+  // Waits for the block's pending try and records its outcome (once).
+  void Settle(TransactionBlock& block);
+  StatementResult SettleTry(TransactionBlock& block, TransactionBlock::PendingTry& pending, const engine::TxnResult& txn);
+  // What a logged transaction block names itself by, and its steps' texts again.
+  static std::string BlockIdentity(const std::vector<TransactionBlock::Step>& steps);
+  static std::optional<std::vector<std::string>> BlockTexts(std::string_view identity);
+  // The result of a call of a STRICT function with a NULL argument, which runs nothing.
+  static std::optional<StatementResult> StrictNullCall(const planner::CallPlan& call);
   // INSERT ... SELECT between epochs (logged as one load); the rows inserted.
   int64_t LoadInsertSelect(const PgQuery__InsertStmt* insert);
   // CREATE TABLE ... AS / SELECT ... INTO (planner/exec/create_table_as.h).
@@ -196,11 +226,12 @@ class Session {
   void Reconfigure(const engine::EngineOptions& options);
 
   Settings settings_;
+  TransactionBlock own_block_;
   // SQL PREPARE's statements (the shell's; a wire connection keeps its own and answers
   // PREPARE / EXECUTE / DEALLOCATE itself).
   std::map<std::string, planner::PreparedStatement> prepared_;
   // PREPARE, EXECUTE and DEALLOCATE on prepared_.
-  PendingResult RunPreparedStatementCommand(const planner::ParsedStatement& parsed, bool defer_queries);
+  PendingResult RunPreparedStatementCommand(const planner::ParsedStatement& parsed, bool defer_queries, TransactionBlock* block);
   planner::CopyProgress copy_progress_;
   planner::CopyInput copy_input_;
   // Deferred queries run holding this shared; statements that change the catalog hold it
@@ -219,9 +250,5 @@ class Session {
 // The 1-based character (UTF-8 code point) position of byte `offset` in `text`.
 int CharacterPosition(std::string_view text, int offset);
 
-// The error BEGIN and START TRANSACTION get (0A000, with a DETAIL and a HINT): there are
-// no transaction blocks yet, and accepting BEGIN would acknowledge a ROLLBACK that could
-// not undo the statements before it.
-planner::SqlError TransactionBlockRefusal(std::string_view statement);
 
 }  // namespace caracal::frontend

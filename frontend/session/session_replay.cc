@@ -1,5 +1,7 @@
 #include "frontend/session/session_replay.h"
 
+#include "engine/procedure/block_procedure.h"
+
 #include <fmt/format.h>
 
 #include "codegen/interpreter/interpreted_procedure.h"
@@ -35,6 +37,13 @@ std::shared_ptr<const engine::Procedure> Session::Replayer::Resolve(std::string_
     std::shared_ptr<const planner::ProcedureIr> ir =
         planner::BindAdHocDml(tree.statements()[0].node, text, *session_.catalog_);
     return std::make_shared<codegen::InterpretedProcedure>(ir, *session_.catalog_);
+  }
+  if (identity == engine::kBlockTryLogIdentity) return Unowned(&engine::ReplayedBlockTry());
+  if (std::optional<std::vector<std::string>> texts = Session::BlockTexts(identity)) {
+    // A committed transaction block: its steps bound again, as of this point of the log.
+    std::vector<std::shared_ptr<const engine::Procedure>> parts;
+    for (const std::string& text : *texts) parts.push_back(session_.BindStepText(text).procedure);
+    return std::make_shared<engine::BlockProcedure>(std::move(parts), engine::BlockMode::kCommit, std::string(identity));
   }
   auto it = natives_.find(identity);
   return it == natives_.end() ? nullptr : Unowned(it->second);

@@ -1,14 +1,17 @@
 #include "planner/catalog/row_identity.h"
 
+#include <cassert>
+
 #include "engine/storage/table.h"
 #include "engine/types/serial_id.h"
 #include "planner/catalog/catalog.h"
 
 namespace caracal::planner {
 
-RowIdentity RowIdentityOf(uint64_t serial_id, int statement, uint32_t ordinal) {
+RowIdentity RowIdentityOf(uint64_t serial_id, uint32_t part, uint32_t statement, uint32_t ordinal) {
+  assert(part <= kMaxBlockPart && statement <= kMaxIdentityStatement);
   return RowIdentity{static_cast<int64_t>(serial_id),
-                     static_cast<int64_t>((static_cast<uint64_t>(statement) << 32) | ordinal)};
+                     static_cast<int64_t>((static_cast<uint64_t>(part) << 48) | (static_cast<uint64_t>(statement) << 32) | ordinal)};
 }
 
 engine::Key RowIdentityKey(const RowIdentity& id) {

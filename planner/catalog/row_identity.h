@@ -5,8 +5,9 @@
 // catalog list the table's own columns only).
 //
 // An identity must be known when a transaction declares its writes, the same in Declare
-// and Execute, and unique: the `ordinal`-th row that statement `statement` inserts in the
-// transaction at `serial_id` is (serial_id, statement << 32 | ordinal). Declare counts the
+// and Execute, and unique: the `ordinal`-th row that statement `statement` of block part
+// `part` (engine::ExecContext::block_part(), 0 outside a transaction block) inserts in the
+// transaction at `serial_id` is (serial_id, part << 48 | statement << 32 | ordinal). Declare counts the
 // rows it declares per statement as Execute counts the rows it inserts, and declares at
 // least as many (an undecided IF declares its branch), so each row Execute inserts was
 // declared. A bulk load (COPY, INSERT ... SELECT between epochs) takes the load's serial
@@ -35,7 +36,11 @@ struct RowIdentity {
   int64_t item = 0;  // statement << 32 | ordinal
 };
 
-RowIdentity RowIdentityOf(uint64_t serial_id, int statement, uint32_t ordinal);
+// A block has at most kMaxBlockPart + 1 parts, a procedure kMaxIdentityStatement statements
+// (the last number is its nested calls').
+inline constexpr uint32_t kMaxBlockPart = 0x7fff;
+inline constexpr uint32_t kMaxIdentityStatement = 0xffff;
+RowIdentity RowIdentityOf(uint64_t serial_id, uint32_t part, uint32_t statement, uint32_t ordinal);
 engine::Key RowIdentityKey(const RowIdentity& id);
 // The engine columns that hold it, after the table's own.
 std::vector<engine::Column> RowIdentityColumns();

@@ -170,17 +170,12 @@ int LineOf(std::string_view text, int offset) {
 
 namespace {
 
-// Walks every message field of the protobuf-c tree (libpg_query has a node type per
-// grammar production; a generic walk keeps this independent of them).
-bool MessageCalls(const ProtobufCMessage* m, const std::function<bool(std::string_view)>& wanted) {
+// Whether `found` holds for a message of the protobuf-c tree under `m`: walks every
+// message field (libpg_query has a node type per grammar production; a generic walk
+// keeps this independent of them).
+bool AnyMessage(const ProtobufCMessage* m, const std::function<bool(const ProtobufCMessage*)>& found) {
   if (m == nullptr) return false;
-  if (m->descriptor == &pg_query__func_call__descriptor) {
-    const auto* f = reinterpret_cast<const PgQuery__FuncCall*>(m);
-    if (f->n_funcname > 0) {
-      const PgQuery__Node* last = f->funcname[f->n_funcname - 1];
-      if (last->node_case == PG_QUERY__NODE__NODE_STRING && wanted(last->string->sval)) return true;
-    }
-  }
+  if (found(m)) return true;
   const ProtobufCMessageDescriptor* d = m->descriptor;
   const char* base = reinterpret_cast<const char*>(m);
   for (unsigned i = 0; i < d->n_fields; ++i) {
@@ -194,12 +189,22 @@ bool MessageCalls(const ProtobufCMessage* m, const std::function<bool(std::strin
       const size_t n = *reinterpret_cast<const size_t*>(base + field.quantifier_offset);
       auto* items = *reinterpret_cast<ProtobufCMessage* const* const*>(base + field.offset);
       for (size_t k = 0; k < n; ++k)
-        if (MessageCalls(items[k], wanted)) return true;
-    } else if (MessageCalls(*reinterpret_cast<ProtobufCMessage* const*>(base + field.offset), wanted)) {
+        if (AnyMessage(items[k], found)) return true;
+    } else if (AnyMessage(*reinterpret_cast<ProtobufCMessage* const*>(base + field.offset), found)) {
       return true;
     }
   }
   return false;
+}
+
+bool MessageCalls(const ProtobufCMessage* m, const std::function<bool(std::string_view)>& wanted) {
+  return AnyMessage(m, [&](const ProtobufCMessage* n) {
+    if (n->descriptor != &pg_query__func_call__descriptor) return false;
+    const auto* f = reinterpret_cast<const PgQuery__FuncCall*>(n);
+    if (f->n_funcname == 0) return false;
+    const PgQuery__Node* last = f->funcname[f->n_funcname - 1];
+    return last->node_case == PG_QUERY__NODE__NODE_STRING && wanted(last->string->sval);
+  });
 }
 
 }  // namespace
@@ -210,6 +215,12 @@ bool CallsFunction(const PgQuery__Node* node, std::string_view name) {
 
 bool CallsFunction(const PgQuery__Node* node, const std::function<bool(std::string_view)>& wanted) {
   return MessageCalls(reinterpret_cast<const ProtobufCMessage*>(node), wanted);
+}
+
+bool NamesRelation(const PgQuery__Node* node, const std::function<bool(const PgQuery__RangeVar&)>& wanted) {
+  return AnyMessage(reinterpret_cast<const ProtobufCMessage*>(node), [&](const ProtobufCMessage* n) {
+    return n->descriptor == &pg_query__range_var__descriptor && wanted(*reinterpret_cast<const PgQuery__RangeVar*>(n));
+  });
 }
 
 }  // namespace caracal::planner

@@ -12,6 +12,7 @@
 
 struct PgQuery__ParseResult;
 struct PgQuery__Node;
+struct PgQuery__RangeVar;
 
 namespace caracal::planner {
 
@@ -70,5 +71,7 @@ int LineOf(std::string_view text, int offset);
 bool CallsFunction(const PgQuery__Node* node, std::string_view name);
 // Whether it calls a function whose unqualified name `wanted` accepts.
 bool CallsFunction(const PgQuery__Node* node, const std::function<bool(std::string_view)>& wanted);
+// Whether it names a relation (a RangeVar: FROM items, DML targets) that `wanted` accepts.
+bool NamesRelation(const PgQuery__Node* node, const std::function<bool(const PgQuery__RangeVar&)>& wanted);
 
 }  // namespace caracal::planner

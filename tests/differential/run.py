@@ -760,6 +760,44 @@ def gen_alter_table(rng, n):
     return out
 
 
+def gen_transaction_blocks(rng, n):
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.15:  # a statement outside any block
+            out.append(f"UPDATE account SET balance = balance + 1 WHERE id = {rng.randrange(1, 8)};")
+            continue
+        out.append("BEGIN;")
+        savepoint = False
+        for _ in range(rng.randrange(1, 6)):
+            k, d = rng.randrange(1, 8), rng.randrange(-40, 60)
+            r = rng.random()
+            if r < 0.2:
+                out.append(f"UPDATE account SET balance = balance + {d} WHERE id = {k} RETURNING balance;")
+            elif r < 0.32:
+                out.append(f"SELECT id, balance FROM account WHERE id IN ({k}, {k % 6 + 1}) ORDER BY id;")
+            elif r < 0.44:
+                out.append(f"INSERT INTO ledger (account, amount) VALUES ({k}, {d}) RETURNING id, amount;")
+            elif r < 0.54:
+                out.append(f"CALL deposit({k}, {d});")
+            elif r < 0.62:
+                out.append(f"SELECT balance_of({k});")
+            elif r < 0.68:
+                out.append(f"INSERT INTO account VALUES ({k}, 0);")  # a duplicate for 1-6
+            elif r < 0.74:
+                out.append(f"INSERT INTO audit VALUES ({k}, 'seen {d}');")
+            elif r < 0.8:
+                out.append("SELECT count(*), sum(balance) FROM account;")
+            elif r < 0.88:
+                out.append("SAVEPOINT s;")
+                savepoint = True
+            elif r < 0.95:
+                out.append("ROLLBACK TO SAVEPOINT s;" if savepoint or rng.random() < 0.2 else "RELEASE SAVEPOINT s;")
+            else:
+                out.append(f"DELETE FROM audit WHERE account = {k};")
+        out.append("ROLLBACK;" if rng.random() < 0.3 else "COMMIT;")
+    return out
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 # ---- scripts -----------------------------------------------------------------------------

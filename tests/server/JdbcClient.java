@@ -78,20 +78,32 @@ public class JdbcClient {
         check("PL/pgSQL error with SQLSTATE P0001", "P0001".equals(e.getSQLState()) && e.getMessage().contains("no account 99"),
               e.getSQLState() + " " + e.getMessage());
       }
-      // Autocommit off makes the driver send BEGIN first. There are no transaction
-      // blocks yet: BEGIN is refused (0A000) and the UPDATE behind it never runs.
+      // Autocommit off makes the driver send BEGIN first: rollback() undoes the block,
+      // commit() keeps it.
       c.setAutoCommit(false);
       try (Statement s = c.createStatement()) {
-        s.executeUpdate("UPDATE acc SET name = 'txn' WHERE id = 1");
-        check("autocommit off: BEGIN refused", false, "");
-      } catch (SQLException e) {
-        check("autocommit off: BEGIN refused with 0A000", "0A000".equals(e.getSQLState()), e.getSQLState() + " " + e.getMessage());
+        int n = s.executeUpdate("UPDATE acc SET name = 'txn' WHERE id = 1");
+        check("autocommit off: UPDATE in a block", n == 1, "" + n);
+        try (ResultSet r = s.executeQuery("SELECT name FROM acc WHERE id = 1")) {
+          r.next();
+          check("autocommit off: the block reads its write", "txn".equals(r.getString(1)), r.getString(1));
+        }
       }
       c.rollback();
       c.setAutoCommit(true);
       try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT name FROM acc WHERE id = 1")) {
         r.next();
-        check("autocommit off: nothing written", !r.getString(1).equals("txn"), r.getString(1));
+        check("autocommit off: rollback() wrote nothing", !r.getString(1).equals("txn"), r.getString(1));
+      }
+      c.setAutoCommit(false);
+      try (Statement s = c.createStatement()) {
+        s.executeUpdate("UPDATE acc SET name = 'kept' WHERE id = 1");
+      }
+      c.commit();
+      c.setAutoCommit(true);
+      try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT name FROM acc WHERE id = 1")) {
+        r.next();
+        check("autocommit off: commit() kept the write", "kept".equals(r.getString(1)), r.getString(1));
       }
     }
     System.out.println(failures + " failure(s)");

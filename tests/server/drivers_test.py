@@ -40,13 +40,15 @@ from checklist import check, failures  # noqa: E402
 
 def psycopg2_checks(srv):
     # psycopg2 opens a transaction block (BEGIN) before the first statement unless in
-    # autocommit mode; there are no blocks yet, so that BEGIN is refused.
+    # autocommit mode: rollback() undoes what it did.
     conn = psycopg2.connect(srv.dsn())
-    try:
-        conn.cursor().execute("SELECT 1")
-        check("psycopg2: BEGIN is refused", False)
-    except psycopg2.errors.FeatureNotSupported as e:
-        check("psycopg2: BEGIN is refused with 0A000", e.pgcode == "0A000", e.pgerror)
+    cur = conn.cursor()
+    cur.execute("INSERT INTO acc (id, bal, note) VALUES (%s, 0, %s)", (99, "rolled back"))
+    cur.execute("SELECT note FROM acc WHERE id = %s", (99,))
+    check("psycopg2: a block reads its own insert", cur.fetchone() == ("rolled back",))
+    conn.rollback()
+    cur.execute("SELECT count(*) FROM acc WHERE id = %s", (99,))
+    check("psycopg2: rollback() undid the insert", cur.fetchone() == (0,))
     conn.rollback()
     conn.autocommit = True
     cur = conn.cursor()
@@ -115,20 +117,22 @@ def psycopg3_checks(srv):
                 check("psycopg3: named cursor reports an error", False)
             except psycopg.Error:
                 check("psycopg3: named cursor reports an error (DECLARE is not supported)", True)
-    # Not autocommit: the driver sends BEGIN before the first statement. There are no
-    # transaction blocks yet, so BEGIN is refused (0A000) and the UPDATE never runs.
+    # Not autocommit: the driver sends BEGIN before the first statement; the block's
+    # writes show only once it commits, and a rolled-back block changes nothing.
     with psycopg.connect(srv.dsn(), autocommit=True) as check_conn:
         before = check_conn.execute("SELECT note FROM acc WHERE id = 1").fetchone()
         with psycopg.connect(srv.dsn()) as conn:
-            try:
-                conn.execute("UPDATE acc SET note = %s WHERE id = %s", ("txn", 1))
-                check("psycopg3: BEGIN is refused", False)
-            except psycopg.errors.FeatureNotSupported as e:
-                check("psycopg3: BEGIN is refused with 0A000 and a hint", e.diag.sqlstate == "0A000"
-                      and e.diag.message_hint is not None, str(e))
+            conn.execute("UPDATE acc SET note = %s WHERE id = %s", ("txn", 1))
+            check("psycopg3: another connection does not see an open block's write",
+                  check_conn.execute("SELECT note FROM acc WHERE id = 1").fetchone() == before)
             conn.rollback()
-        check("psycopg3: the refused block changed nothing",
+        check("psycopg3: the rolled-back block changed nothing",
               check_conn.execute("SELECT note FROM acc WHERE id = 1").fetchone() == before)
+        with psycopg.connect(srv.dsn()) as conn:
+            with conn.transaction():
+                conn.execute("UPDATE acc SET note = %s WHERE id = %s", ("txn", 1))
+        check("psycopg3: a committed block's write shows",
+              check_conn.execute("SELECT note FROM acc WHERE id = 1").fetchone() == ("txn",))
 
 
 def main():

@@ -77,21 +77,36 @@ def test_simple(c):
     notice = [fields(b) for k, b in ms if k == b"N"]
     check("RAISE NOTICE: NoticeResponse", notice and notice[0]["M"] == "got 21" and notice[0]["S"] == "NOTICE"
           and [data_row(b) for k, b in ms if k == b"D"] == [[b"42"]], ms)
-    # No transaction blocks yet: BEGIN is refused rather than acknowledged, so nothing
-    # after it can be told it was rolled back while it stayed.
-    c.send(query("BEGIN"))
-    ms = c.until_ready()
-    err = [fields(b) for k, b in ms if k == b"E"]
-    check("BEGIN: 0A000 with a hint, status I", err and err[0].get("C") == "0A000" and err[0].get("H")
-          and ms[-1][1] == b"I", ms)
+    # Transaction blocks: ReadyForQuery says T inside one and E inside a failed one; a
+    # ROLLBACK undoes what the block did, and a failed block commits nothing.
     c.send(query("SELECT v FROM t WHERE id = 1"))
     before = [data_row(b) for k, b in c.until_ready() if k == b"D"]
-    c.send(query("BEGIN; UPDATE t SET v = 'changed' WHERE id = 1; ROLLBACK"))
+    c.send(query("BEGIN"))
     ms = c.until_ready()
-    check("BEGIN; UPDATE; ROLLBACK in one message: BEGIN fails, nothing after it runs",
-          kinds(ms) == "EZ" and fields(ms[0][1]).get("C") == "0A000", ms)
+    check("BEGIN: tag BEGIN, status T", b"BEGIN\0" in [b for k, b in ms if k == b"C"] and ms[-1][1] == b"T", ms)
+    c.send(query("UPDATE t SET v = 'changed' WHERE id = 1"))
+    ms = c.until_ready()
+    check("UPDATE in a block: status T", ms[-1][1] == b"T", ms)
+    c.send(query("SELECT v FROM t WHERE id = 1"))
+    check("the block reads its own write", [data_row(b) for k, b in c.until_ready() if k == b"D"] == [[b"changed"]])
+    c.send(query("ROLLBACK"))
+    ms = c.until_ready()
+    check("ROLLBACK: status I", b"ROLLBACK\0" in [b for k, b in ms if k == b"C"] and ms[-1][1] == b"I", ms)
     c.send(query("SELECT v FROM t WHERE id = 1"))
     check("... and the row is unchanged", [data_row(b) for k, b in c.until_ready() if k == b"D"] == before)
+    c.send(query("BEGIN; UPDATE t SET v = 'changed' WHERE id = 1; SELECT 1/0"))
+    ms = c.until_ready()
+    check("an error in a block: status E", kinds(ms).endswith("EZ") and ms[-1][1] == b"E", ms)
+    c.send(query("SELECT 1"))
+    ms = c.until_ready()
+    err = [fields(b) for k, b in ms if k == b"E"]
+    check("a failed block ignores statements (25P02), status E", err and err[0].get("C") == "25P02" and ms[-1][1] == b"E", ms)
+    c.send(query("COMMIT"))
+    ms = c.until_ready()
+    check("COMMIT of a failed block answers ROLLBACK, status I",
+          b"ROLLBACK\0" in [b for k, b in ms if k == b"C"] and ms[-1][1] == b"I", ms)
+    c.send(query("SELECT v FROM t WHERE id = 1"))
+    check("... and the failed block changed nothing", [data_row(b) for k, b in c.until_ready() if k == b"D"] == before)
     c.send(query("COMMIT"))
     ms = c.until_ready()
     notice = [fields(b) for k, b in ms if k == b"N"]

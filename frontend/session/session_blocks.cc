@@ -1,0 +1,410 @@
+// Transaction blocks: BEGIN / COMMIT / ROLLBACK / SAVEPOINT and the statements between
+// them (transaction_block.h; the argument for serializability is engine/README.md's
+// "Transaction blocks").
+extern "C" {
+#include <pg_query/pg_query.pb-c.h>
+}
+
+#include <fmt/format.h>
+
+#include "codegen/interpreter/interpreted_procedure.h"
+#include "frontend/session/session.h"
+#include "frontend/session/statement_names.h"
+#include "frontend/session/statement_results.h"
+#include "planner/binder/call_binder.h"
+#include "planner/catalog/row_identity.h"
+#include "planner/catalog/system_views.h"
+#include "planner/exec/ad_hoc_dml.h"
+#include "planner/parser/parse_tree.h"
+#include "planner/types/sql_error.h"
+
+namespace caracal::frontend {
+
+struct TransactionBlock::PendingTry {
+  std::shared_future<engine::TxnResult> txn;
+  std::shared_ptr<const engine::BlockProcedure> procedure;
+  planner::CallPlan call;  // how the new step's outcome is shown
+  std::string text;        // the new step's own text
+  std::shared_ptr<const engine::Procedure> step_procedure;
+  uint64_t generation = 0;
+  std::string query;       // what error positions refer to
+  std::optional<StatementResult> result;  // once settled
+};
+
+void TransactionBlock::Reset() {
+  status_ = Status::kIdle;
+  steps_.clear();
+  savepoints_.clear();
+  pending_.reset();
+}
+
+namespace {
+
+constexpr std::string_view kBlockPrefix = "block:";
+
+std::shared_ptr<const engine::Procedure> Unowned(const engine::Procedure* p) {
+  return std::shared_ptr<const engine::Procedure>(p, [](const engine::Procedure*) {});
+}
+
+planner::SqlError AbortedBlock() {
+  return planner::SqlError("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+}
+
+planner::SqlError NotInBlock(std::string_view what) {
+  return planner::SqlError(planner::sqlstate::kFeatureNotSupported,
+                           fmt::format("{} inside a transaction block is not supported yet", what))
+      .WithDetail("A transaction block holds queries, INSERT, UPDATE, DELETE, TRUNCATE, calls and DO blocks.")
+      .WithHint("Run it outside the block (it commits on its own).");
+}
+
+StatementResult Tagged(std::string tag) {
+  StatementResult r;
+  r.tag = std::move(tag);
+  return r;
+}
+
+StatementResult Warned(std::string tag, std::string warning) {
+  StatementResult r = Tagged(std::move(tag));
+  r.notices.push_back("WARNING:" + std::move(warning));
+  return r;
+}
+
+const char* TransactionStatementName(PgQuery__TransactionStmtKind kind) {
+  switch (kind) {
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT: return "SAVEPOINT";
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE: return "RELEASE SAVEPOINT";
+    default: return "ROLLBACK TO SAVEPOINT";
+  }
+}
+
+// The isolation level BEGIN / START TRANSACTION asks for, if any: every level is served
+// as SERIALIZABLE (a stronger guarantee than any asked for), so each is accepted.
+void CheckTransactionOptions(const PgQuery__TransactionStmt* stmt) {
+  for (size_t i = 0; i < stmt->n_options; ++i) {
+    const PgQuery__Node* o = stmt->options[i];
+    if (o->node_case != PG_QUERY__NODE__NODE_DEF_ELEM) continue;
+    const std::string name = o->def_elem->defname ? o->def_elem->defname : "";
+    if (name == "transaction_read_only" && o->def_elem->arg && o->def_elem->arg->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+        o->def_elem->arg->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL && o->def_elem->arg->a_const->ival->ival == 1)
+      throw planner::SqlError(planner::sqlstate::kFeatureNotSupported, "READ ONLY transaction blocks are not supported yet")
+          .WithHint("Use BEGIN (READ WRITE): a block that only reads is served the same way.");
+  }
+}
+
+}  // namespace
+
+Session::BoundStep Session::BindStep(const PgQuery__Node* stmt, const std::string& text) {
+  BoundStep step;
+  if (std::optional<planner::CallPlan> call = planner::PlanCall(stmt, *catalog_)) {
+    step.procedure = Unowned(&procedures_->Get(call->ir));
+    step.call = std::move(*call);
+    return step;
+  }
+  std::shared_ptr<const planner::ProcedureIr> ir = planner::BindAdHocDml(stmt, text, *catalog_);
+  step.call.form = planner::CallPlan::Form::kDml;
+  step.call.ir = ir;
+  for (const planner::OutputColumn& c : ir->result_columns) step.call.columns.push_back({c.name, c.type});
+  step.procedure = std::make_shared<codegen::InterpretedProcedure>(ir, *catalog_);
+  return step;
+}
+
+Session::BoundStep Session::BindStepText(const std::string& text) {
+  planner::ParseTree tree = planner::ParseTree::Parse(text);
+  if (tree.statements().size() != 1 || tree.statements()[0].node == nullptr)
+    throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: a transaction block's step is not one statement");
+  return BindStep(tree.statements()[0].node, text);
+}
+
+std::shared_ptr<const engine::Procedure> Session::StepProcedure(TransactionBlock::Step& step) {
+  // Bound once; again only if DDL ran since (it may have replaced what the step calls).
+  if (!step.procedure || step.generation != catalog_generation_) {
+    step.procedure = BindStepText(step.text).procedure;
+    step.generation = catalog_generation_;
+  }
+  return step.procedure;
+}
+
+bool Session::IsBlockStep(const PgQuery__Node* stmt) const {
+  switch (stmt->node_case) {
+    case PG_QUERY__NODE__NODE_INSERT_STMT:
+    case PG_QUERY__NODE__NODE_UPDATE_STMT:
+    case PG_QUERY__NODE__NODE_DELETE_STMT:
+    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+    case PG_QUERY__NODE__NODE_DO_STMT:
+    case PG_QUERY__NODE__NODE_CALL_STMT: return true;
+    case PG_QUERY__NODE__NODE_SELECT_STMT: break;
+    default: return false;
+  }
+  // A query of the tables (or views of them), or one that calls user functions or
+  // draws sequence values, reads at the block's position; one of constants or of the
+  // system views reads nothing the block could change.
+  const auto user_relation = [&](const PgQuery__RangeVar& rv) {
+    const std::string schema = rv.schemaname ? rv.schemaname : "";
+    if (schema == "pg_catalog" || schema == "information_schema" || rv.relname == nullptr) return false;
+    if (catalog_->FindView(rv.relname)) return true;
+    const planner::TableInfo* table = catalog_->FindTable(rv.relname);
+    return table != nullptr && !planner::IsSystemView(*table);
+  };
+  return planner::NamesRelation(stmt, user_relation) || planner::CallsFunction(stmt, "nextval") ||
+         planner::CallsFunction(stmt, "setval") || CallsUserFunction(stmt);
+}
+
+PendingResult Session::StartInBlock(const planner::ParsedStatement& parsed, const std::string& text, TransactionBlock& block) {
+  const PgQuery__Node* stmt = parsed.node;
+  if (stmt != nullptr && stmt->node_case == PG_QUERY__NODE__NODE_TRANSACTION_STMT) {
+    std::optional<PendingResult> commit;
+    StatementResult done = RunTransactionStatement(stmt->transaction_stmt, block, commit);
+    if (commit) return std::move(*commit);
+    return PendingResult(std::move(done));
+  }
+  Settle(block);
+  if (block.status_ == TransactionBlock::Status::kFailed) throw AbortedBlock();
+  try {
+    if (stmt != nullptr && stmt->node_case == PG_QUERY__NODE__NODE_EXECUTE_STMT)
+      return RunPreparedStatementCommand(parsed, false, &block);
+    if (stmt != nullptr && IsBlockStep(stmt)) {
+      if (stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && stmt->select_stmt->into_clause)
+        throw NotInBlock("SELECT ... INTO a new table");
+      return TryStep(parsed, text, block);
+    }
+    if (stmt != nullptr) {
+      switch (stmt->node_case) {
+        case PG_QUERY__NODE__NODE_SELECT_STMT:
+          if (stmt->select_stmt->into_clause) throw NotInBlock("SELECT ... INTO a new table");
+          break;
+        case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
+        case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
+        case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+        case PG_QUERY__NODE__NODE_PREPARE_STMT:
+        case PG_QUERY__NODE__NODE_DEALLOCATE_STMT: break;
+        case PG_QUERY__NODE__NODE_VACUUM_STMT:
+          throw planner::SqlError("25001", fmt::format("{} cannot run inside a transaction block",
+                                                       stmt->vacuum_stmt->is_vacuumcmd ? "VACUUM" : "ANALYZE"));
+        case PG_QUERY__NODE__NODE_CHECK_POINT_STMT: break;
+        default: throw NotInBlock(StatementName(stmt));
+      }
+    }
+    // Reads nothing the block wrote (constants, settings, the catalog): as outside a
+    // block, run to completion here so that a failure fails the block.
+    TransactionBlock idle;
+    StatementResult done = StartStatement(parsed, text, false, &idle).Get();
+    if (done.error) block.status_ = TransactionBlock::Status::kFailed;
+    return PendingResult(std::move(done));
+  } catch (...) {
+    block.status_ = TransactionBlock::Status::kFailed;
+    throw;
+  }
+}
+
+StatementResult Session::RunTransactionStatement(const PgQuery__TransactionStmt* stmt, TransactionBlock& block,
+                                                 std::optional<PendingResult>& commit) {
+  using Status = TransactionBlock::Status;
+  Settle(block);
+  switch (stmt->kind) {
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN:
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_START: {
+      const std::string tag = stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN ? "BEGIN" : "START TRANSACTION";
+      if (block.status_ == Status::kFailed) throw AbortedBlock();
+      if (block.status_ == Status::kInBlock) return Warned(tag, "there is already a transaction in progress");
+      CheckTransactionOptions(stmt);
+      block.Reset();
+      block.status_ = Status::kInBlock;
+      return Tagged(tag);
+    }
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT: {
+      if (stmt->chain) throw planner::NotSupported("COMMIT AND CHAIN");
+      if (block.status_ == Status::kIdle) return Warned("COMMIT", "there is no transaction in progress");
+      if (block.status_ == Status::kFailed) {
+        block.Reset();
+        return Tagged("ROLLBACK");
+      }
+      commit = CommitBlock(block);
+      return {};
+    }
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK: {
+      if (stmt->chain) throw planner::NotSupported("ROLLBACK AND CHAIN");
+      if (block.status_ == Status::kIdle) return Warned("ROLLBACK", "there is no transaction in progress");
+      block.Reset();  // nothing was written: every try aborted
+      return Tagged("ROLLBACK");
+    }
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT:
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE:
+    case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO: {
+      const char* what = TransactionStatementName(stmt->kind);
+      if (block.status_ == Status::kIdle)
+        throw planner::SqlError(planner::sqlstate::kNoActiveSqlTransaction,
+                                fmt::format("{} can only be used in transaction blocks", what));
+      const std::string name = stmt->savepoint_name ? stmt->savepoint_name : "";
+      if (stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT) {
+        if (block.status_ == Status::kFailed) throw AbortedBlock();
+        block.savepoints_.push_back({name, block.steps_.size()});
+        return Tagged("SAVEPOINT");
+      }
+      // The innermost savepoint of that name.
+      auto it = std::find_if(block.savepoints_.rbegin(), block.savepoints_.rend(),
+                             [&](const TransactionBlock::Savepoint& s) { return s.name == name; });
+      if (it == block.savepoints_.rend()) {
+        if (block.status_ == Status::kFailed && stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE)
+          throw AbortedBlock();
+        block.status_ = Status::kFailed;
+        throw planner::SqlError("3B001", fmt::format("savepoint \"{}\" does not exist", name));
+      }
+      const size_t at = static_cast<size_t>(block.savepoints_.rend() - it) - 1;  // its index
+      if (stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE) {
+        if (block.status_ == Status::kFailed) throw AbortedBlock();
+        block.savepoints_.resize(at);  // it and every savepoint set after it
+        return Tagged("RELEASE");
+      }
+      // ROLLBACK TO: the steps after it are forgotten (no try wrote them), the savepoint
+      // stays, and a failed block works again.
+      block.steps_.resize(block.savepoints_[at].steps);
+      block.savepoints_.resize(at + 1);
+      block.status_ = Status::kInBlock;
+      return Tagged("ROLLBACK");
+    }
+    default:
+      throw planner::SqlError(planner::sqlstate::kFeatureNotSupported, "prepared transactions are not supported");
+  }
+}
+
+PendingResult Session::TryStep(const planner::ParsedStatement& parsed, const std::string& text, TransactionBlock& block) {
+  if (block.steps_.size() >= planner::kMaxBlockPart)
+    throw planner::SqlError("54000", fmt::format("a transaction block holds at most {} statements that read or write tables",
+                                                 planner::kMaxBlockPart));
+  BoundStep step = BindStep(parsed.node, std::string(parsed.text));
+  if (std::optional<StatementResult> none = StrictNullCall(step.call)) return PendingResult(std::move(*none));
+  std::vector<std::shared_ptr<const engine::Procedure>> procedures;
+  std::vector<engine::BlockPart> parts;
+  for (TransactionBlock::Step& s : block.steps_) {
+    procedures.push_back(StepProcedure(s));
+    parts.push_back(s.part);
+  }
+  procedures.push_back(step.procedure);
+  engine::BlockPart fresh;
+  fresh.input.args = step.call.args;
+  parts.push_back(std::move(fresh));
+
+  auto procedure = std::make_shared<engine::BlockProcedure>(std::move(procedures), engine::BlockMode::kTry,
+                                                            std::string(engine::kBlockTryLogIdentity));
+  auto promise = std::make_shared<std::promise<engine::TxnResult>>();
+  auto pending = std::make_shared<TransactionBlock::PendingTry>();
+  pending->txn = promise->get_future().share();
+  pending->procedure = procedure;
+  pending->call = std::move(step.call);
+  pending->text = std::string(parsed.text);
+  pending->step_procedure = step.procedure;
+  pending->generation = catalog_generation_;
+  pending->query = text;
+  engine::TxnRequest request;
+  request.procedure = procedure.get();
+  request.input = engine::BlockProcedure::EncodeInput(parts);
+  request.on_done = [promise, procedure](engine::TxnResult&& r) { promise->set_value(std::move(r)); };
+  engine_->Submit(std::move(request));
+  block.pending_ = pending;
+  return PendingResult(pending->txn, [this, &block, pending](engine::TxnResult&& r) { return SettleTry(block, *pending, r); });
+}
+
+void Session::Settle(TransactionBlock& block) {
+  if (!block.pending_) return;
+  std::shared_ptr<TransactionBlock::PendingTry> pending = block.pending_;
+  SettleTry(block, *pending, pending->txn.get());
+}
+
+StatementResult Session::SettleTry(TransactionBlock& block, TransactionBlock::PendingTry& pending, const engine::TxnResult& txn) {
+  if (pending.result) return *pending.result;
+  if (block.pending_.get() == &pending) block.pending_.reset();
+  const engine::BlockProcedure& procedure = *pending.procedure;
+  const std::vector<engine::BlockPartOutcome>& outcomes = procedure.outcomes();
+  const size_t last = block.steps_.size();  // the new step's index among the parts
+  engine::TxnResult shown;
+  if (txn.sqlstate == engine::kBlockTryEnd && outcomes.size() == last + 1 && procedure.sequenced_inputs().size() == last + 1) {
+    const engine::BlockPartOutcome& outcome = outcomes.back();
+    // What the earlier steps drew as they ran this time (nothing new, unless a step took
+    // another path than before): the values later runs give them.
+    for (size_t p = 0; p < last; ++p) block.steps_[p].part.execution_draws = outcomes[p].draws;
+    TransactionBlock::Step step;
+    step.text = pending.text;
+    step.part.input = procedure.sequenced_inputs().back();
+    step.part.sequenced = true;
+    step.part.execution_draws = outcome.draws;
+    step.part.expected = outcome.Digest();
+    step.procedure = pending.step_procedure;
+    step.generation = pending.generation;
+    block.steps_.push_back(std::move(step));
+    shown.rows = outcome.rows;
+    shown.row_count = outcome.row_count;
+    shown.notices = outcome.notices;
+  } else {
+    // The statement failed, or an earlier one now gives another result (40001): the
+    // block fails either way, and what its tries ran was never written.
+    block.status_ = TransactionBlock::Status::kFailed;
+    shown = txn;
+    if (txn.sqlstate == engine::kBlockTryEnd) {
+      shown.sqlstate = planner::sqlstate::kInternalError;
+      shown.message = "internal error: a transaction block's try ended without its statement's outcome";
+    }
+    if (procedure.stopped_at() == static_cast<int>(last) && outcomes.size() == last + 1)
+      shown.notices = outcomes.back().notices;
+  }
+  StatementResult result = CallResult(pending.call, std::move(shown));
+  if (result.error) result.error->query = pending.query;
+  pending.result = result;
+  return result;
+}
+
+PendingResult Session::CommitBlock(TransactionBlock& block) {
+  std::vector<TransactionBlock::Step> steps = std::move(block.steps_);
+  block.Reset();
+  if (steps.empty()) return PendingResult(Tagged("COMMIT"));
+  std::vector<std::shared_ptr<const engine::Procedure>> procedures;
+  std::vector<engine::BlockPart> parts;
+  for (TransactionBlock::Step& s : steps) {
+    procedures.push_back(StepProcedure(s));
+    parts.push_back(s.part);
+  }
+  auto procedure =
+      std::make_shared<engine::BlockProcedure>(std::move(procedures), engine::BlockMode::kCommit, BlockIdentity(steps));
+  auto promise = std::make_shared<std::promise<engine::TxnResult>>();
+  std::shared_future<engine::TxnResult> future = promise->get_future().share();
+  engine::TxnRequest request;
+  request.procedure = procedure.get();
+  request.input = engine::BlockProcedure::EncodeInput(parts);
+  request.on_done = [promise, procedure](engine::TxnResult&& r) { promise->set_value(std::move(r)); };
+  engine_->Submit(std::move(request));
+  return PendingResult(std::move(future), [](engine::TxnResult&& r) {
+    if (r.status == engine::TxnResult::Status::kCommitted) return Tagged("COMMIT");
+    StatementResult failed;
+    engine::ErrorFields& f = r.error_fields;
+    failed.error = ErrorReport{"ERROR", r.sqlstate, r.message, std::move(f.detail), std::move(f.hint), std::move(f.context), 0, ""};
+    return failed;
+  });
+}
+
+std::string Session::BlockIdentity(const std::vector<TransactionBlock::Step>& steps) {
+  // "block:" then each step's text as its byte length, a colon and the text.
+  std::string out(kBlockPrefix);
+  for (const TransactionBlock::Step& s : steps) out += fmt::format("{}:{}", s.text.size(), s.text);
+  return out;
+}
+
+std::optional<std::vector<std::string>> Session::BlockTexts(std::string_view identity) {
+  if (!identity.starts_with(kBlockPrefix)) return std::nullopt;
+  std::vector<std::string> texts;
+  std::string_view rest = identity.substr(kBlockPrefix.size());
+  while (!rest.empty()) {
+    const size_t colon = rest.find(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    size_t n = 0;
+    for (char c : rest.substr(0, colon)) {
+      if (c < '0' || c > '9') return std::nullopt;
+      n = n * 10 + static_cast<size_t>(c - '0');
+    }
+    rest.remove_prefix(colon + 1);
+    if (n > rest.size()) return std::nullopt;
+    texts.emplace_back(rest.substr(0, n));
+    rest.remove_prefix(n);
+  }
+  return texts;
+}
+
+}  // namespace caracal::frontend

@@ -1,0 +1,55 @@
+// TransactionBlock: one client's BEGIN ... COMMIT as the session runs it
+// (Session::StartStatement). The block keeps the statements that read or write tables
+// (its steps) with what each showed the client; every step runs as a try of the whole
+// block so far (engine/procedure/block_procedure.h), and COMMIT submits the block once
+// more, committing only if each step gives what the client saw. ROLLBACK and ROLLBACK TO
+// SAVEPOINT just forget steps: nothing a try ran was ever written.
+//
+// A block belongs to one client (the shell's session, a wire connection) and is used from
+// one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/procedure/block_procedure.h"
+
+namespace caracal::frontend {
+
+struct StatementResult;
+
+class TransactionBlock {
+ public:
+  enum class Status : uint8_t { kIdle, kInBlock, kFailed };
+  Status status() const { return status_; }
+  // ReadyForQuery's transaction status: 'I' idle, 'T' in a block, 'E' in a failed block.
+  char ready_status() const { return status_ == Status::kIdle ? 'I' : status_ == Status::kInBlock ? 'T' : 'E'; }
+  // Forgets everything (ROLLBACK, a connection that closes inside a block).
+  void Reset();
+
+ private:
+  friend class Session;
+
+  struct Step {
+    std::string text;        // the statement's own text: logged at COMMIT, bound again after DDL
+    engine::BlockPart part;  // its arguments, drawn values and the digest of what it showed
+    std::shared_ptr<const engine::Procedure> procedure;  // bound at catalog generation `generation`
+    uint64_t generation = 0;
+  };
+  struct Savepoint {
+    std::string name;
+    size_t steps = 0;  // how many steps the block had when it was set
+  };
+  // The try of the step started last, until its outcome is settled into the steps.
+  struct PendingTry;
+
+  Status status_ = Status::kIdle;
+  std::vector<Step> steps_;
+  std::vector<Savepoint> savepoints_;
+  std::shared_ptr<PendingTry> pending_;
+};
+
+}  // namespace caracal::frontend
