@@ -77,20 +77,6 @@ const char* TransactionStatementName(PgQuery__TransactionStmtKind kind) {
   }
 }
 
-// The isolation level BEGIN / START TRANSACTION asks for, if any: every level is served
-// as SERIALIZABLE (a stronger guarantee than any asked for), so each is accepted.
-void CheckTransactionOptions(const PgQuery__TransactionStmt* stmt) {
-  for (size_t i = 0; i < stmt->n_options; ++i) {
-    const PgQuery__Node* o = stmt->options[i];
-    if (o->node_case != PG_QUERY__NODE__NODE_DEF_ELEM) continue;
-    const std::string name = o->def_elem->defname ? o->def_elem->defname : "";
-    if (name == "transaction_read_only" && o->def_elem->arg && o->def_elem->arg->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-        o->def_elem->arg->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL && o->def_elem->arg->a_const->ival->ival == 1)
-      throw planner::SqlError(planner::sqlstate::kFeatureNotSupported, "READ ONLY transaction blocks are not supported yet")
-          .WithHint("Use BEGIN (READ WRITE): a block that only reads is served the same way.");
-  }
-}
-
 }  // namespace
 
 Session::BoundStep Session::BindStep(const PgQuery__Node* stmt, const std::string& text) {
@@ -206,7 +192,7 @@ StatementResult Session::RunTransactionStatement(const PgQuery__TransactionStmt*
       const std::string tag = stmt->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN ? "BEGIN" : "START TRANSACTION";
       if (block.status_ == Status::kFailed) throw AbortedBlock();
       if (block.status_ == Status::kInBlock) return Warned(tag, "there is already a transaction in progress");
-      CheckTransactionOptions(stmt);
+      CheckTransactionModes(stmt->options, stmt->n_options);
       block.Reset();
       block.status_ = Status::kInBlock;
       return Tagged(tag);

@@ -235,6 +235,19 @@ const std::map<std::string, Parameter>& Registry() {
                 "Dates print as ISO, MDY here."),
         Limited("intervalstyle", Parameter::Kind::kString, "Sets the display format for interval values.",
                 [](const std::string& v) { return Lower(v) == "postgres"; }, "Intervals print in the postgres style here."),
+        // Every block is served as SERIALIZABLE, whatever level is asked for (a stronger
+        // guarantee than any): transaction_isolation always says so.
+        Plain("default_transaction_isolation", Parameter::Kind::kEnum,
+              "Sets the transaction isolation level of each new transaction (each is served as serializable).",
+              {"serializable", "repeatable read", "read committed", "read uncommitted"}),
+        Plain("transaction_isolation", Parameter::Kind::kString, "Shows the current transaction's isolation level.", {},
+              true),
+        Plain("transaction_read_only", Parameter::Kind::kString, "Shows whether the current transaction is read-only.", {},
+              true),
+        Plain("default_transaction_read_only", Parameter::Kind::kBool,
+              "Sets the default read-only status of new transactions (only read-write ones exist here).", {}, true),
+        Plain("transaction_deferrable", Parameter::Kind::kString, "Shows whether the current transaction is deferrable.",
+              {}, true),
         Plain("check_function_bodies", Parameter::Kind::kBool,
               "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE (here they are always bound and checked)."),
         Plain("row_security", Parameter::Kind::kBool, "Enable row security (there are no row security policies here)."),
@@ -283,6 +296,11 @@ Settings::Settings(const engine::EngineOptions& initial) : engine_(initial) {
   values_["timezone"] = "UTC";
   values_["datestyle"] = "ISO, MDY";
   values_["intervalstyle"] = "postgres";
+  values_["default_transaction_isolation"] = "serializable";
+  values_["transaction_isolation"] = "serializable";
+  values_["transaction_read_only"] = "off";
+  values_["default_transaction_read_only"] = "off";
+  values_["transaction_deferrable"] = "off";
   values_["check_function_bodies"] = "on";
   values_["row_security"] = "on";
   values_["xmloption"] = "content";
@@ -431,6 +449,19 @@ std::string ArgText(const PgQuery__Node* n) {
 
 }  // namespace
 
+void CheckTransactionModes(PgQuery__Node* const* modes, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const PgQuery__Node* o = modes[i];
+    if (o->node_case != PG_QUERY__NODE__NODE_DEF_ELEM || o->def_elem->defname == nullptr) continue;
+    const PgQuery__Node* arg = o->def_elem->arg;
+    if (std::string_view(o->def_elem->defname) == "transaction_read_only" && arg != nullptr &&
+        arg->node_case == PG_QUERY__NODE__NODE_A_CONST && arg->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL &&
+        arg->a_const->ival->ival == 1)
+      throw planner::SqlError(planner::sqlstate::kFeatureNotSupported, "READ ONLY transactions are not supported yet")
+          .WithHint("Leave out READ ONLY: a transaction that only reads is served the same way.");
+  }
+}
+
 SetOutcome ExecuteSet(const PgQuery__VariableSetStmt* stmt, Settings& settings) {
   SetOutcome out;
   if (stmt->is_local) {
@@ -458,6 +489,12 @@ SetOutcome ExecuteSet(const PgQuery__VariableSetStmt* stmt, Settings& settings) 
     case PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL:
       settings.ResetAll();
       out.tag = "RESET";
+      break;
+    case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_MULTI:
+      // SET TRANSACTION ... / SET SESSION CHARACTERISTICS AS TRANSACTION ...: every
+      // isolation level is served as SERIALIZABLE; READ ONLY is not (CheckTransactionModes).
+      CheckTransactionModes(stmt->args, stmt->n_args);
+      out.tag = "SET";
       break;
     default: throw planner::NotSupported(fmt::format("SET {}", stmt->name ? stmt->name : ""));
   }

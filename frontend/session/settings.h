@@ -17,6 +17,7 @@
 #include "engine/execution/engine_options.h"
 #include "planner/types/result_set.h"
 
+struct PgQuery__Node;
 struct PgQuery__VariableSetStmt;
 struct PgQuery__VariableShowStmt;
 
@@ -62,6 +63,10 @@ class Settings {
 };
 
 // The statement forms: SET / SET ... TO DEFAULT / RESET / RESET ALL, and SHOW [ALL].
+// SET TRANSACTION's and BEGIN's transaction modes (DefElems): any isolation level (each
+// is served as SERIALIZABLE), READ WRITE, [NOT] DEFERRABLE; READ ONLY is 0A000.
+void CheckTransactionModes(PgQuery__Node* const* modes, size_t n);
+
 // ExecuteSet returns the command tag ("SET" or "RESET") and a WARNING for SET LOCAL
 // (there are no transaction blocks), as PostgreSQL gives outside one.
 struct SetOutcome {

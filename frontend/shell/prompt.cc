@@ -54,7 +54,7 @@ std::string ExpandPrompt(const std::string& format, const PromptContext& c, cons
       case '#': out += '>'; break;
       case 'p': out += std::to_string(getpid()); break;
       case 'R': out += StatusChar(c, v); break;
-      case 'x': break;  // there are no transaction blocks
+      case 'x': out += c.transaction == 'T' ? "*" : c.transaction == 'E' ? "!" : ""; break;
       case 'P': out += c.in_pipeline ? "on" : "off"; break;  // psql 18's pipeline status
       case 'l': out += std::to_string(c.line_number); break;
       case '%': out += '%'; break;

@@ -1,5 +1,9 @@
 #include "frontend/shell/shell.h"
 
+extern "C" {
+#include <pg_query/pg_query.pb-c.h>
+}
+
 #include <fmt/format.h>
 #include <strings.h>
 #include <sys/ioctl.h>
@@ -13,6 +17,7 @@
 
 #include "frontend/shell/completion.h"
 #include "frontend/shell/interrupt.h"
+#include "planner/exec/ddl.h"
 #include "planner/parser/parse_tree.h"
 #include "planner/types/sql_error.h"
 #include "frontend/shell/result_printer.h"
@@ -423,6 +428,23 @@ std::optional<StatementResult> Shell::Await(PendingResult& pending) {
   return pending.Get();
 }
 
+namespace {
+
+// With AUTOCOMMIT off, psql starts a block before any statement but transaction
+// control and the few that cannot run in one; DDL and COPY commit on their own here.
+bool OpensBlockWithoutAutocommit(const planner::ParsedStatement& s) {
+  if (s.node == nullptr) return false;
+  switch (s.node->node_case) {
+    case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
+    case PG_QUERY__NODE__NODE_VACUUM_STMT:
+    case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
+    case PG_QUERY__NODE__NODE_COPY_STMT: return false;
+    default: return !planner::IsDdl(s.node);
+  }
+}
+
+}  // namespace
+
 bool Shell::SendQuery(const std::string& query, const SendOptions& how) {
   if (variables_.echo() == EchoMode::kQueries && !how.hidden) {
     FlushOut();
@@ -441,6 +463,9 @@ bool Shell::SendQuery(const std::string& query, const SendOptions& how) {
   // of several (-c "a; b") runs like a simple-query message, stopping at the first error.
   // Parsed once, here, for both the count and the run.
   Session::ParsedText parsed = Session::ParseText(query);
+  if (!variables_.autocommit() && session_.own_block().status() == TransactionBlock::Status::kIdle &&
+      parsed.statement_count() > 0 && OpensBlockWithoutAutocommit(parsed.tree->statements().front()))
+    session_.Execute("BEGIN");  // as psql with AUTOCOMMIT off: silently, before the statement
   if (parsed.statement_count() <= 1) {
     std::vector<PendingResult> pending = session_.Submit(parsed);
     for (PendingResult& p : pending) {
@@ -576,7 +601,7 @@ int Shell::RunLoop(LineSource& source, const std::string& file_name) {
     std::optional<std::string> line;
     if (interactive_) {
       if (query.empty()) prompt = PromptStatus::kReady;
-      PromptContext pc{prompt, !BranchActive(), pipeline_.active, 1};
+      PromptContext pc{prompt, !BranchActive(), pipeline_.active, 1, session_.own_block().ready_status()};
       std::string format = variables_.Get(prompt == PromptStatus::kReady ? "PROMPT1" : "PROMPT2").value_or("");
       line = source.ReadLine(ExpandPrompt(format, pc, variables_));
       if (!line && source.interrupted()) {

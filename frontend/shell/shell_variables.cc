@@ -105,7 +105,8 @@ std::optional<std::string> ShellVariables::Apply(const std::string& name, std::o
   if (name == "QUIET") return boolean(quiet_);
   if (name == "SINGLELINE") return boolean(singleline_);
   if (name == "SINGLESTEP") return boolean(singlestep_);
-  if (name == "AUTOCOMMIT" || name == "SHOW_ALL_RESULTS") {
+  if (name == "AUTOCOMMIT") return boolean(autocommit_);
+  if (name == "SHOW_ALL_RESULTS") {
     bool ignored;
     return boolean(ignored);
   }

@@ -35,6 +35,7 @@ class ShellVariables {
   bool quiet() const { return quiet_; }
   bool singleline() const { return singleline_; }
   bool singlestep() const { return singlestep_; }
+  bool autocommit() const { return autocommit_; }
   EchoMode echo() const { return echo_; }
   Verbosity verbosity() const { return verbosity_; }
   ShowContext show_context() const { return show_context_; }
@@ -48,7 +49,7 @@ class ShellVariables {
   std::optional<std::string> Apply(const std::string& name, std::optional<std::string>& value);
 
   std::map<std::string, std::string> values_;
-  bool on_error_stop_ = false, quiet_ = false, singleline_ = false, singlestep_ = false;
+  bool on_error_stop_ = false, quiet_ = false, singleline_ = false, singlestep_ = false, autocommit_ = true;
   EchoMode echo_ = EchoMode::kNone;
   Verbosity verbosity_ = Verbosity::kDefault;
   ShowContext show_context_ = ShowContext::kErrors;

@@ -120,6 +120,17 @@ def prompts_and_multiline(t):
     t.wait_for(PROMPT)
 
 
+def transaction_prompts(t):
+    """%x in the prompt: '*' inside a transaction block, '!' inside a failed one."""
+    t.wait_for(PROMPT, what="the first prompt")
+    t.line("begin;")
+    t.wait_for(r"^caracal=\*> ?$", what="the in-block prompt")
+    t.line("select 1/0;")
+    t.wait_for(r"^caracal=!> ?$", what="the failed-block prompt")
+    t.line("rollback;")
+    t.wait_for(PROMPT, what="the prompt after ROLLBACK")
+
+
 def ctrl_c_cancels_input(t):
     """Ctrl-C abandons the statement being typed (not the session); the next one runs."""
     t.wait_for(PROMPT)
@@ -366,6 +377,7 @@ def editor(t):
 
 SCENARIOS = {
     "prompts_and_multiline": prompts_and_multiline,
+    "transaction_prompts": transaction_prompts,
     "ctrl_c_cancels_input": ctrl_c_cancels_input,
     "ctrl_c_during_a_paste": ctrl_c_during_a_paste,
     "ctrl_c_stops_waiting": ctrl_c_stops_waiting,
