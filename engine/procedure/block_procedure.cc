@@ -210,7 +210,7 @@ TxnInput BlockProcedure::EncodeInput(const std::vector<BlockPart>& parts) {
       in.args.push_back(Value::String(sequence));
       in.args.push_back(Value::Int(value));
     }
-    in.args.push_back(Value::Bool(p.expected.has_value()));
+    in.args.push_back(Value::Int(!p.expected ? 0 : p.predicted ? 2 : 1));
     const OutcomeDigest d = p.expected.value_or(OutcomeDigest{});
     in.args.push_back(Value::Int(static_cast<int64_t>(d.lo)));
     in.args.push_back(Value::Int(static_cast<int64_t>(d.hi)));
@@ -249,11 +249,11 @@ BlockProcedure::Decoded BlockProcedure::Decode(const TxnInput& input) const {
       std::string sequence = a[at++].as_string();
       part.execution_draws.emplace_back(std::move(sequence), next_int());
     }
-    if (at >= a.size() || a[at].kind() != Value::Kind::kBool) BadInput();
-    const bool expected = a[at++].as_bool();
+    const int64_t expected = next_int();
     const auto lo = static_cast<uint64_t>(next_int());
     const auto hi = static_cast<uint64_t>(next_int());
-    if (expected) part.expected = OutcomeDigest{lo, hi};
+    if (expected != 0) part.expected = OutcomeDigest{lo, hi};
+    part.predicted = expected == 2;
     out.parts.push_back(std::move(part));
   }
   return out;
@@ -306,6 +306,14 @@ void BlockProcedure::Execute(ExecContext& ctx) const {
     if (part.retried()) return;
     const BlockPartOutcome& outcome = outcomes_.back();
     const std::optional<OutcomeDigest>& expected = d.parts[p].expected;
+    if (expected && outcome.Digest() != *expected && d.parts[p].predicted && outcome.aborted) {
+      // The client was told this statement succeeded before it ran: its error now.
+      ErrorFields fields = outcome.error_fields;
+      const std::string where = fmt::format("statement {} of the transaction block, run after it was answered", p + 1);
+      fields.context = fields.context.empty() ? where : fields.context + "\n" + where;
+      ctx.Abort(outcome.sqlstate, outcome.message, std::move(fields));
+      return;
+    }
     if (expected && outcome.Digest() != *expected) {
       ctx.Abort("40001", "could not serialize access due to concurrent update",
                 {fmt::format("Statement {} of the transaction block now gives a different result than the one it "

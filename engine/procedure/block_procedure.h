@@ -59,6 +59,10 @@ struct BlockPart {
   // same values for the same sequences again instead of drawing.
   std::vector<std::pair<std::string, int64_t>> execution_draws;
   std::optional<OutcomeDigest> expected;  // what the client saw; unset for a part not yet shown
+  // `expected` was predicted, not run: the client was told the outcome a statement
+  // that succeeds must have (a plain INSERT's row count). If it turns out otherwise, the
+  // block fails with the statement's own error rather than 40001.
+  bool predicted = false;
 };
 
 enum class BlockMode : uint8_t { kTry, kCommit };

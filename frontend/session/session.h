@@ -183,6 +183,11 @@ class Session {
   BoundStep BindStepText(const std::string& text);
   // The step's procedure, bound again if the catalog changed since it was bound.
   std::shared_ptr<const engine::Procedure> StepProcedure(TransactionBlock::Step& step);
+  // A plain INSERT ... VALUES in a block past its first kTriedSteps statements and
+  // outside savepoints: answered with the row count it must have, without a try of its
+  // own (so that a long block of INSERTs costs a run of each, not n tries).
+  static constexpr size_t kTriedSteps = 8;
+  std::optional<int64_t> PredictedInsertRows(const PgQuery__Node* stmt, const TransactionBlock& block) const;
   // Whether `stmt` reads or writes tables, so that inside a block it runs as a step.
   bool IsBlockStep(const PgQuery__Node* stmt) const;
   // StartStatement inside a block (or for BEGIN / COMMIT / ROLLBACK / SAVEPOINT ...).

@@ -15,6 +15,7 @@ extern "C" {
 #include "planner/catalog/row_identity.h"
 #include "planner/catalog/system_views.h"
 #include "planner/exec/ad_hoc_dml.h"
+#include "planner/exec/copy.h"
 #include "planner/parser/parse_tree.h"
 #include "planner/types/sql_error.h"
 
@@ -110,6 +111,25 @@ std::shared_ptr<const engine::Procedure> Session::StepProcedure(TransactionBlock
   return step.procedure;
 }
 
+std::optional<int64_t> Session::PredictedInsertRows(const PgQuery__Node* stmt, const TransactionBlock& block) const {
+  // Only in long blocks (a short one gives every error where PostgreSQL does) and never
+  // under a savepoint (ROLLBACK TO after an INSERT's error is how clients handle one).
+  if (block.steps_.size() < kTriedSteps || !block.savepoints_.empty()) return std::nullopt;
+  if (stmt->node_case != PG_QUERY__NODE__NODE_INSERT_STMT) return std::nullopt;
+  const PgQuery__InsertStmt* insert = stmt->insert_stmt;
+  if (insert->n_returning_list > 0 || insert->on_conflict_clause != nullptr || insert->with_clause != nullptr ||
+      insert->select_stmt == nullptr || insert->select_stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+    return std::nullopt;
+  const PgQuery__SelectStmt* values = insert->select_stmt->select_stmt;
+  if (values->n_values_lists == 0 || CallsUserFunction(stmt)) return std::nullopt;
+  // A subquery in VALUES reads: its outcome is not known in advance either.
+  const bool reads = planner::NamesRelation(stmt, [&](const PgQuery__RangeVar& rv) {
+    return &rv != insert->relation;
+  });
+  if (reads) return std::nullopt;
+  return static_cast<int64_t>(values->n_values_lists);
+}
+
 bool Session::IsBlockStep(const PgQuery__Node* stmt) const {
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_INSERT_STMT:
@@ -148,6 +168,18 @@ PendingResult Session::StartInBlock(const planner::ParsedStatement& parsed, cons
   try {
     if (stmt != nullptr && stmt->node_case == PG_QUERY__NODE__NODE_EXECUTE_STMT)
       return RunPreparedStatementCommand(parsed, false, &block);
+    if (stmt != nullptr && stmt->node_case == PG_QUERY__NODE__NODE_COPY_STMT && stmt->copy_stmt->is_from) {
+      // The rows as one INSERT of the block, tried like any statement.
+      planner::CopyAsInsert insert = planner::CopyFromAsInsert(stmt->copy_stmt, *catalog_, copy_input_);
+      planner::ParseTree tree = planner::ParseTree::Parse(insert.sql);
+      auto inner = std::make_shared<PendingResult>(TryStep(tree.statements().at(0), insert.sql, block));
+      return PendingResult([inner, rows = insert.rows, text]() {
+        StatementResult r = inner->Get();
+        if (r.error) r.error->query = text;
+        else r.tag = fmt::format("COPY {}", rows);
+        return r;
+      });
+    }
     if (stmt != nullptr && IsBlockStep(stmt)) {
       if (stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && stmt->select_stmt->into_clause)
         throw NotInBlock("SELECT ... INTO a new table");
@@ -259,6 +291,23 @@ PendingResult Session::TryStep(const planner::ParsedStatement& parsed, const std
                                                  planner::kMaxBlockPart));
   BoundStep step = BindStep(parsed.node, std::string(parsed.text));
   if (std::optional<StatementResult> none = StrictNullCall(step.call)) return PendingResult(std::move(*none));
+  if (std::optional<int64_t> rows = PredictedInsertRows(parsed.node, block)) {
+    // Answered without a try: the row count it must have if it succeeds. Its first run
+    // is the next try's or COMMIT's, which fail with its error if it has one.
+    TransactionBlock::Step predicted;
+    predicted.text = std::string(parsed.text);
+    predicted.part.input.args = step.call.args;
+    engine::BlockPartOutcome outcome;
+    outcome.row_count = *rows;
+    predicted.part.expected = outcome.Digest();
+    predicted.part.predicted = true;
+    predicted.procedure = step.procedure;
+    predicted.generation = catalog_generation_;
+    block.steps_.push_back(std::move(predicted));
+    engine::TxnResult shown;
+    shown.row_count = *rows;
+    return PendingResult(CallResult(step.call, std::move(shown)));
+  }
   std::vector<std::shared_ptr<const engine::Procedure>> procedures;
   std::vector<engine::BlockPart> parts;
   for (TransactionBlock::Step& s : block.steps_) {
@@ -307,7 +356,14 @@ StatementResult Session::SettleTry(TransactionBlock& block, TransactionBlock::Pe
     const engine::BlockPartOutcome& outcome = outcomes.back();
     // What the earlier steps drew as they ran this time (nothing new, unless a step took
     // another path than before): the values later runs give them.
-    for (size_t p = 0; p < last; ++p) block.steps_[p].part.execution_draws = outcomes[p].draws;
+    for (size_t p = 0; p < last; ++p) {
+      engine::BlockPart& part = block.steps_[p].part;
+      part.execution_draws = outcomes[p].draws;
+      if (!part.sequenced) {  // a predicted step, run for the first time
+        part.input = procedure.sequenced_inputs()[p];
+        part.sequenced = true;
+      }
+    }
     TransactionBlock::Step step;
     step.text = pending.text;
     step.part.input = procedure.sequenced_inputs().back();

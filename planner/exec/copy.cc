@@ -350,19 +350,31 @@ CopyOutput CopyTo(const PgQuery__CopyStmt* stmt, const Catalog& catalog, engine:
   return out;
 }
 
-int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine& engine, const CopyProgress& progress,
-                 const CopyInput& input) {
+namespace {
+
+// What both COPY FROMs start with: the table, the options, the target columns (the list
+// given, else all, in table order) and the data.
+struct CopySource {
+  const TableInfo* table = nullptr;
+  std::string table_name;
+  CopyOptions options;
+  std::vector<int> targets;
+  std::string data;
+};
+
+CopySource ReadCopySource(const PgQuery__CopyStmt* stmt, const Catalog& catalog, const CopyInput& input) {
   if (!stmt->relation) throw NotSupported("COPY (query)");
   if (stmt->is_program) throw NotSupported("COPY FROM PROGRAM");
   const bool from_stdin = !stmt->filename || !*stmt->filename;
   if (from_stdin && !input) throw NotSupported("COPY FROM STDIN here").WithHint("Use COPY ... FROM 'file'.");
   if (stmt->where_clause) throw NotSupported("COPY FROM ... WHERE");
-  std::string table_name = stmt->relation->relname;
-  const TableInfo* table = &TableToWrite(catalog, table_name, stmt->relation->location);
-  CopyOptions options = ParseOptions(stmt);
-
-  // Target columns: the list given, else all, in table order.
-  std::vector<int> targets;
+  CopySource src;
+  src.table_name = stmt->relation->relname;
+  src.table = &TableToWrite(catalog, src.table_name, stmt->relation->location);
+  src.options = ParseOptions(stmt);
+  const TableInfo* table = src.table;
+  const std::string& table_name = src.table_name;
+  std::vector<int>& targets = src.targets;
   for (size_t i = 0; i < stmt->n_attlist; ++i) {
     std::string name = StringValue(stmt->attlist[i]);
     int c = table->ColumnIndex(name);
@@ -375,15 +387,8 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
   }
   if (targets.empty())
     for (size_t c = 0; c < table->columns.size(); ++c) targets.push_back(static_cast<int>(c));
-  {
-    std::vector<bool> given_columns(table->columns.size(), false);
-    for (int c : targets) given_columns[static_cast<size_t>(c)] = true;
-    RefuseSequenceDefaults(*table, given_columns, "COPY");
-  }
-
-  std::string data;
   if (from_stdin) {
-    data = input();
+    src.data = input();
   } else {
     std::ifstream in(stmt->filename, std::ios::binary);
     if (!in)
@@ -392,7 +397,98 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
           .WithHint("COPY FROM reads a file on the database host; paths are relative to its working directory.");
     std::stringstream buffer;
     buffer << in.rdbuf();
-    data = buffer.str();
+    src.data = buffer.str();
+  }
+  return src;
+}
+
+// An array literal's element: quoted, with its quotes and backslashes escaped.
+void AppendArrayElement(std::string& out, const std::optional<std::string>& v) {
+  if (!out.empty() && out.back() != '{') out += ',';
+  if (!v) {
+    out += "NULL";
+    return;
+  }
+  out += '"';
+  for (char c : *v) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += '"';
+}
+
+}  // namespace
+
+CopyAsInsert CopyFromAsInsert(const PgQuery__CopyStmt* stmt, const Catalog& catalog, const CopyInput& input) {
+  CopySource src = ReadCopySource(stmt, catalog, input);
+  const TableInfo& table = *src.table;
+  std::vector<std::string> arrays(src.targets.size(), "{");
+  for (int c : src.targets)
+    if (table.columns[static_cast<size_t>(c)].type.is_array())
+      throw NotSupported("COPY of an array column inside a transaction block");
+  size_t pos = 0;
+  int line = 0;
+  std::vector<Field> fields;
+  std::string raw;
+  auto context = [&](int at) { return fmt::format("COPY {}, line {}: \"{}\"", src.table_name, at, Truncated(raw)); };
+  CopyAsInsert out;
+  for (;;) {
+    int record_line = line + 1;
+    try {
+      if (!ReadRecord(src.data, pos, src.options, fields, raw, line)) break;
+    } catch (SqlError& e) {
+      e.WithContext(context(record_line));
+      throw;
+    }
+    if (src.options.header && record_line == 1) continue;
+    if (fields.size() < src.targets.size())
+      throw SqlError(sqlstate::kBadCopyFileFormat,
+                     fmt::format("missing data for column \"{}\"", table.columns[src.targets[fields.size()]].name))
+          .WithContext(context(record_line));
+    if (fields.size() > src.targets.size())
+      throw SqlError(sqlstate::kBadCopyFileFormat, "extra data after last expected column").WithContext(context(record_line));
+    for (size_t i = 0; i < src.targets.size(); ++i) {
+      const CatalogColumn& col = table.columns[static_cast<size_t>(src.targets[i])];
+      const Field& f = fields[i];
+      if (f.null) {
+        AppendArrayElement(arrays[i], std::nullopt);
+        continue;
+      }
+      try {
+        AppendArrayElement(arrays[i], DatumToText(DatumFromText(f.text, col.type), col.type));
+      } catch (SqlError& e) {
+        e.WithContext(fmt::format("COPY {}, line {}, column {}: \"{}\"", src.table_name, record_line, col.name,
+                                  Truncated(f.text)));
+        throw;
+      }
+    }
+    ++out.rows;
+  }
+  std::string columns, sources;
+  for (size_t i = 0; i < src.targets.size(); ++i) {
+    const CatalogColumn& col = table.columns[static_cast<size_t>(src.targets[i])];
+    arrays[i] += '}';
+    std::string quoted;
+    for (char c : arrays[i]) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+    columns += (i ? ", " : "") + QuotedIdentifier(col.name);
+    sources += fmt::format("{}'{}'::{}[]", i ? ", " : "", quoted, col.type.Name());
+  }
+  out.sql = fmt::format("INSERT INTO {} ({}) SELECT * FROM unnest({})", QuotedIdentifier(table.name), columns, sources);
+  return out;
+}
+
+int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine& engine, const CopyProgress& progress,
+                 const CopyInput& input) {
+  CopySource src = ReadCopySource(stmt, catalog, input);
+  const TableInfo* table = src.table;
+  const std::string& table_name = src.table_name;
+  const CopyOptions& options = src.options;
+  const std::vector<int>& targets = src.targets;
+  const std::string& data = src.data;
+  {
+    std::vector<bool> given_columns(table->columns.size(), false);
+    for (int c : targets) given_columns[static_cast<size_t>(c)] = true;
+    RefuseSequenceDefaults(*table, given_columns, "COPY");
   }
 
   const engine::Schema& schema = catalog.database().schema(table->id);

@@ -45,4 +45,14 @@ using CopyInput = std::function<std::string()>;
 int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine& engine, const CopyProgress& progress = {},
                  const CopyInput& input = {});
 
+// COPY ... FROM inside a transaction block: the rows read and converted as CopyFrom does
+// (the same errors, with their CONTEXT lines), then given as the one INSERT ... SELECT
+// FROM unnest(...) of them that the block runs with its other statements. Array columns
+// are 0A000.
+struct CopyAsInsert {
+  std::string sql;
+  int64_t rows = 0;
+};
+CopyAsInsert CopyFromAsInsert(const PgQuery__CopyStmt* stmt, const Catalog& catalog, const CopyInput& input);
+
 }  // namespace caracal::planner

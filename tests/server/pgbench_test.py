@@ -2,7 +2,9 @@
 """pgbench (PostgreSQL 15's) against `caracal --listen` with a custom script of CALLs and
 SELECT f(...) in each query mode (-M simple, extended, prepared), 8 clients, a bounded
 number of transactions: every transaction succeeds and the database holds exactly their
-effect. Also: many connections' calls share epochs (with epochs held open 50 ms, 16
+effect. Then pgbench's own `-i -s 2` and its built-in scripts (tpcb-like, simple-update,
+select-only: explicit transaction blocks) with pgbench's invariant after each. Also: many
+connections' calls share epochs (with epochs held open 50 ms, 16
 clients x 10 sequential calls finish in a fraction of the 160 epochs serial calls need).
 
   pgbench_test.py --caracal build/caracal
@@ -54,6 +56,32 @@ def main():
             check(f"pgbench -M {mode}: 800/800 transactions", ok, p.stdout + p.stderr)
             r = srv.psql("-At", "-c", "SELECT sum(v) FROM kv")
             check(f"pgbench -M {mode}: sum(v) = {expected}", r.stdout.strip() == str(expected), r.stdout + r.stderr)
+
+        # pgbench's own initialisation (tables without primary keys, ALTER TABLE ADD
+        # PRIMARY KEY, TRUNCATE and COPY FROM STDIN in one transaction block, VACUUM) and
+        # its built-in scripts in explicit blocks (BEGIN ... END), with retries on 40001.
+        p = subprocess.run(["pgbench", "-h", srv.host, "-p", str(srv.port), "-U", "tester", "-i", "-s", "2", "caracal"],
+                           capture_output=True, text=True, timeout=120)
+        check("pgbench -i -s 2", p.returncode == 0 and "done in" in p.stderr, p.stdout + p.stderr)
+        r = srv.psql("-At", "-c", "SELECT count(*), sum(abalance) FROM pgbench_accounts")
+        check("pgbench -i: 200000 accounts", r.stdout.strip() == "200000|0", r.stdout + r.stderr)
+        sums_sql = ("SELECT (SELECT sum(abalance) FROM pgbench_accounts), (SELECT sum(tbalance) FROM pgbench_tellers), "
+                    "(SELECT sum(bbalance) FROM pgbench_branches), (SELECT sum(delta) FROM pgbench_history), "
+                    "(SELECT count(*) FROM pgbench_history)")
+        for builtin in ["tpcb-like", "simple-update", "select-only"]:
+            p = subprocess.run(["pgbench", "-h", srv.host, "-p", str(srv.port), "-U", "tester", "-n", "-M", "prepared",
+                                "-b", builtin, "-c", "8", "-j", "2", "-t", "40", "--max-tries", "20",
+                                "--random-seed", "7", "caracal"], capture_output=True, text=True, timeout=120)
+            check(f"pgbench -b {builtin}: 320/320 transactions, none failed",
+                  p.returncode == 0 and "actually processed: 320/320" in p.stdout and "failed transactions: 0 " in p.stdout,
+                  p.stdout + p.stderr)
+            a, t, b, h, n = srv.psql("-At", "-c", sums_sql).stdout.strip().split("|")
+            if builtin == "tpcb-like":
+                check("tpcb-like: pgbench's invariant, accounts = tellers = branches = history, 320 history rows",
+                      a == t == b == h and n == "320", (a, t, b, h, n))
+            else:
+                # simple-update moves accounts only; select-only nothing.
+                check(f"{builtin}: accounts = history, 640 history rows", a == h and n == "640", (a, t, b, h, n))
 
         # Calls from many connections share epochs.
         srv.psql("-c", "SET caracal.epoch_interval_ms = 50", "-c", "SET caracal.epoch_max_txns = 100000")
