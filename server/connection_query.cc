@@ -119,11 +119,15 @@ void Connection::SimpleQuery(MessageReader& in) {
     return;
   }
   if (tree->statements().empty()) out_.EmptyQueryResponse();
+  // Several statements in one message are one transaction, as in PostgreSQL.
+  const bool implicit = shared_.With([&](frontend::Session& s) { return s.BeginImplicitBlock(*tree, block_); });
+  bool failed = false;
   for (const planner::ParsedStatement& stmt : tree->statements()) {
     WireResult r = RunStatement(stmt, text);
     SendSideMessages(r);
     if (r.error) {
       SendError(*r.error);
+      failed = true;
       break;
     }
     if (r.columns) {
@@ -138,6 +142,12 @@ void Connection::SimpleQuery(MessageReader& in) {
     }
     if (r.copy_out) out_.CopyOut(*r.copy_out);
     out_.CommandComplete(r.tag);
+  }
+  if (implicit) {
+    std::optional<frontend::PendingResult> commit =
+        shared_.With([&](frontend::Session& s) { return s.EndImplicitBlock(block_, failed); });
+    if (commit)
+      if (frontend::StatementResult done = commit->Get(); done.error) SendError(*FromStatementResult(std::move(done)).error);
   }
   SendReadyForQuery();
   Flush();

@@ -612,15 +612,20 @@ std::vector<PendingResult> Session::Start(const ParsedText& parsed, bool stop_at
     results.emplace_back(StatementResult(*parsed.error));
     return results;
   }
+  const bool implicit = stop_at_error && BeginImplicitBlock(*parsed.tree, own_block_);
+  bool failed = false;
   for (const planner::ParsedStatement& s : parsed.tree->statements()) {
     results.push_back(StartStatement(s, parsed.text));
     if (!stop_at_error) continue;
     // One at a time: the next statement starts only after this one succeeded.
     StatementResult done = results.back().Get();
-    bool failed = done.error.has_value();
+    failed = done.error.has_value();
     results.back() = PendingResult(std::move(done));
     if (failed) break;
   }
+  if (implicit)
+    if (std::optional<PendingResult> commit = EndImplicitBlock(own_block_, failed))
+      if (StatementResult done = commit->Get(); done.error) results.emplace_back(std::move(done));
   return results;
 }
 

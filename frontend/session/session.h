@@ -139,6 +139,15 @@ class Session {
   // Throws planner::SqlError when the statement does not plan.
   std::optional<std::vector<planner::ResultColumn>> DescribeStatement(const planner::ParsedStatement& stmt);
 
+  // A simple-query message of several statements is one transaction in PostgreSQL (an
+  // implicit block): BeginImplicitBlock makes it one here too when every statement is one
+  // a block can hold (queries of tables, INSERT / UPDATE / DELETE, calls) and `block` is
+  // idle, and says whether it did; EndImplicitBlock submits its COMMIT (whose result,
+  // to wait for without the caller's locks, carries an error if it failed) or, after a
+  // failed statement, forgets it (nullopt). Execute does this itself.
+  bool BeginImplicitBlock(const planner::ParseTree& tree, TransactionBlock& block);
+  std::optional<PendingResult> EndImplicitBlock(TransactionBlock& block, bool failed);
+
   // The transaction block of Execute and Submit (the shell's prompt shows its status).
   const TransactionBlock& own_block() const { return own_block_; }
 

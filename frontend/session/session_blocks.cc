@@ -422,6 +422,26 @@ PendingResult Session::CommitBlock(TransactionBlock& block) {
   });
 }
 
+bool Session::BeginImplicitBlock(const planner::ParseTree& tree, TransactionBlock& block) {
+  if (tree.statements().size() < 2 || block.status_ != TransactionBlock::Status::kIdle) return false;
+  for (const planner::ParsedStatement& s : tree.statements())
+    if (s.node == nullptr || !IsBlockStep(s.node) ||
+        (s.node->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && s.node->select_stmt->into_clause))
+      return false;
+  block.Reset();
+  block.status_ = TransactionBlock::Status::kInBlock;
+  return true;
+}
+
+std::optional<PendingResult> Session::EndImplicitBlock(TransactionBlock& block, bool failed) {
+  Settle(block);
+  if (failed || block.status_ != TransactionBlock::Status::kInBlock) {
+    block.Reset();  // PostgreSQL rolls the whole message back
+    return std::nullopt;
+  }
+  return CommitBlock(block);
+}
+
 std::string Session::BlockIdentity(const std::vector<TransactionBlock::Step>& steps) {
   // "block:" then each step's text as its byte length, a colon and the text.
   std::string out(kBlockPrefix);
