@@ -63,7 +63,7 @@ void InterpretedProcedure::Sequence(engine::SequenceContext& ctx, engine::TxnInp
   for (const planner::SequenceCall& call : ir_->sequence_calls)
     input.sequence_values.push_back(ctx.NextVal(SequenceEngineName(call, eval, catalog_)));
   // now() is drawn at sequencing too, so it is an input: the log replays the same value.
-  if (ir_->now_variable >= 0) input.sequence_values.push_back(TimestampNow());
+  if (ir_->now_variable >= 0) input.sequence_values.push_back(ctx.TransactionTimestamp().value_or(TimestampNow()));
   // So is random()'s seed, after it.
   if (ir_->random_seed_variable >= 0) input.sequence_values.push_back(static_cast<int64_t>(FreshRandomSeed()));
 }

@@ -195,11 +195,12 @@ OutcomeDigest BlockPartOutcome::Digest() const {
 BlockProcedure::BlockProcedure(std::vector<std::shared_ptr<const Procedure>> parts, BlockMode mode, std::string log_identity)
     : parts_(std::move(parts)), mode_(mode), log_identity_(std::move(log_identity)) {}
 
-TxnInput BlockProcedure::EncodeInput(const std::vector<BlockPart>& parts) {
-  // args: part count, then per part: argument count, arguments, drawn-value count (-1:
+TxnInput BlockProcedure::EncodeInput(const std::vector<BlockPart>& parts, int64_t timestamp) {
+  // args: the block's timestamp, the part count, then per part: argument count, arguments, drawn-value count (-1:
   // not drawn yet), execution-draw count and (sequence, value) pairs, whether a digest is
   // expected and its two halves. The drawn values follow one another in sequence_values.
   TxnInput in;
+  in.args.push_back(Value::Int(timestamp));
   in.args.push_back(Value::Int(static_cast<int64_t>(parts.size())));
   for (const BlockPart& p : parts) {
     in.args.push_back(Value::Int(static_cast<int64_t>(p.input.args.size())));
@@ -227,6 +228,7 @@ BlockProcedure::Decoded BlockProcedure::Decode(const TxnInput& input) const {
     if (at >= a.size() || a[at].kind() != Value::Kind::kInt) BadInput();
     return a[at++].as_int();
   };
+  out.timestamp = next_int();
   const int64_t n = next_int();
   if (n != static_cast<int64_t>(parts_.size())) BadInput();
   for (int64_t p = 0; p < n; ++p) {
@@ -260,17 +262,30 @@ BlockProcedure::Decoded BlockProcedure::Decode(const TxnInput& input) const {
 }
 
 void BlockProcedure::Sequence(SequenceContext& ctx, TxnInput& input) const {
+  // The parts draw from the sequences; their now() is the block's.
+  class BlockSequences final : public SequenceContext {
+   public:
+    BlockSequences(SequenceContext& sequences, int64_t timestamp) : sequences_(sequences), timestamp_(timestamp) {}
+    int64_t NextVal(std::string_view sequence) override { return sequences_.NextVal(sequence); }
+    int64_t CurrVal(std::string_view sequence) override { return sequences_.CurrVal(sequence); }
+    std::optional<int64_t> TransactionTimestamp() const override { return timestamp_; }
+
+   private:
+    SequenceContext& sequences_;
+    int64_t timestamp_;
+  };
   Decoded d = Decode(input);
+  BlockSequences sequences(ctx, d.timestamp);
   sequenced_.clear();
   for (size_t p = 0; p < parts_.size(); ++p) {
     BlockPart& part = d.parts[p];
     if (!part.sequenced) {
-      parts_[p]->Sequence(ctx, part.input);
+      parts_[p]->Sequence(sequences, part.input);
       part.sequenced = true;
     }
     sequenced_.push_back(part.input);
   }
-  input = EncodeInput(d.parts);
+  input = EncodeInput(d.parts, d.timestamp);
 }
 
 void BlockProcedure::Declare(DeclareContext& ctx) const {

@@ -18,7 +18,7 @@
 // A part draws its sequence values (nextval, now(), random()'s seed) once, at its first
 // run (at sequencing, or as it runs when it needs a solo epoch); every later run of the
 // block reuses them, so what the client saw stays what the
-// block produces. The input carries every part's arguments, drawn values and expected
+// block produces. now() is the block's timestamp in every part, as in PostgreSQL. The input carries every part's arguments, drawn values and expected
 // digest (EncodeInput), so the input log replays a block like any transaction.
 #pragma once
 
@@ -79,8 +79,9 @@ class BlockProcedure final : public Procedure {
  public:
   BlockProcedure(std::vector<std::shared_ptr<const Procedure>> parts, BlockMode mode, std::string log_identity);
 
-  // The block's input: every part's arguments, drawn values and expected digest.
-  static TxnInput EncodeInput(const std::vector<BlockPart>& parts);
+  // The block's input: its timestamp (the now() of every part), every part's
+  // arguments, drawn values and expected digest.
+  static TxnInput EncodeInput(const std::vector<BlockPart>& parts, int64_t timestamp);
 
   const std::string& name() const override { return name_; }
   void Sequence(SequenceContext& ctx, TxnInput& input) const override;
@@ -102,6 +103,7 @@ class BlockProcedure final : public Procedure {
 
  private:
   struct Decoded {
+    int64_t timestamp = 0;
     std::vector<BlockPart> parts;
   };
   Decoded Decode(const TxnInput& input) const;

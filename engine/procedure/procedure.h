@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <thread>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +65,9 @@ class SequenceContext {
   virtual int64_t NextVal(std::string_view sequence) = 0;
   // The current value of a sequence without advancing it (the last value handed out).
   virtual int64_t CurrVal(std::string_view sequence) = 0;
+  // The transaction's timestamp (now()) when it is given, not drawn: a transaction
+  // block's, which every statement of the block shares (microseconds since 2000-01-01).
+  virtual std::optional<int64_t> TransactionTimestamp() const { return std::nullopt; }
 };
 
 class DeclareContext {

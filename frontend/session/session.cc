@@ -419,8 +419,11 @@ bool Session::CallsUserFunction(const PgQuery__Node* stmt) const {
 
 PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, const std::string& text, bool defer_queries,
                                       TransactionBlock* block) {
-  const planner::StatementClock clock;  // one now() for the whole statement
   TransactionBlock& client_block = block != nullptr ? *block : own_block_;
+  // One now() for the whole statement; inside a block, the block's.
+  const planner::StatementClock clock(client_block.status() != TransactionBlock::Status::kIdle
+                                          ? std::optional<int64_t>(client_block.timestamp_)
+                                          : std::nullopt);
   try {
     if (client_block.status() != TransactionBlock::Status::kIdle ||
         (parsed.node != nullptr && parsed.node->node_case == PG_QUERY__NODE__NODE_TRANSACTION_STMT))

@@ -15,6 +15,7 @@ extern "C" {
 #include "planner/catalog/row_identity.h"
 #include "planner/catalog/system_views.h"
 #include "planner/exec/ad_hoc_dml.h"
+#include "planner/expr/datetime_builtins.h"
 #include "planner/exec/copy.h"
 #include "planner/parser/parse_tree.h"
 #include "planner/types/sql_error.h"
@@ -227,6 +228,7 @@ StatementResult Session::RunTransactionStatement(const PgQuery__TransactionStmt*
       CheckTransactionModes(stmt->options, stmt->n_options);
       block.Reset();
       block.status_ = Status::kInBlock;
+      block.timestamp_ = planner::WallClockTimestamp();
       return Tagged(tag);
     }
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT: {
@@ -332,7 +334,7 @@ PendingResult Session::TryStep(const planner::ParsedStatement& parsed, const std
   pending->query = text;
   engine::TxnRequest request;
   request.procedure = procedure.get();
-  request.input = engine::BlockProcedure::EncodeInput(parts);
+  request.input = engine::BlockProcedure::EncodeInput(parts, block.timestamp_);
   request.on_done = [promise, procedure](engine::TxnResult&& r) { promise->set_value(std::move(r)); };
   engine_->Submit(std::move(request));
   block.pending_ = pending;
@@ -396,6 +398,7 @@ StatementResult Session::SettleTry(TransactionBlock& block, TransactionBlock::Pe
 
 PendingResult Session::CommitBlock(TransactionBlock& block) {
   std::vector<TransactionBlock::Step> steps = std::move(block.steps_);
+  const int64_t timestamp = block.timestamp_;
   block.Reset();
   if (steps.empty()) return PendingResult(Tagged("COMMIT"));
   std::vector<std::shared_ptr<const engine::Procedure>> procedures;
@@ -410,7 +413,7 @@ PendingResult Session::CommitBlock(TransactionBlock& block) {
   std::shared_future<engine::TxnResult> future = promise->get_future().share();
   engine::TxnRequest request;
   request.procedure = procedure.get();
-  request.input = engine::BlockProcedure::EncodeInput(parts);
+  request.input = engine::BlockProcedure::EncodeInput(parts, timestamp);
   request.on_done = [promise, procedure](engine::TxnResult&& r) { promise->set_value(std::move(r)); };
   engine_->Submit(std::move(request));
   return PendingResult(std::move(future), [](engine::TxnResult&& r) {
@@ -424,12 +427,27 @@ PendingResult Session::CommitBlock(TransactionBlock& block) {
 
 bool Session::BeginImplicitBlock(const planner::ParseTree& tree, TransactionBlock& block) {
   if (tree.statements().size() < 2 || block.status_ != TransactionBlock::Status::kIdle) return false;
-  for (const planner::ParsedStatement& s : tree.statements())
-    if (s.node == nullptr || !IsBlockStep(s.node) ||
-        (s.node->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && s.node->select_stmt->into_clause))
-      return false;
+  // Statements of the tables, and queries, SHOW and EXPLAIN, which change nothing; a
+  // message with DDL, COPY or SET keeps running statement by statement.
+  bool any_step = false;
+  for (const planner::ParsedStatement& s : tree.statements()) {
+    if (s.node == nullptr) return false;
+    const bool step = IsBlockStep(s.node);
+    any_step = any_step || step;
+    switch (s.node->node_case) {
+      case PG_QUERY__NODE__NODE_SELECT_STMT:
+        if (s.node->select_stmt->into_clause) return false;
+        break;
+      case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
+      case PG_QUERY__NODE__NODE_EXPLAIN_STMT: break;
+      default:
+        if (!step) return false;
+    }
+  }
+  if (!any_step) return false;
   block.Reset();
   block.status_ = TransactionBlock::Status::kInBlock;
+  block.timestamp_ = planner::WallClockTimestamp();
   return true;
 }
 

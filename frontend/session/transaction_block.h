@@ -47,6 +47,7 @@ class TransactionBlock {
   struct PendingTry;
 
   Status status_ = Status::kIdle;
+  int64_t timestamp_ = 0;  // now() in every statement of the block: BEGIN's time
   std::vector<Step> steps_;
   std::vector<Savepoint> savepoints_;
   std::shared_ptr<PendingTry> pending_;

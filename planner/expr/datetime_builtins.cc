@@ -36,7 +36,12 @@ thread_local std::optional<int64_t> statement_time;
 
 int64_t WallClockTimestamp() { return statement_time ? *statement_time : ReadClock(); }
 
-StatementClock::StatementClock() : outer_(statement_time) { statement_time = ReadClock(); }
+StatementClock::StatementClock(std::optional<int64_t> fixed) : outer_(statement_time) {
+  if (fixed)
+    statement_time = fixed;
+  else if (!statement_time)
+    statement_time = ReadClock();
+}
 StatementClock::~StatementClock() { statement_time = outer_; }
 
 Datum EvalDateTimeFunction(Func func, const SqlType& result, std::span<const Datum> a) {

@@ -19,10 +19,12 @@ Datum EvalDateTimeFunction(Func func, const SqlType& result, std::span<const Dat
 int64_t WallClockTimestamp();
 
 // Fixes WallClockTimestamp() for the statement being bound and run on this thread
-// (the session holds one per statement); nests, restoring the outer one.
+// (the session holds one per statement): at `fixed` (a transaction block's timestamp),
+// else at the outer clock's time if one lives (a statement run by another, as EXECUTE's),
+// else at the clock's; nests, restoring the outer one.
 class StatementClock {
  public:
-  StatementClock();
+  explicit StatementClock(std::optional<int64_t> fixed = std::nullopt);
   ~StatementClock();
   StatementClock(const StatementClock&) = delete;
   StatementClock& operator=(const StatementClock&) = delete;

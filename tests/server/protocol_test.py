@@ -107,6 +107,13 @@ def test_simple(c):
           b"ROLLBACK\0" in [b for k, b in ms if k == b"C"] and ms[-1][1] == b"I", ms)
     c.send(query("SELECT v FROM t WHERE id = 1"))
     check("... and the failed block changed nothing", [data_row(b) for k, b in c.until_ready() if k == b"D"] == before)
+    # Several statements in one message are one transaction: a failure undoes them all.
+    c.send(query("UPDATE t SET v = 'implicit' WHERE id = 1; SELECT v FROM t WHERE id = 1; SELECT 1/0"))
+    ms = c.until_ready()
+    check("an implicit transaction reads its own write, then fails, status I",
+          [data_row(b) for k, b in ms if k == b"D"] == [[b"implicit"]] and kinds(ms).endswith("EZ") and ms[-1][1] == b"I", ms)
+    c.send(query("SELECT v FROM t WHERE id = 1"))
+    check("... and the whole message was rolled back", [data_row(b) for k, b in c.until_ready() if k == b"D"] == before)
     c.send(query("COMMIT"))
     ms = c.until_ready()
     notice = [fields(b) for k, b in ms if k == b"N"]

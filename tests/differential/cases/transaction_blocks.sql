@@ -24,6 +24,18 @@ BEGIN
   RAISE NOTICE 'balance of % is %', p_id, b;
   RETURN b;
 END $$;
+-- now() is the block's in every statement of it, and differs between blocks.
+CREATE TABLE stamps (k integer, t timestamptz);
+BEGIN;
+INSERT INTO stamps VALUES (1, now());
+SELECT count(*) FROM account;
+INSERT INTO stamps VALUES (2, now());
+SELECT count(DISTINCT t), bool_and(t = now()) FROM stamps;
+COMMIT;
+BEGIN;
+INSERT INTO stamps VALUES (3, now());
+COMMIT;
+SELECT count(DISTINCT t) FROM stamps;
 COMMIT;
 ROLLBACK;
 BEGIN;
