@@ -200,6 +200,7 @@ PendingResult Session::StartInBlock(const planner::ParsedStatement& parsed, cons
           throw planner::SqlError("25001", fmt::format("{} cannot run inside a transaction block",
                                                        stmt->vacuum_stmt->is_vacuumcmd ? "VACUUM" : "ANALYZE"));
         case PG_QUERY__NODE__NODE_CHECK_POINT_STMT: break;
+        case PG_QUERY__NODE__NODE_COPY_STMT: throw NotInBlock("COPY ... TO");  // reads the snapshot, not the block
         default: throw NotInBlock(StatementName(stmt));
       }
     }

@@ -30,6 +30,14 @@ std::string StatementName(const PgQuery__Node* stmt) {
     case PG_QUERY__NODE__NODE_VACUUM_STMT: return "VACUUM";
     case PG_QUERY__NODE__NODE_COMMENT_STMT: return "COMMENT";
     case PG_QUERY__NODE__NODE_GRANT_STMT: return "GRANT/REVOKE";
+    case PG_QUERY__NODE__NODE_CREATE_STMT: return "CREATE TABLE";
+    case PG_QUERY__NODE__NODE_INDEX_STMT: return "CREATE INDEX";
+    case PG_QUERY__NODE__NODE_DROP_STMT: return "DROP";
+    case PG_QUERY__NODE__NODE_COPY_STMT: return "COPY";
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return "CREATE SEQUENCE";
+    case PG_QUERY__NODE__NODE_RENAME_STMT: return "ALTER ... RENAME";
+    case PG_QUERY__NODE__NODE_CREATE_EXTENSION_STMT: return "CREATE EXTENSION";
+    case PG_QUERY__NODE__NODE_CHECK_POINT_STMT: return "CHECKPOINT";
     default: return "this statement";
   }
 }
