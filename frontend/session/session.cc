@@ -159,6 +159,8 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
     }
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT:  // StartStatement runs them, with the client's block
       throw planner::SqlError(planner::sqlstate::kInternalError, "internal error: transaction control outside StartStatement");
+    case PG_QUERY__NODE__NODE_LOCK_STMT:  // inside a block it is accepted (session_blocks.cc)
+      throw planner::SqlError(planner::sqlstate::kNoActiveSqlTransaction, "LOCK TABLE can only be used in transaction blocks");
     case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
       if (durable_)
         durable_->Checkpoint();

@@ -200,6 +200,18 @@ PendingResult Session::StartInBlock(const planner::ParsedStatement& parsed, cons
           throw planner::SqlError("25001", fmt::format("{} cannot run inside a transaction block",
                                                        stmt->vacuum_stmt->is_vacuumcmd ? "VACUUM" : "ANALYZE"));
         case PG_QUERY__NODE__NODE_CHECK_POINT_STMT: break;
+        case PG_QUERY__NODE__NODE_LOCK_STMT: {
+          // Nothing to lock: COMMIT's check already keeps the block serializable against
+          // every other writer. The tables must exist.
+          const PgQuery__LockStmt* lock = stmt->lock_stmt;
+          for (size_t i = 0; i < lock->n_relations; ++i) {
+            const PgQuery__RangeVar* rv = lock->relations[i]->range_var;
+            if (rv == nullptr || rv->relname == nullptr || !catalog_->FindTable(rv->relname))
+              throw planner::SqlError(planner::sqlstate::kUndefinedTable,
+                                      fmt::format("relation \"{}\" does not exist", rv && rv->relname ? rv->relname : ""));
+          }
+          return PendingResult(Tagged("LOCK TABLE"));
+        }
         case PG_QUERY__NODE__NODE_COPY_STMT: throw NotInBlock("COPY ... TO");  // reads the snapshot, not the block
         default: throw NotInBlock(StatementName(stmt));
       }

@@ -1,6 +1,7 @@
 -- What a transaction block cannot hold here, each refused with an error that fails the
 -- block (DDL, COPY TO, VACUUM, SELECT INTO), READ ONLY refused, the isolation level
--- always serializable, and AUTOCOMMIT off: a block opened before a statement but not
+-- always serializable, LOCK TABLE accepted in a block (the commit check needs no lock)
+-- and refused outside one, and AUTOCOMMIT off: a block opened before a statement but not
 -- before DDL, which commits on its own.
 create table t (id integer primary key, v text);
 begin;
@@ -17,6 +18,14 @@ rollback;
 begin;
 select * into t2 from t;
 rollback;
+lock table t;
+begin;
+lock table t in exclusive mode;
+lock table nosuch;
+rollback;
+begin;
+lock t;
+commit;
 begin read only;
 begin isolation level read committed;
 show transaction_isolation;
