@@ -50,8 +50,7 @@ class ReferenceExecutor : public Store, public Executor {
   };
 
  private:
-  friend class RefDeclareContext;
-  friend class RefExecContext;
+  friend class RefBase;
   void PutRow(RefTable& t, const Key& key, std::shared_ptr<const RowValue> value);
 
   std::vector<std::unique_ptr<RefTable>> tables_;
