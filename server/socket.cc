@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -31,32 +32,52 @@ bool WaitFor(int fd, short events, Clock::time_point deadline) {
 
 }  // namespace
 
+Socket::Read Socket::Fill(Clock::time_point deadline) {
+  constexpr size_t kChunk = 16384;
+  if (in_at_ == in_.size()) {
+    in_.clear();
+    in_at_ = 0;
+  }
+  for (;;) {
+    const size_t had = in_.size();
+    in_.resize(had + kChunk);
+    ssize_t r = ::recv(fd_, in_.data() + had, kChunk, MSG_DONTWAIT);
+    in_.resize(had + static_cast<size_t>(std::max<ssize_t>(r, 0)));
+    if (r > 0) return Read::kOk;
+    if (r == 0) return Read::kClosed;
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) return Read::kClosed;
+    if (!WaitFor(fd_, POLLIN, deadline)) return Read::kTimeout;
+  }
+}
+
 Socket::Read Socket::ReadExact(std::string& out, size_t n, Clock::time_point deadline) {
-  size_t start = out.size();
-  out.resize(start + n);
-  size_t got = 0;
-  while (got < n) {
-    if (!WaitFor(fd_, POLLIN, deadline)) {
-      out.resize(start + got);
-      return Read::kTimeout;
+  while (n > 0) {
+    if (in_at_ == in_.size()) {
+      Read r = Fill(deadline);
+      if (r != Read::kOk) return r;
     }
-    ssize_t r = ::recv(fd_, out.data() + start + got, n - got, 0);
-    if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
-      out.resize(start + got);
-      return Read::kClosed;
-    }
-    if (r > 0) got += static_cast<size_t>(r);
+    const size_t take = std::min(n, in_.size() - in_at_);
+    out.append(in_, in_at_, take);
+    in_at_ += take;
+    n -= take;
   }
   return Read::kOk;
 }
 
 bool Socket::WriteAll(std::string_view data, Clock::time_point deadline) {
   while (!data.empty()) {
-    if (!WaitFor(fd_, POLLOUT, deadline)) return false;
-    ssize_t r = ::send(fd_, data.data(), data.size(), MSG_NOSIGNAL);
-    if (r < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (r <= 0) return false;
-    data.remove_prefix(static_cast<size_t>(r));
+    ssize_t r = ::send(fd_, data.data(), data.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (r > 0) {
+      data.remove_prefix(static_cast<size_t>(r));
+      continue;
+    }
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (!WaitFor(fd_, POLLOUT, deadline)) return false;
+      continue;
+    }
+    return false;
   }
   return true;
 }

@@ -16,12 +16,14 @@ class Socket {
  public:
   explicit Socket(int fd) : fd_(fd) {}
   ~Socket();
-  Socket(Socket&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  Socket(Socket&& other) noexcept : fd_(other.fd_), in_(std::move(other.in_)), in_at_(other.in_at_) { other.fd_ = -1; }
   Socket& operator=(Socket&&) = delete;
   Socket(const Socket&) = delete;
 
   enum class Read { kOk, kClosed, kTimeout };
   // Reads exactly `n` bytes into `out` (appended), waiting until `deadline` at most.
+  // Reads are buffered: one recv takes whatever the peer has sent (several messages of a
+  // pipeline), and the socket is polled only when nothing is there.
   Read ReadExact(std::string& out, size_t n, Clock::time_point deadline);
   // Writes everything; false if the peer is gone (or stalls past `deadline`).
   bool WriteAll(std::string_view data, Clock::time_point deadline);
@@ -32,7 +34,12 @@ class Socket {
   int fd() const { return fd_; }
 
  private:
+  // Fills in_ with what has arrived, waiting until `deadline` at most for something.
+  Read Fill(Clock::time_point deadline);
+
   int fd_;
+  std::string in_;   // received, not yet read: in_[in_at_, size)
+  size_t in_at_ = 0;
 };
 
 }  // namespace caracal::server
