@@ -230,6 +230,7 @@ int main(int argc, char** argv) {
   caracal::frontend::SessionOptions session_options;
   session_options.engine.workers = options.workers;
   session_options.engine.epoch_interval_ms = 1;
+  session_options.engine.adaptive_epoch_start = true;
   if (options.listen) {
     // A server's calls come from many clients: epochs close on their interval.
     if (options.password_file) {

@@ -1,5 +1,6 @@
 #include "engine/execution/engine.h"
 
+#include <algorithm>
 #include <barrier>
 #include <stdexcept>
 
@@ -132,7 +133,10 @@ void Engine::Submit(TxnRequest request) {
     if (intake_.empty()) first_arrival_ = Clock::now();
     intake_.push_back(std::move(request));
     ++submitted_;
-    if (intake_.size() < options_.epoch_max_txns && intake_.size() != 1) return;
+    const size_t waiting = intake_.size() + retry_.size();
+    if (intake_.size() < options_.epoch_max_txns && intake_.size() != 1 &&
+        !(options_.adaptive_epoch_start && waiting == start_at_))
+      return;
   }
   intake_cv_.notify_all();
 }
@@ -209,7 +213,9 @@ void Engine::DriverLoop() {
       auto deadline = first_arrival_ + std::chrono::milliseconds(options_.epoch_interval_ms);
       // An epoch a solo transaction heads cannot grow: it need not wait either.
       intake_cv_.wait_until(lock, deadline, [&] {
-        return stopping_ || drain_waiters_ > 0 || intake_.size() + retry_.size() >= options_.epoch_max_txns ||
+        const size_t waiting = intake_.size() + retry_.size();
+        return stopping_ || drain_waiters_ > 0 || waiting >= options_.epoch_max_txns ||
+               (options_.adaptive_epoch_start && waiting >= start_at_) ||
                (retry_.empty() && !intake_.empty() && intake_.front().procedure->needs_solo_epoch());
       });
       while (!retry_.empty() && txns.size() < options_.epoch_max_txns) {
@@ -227,6 +233,9 @@ void Engine::DriverLoop() {
         if (solo) break;
       }
       if (!intake_.empty()) first_arrival_ = Clock::now();
+      // What the next epoch waits for: as many as this one held, or a little less than
+      // the epochs before it (the load fell, or they closed on their interval).
+      start_at_ = std::max<uint32_t>({1u, static_cast<uint32_t>(txns.size()), start_at_ - (start_at_ + 7) / 8});
     }
     RunEpoch(txns);
   }

@@ -96,6 +96,8 @@ class Engine : public Executor {
   std::deque<TxnRequest> intake_;
   std::deque<std::unique_ptr<EpochTxn>> retry_;  // re-run at the head of the next epoch
   Clock::time_point first_arrival_;
+  // Adaptive start: the next epoch starts once this many transactions wait.
+  uint32_t start_at_ = 1;
   uint64_t submitted_ = 0;
   uint64_t completed_ = 0;
   int drain_waiters_ = 0;

@@ -10,8 +10,14 @@ struct EngineOptions {
   int workers = static_cast<int>(std::thread::hardware_concurrency() ? std::thread::hardware_concurrency() : 2);
   // An epoch closes when it holds this many transactions...
   uint32_t epoch_max_txns = 10000;
-  // ...or when this much time has passed since its first transaction arrived.
+  // ...or when this much time has passed since its first transaction arrived...
   uint32_t epoch_interval_ms = 10;
+  // ...or, with adaptive start, as soon as it holds as many transactions as the epochs
+  // before it did (a slowly decaying maximum): a lone call runs at once instead of
+  // waiting for the interval, and under load epochs still grow to what arrives while
+  // one runs (group commit). Off: epochs close only on size and interval, which tests
+  // use to put transactions into one epoch.
+  bool adaptive_epoch_start = false;
   // Batch append (§3.3): a contended row lock diverts pending versions to per-core row
   // buffers that are appended in bulk at the end of each initialization step.
   bool batch_append = true;
@@ -29,6 +35,8 @@ struct EngineOptions {
   bool gc = true;
   bool minor_gc = true;
   uint32_t gc_k = 8;
+
+  bool operator==(const EngineOptions&) const = default;
 };
 
 // Per-epoch timings and counters, summed over the engine's life.

@@ -7,6 +7,7 @@ extern "C" {
 #include <fmt/format.h>
 
 #include <cmath>
+#include <utility>
 
 #include "engine/types/errors.h"
 #include "frontend/session/encoding.h"
@@ -301,12 +302,7 @@ StatementResult Session::RunSetting(const PgQuery__Node* stmt) {
   procedures_->set_jit(settings_.Get("caracal.jit") == "on");
   const engine::EngineOptions& want = settings_.engine_options();
   const engine::EngineOptions& have = engine_->options();
-  if (want.workers != have.workers || want.epoch_max_txns != have.epoch_max_txns ||
-      want.epoch_interval_ms != have.epoch_interval_ms || want.batch_append != have.batch_append ||
-      want.row_buffers != have.row_buffers || want.split_on_demand != have.split_on_demand ||
-      want.split_threshold != have.split_threshold || want.gc != have.gc || want.minor_gc != have.minor_gc ||
-      want.gc_k != have.gc_k)
-    Reconfigure(want);
+  if (want != have) Reconfigure(want);
   return result;
 }
 
@@ -422,6 +418,11 @@ bool Session::CallsUserFunction(const PgQuery__Node* stmt) const {
 PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, const std::string& text, bool defer_queries,
                                       TransactionBlock* block) {
   TransactionBlock& client_block = block != nullptr ? *block : own_block_;
+  struct StartingFor {
+    TransactionBlock*& slot;
+    TransactionBlock* before;
+    ~StartingFor() { slot = before; }
+  } starting{starting_for_, std::exchange(starting_for_, &client_block)};
   // One now() for the whole statement; inside a block, the block's.
   const planner::StatementClock clock(client_block.status() != TransactionBlock::Status::kIdle
                                           ? std::optional<int64_t>(client_block.timestamp_)
@@ -569,13 +570,25 @@ PendingResult Session::SubmitCall(planner::CallPlan call, const std::string& tex
   request.procedure = owned ? owned.get() : &procedures_->Get(call.ir);
   request.input.args = std::move(call.args);
   request.on_done = [promise, owned](engine::TxnResult&& r) { promise->set_value(std::move(r)); };
-  engine_->Submit(std::move(request));
+  SubmitToEngine(std::move(request), starting_for_);
   auto finish = [call = std::move(call), text](engine::TxnResult&& r) {
     StatementResult result = CallResult(call, std::move(r));
     if (result.error) result.error->query = text;
     return result;
   };
   return PendingResult(std::move(future), std::move(finish));
+}
+
+void Session::SubmitToEngine(engine::TxnRequest request, TransactionBlock* client) {
+  if (client != nullptr) {
+    std::shared_ptr<std::atomic<int>> in_flight = client->in_flight_;
+    in_flight->fetch_add(1, std::memory_order_relaxed);
+    request.on_done = [in_flight, done = std::move(request.on_done)](engine::TxnResult&& r) {
+      if (done) done(std::move(r));
+      in_flight->fetch_sub(1, std::memory_order_release);
+    };
+  }
+  engine_->Submit(std::move(request));
 }
 
 std::optional<StatementResult> Session::StrictNullCall(const planner::CallPlan& call) {

@@ -207,6 +207,9 @@ class Session {
   PendingResult CommitBlock(TransactionBlock& block);
   // Waits for the block's pending try and records its outcome (once).
   void Settle(TransactionBlock& block);
+  // Every transaction the session submits goes through here; `client` (if known) counts
+  // it in flight until it completes.
+  void SubmitToEngine(engine::TxnRequest request, TransactionBlock* client);
   StatementResult SettleTry(TransactionBlock& block, TransactionBlock::PendingTry& pending, const engine::TxnResult& txn);
   // What a logged transaction block names itself by, and its steps' texts again.
   static std::string BlockIdentity(const std::vector<TransactionBlock::Step>& steps);
@@ -241,6 +244,9 @@ class Session {
 
   Settings settings_;
   TransactionBlock own_block_;
+  // The client whose statement is starting (StartStatement): SubmitToEngine counts its
+  // transactions in flight.
+  TransactionBlock* starting_for_ = nullptr;
   // SQL PREPARE's statements (the shell's; a wire connection keeps its own and answers
   // PREPARE / EXECUTE / DEALLOCATE itself).
   std::map<std::string, planner::PreparedStatement> prepared_;

@@ -8,6 +8,7 @@ extern "C" {
 #include <fmt/format.h>
 
 #include "codegen/interpreter/interpreted_procedure.h"
+#include "engine/execution/snapshot_try.h"
 #include "frontend/session/session.h"
 #include "frontend/session/statement_names.h"
 #include "frontend/session/statement_results.h"
@@ -348,8 +349,14 @@ PendingResult Session::TryStep(const planner::ParsedStatement& parsed, const std
   engine::TxnRequest request;
   request.procedure = procedure.get();
   request.input = engine::BlockProcedure::EncodeInput(parts, block.timestamp_);
+  if (block.in_flight_->load(std::memory_order_acquire) == 0 && settings_.Get("caracal.snapshot_tries") == "on") {
+    // Shown from the last committed state at once; COMMIT validates what was shown.
+    engine::WorkerScratch scratch;
+    if (std::optional<engine::TxnResult> r = engine::RunOnSnapshot(*db_, *procedure, request.input, scratch))
+      return PendingResult(SettleTry(block, *pending, *r));
+  }
   request.on_done = [promise, procedure](engine::TxnResult&& r) { promise->set_value(std::move(r)); };
-  engine_->Submit(std::move(request));
+  SubmitToEngine(std::move(request), &block);
   block.pending_ = pending;
   return PendingResult(pending->txn, [this, &block, pending](engine::TxnResult&& r) { return SettleTry(block, *pending, r); });
 }
@@ -428,7 +435,7 @@ PendingResult Session::CommitBlock(TransactionBlock& block) {
   request.procedure = procedure.get();
   request.input = engine::BlockProcedure::EncodeInput(parts, timestamp);
   request.on_done = [promise, procedure](engine::TxnResult&& r) { promise->set_value(std::move(r)); };
-  engine_->Submit(std::move(request));
+  SubmitToEngine(std::move(request), &block);
   return PendingResult(std::move(future), [](engine::TxnResult&& r) {
     if (r.status == engine::TxnResult::Status::kCommitted) return Tagged("COMMIT");
     StatementResult failed;

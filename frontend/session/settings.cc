@@ -168,6 +168,9 @@ const std::map<std::string, Parameter>& Registry() {
                   "An epoch closes this many milliseconds after its first transaction arrived.",
                   [](const engine::EngineOptions& o) { return o.epoch_interval_ms; },
                   [](engine::EngineOptions& o, int64_t v) { o.epoch_interval_ms = static_cast<uint32_t>(v); }),
+        BoolEngine("caracal.adaptive_epochs",
+                   "Epochs also start once as many transactions wait as recent epochs held.",
+                   &engine::EngineOptions::adaptive_epoch_start),
         BoolEngine("caracal.batch_append", "Batch append: contended row locks divert pending versions to per-core buffers.",
                    &engine::EngineOptions::batch_append),
         IntEngine("caracal.row_buffers", 0, 1 << 20, "Batch-append row buffers per core, allocated when the engine starts.",
@@ -186,6 +189,8 @@ const std::map<std::string, Parameter>& Registry() {
                   [](engine::EngineOptions& o, int64_t v) { o.gc_k = static_cast<uint32_t>(v); }),
         Plain("caracal.jit", Parameter::Kind::kBool,
               "Procedures created or first called from now on are compiled with LLVM (off: interpreted)."),
+        Plain("caracal.snapshot_tries", Parameter::Kind::kBool,
+              "Statements in a transaction block are shown from the last committed snapshot."),
         Plain("caracal.dump_ir", Parameter::Kind::kBool,
               "EXPLAIN PROCEDURE also shows the procedure's optimised LLVM IR (an INFO message)."),
         // Durability (a data directory: engine/durability/durable_store.h); no effect in memory.
@@ -277,6 +282,7 @@ Settings::Settings(const engine::EngineOptions& initial) : engine_(initial) {
     if (p.get) values_[name] = p.get(engine_);
   values_["caracal.jit"] = "on";
   values_["caracal.dump_ir"] = "off";
+  values_["caracal.snapshot_tries"] = "on";
   values_["client_min_messages"] = "notice";
   values_["application_name"] = "caracal";
   values_["server_version"] = "15.0 (caracal 0.1.0)";

@@ -9,6 +9,7 @@
 // one thread at a time.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -51,6 +52,10 @@ class TransactionBlock {
   std::vector<Step> steps_;
   std::vector<Savepoint> savepoints_;
   std::shared_ptr<PendingTry> pending_;
+  // How many transactions this client submitted that have not completed yet (a client
+  // that pipelines has some): a try may read the last committed snapshot only when
+  // none is in flight, or it would miss the client's own earlier statements.
+  std::shared_ptr<std::atomic<int>> in_flight_ = std::make_shared<std::atomic<int>>(0);
 };
 
 }  // namespace caracal::frontend

@@ -84,7 +84,8 @@ def main():
                 check(f"{builtin}: accounts = history, 640 history rows", a == h and n == "640", (a, t, b, h, n))
 
         # Calls from many connections share epochs.
-        srv.psql("-c", "SET caracal.epoch_interval_ms = 50", "-c", "SET caracal.epoch_max_txns = 100000")
+        srv.psql("-c", "SET caracal.epoch_interval_ms = 50", "-c", "SET caracal.epoch_max_txns = 100000",
+                 "-c", "SET caracal.adaptive_epochs = off")
         with open(script, "w") as f:
             f.write("CALL bump(1, 1);\n")
         start = time.time()

@@ -172,6 +172,8 @@ def ctrl_c_stops_waiting(t):
     t.line("create procedure bump() language plpgsql as $$ begin insert into c values (1, 1); end $$;")
     t.wait_for("CREATE PROCEDURE")
     # An epoch that closes only after 60 s (or when the next statement drains it).
+    t.line("set caracal.adaptive_epochs = off;")
+    t.wait_for(r"^SET$")
     t.line("set caracal.epoch_interval_ms = 60000;")
     t.wait_for(r"^SET$")
     t.line("call bump();")
@@ -339,6 +341,7 @@ def ctrl_c_stops_a_script(caracal, home):
     script = home / "slow.sql"
     script.write_text("create table c (k int primary key);\n"
                       "create procedure ins() language plpgsql as $$ begin insert into c values (1); end $$;\n"
+                      "set caracal.adaptive_epochs = off;\n"
                       "set caracal.epoch_interval_ms = 60000;\n"
                       "call ins();\n"
                       "select 'never printed' as n;\n")
