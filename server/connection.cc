@@ -198,7 +198,12 @@ bool Connection::ReadMessage(char& type, std::string& body) {
   return r == Socket::Read::kOk;
 }
 
-void Connection::SendReadyForQuery() { out_.ReadyForQuery(block_.ready_status()); }
+void Connection::SendReadyForQuery() {
+  // A cancel that arrived after the last statement started has nothing left to cancel:
+  // as in PostgreSQL, it does not reach the next query.
+  cancel_requested_ = false;
+  out_.ReadyForQuery(block_.ready_status());
+}
 
 void Connection::Run() {
   int one = 1;

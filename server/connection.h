@@ -97,6 +97,16 @@ class Connection {
   // Runs one statement of `text` (local statements, catalog emulation, or the database),
   // keeping the transaction-block status.
   WireResult RunStatement(const planner::ParsedStatement& stmt, const std::string& text);
+  // RunStatement in two halves, for a message whose statements all start before any
+  // result is taken (an implicit block): what is answered at once, or what to wait for.
+  struct Started {
+    std::optional<WireResult> done;
+    std::optional<frontend::PendingResult> pending;
+  };
+  Started StartStatement(const planner::ParsedStatement& stmt, const std::string& text);
+  static WireResult Finish(Started& started);
+  // One statement's answer in the simple protocol; false if it was an error.
+  bool SendStatementResult(WireResult& r);
   // Statements answered by the connection itself: BEGIN/COMMIT/ROLLBACK, per-connection
   // SET/SHOW/RESET, DEALLOCATE, DISCARD (local_statements.cc).
   std::optional<WireResult> RunLocal(const planner::ParsedStatement& stmt, const std::string& text);

@@ -30,25 +30,45 @@ int16_t FormatOf(const std::vector<int16_t>& formats, size_t column) {
 
 }  // namespace
 
-WireResult Connection::RunStatement(const planner::ParsedStatement& stmt, const std::string& text) {
+Connection::Started Connection::StartStatement(const planner::ParsedStatement& stmt, const std::string& text) {
+  Started started;
   if (cancel_requested_.exchange(false)) {
-    WireResult r;
-    r.error = Error("57014", "canceling statement due to user request");
-    return r;
+    started.done.emplace();
+    started.done->error = Error("57014", "canceling statement due to user request");
+    return started;
   }
   try {
-    if (std::optional<WireResult> local = RunLocal(stmt, text)) return std::move(*local);
+    if (std::optional<WireResult> local = RunLocal(stmt, text)) {
+      started.done = std::move(*local);
+      return started;
+    }
     CatalogContext context{shared_, settings_, user_, database_, pid_};
-    if (std::optional<WireResult> answer = AnswerCatalogQuery(stmt, text, context)) return std::move(*answer);
+    if (std::optional<WireResult> answer = AnswerCatalogQuery(stmt, text, context)) {
+      started.done = std::move(*answer);
+      return started;
+    }
   } catch (...) {
-    return FromCurrentException(text);
+    started.done = FromCurrentException(text);
+    return started;
   }
   const PgQuery__Node* n = stmt.node;
   if (n != nullptr && n->node_case == PG_QUERY__NODE__NODE_COPY_STMT && n->copy_stmt->is_from &&
-      !n->copy_stmt->is_program && (n->copy_stmt->filename == nullptr || *n->copy_stmt->filename == '\0'))
-    return RunCopyFromStdin(stmt, text);
-  frontend::PendingResult pending = shared_.Start(stmt, text, block_);
-  return FromStatementResult(pending.Get());
+      !n->copy_stmt->is_program && (n->copy_stmt->filename == nullptr || *n->copy_stmt->filename == '\0')) {
+    started.done = RunCopyFromStdin(stmt, text);
+    return started;
+  }
+  started.pending = shared_.Start(stmt, text, block_);
+  return started;
+}
+
+WireResult Connection::Finish(Started& started) {
+  if (started.done) return std::move(*started.done);
+  return FromStatementResult(started.pending->Get());
+}
+
+WireResult Connection::RunStatement(const planner::ParsedStatement& stmt, const std::string& text) {
+  Started started = StartStatement(stmt, text);
+  return Finish(started);
 }
 
 WireResult Connection::RunCopyFromStdin(const planner::ParsedStatement& stmt, const std::string& text) {
@@ -119,38 +139,64 @@ void Connection::SimpleQuery(MessageReader& in) {
     return;
   }
   if (tree->statements().empty()) out_.EmptyQueryResponse();
-  // Several statements in one message are one transaction, as in PostgreSQL.
-  const bool implicit = shared_.With([&](frontend::Session& s) { return s.BeginImplicitBlock(*tree, block_); });
-  bool failed = false;
-  for (const planner::ParsedStatement& stmt : tree->statements()) {
-    WireResult r = RunStatement(stmt, text);
-    SendSideMessages(r);
-    if (r.error) {
-      SendError(*r.error);
-      failed = true;
-      break;
-    }
-    if (r.columns) {
-      std::vector<FieldDescription> fields;
-      for (const WireColumn& c : *r.columns)
-        fields.push_back({c.name, c.type_oid, TypeSize(c.type_oid), c.type_modifier, 0});
-      out_.RowDescription(fields);
-      for (const auto& row : r.rows) {
-        out_.DataRow(row);
-        if (out_.bytes().size() > 64 * 1024) Flush();
+  // Several statements in one message are one transaction, as in PostgreSQL: known
+  // whole before anything is shown, it runs once, and its statements' answers are that
+  // run's (Session::BeginImplicitBlock), so every statement starts before any answer is
+  // taken.
+  if (shared_.With([&](frontend::Session& s) { return s.BeginImplicitBlock(*tree, block_); })) {
+    std::vector<Started> started;
+    bool failed = false;
+    for (const planner::ParsedStatement& stmt : tree->statements()) {
+      started.push_back(StartStatement(stmt, text));
+      Started& last = started.back();
+      if (!last.done && last.pending->WaitFor(std::chrono::milliseconds(0))) last.done = Finish(last);
+      if (last.done && last.done->error) {
+        failed = true;
+        break;
       }
     }
-    if (r.copy_out) out_.CopyOut(*r.copy_out);
-    out_.CommandComplete(r.tag);
-  }
-  if (implicit) {
     std::optional<frontend::PendingResult> commit =
         shared_.With([&](frontend::Session& s) { return s.EndImplicitBlock(block_, failed); });
+    bool answered_error = false;
+    for (Started& s : started) {
+      WireResult r = Finish(s);
+      if (!SendStatementResult(r)) {
+        answered_error = true;
+        break;
+      }
+    }
     if (commit)
-      if (frontend::StatementResult done = commit->Get(); done.error) SendError(*FromStatementResult(std::move(done)).error);
+      if (frontend::StatementResult done = commit->Get(); done.error && !answered_error)
+        SendError(*FromStatementResult(std::move(done)).error);
+  } else {
+    for (const planner::ParsedStatement& stmt : tree->statements()) {
+      WireResult r = RunStatement(stmt, text);
+      if (!SendStatementResult(r)) break;
+    }
   }
   SendReadyForQuery();
   Flush();
+}
+
+bool Connection::SendStatementResult(WireResult& r) {
+  SendSideMessages(r);
+  if (r.error) {
+    SendError(*r.error);
+    return false;
+  }
+  if (r.columns) {
+    std::vector<FieldDescription> fields;
+    for (const WireColumn& c : *r.columns)
+      fields.push_back({c.name, c.type_oid, TypeSize(c.type_oid), c.type_modifier, 0});
+    out_.RowDescription(fields);
+    for (const auto& row : r.rows) {
+      out_.DataRow(row);
+      if (out_.bytes().size() > 64 * 1024) Flush();
+    }
+  }
+  if (r.copy_out) out_.CopyOut(*r.copy_out);
+  out_.CommandComplete(r.tag);
+  return true;
 }
 
 void Connection::ParseMessage(MessageReader& in) {

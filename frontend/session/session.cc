@@ -635,15 +635,30 @@ std::vector<PendingResult> Session::Start(const ParsedText& parsed, bool stop_at
   for (const planner::ParsedStatement& s : parsed.tree->statements()) {
     results.push_back(StartStatement(s, parsed.text));
     if (!stop_at_error) continue;
+    // A statement of an implicit block completes when the whole message has run.
+    if (implicit && !results.back().WaitFor(std::chrono::milliseconds(0))) continue;
     // One at a time: the next statement starts only after this one succeeded.
     StatementResult done = results.back().Get();
     failed = done.error.has_value();
     results.back() = PendingResult(std::move(done));
     if (failed) break;
   }
-  if (implicit)
-    if (std::optional<PendingResult> commit = EndImplicitBlock(own_block_, failed))
-      if (StatementResult done = commit->Get(); done.error) results.emplace_back(std::move(done));
+  if (!implicit) return results;
+  std::optional<PendingResult> commit = EndImplicitBlock(own_block_, failed);
+  // The results in order, up to the first error (the block's, if it failed, is that
+  // of the statement that failed it).
+  for (size_t i = 0; i < results.size(); ++i) {
+    StatementResult done = results[i].Get();
+    const bool error = done.error.has_value();
+    results[i] = PendingResult(std::move(done));
+    if (error) {
+      results.erase(results.begin() + static_cast<std::ptrdiff_t>(i) + 1, results.end());
+      if (commit) commit->Get();
+      return results;
+    }
+  }
+  if (commit)
+    if (StatementResult done = commit->Get(); done.error) results.emplace_back(std::move(done));
   return results;
 }
 

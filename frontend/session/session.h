@@ -142,9 +142,16 @@ class Session {
   // A simple-query message of several statements is one transaction in PostgreSQL (an
   // implicit block): BeginImplicitBlock makes it one here too when every statement is one
   // a block can hold (queries of tables, INSERT / UPDATE / DELETE, calls) and `block` is
-  // idle, and says whether it did; EndImplicitBlock submits its COMMIT (whose result,
-  // to wait for without the caller's locks, carries an error if it failed) or, after a
-  // failed statement, forgets it (nullopt). Execute does this itself.
+  // idle, and says whether it did. The message is known whole before anything of it is
+  // shown, so its statements are not tried: each is only bound, and its PendingResult
+  // completes when the whole message has run as one transaction, its answers those of
+  // that run (no validation, hence never 40001). The caller starts every statement
+  // first, stopping at one that is complete and failed (look with WaitFor(0)), then
+  // calls EndImplicitBlock, then takes the results in order up to the first error.
+  // EndImplicitBlock submits the block: with `failed`, as a run that writes nothing
+  // (the statements before the failed one still show what they did, as in PostgreSQL,
+  // and nullopt is returned); otherwise as its COMMIT, whose result (to wait for without
+  // the caller's locks) carries an error if the block failed. Execute does all this.
   bool BeginImplicitBlock(const planner::ParseTree& tree, TransactionBlock& block);
   std::optional<PendingResult> EndImplicitBlock(TransactionBlock& block, bool failed);
 
@@ -205,6 +212,8 @@ class Session {
                                           std::optional<PendingResult>& commit);
   PendingResult TryStep(const planner::ParsedStatement& stmt, const std::string& text, TransactionBlock& block);
   PendingResult CommitBlock(TransactionBlock& block);
+  // EndImplicitBlock of a message known whole: its one run (BeginImplicitBlock).
+  std::optional<PendingResult> RunWholeBlock(TransactionBlock& block, bool failed);
   // Waits for the block's pending try and records its outcome (once).
   void Settle(TransactionBlock& block);
   // Every transaction the session submits goes through here; `client` (if known) counts

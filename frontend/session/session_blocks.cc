@@ -34,16 +34,34 @@ struct TransactionBlock::PendingTry {
   std::optional<StatementResult> result;  // once settled
 };
 
+struct TransactionBlock::WholeRun {
+  std::shared_ptr<std::promise<engine::TxnResult>> promise = std::make_shared<std::promise<engine::TxnResult>>();
+  std::shared_future<engine::TxnResult> txn = promise->get_future().share();
+  // The run, once submitted (before the promise is kept).
+  std::shared_ptr<const engine::BlockProcedure> procedure;
+  bool submitted = false;
+};
+
 void TransactionBlock::Reset() {
   status_ = Status::kIdle;
   steps_.clear();
   savepoints_.clear();
   pending_.reset();
+  if (whole_ && !whole_->submitted) {
+    // Never run (the message ended early): its statements' results say so.
+    engine::TxnResult none;
+    none.status = engine::TxnResult::Status::kAborted;
+    none.sqlstate = "57014";
+    none.message = "the statement was not run: the transaction ended before it";
+    whole_->promise->set_value(std::move(none));
+  }
+  whole_.reset();
 }
 
 namespace {
 
 constexpr std::string_view kBlockPrefix = "block:";
+
 
 std::shared_ptr<const engine::Procedure> Unowned(const engine::Procedure* p) {
   return std::shared_ptr<const engine::Procedure>(p, [](const engine::Procedure*) {});
@@ -64,6 +82,48 @@ StatementResult Tagged(std::string tag) {
   StatementResult r;
   r.tag = std::move(tag);
   return r;
+}
+
+// A COMMIT's result from its transaction's.
+StatementResult CommitOutcome(engine::TxnResult&& r) {
+  if (r.status == engine::TxnResult::Status::kCommitted) return Tagged("COMMIT");
+  StatementResult failed;
+  engine::ErrorFields& f = r.error_fields;
+  failed.error = ErrorReport{"ERROR", r.sqlstate, r.message, std::move(f.detail), std::move(f.hint), std::move(f.context), 0, ""};
+  return failed;
+}
+
+// What part `part` of an implicit block's one run gave: its outcome, or the run's own
+// error when the part did not finish (it threw, or the run stopped before it).
+StatementResult WholeStepResult(const engine::BlockProcedure* run, size_t part, const planner::CallPlan& call,
+                                const std::string& query, const engine::TxnResult& txn) {
+  static const std::vector<engine::BlockPartOutcome> kNone;
+  const std::vector<engine::BlockPartOutcome>& outcomes = run != nullptr ? run->outcomes() : kNone;
+  const bool threw = run != nullptr && static_cast<int>(part) == run->stopped_at() && part < outcomes.size() &&
+                     !outcomes[part].aborted && txn.sqlstate != engine::kBlockTryEnd;
+  engine::TxnResult shown;
+  if (part < outcomes.size() && !threw) {
+    const engine::BlockPartOutcome& o = outcomes[part];
+    shown.rows = o.rows;
+    shown.row_count = o.row_count;
+    shown.notices = o.notices;
+    if (o.aborted) {
+      shown.status = engine::TxnResult::Status::kAborted;
+      shown.sqlstate = o.sqlstate;
+      shown.message = o.message;
+      shown.error_fields = o.error_fields;
+    }
+  } else {
+    shown = txn;
+    if (shown.status != engine::TxnResult::Status::kAborted || shown.sqlstate == engine::kBlockTryEnd) {
+      shown.status = engine::TxnResult::Status::kAborted;
+      shown.sqlstate = planner::sqlstate::kInternalError;
+      shown.message = "internal error: a statement of the message has no outcome";
+    }
+  }
+  StatementResult result = CallResult(call, std::move(shown));
+  if (result.error) result.error->query = query;
+  return result;
 }
 
 StatementResult Warned(std::string tag, std::string warning) {
@@ -307,6 +367,19 @@ PendingResult Session::TryStep(const planner::ParsedStatement& parsed, const std
                                                  planner::kMaxBlockPart));
   BoundStep step = BindStep(parsed.node, std::string(parsed.text));
   if (std::optional<StatementResult> none = StrictNullCall(step.call)) return PendingResult(std::move(*none));
+  if (block.whole_) {
+    // Not tried: it runs, with the rest of the message, when the block ends.
+    TransactionBlock::Step whole;
+    whole.text = std::string(parsed.text);
+    whole.part.input.args = step.call.args;
+    whole.procedure = step.procedure;
+    whole.generation = catalog_generation_;
+    block.steps_.push_back(std::move(whole));
+    return PendingResult(block.whole_->txn, [run = block.whole_, part = block.steps_.size() - 1, call = std::move(step.call),
+                                             query = text](engine::TxnResult&& r) {
+      return WholeStepResult(run->procedure.get(), part, call, query, r);
+    });
+  }
   if (std::optional<int64_t> rows = PredictedInsertRows(parsed.node, block)) {
     // Answered without a try: the row count it must have if it succeeds. Its first run
     // is the next try's or COMMIT's, which fail with its error if it has one.
@@ -436,13 +509,7 @@ PendingResult Session::CommitBlock(TransactionBlock& block) {
   request.input = engine::BlockProcedure::EncodeInput(parts, timestamp);
   request.on_done = [promise, procedure](engine::TxnResult&& r) { promise->set_value(std::move(r)); };
   SubmitToEngine(std::move(request), &block);
-  return PendingResult(std::move(future), [](engine::TxnResult&& r) {
-    if (r.status == engine::TxnResult::Status::kCommitted) return Tagged("COMMIT");
-    StatementResult failed;
-    engine::ErrorFields& f = r.error_fields;
-    failed.error = ErrorReport{"ERROR", r.sqlstate, r.message, std::move(f.detail), std::move(f.hint), std::move(f.context), 0, ""};
-    return failed;
-  });
+  return PendingResult(std::move(future), CommitOutcome);
 }
 
 bool Session::BeginImplicitBlock(const planner::ParseTree& tree, TransactionBlock& block) {
@@ -468,16 +535,54 @@ bool Session::BeginImplicitBlock(const planner::ParseTree& tree, TransactionBloc
   block.Reset();
   block.status_ = TransactionBlock::Status::kInBlock;
   block.timestamp_ = planner::WallClockTimestamp();
+  block.whole_ = std::make_shared<TransactionBlock::WholeRun>();
   return true;
 }
 
 std::optional<PendingResult> Session::EndImplicitBlock(TransactionBlock& block, bool failed) {
   Settle(block);
+  if (block.whole_) return RunWholeBlock(block, failed);
   if (failed || block.status_ != TransactionBlock::Status::kInBlock) {
     block.Reset();  // PostgreSQL rolls the whole message back
     return std::nullopt;
   }
   return CommitBlock(block);
+}
+
+std::optional<PendingResult> Session::RunWholeBlock(TransactionBlock& block, bool failed) {
+  std::shared_ptr<TransactionBlock::WholeRun> run = block.whole_;
+  const bool commit = !failed && block.status_ == TransactionBlock::Status::kInBlock;
+  std::vector<TransactionBlock::Step> steps = std::move(block.steps_);
+  const int64_t timestamp = block.timestamp_;
+  run->submitted = true;
+  block.Reset();
+  std::vector<std::shared_ptr<const engine::Procedure>> procedures;
+  std::vector<engine::BlockPart> parts;
+  for (TransactionBlock::Step& s : steps) {
+    procedures.push_back(StepProcedure(s));
+    parts.push_back(s.part);
+  }
+  // Nothing of the message has been shown: no outcome to validate. A message that
+  // failed runs its statements before the failure only to show what they did.
+  auto procedure = std::make_shared<engine::BlockProcedure>(
+      std::move(procedures), commit ? engine::BlockMode::kCommit : engine::BlockMode::kTry,
+      commit ? BlockIdentity(steps) : std::string(engine::kBlockTryLogIdentity));
+  run->procedure = procedure;
+  engine::TxnRequest request;
+  request.procedure = procedure.get();
+  request.input = engine::BlockProcedure::EncodeInput(parts, timestamp);
+  if (!commit && block.in_flight_->load(std::memory_order_acquire) == 0 &&
+      settings_.Get("caracal.snapshot_tries") == "on") {
+    engine::WorkerScratch scratch;
+    if (std::optional<engine::TxnResult> r = engine::RunOnSnapshot(*db_, *procedure, request.input, scratch)) {
+      run->promise->set_value(std::move(*r));
+      return std::nullopt;
+    }
+  }
+  request.on_done = [run](engine::TxnResult&& r) { run->promise->set_value(std::move(r)); };
+  SubmitToEngine(std::move(request), &block);
+  if (!commit) return std::nullopt;
+  return PendingResult(run->txn, CommitOutcome);
 }
 
 std::string Session::BlockIdentity(const std::vector<TransactionBlock::Step>& steps) {

@@ -46,12 +46,15 @@ class TransactionBlock {
   };
   // The try of the step started last, until its outcome is settled into the steps.
   struct PendingTry;
+  // An implicit block's one run, which every step's result waits for.
+  struct WholeRun;
 
   Status status_ = Status::kIdle;
   int64_t timestamp_ = 0;  // now() in every statement of the block: BEGIN's time
   std::vector<Step> steps_;
   std::vector<Savepoint> savepoints_;
   std::shared_ptr<PendingTry> pending_;
+  std::shared_ptr<WholeRun> whole_;  // set: an implicit block, run once when it ends
   // How many transactions this client submitted that have not completed yet (a client
   // that pipelines has some): a try may read the last committed snapshot only when
   // none is in flight, or it would miss the client's own earlier statements.

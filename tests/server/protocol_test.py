@@ -226,15 +226,15 @@ def test_cancel_and_terminate(srv):
     setup.startup()
     setup.send(query("CREATE TABLE kv (k integer PRIMARY KEY, v integer); INSERT INTO kv VALUES (1, 0);"
                      "CREATE PROCEDURE bump() LANGUAGE plpgsql AS $$ BEGIN UPDATE kv SET v = v + 1 WHERE k = 1; END $$;"
-                     "SET caracal.epoch_interval_ms = 700; SET caracal.epoch_max_txns = 100000; SET caracal.adaptive_epochs = off;"
-                     # The calls of one message are one block: its tries wait for epochs (a try can
-                     # be cancelled; its COMMIT, once submitted, commits).
-                     "SET caracal.snapshot_tries = off"))
+                     "SET caracal.epoch_interval_ms = 700; SET caracal.epoch_max_txns = 100000; SET caracal.adaptive_epochs = off"))
     setup.until_ready()
     c = Conn(srv.host, srv.port)
     ms = c.startup()
     pid, secret = struct.unpack("!ii", [b for k, b in ms if k == b"K"][0])
-    c.send(query("CALL bump(); CALL bump(); CALL bump()"))
+    # Statement by statement (a SET keeps the message from being one transaction): the
+    # first CALL waits for its epoch; the cancel fails the statement after it (a call
+    # submitted to the engine commits: there is no taking it back).
+    c.send(query("CALL bump(); SET application_name = 'cancelled'; CALL bump(); CALL bump()"))
     time.sleep(0.2)
     k = Conn(srv.host, srv.port)
     k.send(struct.pack("!iiii", 16, 80877102, pid, secret))
@@ -242,7 +242,7 @@ def test_cancel_and_terminate(srv):
     ms = c.until_ready()
     errs = [fields(b) for kk, b in ms if kk == b"E"]
     check("CancelRequest: the next statement fails with 57014", errs and errs[0]["C"] == "57014", ms)
-    setup.send(query("SET caracal.epoch_interval_ms = 1; SET caracal.snapshot_tries = on; SET caracal.adaptive_epochs = on"))
+    setup.send(query("SET caracal.epoch_interval_ms = 1; SET caracal.adaptive_epochs = on"))
     setup.until_ready()
     c.send(TERMINATE)
     check("Terminate closes the connection", c.closed())

@@ -274,6 +274,38 @@ def snapshot_tries(srv):
     check("snapshot tries: the commit wrote the block", state(srv) == [(1, 11), (2, 20)], state(srv))
 
 
+def implicit_blocks(srv, clients=8, messages=150):
+    """Several statements in one message are one transaction; while its answers have not
+    left the server, a conflict at its COMMIT runs the message again, so a client never
+    sees 40001 from it. Each message reads the hot row and then increments it."""
+    reset(srv)
+    errors, counts = [], []
+
+    def client():
+        conn = psycopg2.connect(host=srv.host, port=srv.port, user="tester", dbname="caracal")
+        conn.autocommit = True
+        cur = conn.cursor()
+        n = 0
+        for _ in range(messages):
+            try:
+                cur.execute("SELECT value FROM test WHERE id = 1; UPDATE test SET value = value + 1 WHERE id = 1")
+                n += 1
+            except psycopg2.Error as e:
+                errors.append(e.pgcode)
+        counts.append(n)
+        conn.close()
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    final = state(srv)
+    check("implicit blocks: no message failed", errors == [], errors[:5])
+    check("implicit blocks: every message's increment is there once",
+          final[0] == (1, 10 + sum(counts)) and sum(counts) == clients * messages, (final, sum(counts)))
+
+
 def bank(srv, seconds, accounts=20, clients=8, kill_after=None):
     """Transfers in explicit blocks with retries; returns (committed transfers, errors)."""
     committed = [0] * clients
@@ -353,6 +385,7 @@ def main():
     with CaracalServer(args.caracal) as srv:
         anomalies(srv)
         snapshot_tries(srv)
+        implicit_blocks(srv)
         # The same interleavings with every try run in an epoch instead of on a snapshot.
         srv.psql("-c", "SET caracal.snapshot_tries = off")
         anomalies(srv)
