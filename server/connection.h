@@ -107,6 +107,13 @@ class Connection {
   static WireResult Finish(Started& started);
   // One statement's answer in the simple protocol; false if it was an error.
   bool SendStatementResult(WireResult& r);
+  // SET inside a transaction block (PostgreSQL's semantics): the first one keeps the
+  // values the block started with; `local` ones are restored when the block ends.
+  // `canonical` empty: RESET ALL.
+  void NoteSettingInBlock(const std::string& canonical, bool local);
+  // The block ended: keep the SETs (but not SET LOCAL) if it committed, else undo them;
+  // changed reported parameters go out as ParameterStatus with `r`.
+  void EndBlockSettings(bool committed, WireResult& r);
   // Statements answered by the connection itself: BEGIN/COMMIT/ROLLBACK, per-connection
   // SET/SHOW/RESET, DEALLOCATE, DISCARD (local_statements.cc).
   std::optional<WireResult> RunLocal(const planner::ParsedStatement& stmt, const std::string& text);
@@ -142,6 +149,8 @@ class Connection {
   // connection that closes inside one discards it, as a ROLLBACK.
   frontend::TransactionBlock block_;
   ReplyBuffer out_;
+  std::optional<ConnectionSettings> settings_at_block_start_;  // set by a SET inside a block
+  std::map<std::string, std::string> local_restore_;          // SET LOCAL: values to restore at COMMIT
   bool skip_until_sync_ = false;  // an extended-protocol message failed
   std::map<std::string, std::shared_ptr<const Prepared>> statements_;  // "" is the unnamed one
   // SQL PREPARE's statements (EXECUTE runs them; DEALLOCATE drops them and statements_'s).

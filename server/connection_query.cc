@@ -68,7 +68,12 @@ WireResult Connection::Finish(Started& started) {
 
 WireResult Connection::RunStatement(const planner::ParsedStatement& stmt, const std::string& text) {
   Started started = StartStatement(stmt, text);
-  return Finish(started);
+  WireResult r = Finish(started);
+  // The block that SET changed parameters in has ended: ROLLBACK (or a COMMIT that
+  // failed) undoes them; COMMIT keeps them but for those set LOCAL.
+  if (settings_at_block_start_ && block_.status() == frontend::TransactionBlock::Status::kIdle)
+    EndBlockSettings(!r.error && r.tag == "COMMIT", r);
+  return r;
 }
 
 WireResult Connection::RunCopyFromStdin(const planner::ParsedStatement& stmt, const std::string& text) {

@@ -94,6 +94,7 @@ std::optional<WireResult> Connection::RunLocal(const planner::ParsedStatement& s
         case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_MULTI: return Tag("SET");  // SET TRANSACTION ..., SET SESSION CHARACTERISTICS
         case PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL: {
           // Per connection only: the engine's settings are the whole database's.
+          NoteSettingInBlock("", false);
           settings_.ResetAll();
           WireResult r = Tag("RESET");
           for (const auto& p : settings_.Reported()) r.parameter_status.push_back(p);
@@ -103,10 +104,14 @@ std::optional<WireResult> Connection::RunLocal(const planner::ParsedStatement& s
       }
       if (!IsPerConnection(settings_, name)) return std::nullopt;
       WireResult r = Tag(s->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
+      if (s->is_local && block_.status() == frontend::TransactionBlock::Status::kIdle) {
+        // As in PostgreSQL: a warning, and nothing changes.
+        r.notices.push_back(Warning("25P01", "SET LOCAL can only be used in transaction blocks"));
+        return r;
+      }
+      NoteSettingInBlock(settings_.CanonicalName(name), s->is_local);
       bool reported = s->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE ? settings_.Set(name, SetValue(s))
                                                                              : settings_.Reset(name);
-      if (s->is_local)
-        r.notices.push_back(Warning("25P01", "SET LOCAL can only be used in transaction blocks"));
       if (reported) r.parameter_status.emplace_back(settings_.CanonicalName(name), settings_.Get(name));
       return r;
     }
@@ -184,6 +189,36 @@ std::optional<WireResult> Connection::RunLocal(const planner::ParsedStatement& s
     }
     default: (void)text; return std::nullopt;
   }
+}
+
+}  // namespace caracal::server
+
+namespace caracal::server {
+
+void Connection::NoteSettingInBlock(const std::string& canonical, bool local) {
+  if (block_.status() == frontend::TransactionBlock::Status::kIdle) return;
+  if (!settings_at_block_start_) settings_at_block_start_ = settings_;
+  if (canonical.empty()) {  // RESET ALL: every value set LOCAL so far is kept at COMMIT
+    local_restore_.clear();
+    return;
+  }
+  if (local)
+    local_restore_.try_emplace(canonical, settings_.Get(canonical));
+  else
+    local_restore_.erase(canonical);
+}
+
+void Connection::EndBlockSettings(bool committed, WireResult& r) {
+  const std::vector<std::pair<std::string, std::string>> before = settings_.Reported();
+  if (!committed)
+    settings_ = *settings_at_block_start_;
+  else
+    for (const auto& [name, value] : local_restore_) settings_.Set(name, value);
+  settings_at_block_start_.reset();
+  local_restore_.clear();
+  const std::vector<std::pair<std::string, std::string>> after = settings_.Reported();
+  for (size_t i = 0; i < after.size(); ++i)
+    if (i >= before.size() || before[i] != after[i]) r.parameter_status.push_back(after[i]);
 }
 
 }  // namespace caracal::server

@@ -274,6 +274,31 @@ def snapshot_tries(srv):
     check("snapshot tries: the commit wrote the block", state(srv) == [(1, 11), (2, 20)], state(srv))
 
 
+def settings_in_blocks(srv):
+    """SET inside a block is undone by ROLLBACK and kept by COMMIT; SET LOCAL lasts until
+    the block ends either way, and outside a block changes nothing (PostgreSQL's rules)."""
+    r = srv.psql("-At", input="""SET LOCAL application_name = 'outside';
+SHOW application_name;
+BEGIN;
+SET application_name = 'rolled_back';
+SET LOCAL DateStyle = 'SQL, DMY';
+SHOW DateStyle;
+ROLLBACK;
+SHOW application_name;
+SHOW DateStyle;
+BEGIN;
+SET application_name = 'kept';
+SET LOCAL DateStyle = 'SQL, DMY';
+COMMIT;
+SHOW application_name;
+SHOW DateStyle;
+""")
+    shown = [l for l in r.stdout.splitlines() if l not in ("SET", "BEGIN", "ROLLBACK", "COMMIT")]
+    check("SET in blocks: ROLLBACK undoes, COMMIT keeps, SET LOCAL ends with the block",
+          shown == ["psql", "SQL, DMY", "psql", "ISO, MDY", "kept", "ISO, MDY"]
+          and "SET LOCAL can only be used in transaction blocks" in r.stderr, (shown, r.stderr))
+
+
 def implicit_blocks(srv, clients=8, messages=150):
     """Several statements in one message are one transaction; while its answers have not
     left the server, a conflict at its COMMIT runs the message again, so a client never
@@ -386,6 +411,7 @@ def main():
         anomalies(srv)
         snapshot_tries(srv)
         implicit_blocks(srv)
+        settings_in_blocks(srv)
         # The same interleavings with every try run in an epoch instead of on a snapshot.
         srv.psql("-c", "SET caracal.snapshot_tries = off")
         anomalies(srv)
