@@ -6,6 +6,7 @@ extern "C" {
 
 #include <fmt/format.h>
 
+#include "planner/exec/sequence_setval.h"
 #include "planner/types/sql_error.h"
 #include "server/catalog_queries.h"
 #include "server/connection.h"
@@ -43,7 +44,9 @@ Connection::Started Connection::StartStatement(const planner::ParsedStatement& s
       return started;
     }
     CatalogContext context{shared_, settings_, user_, database_, pid_};
-    if (std::optional<WireResult> answer = AnswerCatalogQuery(stmt, text, context)) {
+    // pg_dump's `SELECT pg_catalog.setval(...)` names pg_catalog but reads no catalog.
+    if (std::optional<WireResult> answer = planner::IsSetvalSelect(stmt.node) ? std::nullopt
+                                                                                : AnswerCatalogQuery(stmt, text, context)) {
       started.done = std::move(*answer);
       return started;
     }
@@ -347,7 +350,9 @@ std::optional<std::vector<WireColumn>> Connection::DescribeColumns(const Prepare
   if (std::optional<WireResult> local = RunLocalDescribe(stmt)) return local->columns;
   CatalogContext context{shared_, settings_, user_, database_, pid_};
   if (IsCatalogQuery(stmt, text)) {
-    if (std::optional<WireResult> answer = AnswerCatalogQuery(stmt, text, context)) {
+    // pg_dump's `SELECT pg_catalog.setval(...)` names pg_catalog but reads no catalog.
+    if (std::optional<WireResult> answer = planner::IsSetvalSelect(stmt.node) ? std::nullopt
+                                                                                : AnswerCatalogQuery(stmt, text, context)) {
       if (answer->error) throw planner::SqlError(answer->error->sqlstate, answer->error->message);
       return answer->columns;
     }

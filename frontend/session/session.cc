@@ -27,6 +27,7 @@ extern "C" {
 #include "planner/exec/copy.h"
 #include "planner/exec/ad_hoc_dml.h"
 #include "planner/exec/ddl.h"
+#include "planner/exec/sequence_setval.h"
 #include "planner/exec/select_exec.h"
 #include "planner/exec/insert_select.h"
 #include "planner/exec/create_table_as.h"
@@ -89,6 +90,15 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
   StatementResult result;
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT: {
+      if (planner::IsSetvalSelect(stmt)) {
+        // Between epochs and, with a data directory, logged as DDL is (replay runs it again).
+        std::unique_lock<std::mutex> changes;
+        if (durable_) changes = durable_->LockChanges();
+        result.rows = planner::RunSetval(stmt->select_stmt, *catalog_, *engine_);
+        if (durable_) durable_->LogDdl(parsed.text);
+        result.tag = "SELECT 1";
+        return result;
+      }
       if (stmt->select_stmt->into_clause) {
         // SELECT ... INTO name: CREATE TABLE name AS the same SELECT.
         PgQuery__SelectStmt query = *stmt->select_stmt;
@@ -454,7 +464,8 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
         stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT || stmt->node_case == PG_QUERY__NODE__NODE_DO_STMT ||
         stmt->node_case == PG_QUERY__NODE__NODE_TRUNCATE_STMT || select_writes)
       return SubmitDml(parsed, text);
-    if (defer_queries && stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && !stmt->select_stmt->into_clause)
+    if (defer_queries && stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && !stmt->select_stmt->into_clause &&
+        !planner::IsSetvalSelect(stmt))
       if (std::optional<PendingResult> query = StartQuery(parsed, text)) return std::move(*query);
     // Anything else sees (or changes) the state after every call submitted before it.
     engine_->Drain();
@@ -521,6 +532,7 @@ std::optional<std::vector<planner::ResultColumn>> Session::DescribeStatement(con
   }
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT: {
+      if (planner::IsSetvalSelect(stmt)) return planner::SetvalColumns(stmt->select_stmt);
       std::vector<planner::ResultColumn> columns;
       if (planner::NeedsQueryPlanner(stmt->select_stmt, *catalog_)) {
         planner::QueryPlan plan = planner::PlanQuery(stmt->select_stmt, *catalog_, TableEstimator());

@@ -18,6 +18,7 @@ extern "C" {
 #include "planner/exec/ad_hoc_dml.h"
 #include "planner/expr/datetime_builtins.h"
 #include "planner/exec/copy.h"
+#include "planner/exec/sequence_setval.h"
 #include "planner/parser/parse_tree.h"
 #include "planner/types/sql_error.h"
 
@@ -200,7 +201,10 @@ bool Session::IsBlockStep(const PgQuery__Node* stmt) const {
     case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
     case PG_QUERY__NODE__NODE_DO_STMT:
     case PG_QUERY__NODE__NODE_CALL_STMT: return true;
-    case PG_QUERY__NODE__NODE_SELECT_STMT: break;
+    case PG_QUERY__NODE__NODE_SELECT_STMT:
+      // setval is never rolled back (as in PostgreSQL): it runs at once, between epochs.
+      if (planner::IsSetvalSelect(stmt)) return false;
+      break;
     default: return false;
   }
   // A query of the tables (or views of them), or one that calls user functions or

@@ -116,6 +116,23 @@ TEST(Durability, SerialValuesAndDefaultNowReplayAsWritten) {
   EXPECT_EQ(Q(s, "insert into notes (body) values ('d') returning id"), "4");
 }
 
+TEST(Durability, SetvalIsLoggedAndReplayedInItsPlace) {
+  // pg_dump's setval: logged like DDL, between the epochs before and after it, so replay
+  // restores the position the next life draws from, and the draws logged before it.
+  TempDir dir;
+  {
+    Session s(Durable(dir.path()));
+    ASSERT_EQ(Q(s, "create table t (id serial primary key, v text)"), "CREATE TABLE");
+    ASSERT_EQ(Q(s, "insert into t (v) values ('a') returning id"), "1");
+    ASSERT_EQ(Q(s, "select pg_catalog.setval('public.t_id_seq', 41, true)"), "41");
+    ASSERT_EQ(Q(s, "insert into t (v) values ('b') returning id"), "42");
+    ASSERT_EQ(Q(s, "select setval('t_id_seq', 100, false)"), "100");
+  }
+  Session s(Durable(dir.path()));
+  EXPECT_EQ(Q(s, "select id, v from t order by id"), "1|a\n42|b");
+  EXPECT_EQ(Q(s, "insert into t (v) values ('c') returning id"), "100");
+}
+
 TEST(Durability, RandomValuesReplayAsDrawnWhateverTheWorkersAndJit) {
   // random() is seeded per call at sequencing and the seed logged with the input: a
   // replay by another engine (one worker, compiled procedures where the first life

@@ -1,0 +1,159 @@
+#include "planner/exec/sequence_setval.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <string>
+#include <string_view>
+
+#include "planner/parser/qualified_name.h"
+#include "planner/types/sql_error.h"
+
+namespace caracal::planner {
+
+namespace {
+
+// The setval call a target is, or null.
+const PgQuery__FuncCall* SetvalCall(const PgQuery__Node* target) {
+  if (target == nullptr || target->node_case != PG_QUERY__NODE__NODE_RES_TARGET) return nullptr;
+  const PgQuery__Node* val = target->res_target->val;
+  if (val == nullptr || val->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return nullptr;
+  const PgQuery__FuncCall* call = val->func_call;
+  const size_t n = call->n_funcname;
+  if (n == 0 || n > 2) return nullptr;
+  auto part = [&](size_t i) -> std::string_view {
+    const PgQuery__Node* p = call->funcname[i];
+    return p->node_case == PG_QUERY__NODE__NODE_STRING ? std::string_view(p->string->sval) : std::string_view();
+  };
+  if (part(n - 1) != "setval") return nullptr;
+  if (n == 2 && part(0) != "pg_catalog") return nullptr;
+  return call;
+}
+
+[[noreturn]] void NotConstant(int position) {
+  throw SqlError(sqlstate::kFeatureNotSupported,
+                 fmt::format("setval() here takes constants only (argument {})", position))
+      .WithHint("Write the sequence name, the value and is_called as literals, as pg_dump does.");
+}
+
+// A constant argument, under any casts ('s'::regclass, 42::bigint).
+const PgQuery__AConst* Constant(const PgQuery__Node* arg, int position) {
+  while (arg != nullptr && arg->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) arg = arg->type_cast->arg;
+  if (arg == nullptr || arg->node_case != PG_QUERY__NODE__NODE_A_CONST || arg->a_const->isnull) NotConstant(position);
+  return arg->a_const;
+}
+
+int64_t IntArgument(const PgQuery__Node* arg) {
+  bool negative = false;
+  // -5 parses as the unary minus of 5.
+  if (arg != nullptr && arg->node_case == PG_QUERY__NODE__NODE_A_EXPR && arg->a_expr->lexpr == nullptr &&
+      arg->a_expr->n_name == 1 && arg->a_expr->name[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+      std::string_view(arg->a_expr->name[0]->string->sval) == "-") {
+    negative = true;
+    arg = arg->a_expr->rexpr;
+  }
+  const PgQuery__AConst* c = Constant(arg, 2);
+  int64_t v = 0;
+  try {
+    switch (c->val_case) {
+      case PG_QUERY__A__CONST__VAL_IVAL: v = c->ival->ival; break;
+      case PG_QUERY__A__CONST__VAL_FVAL: v = std::stoll(c->fval->fval); break;  // beyond int32
+      case PG_QUERY__A__CONST__VAL_SVAL: v = std::stoll(c->sval->sval); break;
+      default: NotConstant(2);
+    }
+  } catch (const std::logic_error&) {
+    throw SqlError(sqlstate::kNumericOutOfRange, "setval(): the value is out of range for type bigint");
+  }
+  return negative ? -v : v;
+}
+
+bool BoolArgument(const PgQuery__Node* arg) {
+  const PgQuery__AConst* c = Constant(arg, 3);
+  if (c->val_case == PG_QUERY__A__CONST__VAL_BOOLVAL) return c->boolval->boolval;
+  if (c->val_case == PG_QUERY__A__CONST__VAL_SVAL) {
+    const std::string_view s = c->sval->sval;
+    if (s == "t" || s == "true" || s == "on" || s == "1") return true;
+    if (s == "f" || s == "false" || s == "off" || s == "0") return false;
+  }
+  NotConstant(3);
+}
+
+}  // namespace
+
+bool IsSetvalSelect(const PgQuery__Node* stmt) {
+  if (stmt == nullptr || stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return false;
+  const PgQuery__SelectStmt* s = stmt->select_stmt;
+  if (s->n_target_list == 0) return false;
+  for (size_t i = 0; i < s->n_target_list; ++i)
+    if (SetvalCall(s->target_list[i]) == nullptr) return false;
+  return true;
+}
+
+std::vector<ResultColumn> SetvalColumns(const PgQuery__SelectStmt* select) {
+  std::vector<ResultColumn> columns;
+  for (size_t i = 0; i < select->n_target_list; ++i) {
+    const char* alias = select->target_list[i]->res_target->name;
+    columns.push_back({alias != nullptr && *alias != '\0' ? alias : "setval", SqlType::Of(TypeId::kInt8)});
+  }
+  return columns;
+}
+
+ResultSet RunSetval(const PgQuery__SelectStmt* select, const Catalog& catalog, engine::Engine& engine) {
+  if (select->n_from_clause > 0 || select->where_clause != nullptr || select->n_group_clause > 0 ||
+      select->having_clause != nullptr || select->with_clause != nullptr || select->into_clause != nullptr ||
+      select->n_sort_clause > 0 || select->limit_count != nullptr || select->limit_offset != nullptr ||
+      select->n_distinct_clause > 0 || select->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
+    throw SqlError(sqlstate::kFeatureNotSupported, "setval() is supported only alone in a SELECT, as pg_dump writes it");
+  struct Change {
+    std::string sql_name;
+    std::string engine_name;
+    int64_t value;
+    bool is_called;
+  };
+  std::vector<Change> changes;
+  for (size_t i = 0; i < select->n_target_list; ++i) {
+    const PgQuery__FuncCall* call = SetvalCall(select->target_list[i]);
+    if (call->n_args != 2 && call->n_args != 3)
+      throw SqlError(sqlstate::kUndefinedFunction,
+                     fmt::format("function setval with {} arguments does not exist", call->n_args))
+          .WithHint("setval(regclass, bigint [, boolean])");
+    const PgQuery__AConst* name = Constant(call->args[0], 1);
+    if (name->val_case != PG_QUERY__A__CONST__VAL_SVAL) NotConstant(1);
+    const RelationText relation = RelationNameFromText(name->sval->sval);
+    const SequenceInfo* seq = relation.in_pg_catalog ? nullptr : catalog.FindSequence(relation.name);
+    if (seq == nullptr)
+      throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", relation.display),
+                     name->location);
+    changes.push_back({seq->name, seq->engine_name, IntArgument(call->args[1]), call->n_args == 3 ? BoolArgument(call->args[2]) : true});
+  }
+  engine.RunExclusive([&] {
+    engine::Sequences& sequences = engine.database().sequences();
+    const std::vector<engine::SequenceState> states = sequences.States();
+    std::vector<engine::SequenceState> updated;  // all checked before any is set
+    for (const Change& c : changes)
+      for (const engine::SequenceState& s : states) {
+        if (s.name != c.engine_name) continue;
+        // PostgreSQL's default bounds (no MINVALUE / MAXVALUE here): 1 .. 2^63-1 going up,
+        // -2^63 .. -1 going down.
+        const int64_t lo = s.increment > 0 ? 1 : std::numeric_limits<int64_t>::min();
+        const int64_t hi = s.increment > 0 ? std::numeric_limits<int64_t>::max() : -1;
+        if (c.value < lo || c.value > hi)
+          throw SqlError(sqlstate::kNumericOutOfRange,
+                         fmt::format("setval: value {} is out of bounds for sequence \"{}\" ({}..{})", c.value,
+                                     c.sql_name, lo, hi));
+        engine::SequenceState next = s;
+        next.last = c.value;
+        next.next = c.is_called ? c.value + s.increment : c.value;
+        updated.push_back(std::move(next));
+      }
+    for (const engine::SequenceState& s : updated) sequences.Restore(s);
+  });
+  ResultSet out;
+  out.columns = SetvalColumns(select);
+  std::vector<std::optional<std::string>> row;
+  for (const Change& c : changes) row.emplace_back(std::to_string(c.value));
+  out.rows.push_back(std::move(row));
+  return out;
+}
+
+}  // namespace caracal::planner
