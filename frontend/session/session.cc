@@ -286,34 +286,41 @@ StatementResult Session::RunCreateTableAs(const PgQuery__SelectStmt* query, cons
   return result;
 }
 
-StatementResult Session::RunSetting(const PgQuery__Node* stmt) {
+StatementResult Session::RunSetting(const PgQuery__Node* stmt, bool in_block) {
   StatementResult result;
   if (stmt->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT) {
     result.rows = ExecuteShow(stmt->variable_show_stmt, settings_);
     result.tag = "SHOW";
     return result;
   }
-  const std::string sync = settings_.Get("caracal.synchronous_commit");
-  const std::string interval = settings_.Get("caracal.checkpoint_interval_s");
-  const std::string log_mb = settings_.Get("caracal.checkpoint_log_mb");
-  SetOutcome outcome = ExecuteSet(stmt->variable_set_stmt, settings_);
+  const SettingsSnapshot before = TakeSettingsSnapshot();
+  SetOutcome outcome = ExecuteSet(stmt->variable_set_stmt, settings_, in_block);
   result.tag = outcome.tag;
+  for (std::string& w : outcome.warnings) result.notices.push_back("WARNING:" + w);
+  ApplySettings(before);
+  return result;
+}
+
+Session::SettingsSnapshot Session::TakeSettingsSnapshot() const {
+  return {settings_.Get("caracal.synchronous_commit"), settings_.Get("caracal.checkpoint_interval_s"),
+          settings_.Get("caracal.checkpoint_log_mb")};
+}
+
+void Session::ApplySettings(const SettingsSnapshot& before) {
   // Durability settings act at once on the data directory (only those that changed: the
   // session may have opened it with a finer interval than whole seconds).
   if (durable_) {
-    if (settings_.Get("caracal.synchronous_commit") != sync)
+    if (settings_.Get("caracal.synchronous_commit") != before.synchronous_commit)
       durable_->set_synchronous_commit(settings_.GetBool("caracal.synchronous_commit"));
-    if (settings_.Get("caracal.checkpoint_interval_s") != interval)
+    if (settings_.Get("caracal.checkpoint_interval_s") != before.checkpoint_interval_s)
       durable_->set_checkpoint_interval_s(std::stod(settings_.Get("caracal.checkpoint_interval_s")));
-    if (settings_.Get("caracal.checkpoint_log_mb") != log_mb)
+    if (settings_.Get("caracal.checkpoint_log_mb") != before.checkpoint_log_mb)
       durable_->set_checkpoint_log_bytes(std::stoull(settings_.Get("caracal.checkpoint_log_mb")) << 20);
   }
-  for (std::string& w : outcome.warnings) result.notices.push_back("WARNING:" + w);
   procedures_->set_jit(settings_.Get("caracal.jit") == "on");
   const engine::EngineOptions& want = settings_.engine_options();
   const engine::EngineOptions& have = engine_->options();
   if (want != have) Reconfigure(want);
-  return result;
 }
 
 void Session::Reconfigure(const engine::EngineOptions& options) {

@@ -244,7 +244,17 @@ class Session {
   PendingResult SubmitDml(const planner::ParsedStatement& stmt, const std::string& text);
 
   // SET / SHOW / RESET (VariableSetStmt / VariableShowStmt).
-  StatementResult RunSetting(const ::PgQuery__Node* stmt);
+  StatementResult RunSetting(const ::PgQuery__Node* stmt, bool in_block = false);
+  // The settings whose change acts on the data directory, as they were before a change;
+  // ApplySettings makes a change of settings_ take effect (data directory, JIT, engine).
+  struct SettingsSnapshot {
+    std::string synchronous_commit, checkpoint_interval_s, checkpoint_log_mb;
+  };
+  SettingsSnapshot TakeSettingsSnapshot() const;
+  void ApplySettings(const SettingsSnapshot& before);
+  // SET / RESET inside a block, and what the block's end restores (PostgreSQL's rules).
+  StatementResult SetInBlock(const ::PgQuery__Node* stmt, TransactionBlock& block);
+  void EndBlockSettings(TransactionBlock& block, bool committed);
   // StartStatement's deferred SELECT; nullopt for one that runs at once (a system view's).
   std::optional<PendingResult> StartQuery(const planner::ParsedStatement& stmt, const std::string& text);
   // Drains the engine and starts a new one over the same database with `options`

@@ -48,6 +48,8 @@ void TransactionBlock::Reset() {
   steps_.clear();
   savepoints_.clear();
   pending_.reset();
+  settings_at_start_.reset();
+  local_restore_.clear();
   if (whole_ && !whole_->submitted) {
     // Never run (the message ended early): its statements' results say so.
     engine::TxnResult none;
@@ -257,6 +259,9 @@ PendingResult Session::StartInBlock(const planner::ParsedStatement& parsed, cons
           if (stmt->select_stmt->into_clause) throw NotInBlock("SELECT ... INTO a new table");
           break;
         case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
+          if (stmt->variable_set_stmt->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_SET_MULTI)
+            return PendingResult(SetInBlock(stmt, block));
+          break;
         case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
         case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
         case PG_QUERY__NODE__NODE_PREPARE_STMT:
@@ -313,15 +318,20 @@ StatementResult Session::RunTransactionStatement(const PgQuery__TransactionStmt*
       if (stmt->chain) throw planner::NotSupported("COMMIT AND CHAIN");
       if (block.status_ == Status::kIdle) return Warned("COMMIT", "there is no transaction in progress");
       if (block.status_ == Status::kFailed) {
+        EndBlockSettings(block, false);
         block.Reset();
         return Tagged("ROLLBACK");
       }
+      // SET LOCAL ends here whatever becomes of the COMMIT (a COMMIT that then fails
+      // with 40001 keeps the block's plain SETs: not PostgreSQL's behaviour).
+      EndBlockSettings(block, true);
       commit = CommitBlock(block);
       return {};
     }
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK: {
       if (stmt->chain) throw planner::NotSupported("ROLLBACK AND CHAIN");
       if (block.status_ == Status::kIdle) return Warned("ROLLBACK", "there is no transaction in progress");
+      EndBlockSettings(block, false);
       block.Reset();  // nothing was written: every try aborted
       return Tagged("ROLLBACK");
     }
@@ -551,6 +561,40 @@ std::optional<PendingResult> Session::EndImplicitBlock(TransactionBlock& block, 
     return std::nullopt;
   }
   return CommitBlock(block);
+}
+
+StatementResult Session::SetInBlock(const PgQuery__Node* stmt, TransactionBlock& block) {
+  const PgQuery__VariableSetStmt* set = stmt->variable_set_stmt;
+  const std::string name = set->name ? set->name : "";
+  std::optional<std::string> previous;
+  if (set->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL) previous = settings_.Get(name);  // throws if unknown
+  if (!block.settings_at_start_) block.settings_at_start_ = settings_;
+  StatementResult done = RunSetting(stmt, true);
+  if (set->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL)
+    block.local_restore_.clear();
+  else if (set->is_local)
+    block.local_restore_.try_emplace(name, *previous);
+  else
+    block.local_restore_.erase(name);
+  return done;
+}
+
+void Session::EndBlockSettings(TransactionBlock& block, bool committed) {
+  if (!block.settings_at_start_) return;
+  std::vector<std::pair<std::string, std::string>> restore;
+  if (committed) {
+    restore.assign(block.local_restore_.begin(), block.local_restore_.end());
+  } else {
+    const planner::ResultSet then = block.settings_at_start_->ShowAll(), now = settings_.ShowAll();
+    for (size_t i = 0; i < then.rows.size() && i < now.rows.size(); ++i)
+      if (then.rows[i][1] != now.rows[i][1]) restore.emplace_back(*then.rows[i][0], then.rows[i][1].value_or(""));
+  }
+  block.settings_at_start_.reset();
+  block.local_restore_.clear();
+  if (restore.empty()) return;
+  const SettingsSnapshot before = TakeSettingsSnapshot();
+  for (const auto& [name, value] : restore) settings_.Set(name, std::vector<std::string>{value});
+  ApplySettings(before);
 }
 
 std::optional<PendingResult> Session::RunWholeBlock(TransactionBlock& block, bool failed) {

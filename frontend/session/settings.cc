@@ -468,9 +468,9 @@ void CheckTransactionModes(PgQuery__Node* const* modes, size_t n) {
   }
 }
 
-SetOutcome ExecuteSet(const PgQuery__VariableSetStmt* stmt, Settings& settings) {
+SetOutcome ExecuteSet(const PgQuery__VariableSetStmt* stmt, Settings& settings, bool in_block) {
   SetOutcome out;
-  if (stmt->is_local) {
+  if (stmt->is_local && !in_block) {
     // Outside a transaction block SET LOCAL has no effect (PostgreSQL warns the same way).
     out.warnings.push_back("SET LOCAL can only be used in transaction blocks");
     out.tag = "SET";

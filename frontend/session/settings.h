@@ -67,13 +67,14 @@ class Settings {
 // is served as SERIALIZABLE), READ WRITE, [NOT] DEFERRABLE; READ ONLY is 0A000.
 void CheckTransactionModes(PgQuery__Node* const* modes, size_t n);
 
-// ExecuteSet returns the command tag ("SET" or "RESET") and a WARNING for SET LOCAL
-// (there are no transaction blocks), as PostgreSQL gives outside one.
+// ExecuteSet returns the command tag ("SET" or "RESET"). SET LOCAL acts as SET inside a
+// transaction block (`in_block`: the block restores it when it ends); outside one it
+// changes nothing and gives PostgreSQL's WARNING.
 struct SetOutcome {
   std::string tag;
   std::vector<std::string> warnings;
 };
-SetOutcome ExecuteSet(const PgQuery__VariableSetStmt* stmt, Settings& settings);
+SetOutcome ExecuteSet(const PgQuery__VariableSetStmt* stmt, Settings& settings, bool in_block = false);
 planner::ResultSet ExecuteShow(const PgQuery__VariableShowStmt* stmt, const Settings& settings);
 
 }  // namespace caracal::frontend

@@ -11,12 +11,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/procedure/block_procedure.h"
+#include "frontend/session/settings.h"
 
 namespace caracal::frontend {
 
@@ -55,6 +57,11 @@ class TransactionBlock {
   std::vector<Savepoint> savepoints_;
   std::shared_ptr<PendingTry> pending_;
   std::shared_ptr<WholeRun> whole_;  // set: an implicit block, run once when it ends
+  // SET inside the block (PostgreSQL's rules): the settings as the block's first SET
+  // found them, restored if it rolls back; the values SET LOCAL replaced, restored when
+  // it ends either way.
+  std::optional<Settings> settings_at_start_;
+  std::map<std::string, std::string> local_restore_;
   // How many transactions this client submitted that have not completed yet (a client
   // that pipelines has some): a try may read the last committed snapshot only when
   // none is in flight, or it would miss the client's own earlier statements.
