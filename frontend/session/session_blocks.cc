@@ -65,7 +65,6 @@ namespace {
 
 constexpr std::string_view kBlockPrefix = "block:";
 
-
 std::shared_ptr<const engine::Procedure> Unowned(const engine::Procedure* p) {
   return std::shared_ptr<const engine::Procedure>(p, [](const engine::Procedure*) {});
 }
