@@ -602,9 +602,11 @@ void Session::SubmitToEngine(engine::TxnRequest request, TransactionBlock* clien
   if (client != nullptr) {
     std::shared_ptr<std::atomic<int>> in_flight = client->in_flight_;
     in_flight->fetch_add(1, std::memory_order_relaxed);
+    // Counted out before the client can see the result: the epoch has committed, so a
+    // snapshot the client's next statement takes holds this transaction.
     request.on_done = [in_flight, done = std::move(request.on_done)](engine::TxnResult&& r) {
-      if (done) done(std::move(r));
       in_flight->fetch_sub(1, std::memory_order_release);
+      if (done) done(std::move(r));
     };
   }
   engine_->Submit(std::move(request));
