@@ -33,17 +33,13 @@ bool WaitFor(int fd, short events, Clock::time_point deadline) {
 }  // namespace
 
 Socket::Read Socket::Fill(Clock::time_point deadline) {
-  constexpr size_t kChunk = 16384;
-  if (in_at_ == in_.size()) {
-    in_.clear();
-    in_at_ = 0;
-  }
+  in_at_ = in_end_ = 0;
   for (;;) {
-    const size_t had = in_.size();
-    in_.resize(had + kChunk);
-    ssize_t r = ::recv(fd_, in_.data() + had, kChunk, MSG_DONTWAIT);
-    in_.resize(had + static_cast<size_t>(std::max<ssize_t>(r, 0)));
-    if (r > 0) return Read::kOk;
+    ssize_t r = ::recv(fd_, in_.data(), in_.size(), MSG_DONTWAIT);
+    if (r > 0) {
+      in_end_ = static_cast<size_t>(r);
+      return Read::kOk;
+    }
     if (r == 0) return Read::kClosed;
     if (errno == EINTR) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) return Read::kClosed;
@@ -53,12 +49,12 @@ Socket::Read Socket::Fill(Clock::time_point deadline) {
 
 Socket::Read Socket::ReadExact(std::string& out, size_t n, Clock::time_point deadline) {
   while (n > 0) {
-    if (in_at_ == in_.size()) {
+    if (in_at_ == in_end_) {
       Read r = Fill(deadline);
       if (r != Read::kOk) return r;
     }
-    const size_t take = std::min(n, in_.size() - in_at_);
-    out.append(in_, in_at_, take);
+    const size_t take = std::min(n, in_end_ - in_at_);
+    out.append(in_.data() + in_at_, take);
     in_at_ += take;
     n -= take;
   }

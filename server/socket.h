@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace caracal::server {
 
@@ -16,7 +17,10 @@ class Socket {
  public:
   explicit Socket(int fd) : fd_(fd) {}
   ~Socket();
-  Socket(Socket&& other) noexcept : fd_(other.fd_), in_(std::move(other.in_)), in_at_(other.in_at_) { other.fd_ = -1; }
+  Socket(Socket&& other) noexcept
+      : fd_(other.fd_), in_(std::move(other.in_)), in_at_(other.in_at_), in_end_(other.in_end_) {
+    other.fd_ = -1;
+  }
   Socket& operator=(Socket&&) = delete;
   Socket(const Socket&) = delete;
 
@@ -34,12 +38,13 @@ class Socket {
   int fd() const { return fd_; }
 
  private:
-  // Fills in_ with what has arrived, waiting until `deadline` at most for something.
+  // Refills the (empty) buffer with what has arrived, waiting until `deadline` at most
+  // for something.
   Read Fill(Clock::time_point deadline);
 
   int fd_;
-  std::string in_;   // received, not yet read: in_[in_at_, size)
-  size_t in_at_ = 0;
+  std::vector<char> in_ = std::vector<char>(16384);  // received, not yet read: [in_at_, in_end_)
+  size_t in_at_ = 0, in_end_ = 0;
 };
 
 }  // namespace caracal::server

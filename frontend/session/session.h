@@ -212,6 +212,17 @@ class Session {
                                           std::optional<PendingResult>& commit);
   PendingResult TryStep(const planner::ParsedStatement& stmt, const std::string& text, TransactionBlock& block);
   PendingResult CommitBlock(TransactionBlock& block);
+  // The steps' procedures (bound again after DDL) and parts, in order.
+  struct BlockParts {
+    std::vector<std::shared_ptr<const engine::Procedure>> procedures;
+    std::vector<engine::BlockPart> parts;
+  };
+  BlockParts PartsOf(std::vector<TransactionBlock::Step>& steps);
+  // A run of `procedure` that writes nothing, on the last committed snapshot, when that
+  // is allowed (caracal.snapshot_tries, nothing of the client's in flight) and possible
+  // (engine/execution/snapshot_try.h); nullopt: submit it to the engine instead.
+  std::optional<engine::TxnResult> TryOnSnapshot(const TransactionBlock& block, const engine::Procedure& procedure,
+                                                 const engine::TxnInput& input);
   // EndImplicitBlock of a message known whole: its one run (BeginImplicitBlock).
   std::optional<PendingResult> RunWholeBlock(TransactionBlock& block, bool failed);
   // Waits for the block's pending try and records its outcome (once).

@@ -38,9 +38,8 @@ struct TransactionBlock::PendingTry {
 struct TransactionBlock::WholeRun {
   std::shared_ptr<std::promise<engine::TxnResult>> promise = std::make_shared<std::promise<engine::TxnResult>>();
   std::shared_future<engine::TxnResult> txn = promise->get_future().share();
-  // The run, once submitted (before the promise is kept).
+  // The run, once made (before the promise is kept); null: the block ended unrun.
   std::shared_ptr<const engine::BlockProcedure> procedure;
-  bool submitted = false;
 };
 
 void TransactionBlock::Reset() {
@@ -50,7 +49,7 @@ void TransactionBlock::Reset() {
   pending_.reset();
   settings_at_start_.reset();
   local_restore_.clear();
-  if (whole_ && !whole_->submitted) {
+  if (whole_ && !whole_->procedure) {
     // Never run (the message ended early): its statements' results say so.
     engine::TxnResult none;
     none.status = engine::TxnResult::Status::kAborted;
@@ -410,12 +409,7 @@ PendingResult Session::TryStep(const planner::ParsedStatement& parsed, const std
     shown.row_count = *rows;
     return PendingResult(CallResult(step.call, std::move(shown)));
   }
-  std::vector<std::shared_ptr<const engine::Procedure>> procedures;
-  std::vector<engine::BlockPart> parts;
-  for (TransactionBlock::Step& s : block.steps_) {
-    procedures.push_back(StepProcedure(s));
-    parts.push_back(s.part);
-  }
+  auto [procedures, parts] = PartsOf(block.steps_);
   procedures.push_back(step.procedure);
   engine::BlockPart fresh;
   fresh.input.args = step.call.args;
@@ -435,12 +429,9 @@ PendingResult Session::TryStep(const planner::ParsedStatement& parsed, const std
   engine::TxnRequest request;
   request.procedure = procedure.get();
   request.input = engine::BlockProcedure::EncodeInput(parts, block.timestamp_);
-  if (block.in_flight_->load(std::memory_order_acquire) == 0 && settings_.Get("caracal.snapshot_tries") == "on") {
-    // Shown from the last committed state at once; COMMIT validates what was shown.
-    engine::WorkerScratch scratch;
-    if (std::optional<engine::TxnResult> r = engine::RunOnSnapshot(*db_, *procedure, request.input, scratch))
-      return PendingResult(SettleTry(block, *pending, *r));
-  }
+  // Shown from the last committed state at once; COMMIT validates what was shown.
+  if (std::optional<engine::TxnResult> r = TryOnSnapshot(block, *procedure, request.input))
+    return PendingResult(SettleTry(block, *pending, *r));
   request.on_done = [promise, procedure](engine::TxnResult&& r) { promise->set_value(std::move(r)); };
   SubmitToEngine(std::move(request), &block);
   block.pending_ = pending;
@@ -507,12 +498,7 @@ PendingResult Session::CommitBlock(TransactionBlock& block) {
   const int64_t timestamp = block.timestamp_;
   block.Reset();
   if (steps.empty()) return PendingResult(Tagged("COMMIT"));
-  std::vector<std::shared_ptr<const engine::Procedure>> procedures;
-  std::vector<engine::BlockPart> parts;
-  for (TransactionBlock::Step& s : steps) {
-    procedures.push_back(StepProcedure(s));
-    parts.push_back(s.part);
-  }
+  auto [procedures, parts] = PartsOf(steps);
   auto procedure =
       std::make_shared<engine::BlockProcedure>(std::move(procedures), engine::BlockMode::kCommit, BlockIdentity(steps));
   auto promise = std::make_shared<std::promise<engine::TxnResult>>();
@@ -601,35 +587,51 @@ std::optional<PendingResult> Session::RunWholeBlock(TransactionBlock& block, boo
   const bool commit = !failed && block.status_ == TransactionBlock::Status::kInBlock;
   std::vector<TransactionBlock::Step> steps = std::move(block.steps_);
   const int64_t timestamp = block.timestamp_;
-  run->submitted = true;
-  block.Reset();
-  std::vector<std::shared_ptr<const engine::Procedure>> procedures;
+  std::shared_ptr<engine::BlockProcedure> procedure;
   std::vector<engine::BlockPart> parts;
-  for (TransactionBlock::Step& s : steps) {
-    procedures.push_back(StepProcedure(s));
-    parts.push_back(s.part);
+  try {
+    auto [procedures, step_parts] = PartsOf(steps);
+    parts = std::move(step_parts);
+    // Nothing of the message has been shown: no outcome to validate. A message that
+    // failed runs its statements before the failure only to show what they did.
+    procedure = std::make_shared<engine::BlockProcedure>(
+        std::move(procedures), commit ? engine::BlockMode::kCommit : engine::BlockMode::kTry,
+        commit ? BlockIdentity(steps) : std::string(engine::kBlockTryLogIdentity));
+  } catch (...) {
+    block.Reset();  // its statements' results say they were not run
+    throw;
   }
-  // Nothing of the message has been shown: no outcome to validate. A message that
-  // failed runs its statements before the failure only to show what they did.
-  auto procedure = std::make_shared<engine::BlockProcedure>(
-      std::move(procedures), commit ? engine::BlockMode::kCommit : engine::BlockMode::kTry,
-      commit ? BlockIdentity(steps) : std::string(engine::kBlockTryLogIdentity));
   run->procedure = procedure;
+  block.Reset();
   engine::TxnRequest request;
   request.procedure = procedure.get();
   request.input = engine::BlockProcedure::EncodeInput(parts, timestamp);
-  if (!commit && block.in_flight_->load(std::memory_order_acquire) == 0 &&
-      settings_.Get("caracal.snapshot_tries") == "on") {
-    engine::WorkerScratch scratch;
-    if (std::optional<engine::TxnResult> r = engine::RunOnSnapshot(*db_, *procedure, request.input, scratch)) {
+  if (!commit)
+    if (std::optional<engine::TxnResult> r = TryOnSnapshot(block, *procedure, request.input)) {
       run->promise->set_value(std::move(*r));
       return std::nullopt;
     }
-  }
   request.on_done = [run](engine::TxnResult&& r) { run->promise->set_value(std::move(r)); };
   SubmitToEngine(std::move(request), &block);
   if (!commit) return std::nullopt;
   return PendingResult(run->txn, CommitOutcome);
+}
+
+Session::BlockParts Session::PartsOf(std::vector<TransactionBlock::Step>& steps) {
+  BlockParts out;
+  for (TransactionBlock::Step& s : steps) {
+    out.procedures.push_back(StepProcedure(s));
+    out.parts.push_back(s.part);
+  }
+  return out;
+}
+
+std::optional<engine::TxnResult> Session::TryOnSnapshot(const TransactionBlock& block, const engine::Procedure& procedure,
+                                                        const engine::TxnInput& input) {
+  if (block.in_flight_->load(std::memory_order_acquire) != 0 || !settings_.GetBool("caracal.snapshot_tries"))
+    return std::nullopt;
+  engine::WorkerScratch scratch;
+  return engine::RunOnSnapshot(*db_, procedure, input, scratch);
 }
 
 std::string Session::BlockIdentity(const std::vector<TransactionBlock::Step>& steps) {
