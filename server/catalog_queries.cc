@@ -77,8 +77,8 @@ std::optional<Value> ServerFunction(const PgQuery__Node* n, CatalogContext& c) {
     bool missing_ok = arg(1) == std::optional<std::string>("true");
     std::string lower = *setting;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
-    if (c.settings.Handles(lower)) return Value{c.settings.Get(lower), oid::kText, "current_setting"};
     try {
+      if (c.settings.Handles(lower)) return Value{c.settings.Get(lower), oid::kText, "current_setting"};
       return Value{c.shared.With([&](frontend::Session& s) { return s.settings().Get(lower); }), oid::kText,
                    "current_setting"};
     } catch (const planner::SqlError&) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "planner/exec/prepared_statement.h"
+#include "planner/exec/setting_call.h"
 #include "planner/parser/parse_tree.h"
 #include "server/connection_settings.h"
 #include "server/parameters.h"
@@ -117,6 +118,8 @@ class Connection {
   // Statements answered by the connection itself: BEGIN/COMMIT/ROLLBACK, per-connection
   // SET/SHOW/RESET, DEALLOCATE, DISCARD (local_statements.cc).
   std::optional<WireResult> RunLocal(const planner::ParsedStatement& stmt, const std::string& text);
+  // SELECT set_config(...) / current_setting(...) alone (planner/exec/setting_call.h).
+  WireResult RunSettingCall(const planner::SettingCall& call);
   // COPY ... FROM STDIN: CopyInResponse, the client's CopyData up to CopyDone (CopyFail:
   // the COPY fails, 57014), then the COPY with that data, under the session's lock.
   WireResult RunCopyFromStdin(const planner::ParsedStatement& stmt, const std::string& text);

@@ -39,6 +39,10 @@ Connection::Started Connection::StartStatement(const planner::ParsedStatement& s
     return started;
   }
   try {
+    if (std::optional<planner::SettingCall> call = planner::AsSettingCall(stmt.node)) {
+      started.done = RunSettingCall(*call);
+      return started;
+    }
     if (std::optional<WireResult> local = RunLocal(stmt, text)) {
       started.done = std::move(*local);
       return started;

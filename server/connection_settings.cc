@@ -93,7 +93,27 @@ const ConnectionSettings::Entry* ConnectionSettings::Find(const std::string& nam
   return it == entries_.end() ? nullptr : &it->second;
 }
 
-bool ConnectionSettings::Handles(const std::string& name) const { return Find(name) != nullptr; }
+bool ConnectionSettings::IsPlaceholder(const std::string& name) {
+  const std::string key = Lower(name);
+  return key.find('.') != std::string::npos && key.rfind("caracal.", 0) != 0;
+}
+
+std::vector<std::string> ConnectionSettings::Placeholders() const {
+  std::vector<std::string> out;
+  for (const auto& [name, e] : entries_)
+    if (IsPlaceholder(name)) out.push_back(name);
+  return out;
+}
+
+bool ConnectionSettings::Handles(const std::string& name) const { return Find(name) != nullptr || IsPlaceholder(name); }
+
+ConnectionSettings::Entry* ConnectionSettings::FindOrAddPlaceholder(const std::string& name) {
+  if (Entry* e = Find(name)) return e;
+  if (!IsPlaceholder(name)) return nullptr;
+  // An application's own parameter (`SET app.user_id = 42`), kept as text for the rest
+  // of the connection, as PostgreSQL keeps a placeholder no extension claims.
+  return &entries_.emplace(Lower(name), Entry{Lower(name), "", "", false, false}).first->second;
+}
 
 std::string ConnectionSettings::CanonicalName(const std::string& name) const {
   const Entry* e = Find(name);
@@ -101,7 +121,7 @@ std::string ConnectionSettings::CanonicalName(const std::string& name) const {
 }
 
 bool ConnectionSettings::Set(const std::string& name, const std::string& raw) {
-  Entry* e = Find(name);
+  Entry* e = FindOrAddPlaceholder(name);
   if (!e) throw planner::SqlError("42704", fmt::format("unrecognized configuration parameter \"{}\"", Lower(name)));
   std::string value = raw;
   std::string key = Lower(name);
@@ -129,7 +149,7 @@ bool ConnectionSettings::Set(const std::string& name, const std::string& raw) {
 }
 
 bool ConnectionSettings::Reset(const std::string& name) {
-  Entry* e = Find(name);
+  Entry* e = FindOrAddPlaceholder(name);
   if (!e) throw planner::SqlError("42704", fmt::format("unrecognized configuration parameter \"{}\"", Lower(name)));
   e->value = e->reset_value;
   return e->reported;

@@ -20,7 +20,13 @@ class ConnectionSettings {
  public:
   ConnectionSettings();
 
-  // Whether `name` (any case) is a per-connection parameter.
+  // A name with a dot outside the engine's caracal. prefix: a custom parameter.
+  static bool IsPlaceholder(const std::string& name);
+  // Makes a placeholder exist (empty) if it does not yet.
+  void DeclarePlaceholder(const std::string& name) { FindOrAddPlaceholder(name); }
+  // The placeholders that exist, by lower-case name.
+  std::vector<std::string> Placeholders() const;
+  // Whether `name` (any case) is a per-connection parameter (placeholders are).
   bool Handles(const std::string& name) const;
   // The parameter's canonical spelling ("DateStyle"), for SHOW's column and ParameterStatus.
   std::string CanonicalName(const std::string& name) const;
@@ -48,6 +54,8 @@ class ConnectionSettings {
     bool reported = false;
   };
   Entry* Find(const std::string& name);
+  // Find, creating an empty placeholder entry for a placeholder name never set.
+  Entry* FindOrAddPlaceholder(const std::string& name);
   const Entry* Find(const std::string& name) const;
   std::map<std::string, Entry> entries_;  // by lower-case name
 };

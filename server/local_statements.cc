@@ -9,6 +9,9 @@ extern "C" {
 
 #include <fmt/format.h>
 
+#include "planner/exec/setting_call.h"
+#include "planner/parser/parse_tree.h"
+#include "planner/types/sql_error.h"
 #include "server/connection.h"
 #include "server/parameters.h"
 #include "server/pg_types.h"
@@ -60,9 +63,50 @@ ErrorFields Warning(const std::string& sqlstate, const std::string& message) {
 
 }  // namespace
 
+WireResult Connection::RunSettingCall(const planner::SettingCall& call) {
+  WireResult set;
+  if (call.kind == planner::SettingCall::Kind::kSetConfig && call.is_local &&
+      block_.status() == frontend::TransactionBlock::Status::kIdle) {
+    // For the statement's own transaction, which ends with it: nothing stays set (a
+    // placeholder comes to exist, empty), and no warning, unlike SET LOCAL.
+    if (ConnectionSettings::IsPlaceholder(call.name))
+      settings_.DeclarePlaceholder(call.name);
+    else if (IsPerConnection(settings_, call.name))
+      settings_.Get(call.name);
+    else
+      shared_.With([&](frontend::Session& s) { return s.settings().Get(call.name); });  // must exist
+    planner::ResultSet rs = planner::SettingCallResult(call, call.value);
+    return TextRows({rs.columns[0].name}, std::move(rs.rows), "SELECT 1");
+  }
+  if (call.kind == planner::SettingCall::Kind::kSetConfig) {
+    // As the SET it amounts to: per connection or the database's, kept or undone by a
+    // block as SET is.
+    const std::string text = planner::SetStatementText(call);
+    const planner::ParseTree tree = planner::ParseTree::Parse(text);
+    Started started = StartStatement(tree.statements().at(0), text);
+    set = Finish(started);
+    if (set.error) return set;
+  }
+  std::optional<std::string> value;
+  try {
+    value = IsPerConnection(settings_, call.name)
+                ? settings_.Get(call.name)
+                : shared_.With([&](frontend::Session& s) { return s.settings().Get(call.name); });
+  } catch (const planner::SqlError&) {
+    if (!call.missing_ok) throw;
+  }
+  planner::ResultSet rs = planner::SettingCallResult(call, value);
+  WireResult r = TextRows({rs.columns[0].name}, std::move(rs.rows), "SELECT 1");
+  r.notices = std::move(set.notices);
+  r.parameter_status = std::move(set.parameter_status);
+  return r;
+}
+
 std::optional<WireResult> Connection::RunLocalDescribe(const planner::ParsedStatement& stmt) {
   const PgQuery__Node* n = stmt.node;
   if (!n) return std::nullopt;
+  if (std::optional<planner::SettingCall> call = planner::AsSettingCall(n))
+    return TextRows({planner::SettingCallResult(*call, std::nullopt).columns[0].name}, {}, "SELECT 1");
   switch (n->node_case) {
     case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
       if (IsPerConnection(settings_, n->variable_show_stmt->name))
@@ -103,6 +147,8 @@ std::optional<WireResult> Connection::RunLocal(const planner::ParsedStatement& s
         default: break;
       }
       if (!IsPerConnection(settings_, name)) return std::nullopt;
+      if (s->n_args > 1 && ConnectionSettings::IsPlaceholder(name))
+        throw planner::SqlError("42601", fmt::format("SET {} takes only one argument", name));
       WireResult r = Tag(s->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
       if (s->is_local && block_.status() == frontend::TransactionBlock::Status::kIdle) {
         // As in PostgreSQL: a warning, and nothing changes.
@@ -210,9 +256,13 @@ void Connection::NoteSettingInBlock(const std::string& canonical, bool local) {
 
 void Connection::EndBlockSettings(bool committed, WireResult& r) {
   const std::vector<std::pair<std::string, std::string>> before = settings_.Reported();
-  if (!committed)
-    settings_ = *settings_at_block_start_;
-  else
+  if (!committed) {
+    // Parameters go back to their values at BEGIN; placeholders the block created stay,
+    // empty, as PostgreSQL's do.
+    ConnectionSettings restored = *settings_at_block_start_;
+    for (const std::string& name : settings_.Placeholders()) restored.DeclarePlaceholder(name);
+    settings_ = std::move(restored);
+  } else
     for (const auto& [name, value] : local_restore_) settings_.Set(name, value);
   settings_at_block_start_.reset();
   local_restore_.clear();

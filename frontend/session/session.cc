@@ -28,6 +28,7 @@ extern "C" {
 #include "planner/exec/ad_hoc_dml.h"
 #include "planner/exec/ddl.h"
 #include "planner/exec/sequence_setval.h"
+#include "planner/exec/setting_call.h"
 #include "planner/exec/select_exec.h"
 #include "planner/exec/insert_select.h"
 #include "planner/exec/create_table_as.h"
@@ -445,6 +446,8 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
                                           ? std::optional<int64_t>(client_block.timestamp_)
                                           : std::nullopt);
   try {
+    if (std::optional<planner::SettingCall> call = planner::AsSettingCall(parsed.node))
+      return PendingResult(RunSettingCall(*call, client_block));
     if (client_block.status() != TransactionBlock::Status::kIdle ||
         (parsed.node != nullptr && parsed.node->node_case == PG_QUERY__NODE__NODE_TRANSACTION_STMT))
       return StartInBlock(parsed, text, client_block);
@@ -525,8 +528,43 @@ PendingResult Session::RunPreparedStatementCommand(const planner::ParsedStatemen
   }
 }
 
+StatementResult Session::RunSettingCall(const planner::SettingCall& call, TransactionBlock& block) {
+  StatementResult result;
+  if (call.kind == planner::SettingCall::Kind::kSetConfig && call.is_local &&
+      block.status() == TransactionBlock::Status::kIdle) {
+    // For the statement's own transaction, which ends with it: nothing stays set (a
+    // placeholder comes to exist, empty), and no warning, unlike SET LOCAL.
+    if (settings_.IsPlaceholder(call.name))
+      settings_.DeclarePlaceholder(call.name);
+    else
+      settings_.Get(call.name);  // must exist
+    result.rows = planner::SettingCallResult(call, call.value);
+    result.tag = "SELECT 1";
+    return result;
+  }
+  if (call.kind == planner::SettingCall::Kind::kSetConfig) {
+    // As the SET it amounts to, so that a block keeps or undoes it by SET's rules.
+    const std::string text = planner::SetStatementText(call);
+    const planner::ParseTree tree = planner::ParseTree::Parse(text);
+    StatementResult set = StartStatement(tree.statements().at(0), text, false, &block).Get();
+    if (set.error) return set;
+    result.notices = std::move(set.notices);
+  }
+  std::optional<std::string> value;
+  try {
+    value = settings_.Get(call.name);
+  } catch (const planner::SqlError&) {
+    if (!call.missing_ok) throw;
+  }
+  result.rows = planner::SettingCallResult(call, value);
+  result.tag = "SELECT 1";
+  return result;
+}
+
 std::optional<std::vector<planner::ResultColumn>> Session::DescribeStatement(const planner::ParsedStatement& parsed) {
   const PgQuery__Node* stmt = parsed.node;
+  if (std::optional<planner::SettingCall> call = planner::AsSettingCall(stmt))
+    return planner::SettingCallResult(*call, std::nullopt).columns;
   auto run = [&]() -> std::optional<std::vector<planner::ResultColumn>> {
     StatementResult r = parsed.extension != planner::Extension::kNone ? RunExtension(parsed) : RunStatement(parsed);
     if (!r.rows) return std::nullopt;

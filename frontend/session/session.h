@@ -27,6 +27,7 @@
 #include "planner/binder/query_block.h"
 #include "planner/exec/copy.h"
 #include "planner/exec/prepared_statement.h"
+#include "planner/exec/setting_call.h"
 #include "planner/types/result_set.h"
 #include "planner/types/sql_error.h"
 #include "frontend/session/settings.h"
@@ -256,6 +257,8 @@ class Session {
 
   // SET / SHOW / RESET (VariableSetStmt / VariableShowStmt).
   StatementResult RunSetting(const ::PgQuery__Node* stmt, bool in_block = false);
+  // SELECT set_config(...) / current_setting(...) alone (planner/exec/setting_call.h).
+  StatementResult RunSettingCall(const planner::SettingCall& call, TransactionBlock& block);
   // The settings whose change acts on the data directory, as they were before a change;
   // ApplySettings makes a change of settings_ take effect (data directory, JIT, engine).
   struct SettingsSnapshot {

@@ -552,7 +552,15 @@ StatementResult Session::SetInBlock(const PgQuery__Node* stmt, TransactionBlock&
   const PgQuery__VariableSetStmt* set = stmt->variable_set_stmt;
   const std::string name = set->name ? set->name : "";
   std::optional<std::string> previous;
-  if (set->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL) previous = settings_.Get(name);  // throws if unknown
+  if (set->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL)  // throws if unknown
+    previous = settings_.IsPlaceholder(name) ? std::string() : settings_.Get(name);
+  if (previous && settings_.IsPlaceholder(name)) {
+    try {
+      previous = settings_.Get(name);
+    } catch (const planner::SqlError&) {
+      // A placeholder the block creates: it ends empty, as PostgreSQL's does.
+    }
+  }
   if (!block.settings_at_start_) block.settings_at_start_ = settings_;
   StatementResult done = RunSetting(stmt, true);
   if (set->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL)
@@ -573,6 +581,11 @@ void Session::EndBlockSettings(TransactionBlock& block, bool committed) {
     const planner::ResultSet then = block.settings_at_start_->ShowAll(), now = settings_.ShowAll();
     for (size_t i = 0; i < then.rows.size() && i < now.rows.size(); ++i)
       if (then.rows[i][1] != now.rows[i][1]) restore.emplace_back(*then.rows[i][0], then.rows[i][1].value_or(""));
+    for (const auto& [name, value] : settings_.placeholders()) {
+      auto it = block.settings_at_start_->placeholders().find(name);
+      const std::string start = it == block.settings_at_start_->placeholders().end() ? "" : it->second;
+      if (start != value) restore.emplace_back(name, start);
+    }
   }
   block.settings_at_start_.reset();
   block.local_restore_.clear();

@@ -376,7 +376,22 @@ void Settings::Store(const Parameter& p, const std::string& value) {
   if (p.set) p.set(engine_, value);
 }
 
+bool Settings::IsPlaceholder(const std::string& raw) const {
+  const std::string name = Lower(raw);
+  return name.find('.') != std::string::npos && name.rfind("caracal.", 0) != 0 && !Registry().contains(name);
+}
+
+void Settings::DeclarePlaceholder(const std::string& raw) { placeholders_.try_emplace(Lower(raw)); }
+
 void Settings::Set(const std::string& raw, const std::optional<std::vector<std::string>>& values) {
+  if (IsPlaceholder(raw)) {
+    // An application's own parameter (`SET app.user_id = 42`): kept as text, as
+    // PostgreSQL keeps a placeholder no extension claims.
+    if (values && values->size() != 1)
+      throw SqlError(planner::sqlstate::kSyntaxError, fmt::format("SET {} takes only one argument", Lower(raw)));
+    placeholders_[Lower(raw)] = values ? values->front() : "";
+    return;
+  }
   const Parameter& p = Find(raw);
   if (p.read_only) {
     // Setting one to the value it has (SET client_encoding = 'UTF8') changes nothing.
@@ -406,25 +421,32 @@ void Settings::Set(const std::string& raw, const std::optional<std::vector<std::
 }
 
 void Settings::Reset(const std::string& raw) {
+  if (IsPlaceholder(raw)) {
+    placeholders_[Lower(raw)] = "";
+    return;
+  }
   const Parameter& p = Find(raw);
   if (p.read_only) throw SqlError(kCantChangeRuntimeParam, fmt::format("parameter \"{}\" cannot be changed", p.name));
   Store(p, resets_.at(p.name));
 }
 
 void Settings::ResetAll() {
+  for (auto& [name, value] : placeholders_) value.clear();
   for (const auto& [name, p] : Registry())
     if (!p.read_only) Store(p, resets_.at(name));
 }
 
-std::string Settings::Get(const std::string& name) const { return values_.at(Find(name).name); }
+std::string Settings::Get(const std::string& name) const {
+  if (auto it = placeholders_.find(Lower(name)); it != placeholders_.end()) return it->second;
+  return values_.at(Find(name).name);
+}
 
 bool Settings::GetBool(const std::string& name) const { return Get(name) == "on"; }
 
 planner::ResultSet Settings::Show(const std::string& raw) const {
-  const Parameter& p = Find(raw);
   planner::ResultSet rs;
   rs.columns.push_back({Lower(raw), planner::SqlType::Of(planner::TypeId::kText)});
-  rs.rows.push_back({values_.at(p.name)});
+  rs.rows.push_back({Get(raw)});
   return rs;
 }
 

@@ -45,6 +45,13 @@ class Settings {
   // The current value of a parameter as SHOW prints it. Throws for unknown names.
   std::string Get(const std::string& name) const;
   bool GetBool(const std::string& name) const;
+  // A name with a dot that no parameter here has (and not caracal.*): a placeholder, an
+  // application's own parameter, which SET creates.
+  bool IsPlaceholder(const std::string& name) const;
+  // Makes a placeholder exist (empty) if it does not yet.
+  void DeclarePlaceholder(const std::string& name);
+  // The placeholders SET so far, by lower-case name (SHOW ALL lists only parameters).
+  const std::map<std::string, std::string>& placeholders() const { return placeholders_; }
 
   // The engine options the current settings describe.
   const engine::EngineOptions& engine_options() const { return engine_; }
@@ -53,12 +60,14 @@ class Settings {
 
  private:
   const Parameter& Find(const std::string& name) const;
+
   // Validates `text` for `p` and returns the canonical value; throws SqlError.
   std::string Canonical(const Parameter& p, const std::string& text) const;
   void Store(const Parameter& p, const std::string& value);
 
   std::map<std::string, std::string> values_;  // name -> canonical current value
   std::map<std::string, std::string> resets_;  // name -> value RESET restores
+  std::map<std::string, std::string> placeholders_;  // custom parameters SET so far, by lower-case name
   engine::EngineOptions engine_;
 };
 

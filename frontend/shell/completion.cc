@@ -107,7 +107,7 @@ const std::vector<std::string>& MetaCommandNames() {
       "\\echo",     "\\elif",     "\\else",      "\\encoding",     "\\endif",       "\\endpipeline",
       "\\errverbose", "\\f",      "\\g",         "\\gexec",         "\\getenv",       "\\getresults",  "\\gset",     "\\gx",
       "\\h",        "\\help",     "\\i",         "\\if",           "\\ir",          "\\o",        "\\p",
-      "\\prompt",   "\\pset",     "\\q",         "\\qecho",        "\\r",           "\\s",        "\\set",
+      "\\prompt",   "\\pset",     "\\q",         "\\qecho",        "\\r",           "\\restrict",   "\\unrestrict",           "\\s",        "\\set",
       "\\setenv",   "\\sf",       "\\startpipeline", "\\t",        "\\timing",      "\\unset",    "\\w",
       "\\warn",     "\\watch",    "\\x",         "\\!"};
   return names;

@@ -51,7 +51,7 @@ bool KnownMetaCommand(const std::string& cmd) {
       "C", "g", "gx", "gset", "gexec", "p", "print", "r", "reset", "w", "write", "i", "include", "ir", "include_relative", "o",
       "out", "cd", "!", "setenv", "getenv", "encoding", "conninfo", "copyright", "errverbose", "prompt", "s", "watch",
       "startpipeline", "endpipeline", "syncpipeline", "flushrequest", "flush", "getresults", "copy", "e", "edit", "ef", "l", "l+", "list", "dn", "dn+", "c", "connect", "sf", "sf+", "dw",
-      "dw+", "d", "d+", "dS", "dS+", "dconfig", "dconfig+"};
+      "dw+", "d", "d+", "dS", "dS+", "dconfig", "dconfig+", "restrict", "unrestrict"};
   for (const char* n : kNames)
     if (cmd == n) return true;
   if (UnsupportedPsqlCommand(cmd)) return true;
@@ -71,7 +71,12 @@ CommandStatus Shell::HandleMetaCommand(InputScanner& scanner, std::string& query
   std::string cmd = scanner.ReadCommandName();
   CommandStatus status;
   unknown_command_ = false;
-  if (!BranchActive() && !IsConditional(cmd)) {
+  if (restrict_key_ && cmd != "unrestrict") {
+    // pg_dump brackets its scripts in \restrict / \unrestrict so that data in the dump
+    // cannot smuggle in meta-commands (CVE-2025-8714); psql refuses every other one.
+    LogError("backslash commands are restricted; only \\unrestrict is allowed");
+    status = CommandStatus::kError;
+  } else if (!BranchActive() && !IsConditional(cmd)) {
     if (KnownMetaCommand(cmd)) {
       // Inside a false \if branch commands are parsed, not run (and their variables
       // are not expanded).
@@ -339,6 +344,22 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
         strcasecmp(enc->c_str(), "unicode") == 0)
       return CommandStatus::kSkipLine;
     return missing(fmt::format("{}: invalid encoding name or conversion procedure not found", *enc));
+  }
+  if (cmd == "restrict" || cmd == "unrestrict") {
+    std::optional<std::string> key = arg(ArgMode::kNoEval);
+    if (!key) return missing();
+    if (cmd == "restrict") {
+      restrict_key_ = std::move(*key);
+    } else if (!restrict_key_) {
+      LogError("\\unrestrict: not currently in restricted mode");
+      return CommandStatus::kError;
+    } else if (*key != *restrict_key_) {
+      LogError("\\unrestrict: wrong key");
+      return CommandStatus::kError;
+    } else {
+      restrict_key_.reset();
+    }
+    return CommandStatus::kSkipLine;
   }
   if (cmd == "conninfo") {
     const engine::EngineOptions& e = session_.settings().engine_options();

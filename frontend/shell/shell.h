@@ -185,6 +185,8 @@ class Shell {
 
   const std::string* typing_query_ = nullptr;  // the statement being typed (completion)
   bool unknown_command_ = false;
+  // Set by \restrict: until \unrestrict with the same key, no other meta-command runs.
+  std::optional<std::string> restrict_key_;
   // Ctrl-C cancelled a wait or a COPY: a script then stops (psql's EXIT_USER).
   bool cancel_requested_ = false;           // RunMetaCommand did not know the command
   SendOptions pending_send_;               // how the loop runs the buffer after \g, \gx, \gset
