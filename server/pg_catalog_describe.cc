@@ -234,9 +234,9 @@ std::optional<WireResult> AnswerDescribeQuery(const std::string& text, CatalogCo
       std::vector<Row> rows;
       const Relation* r = ByOid(rels, OidAfter(text, "seqrelid = "));
       if (r && r->kind == 'S') {
-        bool up = r->sequence->increment > 0;
-        rows.push_back({"bigint", std::to_string(r->sequence->start), up ? "1" : "-9223372036854775808",
-                        up ? "9223372036854775807" : "-1", std::to_string(r->sequence->increment), "no", "1"});
+        Row row;
+        for (std::string& v : planner::SequenceDescriptionRow(*r->sequence)) row.emplace_back(std::move(v));
+        rows.push_back(std::move(row));
       }
       WireResult result = Rows({"Type", "Start", "Minimum", "Maximum", "Increment", "Cycles?", "Cache"}, std::move(rows));
       for (int i : {1, 2, 3, 4, 6}) (*result.columns)[i].type_oid = oid::kInt8;  // right-aligned by psql
@@ -244,6 +244,15 @@ std::optional<WireResult> AnswerDescribeQuery(const std::string& text, CatalogCo
     }
     // What \d asks that does not exist here: owned-by, policies, statistics,
     // publications, inheritance, partitions.
+    if (Has(text, "INNER JOIN pg_catalog.pg_depend d") && Has(text, "d.objid=")) {
+      // \d SEQUENCE: the column that owns it.
+      std::vector<Row> rows;
+      const Relation* r = ByOid(rels, OidAfter(text, "d.objid="));
+      if (r && r->kind == 'S')
+        if (std::optional<planner::SequenceOwnerColumn> owner = planner::SequenceOwner(catalog, *r->sequence))
+          rows.push_back({fmt::format("public.{}.{}", owner->table, owner->column), owner->identity ? "i" : "a"});
+      return Rows({"?column?", "deptype"}, std::move(rows));
+    }
     if (Has(text, "FROM pg_catalog.pg_depend d") || Has(text, "INNER JOIN pg_catalog.pg_depend d"))
       return Rows({"?column?", "deptype"}, {});
     if (Has(text, "FROM pg_catalog.pg_policy pol"))

@@ -1,13 +1,41 @@
 #include "engine/storage/sequences.h"
 
+#include <fmt/format.h>
+
 #include "engine/types/errors.h"
 
 namespace caracal::engine {
 
-void Sequences::Create(const std::string& name, int64_t start, int64_t increment) {
-  if (!sequences_.emplace(name, State{start, increment, start - increment}).second)
+void Sequences::Create(const std::string& name, int64_t start, int64_t increment, SequenceBounds bounds,
+                       std::string label) {
+  // Never drawn from: next == last (PostgreSQL's is_called false).
+  State s{start, increment, start, bounds, label.empty() ? name : std::move(label)};
+  if (!sequences_.emplace(name, std::move(s)).second)
     throw EngineError("42P07", "relation \"" + name + "\" already exists");
 }
+
+void Sequences::Configure(std::string_view name, int64_t increment, SequenceBounds bounds,
+                          std::optional<int64_t> restart) {
+  State& s = Find(name);
+  s.increment = increment;
+  s.bounds = bounds;
+  if (restart) {
+    s.next = s.last = *restart;
+    s.past_end = false;
+  } else if (!s.past_end && s.last != s.next) {
+    // Drawn from: the next draw follows the last one by the new increment, as in
+    // PostgreSQL.
+    int64_t next = 0;
+    s.past_end = __builtin_add_overflow(s.last, increment, &next);
+    s.next = s.past_end ? s.last : next;
+  }
+  if (!s.advanced) {
+    s.advanced = true;
+    advanced_.emplace_back(name);
+  }
+}
+
+void Sequences::Relabel(std::string_view name, std::string label) { Find(name).label = std::move(label); }
 
 void Sequences::Drop(std::string_view name) {
   auto it = sequences_.find(name);
@@ -25,13 +53,22 @@ Sequences::State& Sequences::Find(std::string_view name) {
 
 int64_t Sequences::NextVal(std::string_view name) {
   State& s = Find(name);
+  int64_t v = s.next;
+  if (s.past_end || v > s.bounds.max || v < s.bounds.min) {
+    const bool up = s.increment > 0;
+    if (!s.bounds.cycle)
+      throw EngineError("2200H", fmt::format("nextval: reached {} value of sequence \"{}\" ({})", up ? "maximum" : "minimum",
+                                             s.label, up ? s.bounds.max : s.bounds.min));
+    v = up ? s.bounds.min : s.bounds.max;
+  }
   if (!s.advanced) {
     s.advanced = true;
     advanced_.emplace_back(name);
   }
-  s.last = s.next;
-  s.next += s.increment;
-  return s.last;
+  s.last = v;
+  s.past_end = __builtin_add_overflow(v, s.increment, &s.next);
+  if (s.past_end) s.next = v;
+  return v;
 }
 
 int64_t Sequences::CurrVal(std::string_view name) { return Find(name).last; }
@@ -59,6 +96,9 @@ void Sequences::Restore(const SequenceState& state) {
   s.next = state.next;
   s.increment = state.increment;
   s.last = state.last;
+  // NextVal leaves next == last only when the step after last leaves int64.
+  int64_t beyond = 0;
+  s.past_end = s.next == s.last && __builtin_add_overflow(s.last, s.increment, &beyond);
 }
 
 }  // namespace caracal::engine

@@ -217,7 +217,9 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
     // Run and logged under one lock, so a checkpoint sees both or neither.
     std::unique_lock<std::mutex> changes;
     if (durable_) changes = durable_->LockChanges();
-    planner::DdlOutcome outcome = planner::ExecuteDdl(stmt, *catalog_, *engine_, parsed.text, parsed.location);
+    // Replay (compile_now false) repeats only what succeeded, whatever the setting was.
+    const planner::DdlOptions options{compile_now && settings_.GetBool("check_function_bodies")};
+    planner::DdlOutcome outcome = planner::ExecuteDdl(stmt, *catalog_, *engine_, parsed.text, parsed.location, options);
     if (durable_) durable_->LogDdl(parsed.text);
     // Compile a new procedure now, not on its first call.
     if (outcome.procedure && compile_now) procedures_->Get(outcome.procedure);

@@ -134,8 +134,14 @@ std::vector<WriteSetRow> AnalysisRows(const ProcedureIr& ir) {
 
 ResultSet ExplainProcedure(const Catalog& catalog, std::string_view name) {
   std::vector<std::shared_ptr<const ProcedureIr>> found = catalog.FindProcedures(name);
-  if (found.empty())
+  if (found.empty()) {
+    if (const PendingRoutine* pending = catalog.FindPendingRoutine(name))
+      throw SqlError(pending->error.sqlstate(), pending->error.what())
+          .WithDetail(fmt::format("\"{}\" is not analysed yet: it names something that did not exist when it was "
+                                  "created, and is bound once that exists.", name))
+          .WithContext(pending->error.context());
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function or procedure \"{}\" does not exist", name));
+  }
   const SqlType text = SqlType::Of(TypeId::kText), integer = SqlType::Of(TypeId::kInt4);
   ResultSet out;
   out.columns = {{"procedure", text}, {"statement", integer}, {"line", integer},   {"table", text},

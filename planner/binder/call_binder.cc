@@ -176,6 +176,9 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
   if (call == nullptr || call->n_funcname == 0) return std::nullopt;
   std::string name = StringValue(call->funcname[call->n_funcname - 1]);
   std::vector<std::shared_ptr<const ProcedureIr>> candidates = catalog.FindProcedures(name);
+  // A function created before what it uses existed fails as its body did.
+  if (candidates.empty())
+    if (const PendingRoutine* pending = catalog.FindPendingRoutine(name)) throw pending->error;
   // A SELECT of a builtin function (SELECT abs(-1), SELECT * FROM generate_series(1, 3)) is
   // an ordinary query.
   if (candidates.empty() && (plan.form == CallPlan::Form::kSelectValue || name == "generate_series" || name == "unnest"))

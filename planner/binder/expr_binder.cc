@@ -956,6 +956,8 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
   }
   std::optional<FunctionMatch> m = ResolveFunction(name, types);
   if (!m) {
+    if (catalog_ != nullptr)
+      if (const PendingRoutine* pending = catalog_->FindPendingRoutine(name)) throw pending->error;
     std::string sig;
     for (size_t i = 0; i < types.size(); ++i) sig += (i ? ", " : "") + types[i].BaseName();
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), loc)

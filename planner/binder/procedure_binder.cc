@@ -1342,6 +1342,8 @@ void ProcedureBinder::BindCall(const json& st, Block& out) {
       throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", names[0]), call->location);
     ExprBinder binder(&scope_, &catalog_);
     RoutineArgs args = BindRoutineArgs(call, binder);
+    if (catalog_.FindProcedures(names.back()).empty())
+      if (const PendingRoutine* pending = catalog_.FindPendingRoutine(names.back())) throw pending->error;
     std::shared_ptr<const ProcedureIr> routine =
         ChooseRoutine(names.back(), catalog_.FindProcedures(names.back()), args, /*call=*/true, false, call->location);
     const std::vector<int> slots = ArgumentSlots(*routine, true);

@@ -300,12 +300,25 @@ void Catalog::NumberIndexes(TableInfo& table) {
   }
 }
 
-const SequenceInfo& Catalog::CreateSequence(std::string name, int64_t start, int64_t increment) {
+const SequenceInfo& Catalog::CreateSequence(SequenceInfo sequence) {
+  const std::string name = sequence.name;
   if (RelationExists(name)) throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
-  std::string engine_name = name;
-  while (db_.sequences().Exists(engine_name)) engine_name = fmt::format("{}${}", name, ++sequence_generation_);
-  db_.sequences().Create(engine_name, start, increment);
-  return sequences_.emplace(name, SequenceInfo{name, engine_name, start, increment}).first->second;
+  sequence.engine_name = name;
+  while (db_.sequences().Exists(sequence.engine_name))
+    sequence.engine_name = fmt::format("{}${}", name, ++sequence_generation_);
+  db_.sequences().Create(sequence.engine_name, sequence.start, sequence.increment,
+                         {sequence.min, sequence.max, sequence.cycle}, name);
+  return sequences_.emplace(name, std::move(sequence)).first->second;
+}
+
+void Catalog::AlterSequence(const SequenceInfo& definition, std::optional<int64_t> restart) {
+  auto it = sequences_.find(definition.name);
+  if (it == sequences_.end())
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", definition.name));
+  SequenceInfo updated = definition;
+  updated.engine_name = it->second.engine_name;
+  db_.sequences().Configure(updated.engine_name, updated.increment, {updated.min, updated.max, updated.cycle}, restart);
+  it->second = std::move(updated);
 }
 
 void Catalog::DropSequence(std::string_view name) {
@@ -330,6 +343,23 @@ std::string Catalog::ChooseIndexName(std::string_view table, const std::vector<s
 }  // namespace caracal::planner
 
 namespace caracal::planner {
+
+void Catalog::StorePendingRoutine(PendingRoutine routine) {
+  RemovePendingRoutine(routine.name, routine.parameter_types);
+  pending_routines_.push_back(std::move(routine));
+}
+
+void Catalog::RemovePendingRoutine(std::string_view name, const std::vector<SqlType>& parameter_types) {
+  std::erase_if(pending_routines_, [&](const PendingRoutine& p) {
+    return p.name == name && p.parameter_types == parameter_types;
+  });
+}
+
+const PendingRoutine* Catalog::FindPendingRoutine(std::string_view name) const {
+  for (const PendingRoutine& p : pending_routines_)
+    if (p.name == name) return &p;
+  return nullptr;
+}
 
 std::vector<std::shared_ptr<const ProcedureIr>> Catalog::FindProcedures(std::string_view name) const {
   auto it = procedures_.find(name);

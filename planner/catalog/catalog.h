@@ -12,6 +12,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -21,6 +22,7 @@
 #include "engine/storage/database.h"
 #include "planner/expr/expr.h"
 #include "planner/parser/fragment_parser.h"
+#include "planner/types/sql_error.h"
 #include "planner/types/sql_type.h"
 
 namespace caracal::planner {
@@ -137,16 +139,36 @@ struct ViewInfo {
   std::vector<std::string> relations;
 };
 
+// A function or procedure whose body could not be bound when it was created, because
+// something it names did not exist yet (a pg_dump script creates functions before the
+// tables they use; PostgreSQL checks a PL/pgSQL body's statements only when they run).
+// Kept as its CREATE statement and bound again after later DDL (planner/exec/
+// procedure_ddl.h); until then a call fails with the error binding gave.
+struct PendingRoutine {
+  std::string name;
+  std::string source;                    // the CREATE [OR REPLACE] statement
+  std::vector<SqlType> parameter_types;  // the IN / INOUT ones, which tell overloads apart
+  bool is_procedure = false;
+  SqlError error{"42883", ""};           // why it is not bound (no position)
+};
+
 class Catalog;
 // The table a write (INSERT, UPDATE, DELETE, COPY FROM) names: 42P01 when there is none,
 // 0A000 naming the view when it is a view (views are read-only here).
 const TableInfo& TableToWrite(const Catalog& catalog, std::string_view name, int location = -1);
 
+// A sequence as CREATE / ALTER SEQUENCE define it (planner/exec/sequence_ddl.h checks
+// the options). Its position lives in the engine (engine/storage/sequences.h).
 struct SequenceInfo {
   std::string name;
   std::string engine_name;  // the engine never forgets a sequence: re-creations get a new name
+  TypeId type = TypeId::kInt8;  // AS: smallint, integer or bigint
   int64_t start = 1;
   int64_t increment = 1;
+  int64_t min = 1;
+  int64_t max = std::numeric_limits<int64_t>::max();
+  int64_t cache = 1;  // kept for \d and the catalog; values are drawn serially anyway
+  bool cycle = false;
 };
 
 // A stored procedure or function as the catalog keeps it: its compiled IR, which the
@@ -225,7 +247,11 @@ class Catalog {
   // CREATE [OR REPLACE] VIEW: `replace` replaces a view of that name.
   void StoreView(ViewInfo view, bool replace);
   void DropView(std::string_view name);
-  const SequenceInfo& CreateSequence(std::string name, int64_t start, int64_t increment);
+  // `sequence.engine_name` is chosen here.
+  const SequenceInfo& CreateSequence(SequenceInfo sequence);
+  // ALTER SEQUENCE: the new definition of sequence `definition.name`; `restart` sets the
+  // next value drawn.
+  void AlterSequence(const SequenceInfo& definition, std::optional<int64_t> restart);
   void DropSequence(std::string_view name);
 
   // Procedures and functions, overloaded by name (PostgreSQL's rules: one per name and
@@ -237,6 +263,13 @@ class Catalog {
   // `replace`, otherwise it is an error (42723).
   void StoreProcedure(StoredRoutine routine, bool replace);
   void RemoveProcedure(const ProcedureIr& ir);
+  // Routines waiting to be bound (PendingRoutine), in creation order. Storing one
+  // replaces a pending one of the same name and parameter types.
+  void StorePendingRoutine(PendingRoutine routine);
+  void RemovePendingRoutine(std::string_view name, const std::vector<SqlType>& parameter_types);
+  const std::vector<PendingRoutine>& PendingRoutines() const { return pending_routines_; }
+  // The first pending routine of this name, or null.
+  const PendingRoutine* FindPendingRoutine(std::string_view name) const;
   // The procedures whose statements use `table` (DROP TABLE refuses while any does:
   // compiled procedures hold its description), by signature.
   std::vector<std::string> ProceduresUsing(const TableInfo& table) const;
@@ -270,6 +303,7 @@ class Catalog {
   std::map<std::string, SequenceInfo, std::less<>> sequences_;
   std::map<std::string, ViewInfo, std::less<>> views_;
   std::map<std::string, std::vector<StoredRoutine>, std::less<>> procedures_;
+  std::vector<PendingRoutine> pending_routines_;
   int sequence_generation_ = 0;
   int64_t foreign_keys_created_ = 0;
   StatusRows durability_status_;

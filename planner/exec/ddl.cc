@@ -20,6 +20,7 @@
 #include "planner/exec/foreign_key_ddl.h"
 #include "planner/exec/privileges.h"
 #include "planner/exec/procedure_ddl.h"
+#include "planner/exec/sequence_ddl.h"
 #include "planner/exec/table_rewrite.h"
 #include "planner/plan/procedure_ir.h"
 #include "planner/types/sql_error.h"
@@ -45,9 +46,7 @@ bool ReadsClock(const Expr& e) {
 
 // Relation names: an optional "public" schema, nothing else.
 std::string RelationName(const PgQuery__RangeVar* rv) {
-  if (rv->schemaname && *rv->schemaname && std::string_view(rv->schemaname) != "public")
-    throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", rv->schemaname), rv->location);
-  return rv->relname;
+  return RangeVarRelationName(rv);
 }
 
 // DEFAULT expressions see no columns.
@@ -109,26 +108,23 @@ std::vector<std::string> ConstraintNames(const TableInfo& t) {
 }
 
 void CheckConstraintSupported(const PgQuery__Constraint* c) {
-  if (c->deferrable) throw NotSupported("DEFERRABLE constraints", c->location);
+  // A DEFERRABLE foreign key (Django declares every one INITIALLY DEFERRED) is checked at
+  // the end of each statement, as an immediate one: a transaction that violates it until
+  // its COMMIT fails with 23503 where PostgreSQL's succeeds, and nothing else differs.
+  if (c->deferrable && c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN)
+    throw NotSupported("DEFERRABLE constraints other than foreign keys", c->location);
   switch (c->contype) {
     case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
       if (c->nulls_not_distinct) throw NotSupported("UNIQUE NULLS NOT DISTINCT", c->location);
       if (c->n_including > 0) throw NotSupported("INCLUDE columns", c->location);
       break;
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE:
-    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED: throw NotSupported("DEFERRABLE constraints", c->location);
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED: break;  // of a column's REFERENCES, as above
     case PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION: throw NotSupported("EXCLUDE constraints", c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED: throw NotSupported("generated columns", c->location);
     default: break;
   }
 }
-
-// CREATE SEQUENCE's and an identity column's options: START and INCREMENT (CACHE is
-// accepted and means nothing here; AS, MINVALUE, MAXVALUE, CYCLE, OWNED BY are refused).
-struct SequenceOptions {
-  int64_t start = 1, increment = 1;
-};
-SequenceOptions ParseSequenceOptions(PgQuery__Node* const* options, size_t n);
 
 // smallserial / serial / bigserial: the integer type they stand for.
 std::optional<TypeId> SerialType(const PgQuery__ColumnDef* def) {
@@ -249,17 +245,18 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     const char* name;
   };
   std::vector<PendingKey> table_pks;
-  struct OwnedSequence {
-    std::string name;
-    int64_t start, increment;
-  };
-  std::vector<OwnedSequence> owned;  // created with the table
-  // A serial or identity column: NOT NULL, drawing from a sequence of its own.
-  auto own_sequence = [&](CatalogColumn& col, const SequenceOptions& options) {
+  std::vector<SequenceInfo> owned;  // created with the table
+  // A serial or identity column: NOT NULL, drawing from a sequence of its own, of the
+  // column's type.
+  auto own_sequence = [&](CatalogColumn& col, SequenceOptions options) {
     std::vector<std::string> taken;
-    for (const OwnedSequence& s : owned) taken.push_back(s.name);
-    col.owned_sequence = OwnedSequenceName(catalog, t.name, col.name, taken);
-    owned.push_back({col.owned_sequence, options.start, options.increment});
+    for (const SequenceInfo& s : owned) taken.push_back(s.name);
+    col.owned_sequence = options.sequence_name.value_or(OwnedSequenceName(catalog, t.name, col.name, taken));
+    if (options.sequence_name && (catalog.RelationExists(col.owned_sequence) ||
+                                  std::ranges::find(taken, col.owned_sequence) != taken.end()))
+      throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", col.owned_sequence));
+    options.definition.name = col.owned_sequence;
+    owned.push_back(std::move(options.definition));
     col.default_expr = NextvalDefault(col.owned_sequence, col.type);
     col.not_null = true;
   };
@@ -325,7 +322,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
                            c->location);
           col.identity = c->generated_when && std::string_view(c->generated_when) == "a" ? CatalogColumn::Identity::kAlways
                                                                                           : CatalogColumn::Identity::kByDefault;
-          own_sequence(col, ParseSequenceOptions(c->options, c->n_options));
+          own_sequence(col, ParseSequenceOptions(c->options, c->n_options, nullptr, col.type.id));
           saw_default = true;
           break;
         }
@@ -353,7 +350,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
       if (saw_default || col.identity != CatalogColumn::Identity::kNone)
         throw SqlError(sqlstate::kSyntaxError,
                        fmt::format("multiple default values specified for column \"{}\" of table \"{}\"", col.name, t.name));
-      own_sequence(col, SequenceOptions{});
+      own_sequence(col, ParseSequenceOptions(nullptr, 0, nullptr, col.type.id));
     }
     t.columns.push_back(std::move(col));
     if (pk_location >= 0) table_pks.push_back({{def->colname}, pk_location, pk_name});
@@ -385,7 +382,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     unique_defs.push_back({u.name, u.columns, std::move(columns)});
   }
   std::vector<std::string> taken;
-  for (const OwnedSequence& o : owned) taken.push_back(o.name);
+  for (const SequenceInfo& o : owned) taken.push_back(o.name);
   for (UniqueIndexDef& d : unique_defs) {
     if (d.name.empty()) d.name = catalog.ChooseIndexName(t.name, d.column_names, "key", taken);
     if (catalog.RelationExists(d.name) || std::ranges::find(taken, d.name) != taken.end() || d.name == t.PrimaryKeyName())
@@ -402,7 +399,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     constraint_names.push_back(t.foreign_keys.back().name);
   }
   engine.RunExclusive([&] {
-    for (const OwnedSequence& s : owned) catalog.CreateSequence(s.name, s.start, s.increment);
+    for (const SequenceInfo& s : owned) catalog.CreateSequence(s);
     const std::string name = t.name;
     catalog.CreateTable(std::move(t));
     for (UniqueIndexDef& d : unique_defs) catalog.CreateIndex(d.name, name, std::move(d.columns), true, true);
@@ -517,45 +514,6 @@ DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, Catalog& catalog, engine:
   return {"CREATE INDEX", {}, nullptr};
 }
 
-int64_t IntOption(const PgQuery__DefElem* d) {
-  const PgQuery__Node* arg = d->arg;
-  if (arg && arg->node_case == PG_QUERY__NODE__NODE_INTEGER) return arg->integer->ival;
-  if (arg && arg->node_case == PG_QUERY__NODE__NODE_FLOAT) {
-    Datum v = DatumFromText(arg->float_->fval, SqlType::Of(TypeId::kInt8));
-    return v.i;
-  }
-  throw SqlError(sqlstate::kSyntaxError, fmt::format("{} requires a numeric value", d->defname), d->location);
-}
-
-SequenceOptions ParseSequenceOptions(PgQuery__Node* const* options, size_t n) {
-  std::optional<int64_t> start;
-  SequenceOptions out;
-  for (size_t i = 0; i < n; ++i) {
-    const PgQuery__DefElem* d = options[i]->def_elem;
-    std::string_view opt = d->defname;
-    if (opt == "start") start = IntOption(d);
-    else if (opt == "increment") out.increment = IntOption(d);
-    else if (opt == "cache") IntOption(d);  // no effect: values are drawn serially anyway
-    else if (opt == "as" || opt == "minvalue" || opt == "maxvalue" || opt == "cycle" || opt == "owned_by" || opt == "restart")
-      throw NotSupported(fmt::format("sequence option {}", opt), d->location);
-    else throw SqlError(sqlstate::kSyntaxError, fmt::format("option \"{}\" not recognized", opt), d->location);
-  }
-  if (out.increment == 0) throw SqlError(sqlstate::kInvalidParameterValue, "INCREMENT must not be zero");
-  out.start = start.value_or(out.increment > 0 ? 1 : -1);
-  return out;
-}
-
-DdlOutcome CreateSequence(const PgQuery__CreateSeqStmt* stmt, Catalog& catalog, engine::Engine& engine) {
-  std::string name = RelationName(stmt->sequence);
-  const SequenceOptions options = ParseSequenceOptions(stmt->options, stmt->n_options);
-  if (catalog.RelationExists(name)) {
-    if (stmt->if_not_exists) return {"CREATE SEQUENCE", {fmt::format("relation \"{}\" already exists, skipping", name)}, nullptr};
-    throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
-  }
-  engine.RunExclusive([&] { catalog.CreateSequence(name, options.start, options.increment); });
-  return {"CREATE SEQUENCE", {}, nullptr};
-}
-
 // COMMENT ON: the object must exist; the comment is accepted and not kept (nothing here
 // shows comments yet), so that schema scripts that document their tables run.
 DdlOutcome Comment(const PgQuery__CommentStmt* stmt, const Catalog& catalog) {
@@ -594,7 +552,7 @@ DdlOutcome Comment(const PgQuery__CommentStmt* stmt, const Catalog& catalog) {
     case PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION:
     case PG_QUERY__OBJECT_TYPE__OBJECT_PROCEDURE:
     case PG_QUERY__OBJECT_TYPE__OBJECT_ROUTINE:
-      if (catalog.FindProcedures(n.back()).empty())
+      if (catalog.FindProcedures(n.back()).empty() && !catalog.FindPendingRoutine(n.back()))
         throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {} does not exist", n.back()));
       break;
     case PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA:
@@ -881,12 +839,21 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
   DdlOutcome out{"ALTER TABLE", {}, nullptr};
   std::vector<NewUnique> new_uniques;
   std::vector<std::string> dropped_indexes;
+  std::vector<SequenceInfo> new_sequences;  // identity columns added
   // Layout and key changes (exec/table_rewrite.h): where each column of `t` comes from.
   std::vector<ColumnOrigin> origins(t.columns.size());
   for (size_t c = 0; c < origins.size(); ++c) origins[c].old_column = static_cast<int>(c);
   bool rewrite = false;
-  auto start_rewrite = [&](const char* what) {
-    const std::vector<std::string> views = rewrite ? std::vector<std::string>{} : catalog.ViewsReading(name);
+  // A view binds its text again wherever it is read, so a new key does not touch it; a
+  // change of columns could change what its text means (`SELECT *`), and is refused.
+  bool columns_change = false;
+  auto start_rewrite = [&](const char* what, bool keeps_columns = false) {
+    if (keeps_columns) {
+      rewrite = true;
+      return;
+    }
+    const std::vector<std::string> views = columns_change ? std::vector<std::string>{} : catalog.ViewsReading(name);
+    columns_change = true;
     if (!views.empty())
       throw NotSupported(fmt::format("{} of a table that a view reads", what))
           .WithDetail(fmt::format("View {} reads table {}.", views[0], name))
@@ -910,6 +877,34 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
                          fmt::format("column \"{}\" of relation \"{}\" is an identity column", col.name, t.name))
               .WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.");
         col.default_expr = cmd->def ? BindColumnDefault(cmd->def, col) : nullptr;
+        break;
+      }
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_AddIdentity: {
+        // pg_dump's form of an identity column: ALTER COLUMN c ADD GENERATED ... AS
+        // IDENTITY (SEQUENCE NAME s START WITH ...), after CREATE TABLE.
+        CatalogColumn& col = column(cmd->name);
+        const PgQuery__Constraint* c = cmd->def->constraint;
+        if (!col.type.is_integer())
+          throw SqlError(sqlstate::kDatatypeMismatch, "identity column type must be smallint, integer, or bigint");
+        if (!col.not_null)
+          throw SqlError("55000", fmt::format("column \"{}\" of relation \"{}\" must be declared NOT NULL before "
+                                              "identity can be added", col.name, t.name));
+        if (col.identity != CatalogColumn::Identity::kNone)
+          throw SqlError("55000", fmt::format("column \"{}\" of relation \"{}\" is already an identity column", col.name, t.name));
+        if (col.default_expr)
+          throw SqlError("55000", fmt::format("column \"{}\" of relation \"{}\" already has a default value", col.name, t.name));
+        SequenceOptions options = ParseSequenceOptions(c->options, c->n_options, nullptr, col.type.id);
+        std::vector<std::string> taken;
+        for (const SequenceInfo& q : new_sequences) taken.push_back(q.name);
+        const std::string sequence = options.sequence_name.value_or(OwnedSequenceName(catalog, t.name, col.name, taken));
+        if (catalog.RelationExists(sequence) || std::ranges::find(taken, sequence) != taken.end())
+          throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", sequence));
+        options.definition.name = sequence;
+        new_sequences.push_back(std::move(options.definition));
+        col.identity = c->generated_when && std::string_view(c->generated_when) == "a" ? CatalogColumn::Identity::kAlways
+                                                                                        : CatalogColumn::Identity::kByDefault;
+        col.owned_sequence = sequence;
+        col.default_expr = NextvalDefault(sequence, col.type);
         break;
       }
       case PG_QUERY__ALTER_TABLE_TYPE__AT_SetNotNull: {
@@ -943,7 +938,7 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
           // A table without one is keyed by its row identity until now: re-keyed.
           SetPrimaryKey(t, KeyNames(c->keys, c->n_keys), -1, c->conname);  // PostgreSQL points at no position here
           NamePrimaryKey(t, catalog, c->conname);
-          start_rewrite("ALTER TABLE ... ADD PRIMARY KEY");
+          start_rewrite("ALTER TABLE ... ADD PRIMARY KEY", true);
           break;
         }
         if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) {
@@ -1057,10 +1052,22 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
   }
   if (rewrite) {
     RemapForeignKeys(*current, t, origins);
-    RewriteTable(catalog, engine, *current, std::move(t), origins, dropped_indexes, new_uniques);
+    // The procedures bound again after the rebuild may draw from the new sequences.
+    engine.RunExclusive([&] {
+      for (const SequenceInfo& q : new_sequences) catalog.CreateSequence(q);
+    });
+    try {
+      RewriteTable(catalog, engine, *current, std::move(t), origins, dropped_indexes, new_uniques);
+    } catch (...) {
+      engine.RunExclusive([&] {
+        for (const SequenceInfo& q : new_sequences) catalog.DropSequence(q.name);
+      });
+      throw;
+    }
     return out;
   }
   engine.RunExclusive([&] {
+    for (const SequenceInfo& q : new_sequences) catalog.CreateSequence(q);
     catalog.ReplaceTableDescription(std::move(t));
     for (NewUnique& u : new_uniques) {
       const IndexInfo& index = catalog.CreateIndex(u.name, name, std::move(u.columns), true, true);
@@ -1412,6 +1419,7 @@ bool IsDdl(const PgQuery__Node* stmt) {
     case PG_QUERY__NODE__NODE_CREATE_STMT:
     case PG_QUERY__NODE__NODE_INDEX_STMT:
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
     case PG_QUERY__NODE__NODE_COMMENT_STMT:
     case PG_QUERY__NODE__NODE_VIEW_STMT:
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
@@ -1424,17 +1432,21 @@ bool IsDdl(const PgQuery__Node* stmt) {
   }
 }
 
-DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, engine::Engine& engine, std::string_view statement_text,
-                      int statement_location) {
+namespace {
+
+DdlOutcome Dispatch(const PgQuery__Node* stmt, Catalog& catalog, engine::Engine& engine, std::string_view statement_text,
+                    int statement_location, const DdlOptions& options) {
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
-      return CreateProcedure(stmt->create_function_stmt, statement_text, statement_location, catalog, engine);
+      return CreateProcedure(stmt->create_function_stmt, statement_text, statement_location, catalog, engine,
+                             options.check_function_bodies);
     case PG_QUERY__NODE__NODE_CREATE_STMT: return CreateTable(stmt->create_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT: return AlterTable(stmt->alter_table_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_RENAME_STMT: return Rename(stmt->rename_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_VIEW_STMT: return CreateView(stmt->view_stmt, statement_text, statement_location, catalog, engine);
     case PG_QUERY__NODE__NODE_INDEX_STMT: return CreateIndex(stmt->index_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return CreateSequence(stmt->create_seq_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT: return AlterSequence(stmt->alter_seq_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_COMMENT_STMT: return Comment(stmt->comment_stmt, catalog);
     case PG_QUERY__NODE__NODE_GRANT_STMT: return AcceptGrant(stmt->grant_stmt, catalog);
     case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT: return AcceptOwnerChange(stmt->alter_owner_stmt, catalog);
@@ -1447,6 +1459,16 @@ DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, engine::Engin
       }
     default: throw SqlError(sqlstate::kInternalError, "not a DDL statement");
   }
+}
+
+}  // namespace
+
+DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, engine::Engine& engine, std::string_view statement_text,
+                      int statement_location, const DdlOptions& options) {
+  DdlOutcome out = Dispatch(stmt, catalog, engine, statement_text, statement_location, options);
+  // What the statement created may be what a routine created earlier was waiting for.
+  if (!catalog.PendingRoutines().empty()) BindPendingRoutines(catalog, engine);
+  return out;
 }
 
 }  // namespace caracal::planner

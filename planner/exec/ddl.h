@@ -28,7 +28,12 @@ struct DdlOutcome {
 bool IsDdl(const PgQuery__Node* stmt);
 // `statement_text` / `statement_location`: the statement's own text and where it starts
 // in the parsed input (CREATE FUNCTION binds its body from the text).
+struct DdlOptions {
+  // PostgreSQL's check_function_bodies: off, a routine's body may name what does not
+  // exist yet in any language (procedure_ddl.h). Recovery replays with it off.
+  bool check_function_bodies = true;
+};
 DdlOutcome ExecuteDdl(const PgQuery__Node* stmt, Catalog& catalog, engine::Engine& engine,
-                      std::string_view statement_text = {}, int statement_location = 0);
+                      std::string_view statement_text = {}, int statement_location = 0, const DdlOptions& options = {});
 
 }  // namespace caracal::planner

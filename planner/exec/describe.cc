@@ -206,18 +206,36 @@ TextTable DescribeIndex(const Relation& r) {
   return out;
 }
 
-TextTable DescribeSequence(const SequenceInfo& s) {
+TextTable DescribeSequence(const Catalog& catalog, const SequenceInfo& s) {
   TextTable out = Listing(fmt::format("Sequence \"public.{}\"", s.name),
                            {"Type", "Start", "Minimum", "Maximum", "Increment", "Cycles?", "Cache"});
   out.right_aligned = {false, true, true, true, true, false, true};
-  bool up = s.increment > 0;
-  out.rows.push_back({"bigint", std::to_string(s.start), up ? "1" : std::to_string(LLONG_MIN),
-                      up ? std::to_string(LLONG_MAX) : "-1", std::to_string(s.increment), "no", "1"});
+  out.rows.push_back(SequenceDescriptionRow(s));
+  if (std::optional<SequenceOwnerColumn> owner = SequenceOwner(catalog, s))
+    out.footers.push_back(fmt::format("{}: public.{}.{}", owner->identity ? "Sequence for identity column" : "Owned by",
+                                      owner->table, owner->column));
   out.default_footer = false;
   return out;
 }
 
 }  // namespace
+
+std::vector<std::string> SequenceDescriptionRow(const SequenceInfo& s) {
+  return {s.type == TypeId::kInt2 ? "smallint" : s.type == TypeId::kInt4 ? "integer" : "bigint",
+          std::to_string(s.start),
+          std::to_string(s.min),
+          std::to_string(s.max),
+          std::to_string(s.increment),
+          s.cycle ? "yes" : "no",
+          std::to_string(s.cache)};
+}
+
+std::optional<SequenceOwnerColumn> SequenceOwner(const Catalog& catalog, const SequenceInfo& s) {
+  for (const TableInfo* t : catalog.Tables())
+    for (const CatalogColumn& c : t->columns)
+      if (c.owned_sequence == s.name) return SequenceOwnerColumn{t->name, c.name, c.identity != CatalogColumn::Identity::kNone};
+  return std::nullopt;
+}
 
 std::string FunctionArgumentTypes(const ProcedureIr& ir) {
   std::string s;
@@ -313,7 +331,7 @@ DescribeResult DescribeRelations(const Catalog& catalog, const NamePattern& patt
     if (r.user_view) result.tables.push_back(DescribeUserView(*r.user_view));
     else if (r.kind == 't' || r.kind == 'v') result.tables.push_back(DescribeTable(catalog, *r.info, r.kind == 'v'));
     else if (r.kind == 'i') result.tables.push_back(DescribeIndex(r));
-    else result.tables.push_back(DescribeSequence(*r.sequence));
+    else result.tables.push_back(DescribeSequence(catalog, *r.sequence));
   }
   if (result.tables.empty()) result.error = fmt::format("Did not find any relation named \"{}\".", pattern.text());
   return result;

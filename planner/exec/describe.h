@@ -58,6 +58,15 @@ DescribeResult FunctionSource(const Catalog& catalog, const std::string& name, b
 // a function's arguments (pg_get_function_arguments) and result type
 // (pg_get_function_result; empty for a procedure).
 std::string ColumnDefaultText(const CatalogColumn& column);
+// \d of a sequence: its row (Type, Start, Minimum, Maximum, Increment, Cycles?, Cache)
+// and the footer naming the column that owns it ("Owned by: public.t.id", or for an
+// identity column "Sequence for identity column: ..."), if one does.
+std::vector<std::string> SequenceDescriptionRow(const SequenceInfo& sequence);
+struct SequenceOwnerColumn {
+  std::string table, column;
+  bool identity = false;
+};
+std::optional<SequenceOwnerColumn> SequenceOwner(const Catalog& catalog, const SequenceInfo& sequence);
 std::string FunctionArgumentTypes(const ProcedureIr& ir);
 std::string FunctionResultType(const ProcedureIr& ir);
 

@@ -38,18 +38,94 @@ std::string TypeList(const std::vector<SqlType>& types) {
   return out;
 }
 
+// Errors that say something the body names does not exist (yet).
+bool NamesMissingObject(const std::string& sqlstate) {
+  return sqlstate == sqlstate::kUndefinedTable || sqlstate == sqlstate::kUndefinedColumn ||
+         sqlstate == sqlstate::kUndefinedFunction || sqlstate == "3F000";
+}
+
+std::string Language(const PgQuery__CreateFunctionStmt* stmt) {
+  for (size_t i = 0; i < stmt->n_options; ++i) {
+    const PgQuery__DefElem* d = stmt->options[i]->def_elem;
+    if (std::string_view(d->defname) == "language" && d->arg && d->arg->node_case == PG_QUERY__NODE__NODE_STRING)
+      return d->arg->string->sval;
+  }
+  return "sql";
+}
+
+// The routine `stmt` creates, to be bound later; nullopt if even its parameter types do
+// not resolve yet.
+std::optional<PendingRoutine> PendingRoutineFor(const PgQuery__CreateFunctionStmt* stmt, std::string_view text,
+                                                const SqlError& error) {
+  PendingRoutine p;
+  const std::vector<std::string> names = NameList(stmt->funcname, stmt->n_funcname);
+  if (names.empty() || (names.size() == 2 && names[0] != "public") || names.size() > 2) return std::nullopt;
+  p.name = names.back();
+  try {
+    for (size_t i = 0; i < stmt->n_parameters; ++i) {
+      const PgQuery__FunctionParameter* param = stmt->parameters[i]->function_parameter;
+      if (param->mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_OUT ||
+          param->mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_TABLE)
+        continue;
+      p.parameter_types.push_back(ResolveTypeName(param->arg_type).Base());
+    }
+  } catch (const SqlError&) {
+    return std::nullopt;
+  }
+  p.source = std::string(text);
+  p.is_procedure = stmt->is_procedure;
+  p.error = error;
+  p.error.ShiftLocation(-1);  // a place in the CREATE, not in the call that will fail
+  return p;
+}
+
+bool SameTypes(const ProcedureIr& ir, const std::vector<SqlType>& types) {
+  if (ir.parameter_count != static_cast<int>(types.size())) return false;
+  for (size_t i = 0; i < types.size(); ++i)
+    if (!(ir.variables[i].type == types[i])) return false;
+  return true;
+}
+
 }  // namespace
 
 DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_view statement_text,
-                           int statement_location, Catalog& catalog, engine::Engine& engine) {
+                           int statement_location, Catalog& catalog, engine::Engine& engine,
+                           bool check_function_bodies) {
   std::shared_ptr<ProcedureIr> ir;
   try {
     ir = BindProcedure(stmt, statement_text, catalog);
     AnalyzeProcedure(*ir, catalog);
   } catch (SqlError& e) {
     e.ShiftLocation(statement_location);
-    throw;
+    // PostgreSQL checks a PL/pgSQL body's statements only as they run (and no body with
+    // check_function_bodies off): a table it names may come later, as in pg_dump's
+    // scripts. Such a routine waits, unbound, until what it names exists.
+    const bool defer = NamesMissingObject(e.sqlstate()) && (Language(stmt) == "plpgsql" || !check_function_bodies);
+    std::optional<PendingRoutine> pending = defer ? PendingRoutineFor(stmt, statement_text, e) : std::nullopt;
+    if (!pending) throw;
+    for (const auto& existing : catalog.FindProcedures(pending->name))
+      if (SameTypes(*existing, pending->parameter_types)) {
+        if (!stmt->replace)
+          throw SqlError(sqlstate::kDuplicateFunction,
+                         fmt::format("{} \"{}\" already exists with same argument types",
+                                     stmt->is_procedure ? "procedure" : "function", pending->name));
+        throw;  // a bound routine is replaced only by one that binds
+      }
+    if (!stmt->replace)
+      for (const PendingRoutine& other : catalog.PendingRoutines())
+        if (other.name == pending->name && other.parameter_types == pending->parameter_types)
+          throw SqlError(sqlstate::kDuplicateFunction,
+                         fmt::format("{} \"{}\" already exists with same argument types",
+                                     stmt->is_procedure ? "procedure" : "function", pending->name));
+    engine.RunExclusive([&] { catalog.StorePendingRoutine(std::move(*pending)); });
+    return {stmt->is_procedure ? "CREATE PROCEDURE" : "CREATE FUNCTION", {}, nullptr};
   }
+  std::vector<SqlType> types;
+  for (int i = 0; i < ir->parameter_count; ++i) types.push_back(ir->variables[i].type);
+  for (const PendingRoutine& other : catalog.PendingRoutines())
+    if (other.name == ir->name && other.parameter_types == types && !stmt->replace)
+      throw SqlError(sqlstate::kDuplicateFunction,
+                     fmt::format("{} \"{}\" already exists with same argument types", KindName(ir->kind), ir->name));
   for (const auto& existing : catalog.FindProcedures(ir->name)) {
     if (!SameParameterTypes(*existing, *ir)) continue;
     if (!stmt->replace)
@@ -65,6 +141,7 @@ DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_
   }
   std::shared_ptr<const ProcedureIr> stored = ir;
   engine.RunExclusive([&] {
+    catalog.RemovePendingRoutine(ir->name, types);
     catalog.StoreProcedure(StoredRoutineFor(stored), stmt->replace);
     if (stmt->replace) StoreRoutines({}, catalog);  // its callers bind the new version
   });
@@ -97,6 +174,35 @@ bool CallsReplacedRoutine(const ProcedureIr& ir, const Catalog& catalog) {
 }
 
 }  // namespace
+
+void BindPendingRoutines(Catalog& catalog, engine::Engine& engine) {
+  // One pass per level of calls between them: a caller binds once its callee has.
+  for (bool progress = true; progress && !catalog.PendingRoutines().empty();) {
+    progress = false;
+    const std::vector<PendingRoutine> pending = catalog.PendingRoutines();
+    for (const PendingRoutine& p : pending) {
+      std::shared_ptr<ProcedureIr> ir;
+      try {
+        PgParse parse = PgParse::Parse(p.source);
+        ir = BindProcedure(parse.statement(0)->create_function_stmt, parse.statement_text(0), catalog);
+        AnalyzeProcedure(*ir, catalog);
+      } catch (const SqlError& e) {
+        // Still waiting, now for this (a call reports the latest reason).
+        PendingRoutine again = p;
+        again.error = e;
+        again.error.ShiftLocation(-1);
+        engine.RunExclusive([&] { catalog.StorePendingRoutine(std::move(again)); });
+        continue;
+      }
+      std::shared_ptr<const ProcedureIr> stored = ir;
+      engine.RunExclusive([&] {
+        catalog.RemovePendingRoutine(p.name, p.parameter_types);
+        catalog.StoreProcedure(StoredRoutineFor(stored), true);
+      });
+      progress = true;
+    }
+  }
+}
 
 void StoreRoutines(std::vector<std::shared_ptr<const ProcedureIr>> routines, Catalog& catalog) {
   for (std::shared_ptr<const ProcedureIr>& ir : routines) catalog.StoreProcedure(StoredRoutineFor(std::move(ir)), true);
@@ -161,6 +267,7 @@ DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engin
   const char* kind = want ? KindName(*want) : "routine";
   DdlOutcome out{tag, {}, nullptr};
   std::vector<std::shared_ptr<const ProcedureIr>> victims;
+  std::vector<std::pair<std::string, std::vector<SqlType>>> pending_victims;
   // Resolve every name first, so a failing DROP drops nothing.
   for (size_t i = 0; i < stmt->n_objects; ++i) {
     const PgQuery__ObjectWithArgs* obj = stmt->objects[i]->object_with_args;
@@ -187,6 +294,22 @@ DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engin
       }
     }
     if (!found) {
+      // A routine still waiting to be bound goes as a bound one would.
+      const PendingRoutine* waiting = nullptr;
+      for (const PendingRoutine& p : catalog.PendingRoutines()) {
+        if (p.name != name) continue;
+        if (obj->args_unspecified) {
+          waiting = &p;
+          break;
+        }
+        std::vector<SqlType> types;
+        for (size_t a = 0; a < obj->n_objargs; ++a) types.push_back(ResolveTypeName(obj->objargs[a]->type_name).Base());
+        if (types == p.parameter_types) waiting = &p;
+      }
+      if (waiting != nullptr) {
+        pending_victims.emplace_back(waiting->name, waiting->parameter_types);
+        continue;
+      }
       if (stmt->missing_ok) {
         out.notices.push_back(fmt::format("{} {} does not exist, skipping", kind, shown));
         continue;
@@ -211,6 +334,7 @@ DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engin
             .WithHint("Drop the functions that call it first, or change it with CREATE OR REPLACE.");
     }
   engine.RunExclusive([&] {
+    for (const auto& [name, types] : pending_victims) catalog.RemovePendingRoutine(name, types);
     for (const auto& ir : victims) catalog.RemoveProcedure(*ir);
   });
   return out;

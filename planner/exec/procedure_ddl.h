@@ -19,8 +19,16 @@ namespace caracal::planner {
 
 // `statement_text` is the statement's own text, found at byte `statement_location` of
 // the text the parse tree's locations refer to; SqlError locations refer to the latter.
+// A PL/pgSQL routine (any, with `check_function_bodies` off) whose body names a table,
+// column, function or type that does not exist yet is stored as a PendingRoutine
+// instead of failing, as PostgreSQL checks those only when the statements run.
 DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_view statement_text,
-                           int statement_location, Catalog& catalog, engine::Engine& engine);
+                           int statement_location, Catalog& catalog, engine::Engine& engine,
+                           bool check_function_bodies = true);
+// Binds the pending routines that now bind (after DDL that may have created what they
+// name), as often as that lets more of them bind; the others keep waiting with the
+// latest error. Stores what it binds between epochs.
+void BindPendingRoutines(Catalog& catalog, engine::Engine& engine);
 DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine);
 // Binds and analyses again, from their source, the procedures whose statements use one
 // of `tables`, against the catalog as it is now (as PostgreSQL replans after DDL), and

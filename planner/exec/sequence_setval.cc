@@ -109,6 +109,7 @@ ResultSet RunSetval(const PgQuery__SelectStmt* select, const Catalog& catalog, e
     std::string engine_name;
     int64_t value;
     bool is_called;
+    int64_t min, max;
   };
   std::vector<Change> changes;
   for (size_t i = 0; i < select->n_target_list; ++i) {
@@ -124,7 +125,8 @@ ResultSet RunSetval(const PgQuery__SelectStmt* select, const Catalog& catalog, e
     if (seq == nullptr)
       throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", relation.display),
                      name->location);
-    changes.push_back({seq->name, seq->engine_name, IntArgument(call->args[1]), call->n_args == 3 ? BoolArgument(call->args[2]) : true});
+    changes.push_back({seq->name, seq->engine_name, IntArgument(call->args[1]),
+                       call->n_args == 3 ? BoolArgument(call->args[2]) : true, seq->min, seq->max});
   }
   engine.RunExclusive([&] {
     engine::Sequences& sequences = engine.database().sequences();
@@ -133,17 +135,14 @@ ResultSet RunSetval(const PgQuery__SelectStmt* select, const Catalog& catalog, e
     for (const Change& c : changes)
       for (const engine::SequenceState& s : states) {
         if (s.name != c.engine_name) continue;
-        // PostgreSQL's default bounds (no MINVALUE / MAXVALUE here): 1 .. 2^63-1 going up,
-        // -2^63 .. -1 going down.
-        const int64_t lo = s.increment > 0 ? 1 : std::numeric_limits<int64_t>::min();
-        const int64_t hi = s.increment > 0 ? std::numeric_limits<int64_t>::max() : -1;
-        if (c.value < lo || c.value > hi)
+        if (c.value < c.min || c.value > c.max)
           throw SqlError(sqlstate::kNumericOutOfRange,
                          fmt::format("setval: value {} is out of bounds for sequence \"{}\" ({}..{})", c.value,
-                                     c.sql_name, lo, hi));
+                                     c.sql_name, c.min, c.max));
         engine::SequenceState next = s;
         next.last = c.value;
-        next.next = c.is_called ? c.value + s.increment : c.value;
+        // is_called false: next == last. Past int64 too (Restore tells the two apart).
+        if (!c.is_called || __builtin_add_overflow(c.value, s.increment, &next.next)) next.next = c.value;
         updated.push_back(std::move(next));
       }
     for (const engine::SequenceState& s : updated) sequences.Restore(s);

@@ -84,4 +84,10 @@ RelationText RelationNameFromText(std::string_view text) {
 
 std::string RegclassText(std::string_view name) { return IsPlainName(name) ? std::string(name) : QuotedIdentifier(name); }
 
+std::string RangeVarRelationName(const PgQuery__RangeVar* rv) {
+  if (rv->schemaname && *rv->schemaname && std::string_view(rv->schemaname) != "public")
+    throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", rv->schemaname), rv->location);
+  return rv->relname;
+}
+
 }  // namespace caracal::planner

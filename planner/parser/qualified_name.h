@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+struct PgQuery__RangeVar;
+
 namespace caracal::planner {
 
 struct RelationText {
@@ -20,6 +22,10 @@ struct RelationText {
 // public (or pg_catalog, whose relations are the system views); 0A000 for a
 // cross-database reference (three names).
 RelationText RelationNameFromText(std::string_view text);
+
+// A RangeVar's relation name: an optional "public" schema, nothing else (3F000 for
+// another schema, at the RangeVar's location).
+std::string RangeVarRelationName(const PgQuery__RangeVar* rv);
 
 // `name` as a regclass prints it: as is when it is a plain lower-case identifier, else
 // double-quoted (so RelationNameFromText reads it back as the same name). Keywords are

@@ -355,6 +355,19 @@ def gen_sequences(rng, n):
     return out
 
 
+def gen_sequence_options(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.35:
+            out.append(f"INSERT INTO tickets (label) VALUES ('t{rng.randrange(100)}');")
+        elif r < 0.6:
+            out.append(f"INSERT INTO slots (label) VALUES ('s{rng.randrange(100)}');")
+        else:
+            out.append(f"SELECT note('n{rng.randrange(100)}');")
+    return out
+
+
 def gen_control_flow(rng, n):
     out = []
     for _ in range(n):

@@ -180,10 +180,37 @@ TEST_F(BinderTest, BlocksAndLoopVariablesAreScoped) {
        END $$)");
   EXPECT_EQ(Q("SELECT f(2)"), "7 outer12 2");
   // The outermost block's variables are not qualified by the function name (only the
-  // parameters and FOUND are).
-  EXPECT_EQ(Err(R"(CREATE FUNCTION g() RETURNS text LANGUAGE plpgsql AS $$
-       DECLARE i text; BEGIN RETURN g.i; END $$)"),
-            "42P01: missing FROM-clause entry for table \"g\"");
+  // parameters and FOUND are). As in PostgreSQL, a PL/pgSQL body's expressions are
+  // checked when they run: CREATE succeeds, the call fails.
+  Q(R"(CREATE FUNCTION g() RETURNS text LANGUAGE plpgsql AS $$
+       DECLARE i text; BEGIN RETURN g.i; END $$)");
+  EXPECT_EQ(Err("SELECT g()"), "42P01: missing FROM-clause entry for table \"g\"");
+}
+
+TEST_F(BinderTest, RoutinesNamingWhatDoesNotExistYetBindOnceItDoes) {
+  // pg_dump's order: functions first, then the tables, views and functions they use.
+  Q(R"(CREATE FUNCTION total() RETURNS bigint LANGUAGE plpgsql AS $$
+       BEGIN RETURN helper() + (SELECT count(*) FROM later); END $$)");
+  Q(R"(CREATE FUNCTION helper() RETURNS bigint LANGUAGE plpgsql AS $$
+       BEGIN RETURN (SELECT coalesce(sum(v), 0) FROM later); END $$)");
+  EXPECT_EQ(Err("SELECT total()"), "42P01: relation \"later\" does not exist");
+  EXPECT_EQ(Err("CREATE FUNCTION helper() RETURNS bigint LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$"),
+            "42723: function \"helper\" already exists with same argument types");
+  Q("CREATE TABLE later (k integer PRIMARY KEY, v bigint)");
+  Q("INSERT INTO later VALUES (1, 10), (2, 20)");
+  EXPECT_EQ(Q("SELECT total()"), "32");
+  // A SQL function's body is checked at CREATE (check_function_bodies), unless that is off.
+  EXPECT_EQ(Err("CREATE FUNCTION s() RETURNS bigint LANGUAGE sql AS 'SELECT count(*) FROM missing'"),
+            "42P01: relation \"missing\" does not exist");
+  Q("SET check_function_bodies = off");
+  Q("CREATE FUNCTION s() RETURNS bigint LANGUAGE sql AS 'SELECT count(*) FROM missing'");
+  Q("DROP FUNCTION s()");
+  Q("CREATE FUNCTION s() RETURNS bigint LANGUAGE sql AS 'SELECT count(*) FROM missing'");
+  Q("CREATE TABLE missing (k integer PRIMARY KEY)");
+  EXPECT_EQ(Q("SELECT s()"), "0");
+  // A syntax error is one at CREATE, whatever the setting.
+  EXPECT_EQ(Err("CREATE FUNCTION bad() RETURNS void LANGUAGE plpgsql AS $$ BEGIN IF true THEN END $$"),
+            "42601: syntax error at end of input");
 }
 
 TEST_F(BinderTest, ConstantSubexpressionsAreFoldedOnceButErrorsWaitForTheCall) {

@@ -178,4 +178,13 @@ BEGIN
 END $$;
 
 -- nothing above was created
+-- PL/pgSQL checks what a body names when it runs (PostgreSQL's semantics): e1-e4 and
+-- e27 were created, unbound; their calls and EXPLAIN PROCEDURE give the error.
+SELECT e1();
+SELECT e2();
+SELECT e3();
+SELECT e4(1);
+SELECT e27();
+EXPLAIN PROCEDURE e1;
+
 SELECT count(*) FROM caracal_write_sets;

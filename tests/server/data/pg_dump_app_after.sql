@@ -1,0 +1,44 @@
+-- Run on the PostgreSQL database that was dumped and on each restored copy: the same
+-- output means the restore kept the data, the sequences' positions and options, the
+-- defaults, constraints and functions.
+SELECT * FROM customers ORDER BY id;
+SELECT * FROM orders ORDER BY id;
+SELECT * FROM audit ORDER BY id;
+SELECT * FROM settings ORDER BY key;
+SELECT * FROM order_notes ORDER BY id;
+INSERT INTO order_notes (order_id) VALUES (77);
+SELECT * FROM tags ORDER BY id;
+SELECT * FROM customer_totals ORDER BY id;
+SELECT place_order(2, 1.00, 'after restore');
+SELECT place_order(3, 1.00);
+SELECT place_order(99, 1.00);
+CALL credit(1, 1);
+INSERT INTO customers (email) VALUES ('eve@example.com') RETURNING id, tier, balance, active;
+INSERT INTO customers (email) VALUES ('ann@example.com');
+INSERT INTO customers (email, tier) VALUES ('fay@example.com', 'z');
+INSERT INTO tags (label) VALUES ('restored') RETURNING id;
+INSERT INTO audit (id, what) VALUES (99, 'forced');
+INSERT INTO audit (what) VALUES ('plain') RETURNING id;
+INSERT INTO orders (customer_id, total) VALUES (42, 1);
+INSERT INTO orders (customer_id, total) VALUES (1, -1);
+SELECT nextval('countdown');
+SELECT nextval('countdown');
+SELECT nextval('countdown');
+SELECT nextval('countdown');
+SELECT nextval('countdown');
+SELECT nextval('countdown');
+SELECT nextval('invoice_no');
+SELECT nextval('invoice_no');
+SELECT nextval('invoice_no');
+SELECT nextval('invoice_no');
+SELECT nextval('invoice_no');
+SELECT nextval('invoice_no');
+SELECT nextval('invoice_no');
+SELECT nextval('invoice_no');
+SELECT setval('invoice_no', 5);
+SELECT customer_spent(1), customer_spent(3);
+DELETE FROM customers WHERE id = 1;
+SELECT id, customer_id, total FROM orders ORDER BY id;
+SELECT * FROM order_notes ORDER BY id;
+SELECT * FROM customer_totals ORDER BY id;
+SELECT current_setting('search_path');
