@@ -7,7 +7,10 @@
 
 #include "codegen/interpreter/procedure_interpreter.h"
 #include "codegen/interpreter/sequence_names.h"
+#include "codegen/runtime/error_context.h"
 #include "codegen/runtime/frame.h"
+#include "engine/types/errors.h"
+#include "planner/plan/ir_visit.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/types/sql_error.h"
 
@@ -55,13 +58,38 @@ std::string ProcedureLogIdentity(const planner::ProcedureIr& ir) {
   return std::string(kLogCallPrefix) + ir.Signature();
 }
 
+void InterpretedProcedure::FailDraw(planner::SqlError e, const planner::SequenceCall& call) const {
+  // PL/pgSQL's CONTEXT of the statement (or DECLARE default) whose nextval() failed.
+  if (call.local >= 0) {
+    AddLocalsContext(e, *ir_, ir_->variables[static_cast<size_t>(call.local)]);
+  } else {
+    // The statement that reads the drawn value: the nextval() was hoisted out of it.
+    const planner::Stmt* at = nullptr;
+    planner::ForEachStmt(ir_->body, [&](const planner::Stmt& s) {
+      if (at != nullptr) return;
+      planner::ForEachOwnExpr(s, [&](const planner::Expr& x) {
+        if (at == nullptr && planner::VariablesOf(&x).contains(call.variable)) at = &s;
+      });
+    });
+    if (at != nullptr) AddStatementContext(e, *ir_, *at);
+  }
+  throw engine::DetailedError(e.sqlstate(), e.what(), e.detail(), e.hint(), e.context());
+}
+
 void InterpretedProcedure::Sequence(engine::SequenceContext& ctx, engine::TxnInput& input) const {
   if (ir_->sequence_calls.empty() && ir_->now_variable < 0 && ir_->random_seed_variable < 0) return;
   Frame frame = MakeFrame(*ir_, input);
   planner::EvalContext eval;
   eval.variables = frame.vars;
-  for (const planner::SequenceCall& call : ir_->sequence_calls)
-    input.sequence_values.push_back(ctx.NextVal(SequenceEngineName(call, eval, catalog_)));
+  for (const planner::SequenceCall& call : ir_->sequence_calls) {
+    try {
+      input.sequence_values.push_back(ctx.NextVal(SequenceEngineName(call, eval, catalog_)));
+    } catch (const engine::EngineError& e) {
+      FailDraw(planner::SqlError(e.sqlstate(), e.what()), call);
+    } catch (const planner::SqlError& e) {
+      FailDraw(e, call);
+    }
+  }
   // now() is drawn at sequencing too, so it is an input: the log replays the same value.
   if (ir_->now_variable >= 0) input.sequence_values.push_back(ctx.TransactionTimestamp().value_or(TimestampNow()));
   // So is random()'s seed, after it.

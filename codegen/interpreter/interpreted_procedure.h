@@ -37,6 +37,10 @@ class InterpretedProcedure final : public engine::Procedure {
   const planner::ProcedureIr& ir() const { return *ir_; }
 
  private:
+  // Throws `e` (a draw of `call` failed at sequencing) as the engine reports it, with
+  // PL/pgSQL's CONTEXT.
+  [[noreturn]] void FailDraw(planner::SqlError e, const planner::SequenceCall& call) const;
+
   std::shared_ptr<const planner::ProcedureIr> ir_;
   const planner::Catalog& catalog_;
   bool needs_epoch_head_ = false;

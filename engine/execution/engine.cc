@@ -241,10 +241,32 @@ void Engine::DriverLoop() {
   }
 }
 
+namespace {
+
+// The database's sequences, noting each value drawn in the transaction's result.
+class RecordedDraws : public SequenceContext {
+ public:
+  RecordedDraws(Sequences& sequences, TxnResult& result) : sequences_(sequences), result_(result) {}
+  int64_t NextVal(std::string_view sequence) override {
+    const int64_t v = sequences_.NextVal(sequence);
+    result_.drawn.push_back({std::string(sequence), v, sequences_.draws()});
+    return v;
+  }
+  int64_t CurrVal(std::string_view sequence) override { return sequences_.CurrVal(sequence); }
+  std::optional<int64_t> TransactionTimestamp() const override { return sequences_.TransactionTimestamp(); }
+
+ private:
+  Sequences& sequences_;
+  TxnResult& result_;
+};
+
+}  // namespace
+
 void Engine::Sequence(EpochTxn& txn) {
   if (txn.sequenced) return;
   txn.sequenced = true;
-  txn.Guard([&] { txn.request.procedure->Sequence(db_.sequences(), txn.request.input); });
+  RecordedDraws sequences(db_.sequences(), txn.result);
+  txn.Guard([&] { txn.request.procedure->Sequence(sequences, txn.request.input); });
 }
 
 void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns, uint32_t replay_epoch) {
@@ -328,6 +350,7 @@ void Engine::RunEpoch(std::vector<std::unique_ptr<EpochTxn>>& txns, uint32_t rep
       fresh->request = std::move(t->request);
       fresh->attempts = t->attempts;
       fresh->sequenced = true;
+      fresh->result.drawn = std::move(t->result.drawn);  // drawn once, at its sequencing
       again.push_back(std::move(fresh));
       continue;
     }

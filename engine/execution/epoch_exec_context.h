@@ -278,7 +278,9 @@ class EpochExecContext final : public ExecContext {
                                   txn_.request.procedure->name()));
     // Alone in its epoch, after every earlier transaction's draws at sequencing: the
     // value a serial execution in submission order draws here.
-    return db_.sequences().NextVal(sequence);
+    const int64_t v = db_.sequences().NextVal(sequence);
+    txn_.result.drawn.push_back({std::string(sequence), v, db_.sequences().draws()});
+    return v;
   }
   void Notice(std::string message) override { txn_.result.notices.push_back(std::move(message)); }
   void Emit(std::vector<Value> row) override { txn_.result.rows.push_back(std::move(row)); }

@@ -97,6 +97,8 @@ struct EpochTxn {
   void Guard(Step&& step) {
     try {
       step();
+    } catch (const DetailedError& e) {
+      Fail(e.sqlstate(), e.what(), {e.detail(), e.hint(), e.context()});
     } catch (const EngineError& e) {
       Fail(e.sqlstate(), e.what());
     } catch (const std::exception& e) {

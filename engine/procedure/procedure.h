@@ -285,6 +285,15 @@ struct TxnResult {
   int64_t row_count = -1;  // SetRowCount's value; -1: not set
   uint64_t serial_id = 0;
   uint32_t attempts = 1;  // > 1 when reconnaissance made it retry
+  // The sequence values the transaction drew, in the order it drew them: what a
+  // session's currval() and lastval() report afterwards. `order` counts every draw of
+  // the database, so draws compare across transactions whatever order they complete in.
+  struct Draw {
+    std::string sequence;  // the engine's name
+    int64_t value;
+    uint64_t order;
+  };
+  std::vector<Draw> drawn;
 };
 
 }  // namespace caracal::engine

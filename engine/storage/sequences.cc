@@ -66,6 +66,7 @@ int64_t Sequences::NextVal(std::string_view name) {
     advanced_.emplace_back(name);
   }
   s.last = v;
+  ++draws_;
   s.past_end = __builtin_add_overflow(v, s.increment, &s.next);
   if (s.past_end) s.next = v;
   return v;

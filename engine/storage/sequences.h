@@ -49,6 +49,8 @@ class Sequences : public SequenceContext {
   // PostgreSQL's "nextval: reached maximum value of sequence".
   int64_t NextVal(std::string_view name) override;
   int64_t CurrVal(std::string_view name) override;
+  // How many values NextVal has handed out, of every sequence (orders draws).
+  uint64_t draws() const { return draws_; }
 
   // Every sequence, by name (a checkpoint's copy).
   std::vector<SequenceState> States() const;
@@ -71,6 +73,7 @@ class Sequences : public SequenceContext {
   State& Find(std::string_view name);
   std::map<std::string, State, std::less<>> sequences_;
   std::vector<std::string> advanced_;  // names NextVal touched since TakeAdvanced
+  uint64_t draws_ = 0;
 };
 
 }  // namespace caracal::engine

@@ -17,6 +17,24 @@ class EngineError : public std::runtime_error {
   std::string sqlstate_;
 };
 
+// An error with PostgreSQL's DETAIL / HINT / CONTEXT fields, for a procedure's Sequence
+// step (a nextval() past its bound, in the statement that called it).
+class DetailedError : public EngineError {
+ public:
+  DetailedError(std::string sqlstate, const std::string& message, std::string detail, std::string hint,
+                std::string context)
+      : EngineError(std::move(sqlstate), message),
+        detail_(std::move(detail)),
+        hint_(std::move(hint)),
+        context_(std::move(context)) {}
+  const std::string& detail() const { return detail_; }
+  const std::string& hint() const { return hint_; }
+  const std::string& context() const { return context_; }
+
+ private:
+  std::string detail_, hint_, context_;
+};
+
 // A malformed key: wrong arity, wrong type, NULL in a key column.
 class KeyError : public EngineError {
  public:

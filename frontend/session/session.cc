@@ -29,6 +29,7 @@ extern "C" {
 #include "planner/exec/ddl.h"
 #include "planner/exec/sequence_setval.h"
 #include "planner/exec/setting_call.h"
+#include "planner/exec/sequence_value_call.h"
 #include "planner/exec/select_exec.h"
 #include "planner/exec/insert_select.h"
 #include "planner/exec/create_table_as.h"
@@ -95,9 +96,10 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
         // Between epochs and, with a data directory, logged as DDL is (replay runs it again).
         std::unique_lock<std::mutex> changes;
         if (durable_) changes = durable_->LockChanges();
-        result.rows = planner::RunSetval(stmt->select_stmt, *catalog_, *engine_);
+        result.rows = planner::RunSetval(stmt->select_stmt, *catalog_, *engine_,
+                                         [this](const PgQuery__SelectStmt* q) { return RunQueryNow(q); });
         if (durable_) durable_->LogDdl(parsed.text);
-        result.tag = "SELECT 1";
+        result.tag = fmt::format("SELECT {}", result.rows->rows.size());
         return result;
       }
       if (stmt->select_stmt->into_clause) {
@@ -106,15 +108,7 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
         query.into_clause = nullptr;
         return RunCreateTableAs(&query, stmt->select_stmt->into_clause, false);
       }
-      if (planner::NeedsQueryPlanner(stmt->select_stmt, *catalog_)) {
-        planner::QueryPlan plan = planner::PlanQuery(stmt->select_stmt, *catalog_, TableEstimator());
-        result.rows = planner::ExecuteQuery(plan, *db_);
-        result.tag = fmt::format("SELECT {}", result.rows->rows.size());
-        return result;
-      }
-      planner::SelectPlan plan = planner::PlanSelect(stmt->select_stmt, *catalog_);
-      result.rows = plan.table && planner::IsSystemView(*plan.table) ? planner::ExecuteSystemViewSelect(plan, *catalog_)
-                                                                     : planner::ExecuteSelect(plan, *db_);
+      result.rows = RunQueryNow(stmt->select_stmt);
       result.tag = fmt::format("SELECT {}", result.rows->rows.size());
       return result;
     }
@@ -450,6 +444,8 @@ PendingResult Session::StartStatement(const planner::ParsedStatement& parsed, co
   try {
     if (std::optional<planner::SettingCall> call = planner::AsSettingCall(parsed.node))
       return PendingResult(RunSettingCall(*call, client_block));
+    if (std::optional<std::vector<planner::SequenceValueCall>> calls = planner::AsSequenceValueCalls(parsed.node))
+      return PendingResult(RunSequenceValueCalls(*calls, client_block));
     if (client_block.status() != TransactionBlock::Status::kIdle ||
         (parsed.node != nullptr && parsed.node->node_case == PG_QUERY__NODE__NODE_TRANSACTION_STMT))
       return StartInBlock(parsed, text, client_block);
@@ -530,6 +526,48 @@ PendingResult Session::RunPreparedStatementCommand(const planner::ParsedStatemen
   }
 }
 
+planner::ResultSet Session::RunQueryNow(const PgQuery__SelectStmt* select) {
+  if (planner::NeedsQueryPlanner(select, *catalog_)) {
+    planner::QueryPlan plan = planner::PlanQuery(select, *catalog_, TableEstimator());
+    return planner::ExecuteQuery(plan, *db_);
+  }
+  planner::SelectPlan plan = planner::PlanSelect(select, *catalog_);
+  return plan.table && planner::IsSystemView(*plan.table) ? planner::ExecuteSystemViewSelect(plan, *catalog_)
+                                                          : planner::ExecuteSelect(plan, *db_);
+}
+
+StatementResult Session::RunSequenceValueCalls(const std::vector<planner::SequenceValueCall>& calls,
+                                               TransactionBlock& block) {
+  std::vector<const planner::SequenceInfo*> sequences;
+  for (const planner::SequenceValueCall& call : calls)
+    sequences.push_back(call.last ? nullptr : planner::SequenceOfCall(call, *catalog_));
+  // What the client's own transactions still in flight draw comes first.
+  if (block.in_flight_->load(std::memory_order_acquire) > 0) engine_->Drain();
+  std::vector<std::optional<int64_t>> values;
+  std::lock_guard lock(block.drawn_->mutex);
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const planner::SequenceValueCall& call = calls[i];
+    std::optional<int64_t> value;
+    if (call.last) {
+      // lastval of a sequence dropped since: PostgreSQL's message is the undefined one.
+      if (block.drawn_->last && engine_->database().sequences().Exists(block.drawn_->last->sequence))
+        value = block.drawn_->last->value;
+      if (!value) throw planner::SqlError("55000", "lastval is not yet defined in this session");
+    } else if (sequences[i] != nullptr) {  // null: currval(NULL), the column owns no sequence
+      auto it = block.drawn_->by_sequence.find(sequences[i]->engine_name);
+      if (it == block.drawn_->by_sequence.end())
+        throw planner::SqlError("55000", fmt::format("currval of sequence \"{}\" is not yet defined in this session",
+                                                     sequences[i]->name));
+      value = it->second.value;
+    }
+    values.push_back(value);
+  }
+  StatementResult result;
+  result.rows = planner::SequenceValueResult(calls, values);
+  result.tag = "SELECT 1";
+  return result;
+}
+
 StatementResult Session::RunSettingCall(const planner::SettingCall& call, TransactionBlock& block) {
   StatementResult result;
   if (call.kind == planner::SettingCall::Kind::kSetConfig && call.is_local &&
@@ -567,6 +605,8 @@ std::optional<std::vector<planner::ResultColumn>> Session::DescribeStatement(con
   const PgQuery__Node* stmt = parsed.node;
   if (std::optional<planner::SettingCall> call = planner::AsSettingCall(stmt))
     return planner::SettingCallResult(*call, std::nullopt).columns;
+  if (std::optional<std::vector<planner::SequenceValueCall>> calls = planner::AsSequenceValueCalls(stmt))
+    return planner::SequenceValueResult(*calls, {}).columns;
   auto run = [&]() -> std::optional<std::vector<planner::ResultColumn>> {
     StatementResult r = parsed.extension != planner::Extension::kNone ? RunExtension(parsed) : RunStatement(parsed);
     if (!r.rows) return std::nullopt;
@@ -644,7 +684,17 @@ void Session::SubmitToEngine(engine::TxnRequest request, TransactionBlock* clien
     in_flight->fetch_add(1, std::memory_order_relaxed);
     // Counted out before the client can see the result: the epoch has committed, so a
     // snapshot the client's next statement takes holds this transaction.
-    request.on_done = [in_flight, done = std::move(request.on_done)](engine::TxnResult&& r) {
+    request.on_done = [in_flight, drawn = client->drawn_, done = std::move(request.on_done)](engine::TxnResult&& r) {
+      if (!r.drawn.empty()) {
+        // Completions may come out of draw order (a transaction that retried): the latest
+        // draw wins, as in a serial run of the client's statements.
+        std::lock_guard lock(drawn->mutex);
+        for (const engine::TxnResult::Draw& d : r.drawn) {
+          auto [it, fresh] = drawn->by_sequence.try_emplace(d.sequence, d);
+          if (!fresh && it->second.order < d.order) it->second = d;
+          if (!drawn->last || drawn->last->order < d.order) drawn->last = d;
+        }
+      }
       in_flight->fetch_sub(1, std::memory_order_release);
       if (done) done(std::move(r));
     };

@@ -28,6 +28,7 @@
 #include "planner/exec/copy.h"
 #include "planner/exec/prepared_statement.h"
 #include "planner/exec/setting_call.h"
+#include "planner/exec/sequence_value_call.h"
 #include "planner/types/result_set.h"
 #include "planner/types/sql_error.h"
 #include "frontend/session/settings.h"
@@ -259,6 +260,10 @@ class Session {
   StatementResult RunSetting(const ::PgQuery__Node* stmt, bool in_block = false);
   // SELECT set_config(...) / current_setting(...) alone (planner/exec/setting_call.h).
   StatementResult RunSettingCall(const planner::SettingCall& call, TransactionBlock& block);
+  // An ad-hoc query on the committed state, at once (the caller has drained the engine).
+  planner::ResultSet RunQueryNow(const ::PgQuery__SelectStmt* select);
+  // SELECT currval(...) / lastval() alone (planner/exec/sequence_value_call.h).
+  StatementResult RunSequenceValueCalls(const std::vector<planner::SequenceValueCall>& calls, TransactionBlock& block);
   // The settings whose change acts on the data directory, as they were before a change;
   // ApplySettings makes a change of settings_ take effect (data directory, JIT, engine).
   struct SettingsSnapshot {

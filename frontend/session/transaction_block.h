@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +67,16 @@ class TransactionBlock {
   // that pipelines has some): a try may read the last committed snapshot only when
   // none is in flight, or it would miss the client's own earlier statements.
   std::shared_ptr<std::atomic<int>> in_flight_ = std::make_shared<std::atomic<int>>(0);
+  // The sequence values this client's transactions drew, for currval() / lastval():
+  // kept for the client's whole session (Reset leaves them), recorded by the engine's
+  // completion callbacks (SubmitToEngine), hence the lock.
+  struct DrawnValues {
+    std::mutex mutex;
+    // engine sequence name -> the latest value drawn (by TxnResult::Draw::order)
+    std::map<std::string, engine::TxnResult::Draw> by_sequence;
+    std::optional<engine::TxnResult::Draw> last;  // the latest of all
+  };
+  std::shared_ptr<DrawnValues> drawn_ = std::make_shared<DrawnValues>();
 };
 
 }  // namespace caracal::frontend

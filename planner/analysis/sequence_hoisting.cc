@@ -89,7 +89,7 @@ class SequenceHoister {
   void Run() {
     // DECLARE defaults run first, in declaration order.
     for (size_t i = 0; i < ir_.variables.size(); ++i)
-      if (ir_.variables[i].default_value) HoistIn(*ir_.variables[i].default_value, true, 0);
+      if (ir_.variables[i].default_value) HoistIn(*ir_.variables[i].default_value, true, 0, static_cast<int>(i));
     std::string why = WhyBodyCannotDrawAtSequencing();
     if (why.empty()) {
       bool unconditional = true;
@@ -152,15 +152,15 @@ class SequenceHoister {
 
   void HoistStatement(Stmt& s, bool unconditional) {
     // A query plan evaluates its expressions once per row: a nextval() in it is refused.
-    ForEachOwnExpr(s, [&](Expr& e) { HoistIn(e, unconditional && !s.query, s.line); });
+    ForEachOwnExpr(s, [&](Expr& e) { HoistIn(e, unconditional && !s.query, s.line, -1); });
     for (auto& b : s.blocks)
       for (auto& n : b) HoistStatement(*n, false);
     for (auto& n : s.else_block) HoistStatement(*n, false);
     for (auto& n : s.body) HoistStatement(*n, false);
   }
 
-  void HoistIn(Expr& e, bool unconditional, int line) {
-    for (auto& a : e.args) HoistIn(*a, unconditional && !IsShortCircuit(e), line);
+  void HoistIn(Expr& e, bool unconditional, int line, int local) {
+    for (auto& a : e.args) HoistIn(*a, unconditional && !IsShortCircuit(e), line, local);
     if (e.kind != ExprKind::kNextval) return;
     if (!unconditional)
       throw AtLine(NotSupported("nextval() in a DECLARE default where it may not run exactly once per call")
@@ -171,7 +171,7 @@ class SequenceHoister {
                        .WithHint("The sequence name may depend only on parameters and constants; or assign "
                                  "nextval() to the variable in the body."),
                    ir_, line);
-    ir_.sequence_calls.push_back(SequenceCall{std::move(e.args[0]), NewSlot(ir_.sequence_calls.size()), line});
+    ir_.sequence_calls.push_back(SequenceCall{std::move(e.args[0]), NewSlot(ir_.sequence_calls.size()), line, local});
     ToSlot(e, ir_.sequence_calls.back().variable);
   }
 

@@ -954,10 +954,25 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
       types.push_back(args.back()->type);
     }
   }
+  if (name == "pg_get_serial_sequence" && args.size() == 2 && catalog_ != nullptr) {
+    // Read from the catalog as the statement is bound (the names must be constants).
+    for (const ExprPtr& a : args)
+      if (a->kind != ExprKind::kConst || !(a->type.id == TypeId::kText || a->type.id == TypeId::kUnknown ||
+                                           a->type.id == TypeId::kVarchar))
+        throw SqlError(sqlstate::kFeatureNotSupported, "pg_get_serial_sequence() takes constant names only here", loc);
+    if (args[0]->value.is_null() || args[1]->value.is_null()) return MakeConst(Datum::Null(), SqlType::Of(TypeId::kText), loc);
+    // Its errors carry no position in PostgreSQL (they are raised as it runs).
+    const std::optional<std::string> seq = SerialSequenceName(*catalog_, args[0]->value.s, args[1]->value.s);
+    return MakeConst(seq ? Datum::String(*seq) : Datum::Null(), SqlType::Of(TypeId::kText), loc);
+  }
   std::optional<FunctionMatch> m = ResolveFunction(name, types);
   if (!m) {
     if (catalog_ != nullptr)
       if (const PendingRoutine* pending = catalog_->FindPendingRoutine(name)) throw pending->error;
+    if ((name == "currval" && types.size() == 1) || (name == "lastval" && types.empty()))
+      throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("{}() inside a query or a function body is not supported yet", name), loc)
+          .WithHint(name == "currval" ? "SELECT currval('s') alone works; in a body, keep nextval()'s value in a variable."
+                                      : "SELECT lastval() alone works; in a body, keep nextval()'s value in a variable.");
     std::string sig;
     for (size_t i = 0; i < types.size(); ++i) sig += (i ? ", " : "") + types[i].BaseName();
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), loc)

@@ -1,5 +1,7 @@
 #include "planner/catalog/catalog.h"
 
+#include "planner/parser/qualified_name.h"
+
 #include "planner/catalog/row_identity.h"
 
 #include <fmt/format.h>
@@ -214,6 +216,19 @@ void Catalog::RenameIndex(std::string_view name_view, const std::string& new_nam
   node.key() = new_name;
   indexes_.insert(std::move(node));
   NumberIndexes(table);
+}
+
+std::optional<std::string> SerialSequenceName(const Catalog& catalog, std::string_view table, std::string_view column) {
+  const RelationText relation = RelationNameFromText(table);
+  const TableInfo* t = relation.in_pg_catalog ? nullptr : catalog.FindTable(relation.name);
+  if (t == nullptr) throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", relation.display));
+  const int c = t->ColumnIndex(std::string(column));
+  if (c < 0)
+    throw SqlError(sqlstate::kUndefinedColumn,
+                   fmt::format("column \"{}\" of relation \"{}\" does not exist", column, t->name));
+  const std::string& owned = t->columns[static_cast<size_t>(c)].owned_sequence;
+  if (owned.empty()) return std::nullopt;
+  return "public." + RegclassText(owned);
 }
 
 const std::string* DefaultSequence(const CatalogColumn& c) {

@@ -44,6 +44,13 @@ struct CatalogColumn {
 // prints its name (parser/qualified_name.h); null if none.
 const std::string* DefaultSequence(const CatalogColumn& c);
 
+class Catalog;
+// pg_get_serial_sequence(table, column): the sequence `column` of `table` owns (serial,
+// identity, OWNED BY) as PostgreSQL prints it ("public.t_id_seq"), or nullopt when it
+// owns none. `table` is read as a regclass text is, `column` literally. Throws 42P01 /
+// 42703 as PostgreSQL does.
+std::optional<std::string> SerialSequenceName(const Catalog& catalog, std::string_view table, std::string_view column);
+
 struct TableInfo;
 
 // A bulk load (COPY, the between-epochs INSERT ... SELECT) fills the columns it is not

@@ -107,7 +107,17 @@ std::vector<std::string> ConstraintNames(const TableInfo& t) {
   return names;
 }
 
-void CheckConstraintSupported(const PgQuery__Constraint* c) {
+// DEFERRABLE, NOT DEFERRABLE, INITIALLY DEFERRED / IMMEDIATE after a column's constraint.
+bool IsTimingAttribute(const PgQuery__Constraint* c) {
+  return c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE ||
+         c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED ||
+         c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_IMMEDIATE ||
+         c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE;
+}
+
+// `owner`: in a column's constraint list, the last constraint before `c` that is not a
+// DEFERRABLE / INITIALLY attribute (what such an attribute applies to).
+void CheckConstraintSupported(const PgQuery__Constraint* c, const PgQuery__Constraint* owner = nullptr) {
   // A DEFERRABLE foreign key (Django declares every one INITIALLY DEFERRED) is checked at
   // the end of each statement, as an immediate one: a transaction that violates it until
   // its COMMIT fails with 23503 where PostgreSQL's succeeds, and nothing else differs.
@@ -119,7 +129,10 @@ void CheckConstraintSupported(const PgQuery__Constraint* c) {
       if (c->n_including > 0) throw NotSupported("INCLUDE columns", c->location);
       break;
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE:
-    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED: break;  // of a column's REFERENCES, as above
+    case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED:
+      if (owner == nullptr || owner->contype != PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN)
+        throw NotSupported("DEFERRABLE constraints other than foreign keys", c->location);
+      break;  // of a column's REFERENCES, as above
     case PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION: throw NotSupported("EXCLUDE constraints", c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED: throw NotSupported("generated columns", c->location);
     default: break;
@@ -297,9 +310,11 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     bool saw_null = false, saw_not_null = false, saw_default = false;
     int pk_location = -1;
     const char* pk_name = nullptr;
+    const PgQuery__Constraint* owner = nullptr;
     for (size_t k = 0; k < def->n_constraints; ++k) {
       const PgQuery__Constraint* c = def->constraints[k]->constraint;
-      CheckConstraintSupported(c);
+      CheckConstraintSupported(c, owner);
+      if (!IsTimingAttribute(c)) owner = c;
       switch (c->contype) {
         case PG_QUERY__CONSTR_TYPE__CONSTR_NULL: saw_null = true; break;
         case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL: saw_not_null = true; col.not_null = true; break;
@@ -599,9 +614,11 @@ void AddColumn(TableInfo& t, const PgQuery__ColumnDef* def, std::vector<ColumnOr
   std::vector<PendingCheck> checks;
   std::vector<std::string> unique_names;
   bool primary = false;
+  const PgQuery__Constraint* owner = nullptr;
   for (size_t k = 0; k < def->n_constraints; ++k) {
     const PgQuery__Constraint* c = def->constraints[k]->constraint;
-    CheckConstraintSupported(c);
+    CheckConstraintSupported(c, owner);
+    if (!IsTimingAttribute(c)) owner = c;
     switch (c->contype) {
       case PG_QUERY__CONSTR_TYPE__CONSTR_NULL: break;
       case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL: col.not_null = true; break;

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "planner/parser/qualified_name.h"
+#include "planner/parser/synthetic_nodes.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
@@ -98,40 +99,36 @@ std::vector<ResultColumn> SetvalColumns(const PgQuery__SelectStmt* select) {
   return columns;
 }
 
-ResultSet RunSetval(const PgQuery__SelectStmt* select, const Catalog& catalog, engine::Engine& engine) {
-  if (select->n_from_clause > 0 || select->where_clause != nullptr || select->n_group_clause > 0 ||
-      select->having_clause != nullptr || select->with_clause != nullptr || select->into_clause != nullptr ||
-      select->n_sort_clause > 0 || select->limit_count != nullptr || select->limit_offset != nullptr ||
-      select->n_distinct_clause > 0 || select->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
-    throw SqlError(sqlstate::kFeatureNotSupported, "setval() is supported only alone in a SELECT, as pg_dump writes it");
-  struct Change {
-    std::string sql_name;
-    std::string engine_name;
-    int64_t value;
-    bool is_called;
-    int64_t min, max;
-  };
-  std::vector<Change> changes;
-  for (size_t i = 0; i < select->n_target_list; ++i) {
-    const PgQuery__FuncCall* call = SetvalCall(select->target_list[i]);
-    if (call->n_args != 2 && call->n_args != 3)
-      throw SqlError(sqlstate::kUndefinedFunction,
-                     fmt::format("function setval with {} arguments does not exist", call->n_args))
-          .WithHint("setval(regclass, bigint [, boolean])");
-    const PgQuery__AConst* name = Constant(call->args[0], 1);
-    if (name->val_case != PG_QUERY__A__CONST__VAL_SVAL) NotConstant(1);
-    const RelationText relation = RelationNameFromText(name->sval->sval);
-    const SequenceInfo* seq = relation.in_pg_catalog ? nullptr : catalog.FindSequence(relation.name);
-    if (seq == nullptr)
-      throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", relation.display),
-                     name->location);
-    changes.push_back({seq->name, seq->engine_name, IntArgument(call->args[1]),
-                       call->n_args == 3 ? BoolArgument(call->args[2]) : true, seq->min, seq->max});
-  }
+namespace {
+
+struct Change {
+  std::string sql_name;
+  std::string engine_name;
+  int64_t value;
+  bool is_called;
+  int64_t min, max;
+};
+
+const SequenceInfo& SequenceNamed(const std::string& text, const Catalog& catalog, int location) {
+  const RelationText relation = RelationNameFromText(text);
+  const SequenceInfo* seq = relation.in_pg_catalog ? nullptr : catalog.FindSequence(relation.name);
+  if (seq == nullptr)
+    throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", relation.display), location);
+  return *seq;
+}
+
+bool IsConstantArgument(const PgQuery__Node* arg) {
+  while (arg != nullptr && arg->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) arg = arg->type_cast->arg;
+  if (arg != nullptr && arg->node_case == PG_QUERY__NODE__NODE_A_EXPR && arg->a_expr->lexpr == nullptr) arg = arg->a_expr->rexpr;
+  return arg != nullptr && arg->node_case == PG_QUERY__NODE__NODE_A_CONST && !arg->a_const->isnull;
+}
+
+// Sets every change between epochs, all checked before any is set.
+void Apply(const std::vector<Change>& changes, engine::Engine& engine) {
   engine.RunExclusive([&] {
     engine::Sequences& sequences = engine.database().sequences();
     const std::vector<engine::SequenceState> states = sequences.States();
-    std::vector<engine::SequenceState> updated;  // all checked before any is set
+    std::vector<engine::SequenceState> updated;
     for (const Change& c : changes)
       for (const engine::SequenceState& s : states) {
         if (s.name != c.engine_name) continue;
@@ -147,6 +144,97 @@ ResultSet RunSetval(const PgQuery__SelectStmt* select, const Catalog& catalog, e
       }
     for (const engine::SequenceState& s : updated) sequences.Restore(s);
   });
+}
+
+// setval over a query (Django's sqlsequencereset: `SELECT setval(pg_get_serial_sequence(
+// '"t"', 'id'), coalesce(max("id"), 1), max("id") IS NOT null) FROM "t"`): the query of
+// its arguments runs on the committed state, and each row sets its sequence, in order.
+ResultSet RunSetvalQuery(const PgQuery__SelectStmt* select, const Catalog& catalog, engine::Engine& engine,
+                         const QueryRunner& run_query) {
+  SyntheticNodes nodes;
+  PgQuery__SelectStmt* query = nodes.Copy(*select);
+  std::vector<PgQuery__Node*> targets;
+  std::vector<size_t> arity;
+  std::vector<int> name_locations;  // of a constant sequence name, for its error
+  for (size_t i = 0; i < select->n_target_list; ++i) {
+    const PgQuery__FuncCall* call = SetvalCall(select->target_list[i]);
+    if (call->n_args != 2 && call->n_args != 3)
+      throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function setval with {} arguments does not exist", call->n_args))
+          .WithHint("setval(regclass, bigint [, boolean])");
+    for (size_t a = 0; a < call->n_args; ++a) targets.push_back(nodes.Target(call->args[a]));
+    arity.push_back(call->n_args);
+    const PgQuery__Node* name = call->args[0];
+    while (name != nullptr && name->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) name = name->type_cast->arg;
+    name_locations.push_back(name != nullptr && name->node_case == PG_QUERY__NODE__NODE_A_CONST ? name->a_const->location : -1);
+  }
+  query->target_list = nodes.Array(targets, query->n_target_list);
+  const ResultSet args = run_query(query);
+  ResultSet out;
+  out.columns = SetvalColumns(select);
+  std::vector<Change> changes;
+  for (const auto& row : args.rows) {
+    std::vector<std::optional<std::string>> values;
+    size_t at = 0;
+    for (size_t c = 0; c < arity.size(); ++c) {
+      const size_t n = arity[c];
+      const std::optional<std::string>& name = row[at];
+      const std::optional<std::string>& value = row[at + 1];
+      const std::optional<std::string> called = n == 3 ? row[at + 2] : std::optional<std::string>("t");
+      at += n;
+      // setval is strict: a NULL argument sets nothing and returns NULL.
+      if (!name || !value || !called) {
+        values.emplace_back(std::nullopt);
+        continue;
+      }
+      int64_t v = 0;
+      try {
+        size_t used = 0;
+        v = std::stoll(*value, &used);
+        if (used != value->size()) throw std::invalid_argument("not an integer");
+      } catch (const std::logic_error&) {
+        throw SqlError(sqlstate::kInvalidTextRepresentation, fmt::format("invalid input syntax for type bigint: \"{}\"", *value));
+      }
+      const SequenceInfo& seq = SequenceNamed(*name, catalog, name_locations[c]);
+      changes.push_back({seq.name, seq.engine_name, v, *called == "t", seq.min, seq.max});
+      values.emplace_back(std::to_string(v));
+    }
+    out.rows.push_back(std::move(values));
+  }
+  Apply(changes, engine);
+  return out;
+}
+
+}  // namespace
+
+ResultSet RunSetval(const PgQuery__SelectStmt* select, const Catalog& catalog, engine::Engine& engine,
+                    const QueryRunner& run_query) {
+  bool constant = select->n_from_clause == 0 && select->where_clause == nullptr && select->n_group_clause == 0 &&
+                  select->having_clause == nullptr && select->with_clause == nullptr && select->into_clause == nullptr &&
+                  select->n_sort_clause == 0 && select->limit_count == nullptr && select->limit_offset == nullptr &&
+                  select->n_distinct_clause == 0 && select->op == PG_QUERY__SET_OPERATION__SETOP_NONE;
+  for (size_t i = 0; constant && i < select->n_target_list; ++i) {
+    const PgQuery__FuncCall* call = SetvalCall(select->target_list[i]);
+    for (size_t a = 0; a < call->n_args; ++a) constant = constant && IsConstantArgument(call->args[a]);
+  }
+  if (!constant) {
+    if (!run_query || select->into_clause != nullptr || select->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
+      throw SqlError(sqlstate::kFeatureNotSupported, "setval() is supported only alone in a SELECT, as pg_dump writes it");
+    return RunSetvalQuery(select, catalog, engine, run_query);
+  }
+  std::vector<Change> changes;
+  for (size_t i = 0; i < select->n_target_list; ++i) {
+    const PgQuery__FuncCall* call = SetvalCall(select->target_list[i]);
+    if (call->n_args != 2 && call->n_args != 3)
+      throw SqlError(sqlstate::kUndefinedFunction,
+                     fmt::format("function setval with {} arguments does not exist", call->n_args))
+          .WithHint("setval(regclass, bigint [, boolean])");
+    const PgQuery__AConst* name = Constant(call->args[0], 1);
+    if (name->val_case != PG_QUERY__A__CONST__VAL_SVAL) NotConstant(1);
+    const SequenceInfo& seq = SequenceNamed(name->sval->sval, catalog, name->location);
+    changes.push_back({seq.name, seq.engine_name, IntArgument(call->args[1]),
+                       call->n_args == 3 ? BoolArgument(call->args[2]) : true, seq.min, seq.max});
+  }
+  Apply(changes, engine);
   ResultSet out;
   out.columns = SetvalColumns(select);
   std::vector<std::optional<std::string>> row;

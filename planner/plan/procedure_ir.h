@@ -256,6 +256,9 @@ struct SequenceCall {
   ExprPtr sequence_name;  // text, over parameter slots and constants only
   int variable = -1;      // the kSequence frame slot that receives the value
   int line = 0;           // of the statement (live calls: CONTEXT of a missing sequence)
+  // A DECLARE default's: the local's variable index (the CONTEXT of a draw that fails at
+  // sequencing names the local's initialisation, else the statement reading `variable`).
+  int local = -1;
 };
 
 struct ProcedureIr {

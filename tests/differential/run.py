@@ -359,12 +359,27 @@ def gen_sequence_options(rng, n):
     out = []
     for _ in range(n):
         r = rng.random()
-        if r < 0.35:
+        if r < 0.3:
             out.append(f"INSERT INTO tickets (label) VALUES ('t{rng.randrange(100)}');")
-        elif r < 0.6:
+        elif r < 0.5:
             out.append(f"INSERT INTO slots (label) VALUES ('s{rng.randrange(100)}');")
-        else:
+        elif r < 0.75:
             out.append(f"SELECT note('n{rng.randrange(100)}');")
+        else:
+            out.append(rng.choice(["SELECT grab();", "SELECT grab2();"]))
+    return out
+
+
+def gen_sequence_functions(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.6:
+            out.append(f"INSERT INTO items (qty) VALUES ({rng.choice([0, 1, 2, 3, 5, 8])});")
+        elif r < 0.8:
+            out.append(f"INSERT INTO \"Tagged\" (label) VALUES ('l{rng.randrange(50)}');")
+        else:
+            out.append("SELECT nextval('other');")
     return out
 
 

@@ -33,6 +33,7 @@ BEGIN
 END $$;
 CREATE PROCEDURE touch(p_id integer, p_ts timestamp) LANGUAGE plpgsql AS $$
 BEGIN UPDATE acc SET ts = p_ts WHERE id = p_id; END $$;
+CREATE TABLE post (id serial PRIMARY KEY, title text);
 """
 
 from checklist import check, failures  # noqa: E402
@@ -135,6 +136,42 @@ def psycopg3_checks(srv):
               check_conn.execute("SELECT note FROM acc WHERE id = 1").fetchone() == ("txn",))
 
 
+def currval_checks(srv):
+    # What PHP's PDO lastInsertId() and psycopg2-era code do after an INSERT: currval and
+    # lastval are per connection, and see the connection's own pipelined INSERTs.
+    a = psycopg2.connect(srv.dsn())
+    a.autocommit = True
+    b = psycopg2.connect(srv.dsn())
+    b.autocommit = True
+    ca, cb = a.cursor(), b.cursor()
+    try:
+        cb.execute("SELECT currval('post_id_seq')")
+        check("currval before any draw fails", False)
+    except psycopg2.Error as e:
+        check("currval before any draw fails (55000)", e.pgcode == "55000" and "not yet defined in this session" in e.pgerror,
+              e.pgerror)
+    ca.execute("INSERT INTO post (title) VALUES ('a')")
+    ca.execute("SELECT currval('post_id_seq')")
+    first = ca.fetchone()[0]
+    cb.execute("INSERT INTO post (title) VALUES ('b'), ('c')")
+    cb.execute("SELECT lastval()")
+    check("lastval is the connection's own last draw", cb.fetchone()[0] == first + 2)
+    ca.execute("SELECT currval('post_id_seq')")
+    check("another connection's draws leave currval alone", ca.fetchone()[0] == first)
+    ca.execute("SELECT id FROM post WHERE title = 'a'")
+    check("currval names the row just inserted", ca.fetchone()[0] == first)
+    a.close()
+    b.close()
+    with psycopg.connect(srv.dsn(), autocommit=True) as conn:
+        with conn.pipeline():
+            conn.execute("INSERT INTO post (title) VALUES ('p1')")
+            conn.execute("INSERT INTO post (title) VALUES ('p2')")
+            cur = conn.execute("SELECT lastval()")
+        last = cur.fetchone()[0]
+        check("lastval after pipelined INSERTs is the last of them",
+              conn.execute("SELECT id FROM post WHERE title = 'p2'").fetchone() == (last,), last)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--caracal", required=True)
@@ -144,6 +181,7 @@ def main():
         check("schema", r.returncode == 0, r.stderr)
         psycopg2_checks(srv)
         psycopg3_checks(srv)
+        currval_checks(srv)
         check("server still alive", srv.alive(), srv.output())
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0

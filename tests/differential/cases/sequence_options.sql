@@ -18,6 +18,24 @@ BEGIN
   RETURN v;
 END $$;
 ALTER SEQUENCE down_no CYCLE;
+-- Draws that fail at sequencing name their statement, as PL/pgSQL's CONTEXT does.
+CREATE SEQUENCE tiny MAXVALUE 12;
+CREATE SEQUENCE tiny2 MAXVALUE 20;
+CREATE TABLE grabbed (n bigint PRIMARY KEY, m bigint);
+CREATE FUNCTION grab() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  v bigint := nextval('tiny');
+BEGIN
+  INSERT INTO grabbed VALUES (v, nextval('tiny2'));
+  RETURN v;
+END $$;
+CREATE FUNCTION grab2() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  v bigint;
+BEGIN
+  v := nextval('tiny2');
+  RETURN v;
+END $$;
 
 SELECT nextval('ticket_no'), nextval('slot_no'), nextval('down_no');
 SELECT setval('down_no', -20, false);
@@ -27,6 +45,7 @@ SELECT nextval('down_no'), nextval('down_no');
 SELECT * FROM tickets ORDER BY id;
 SELECT * FROM slots ORDER BY id;
 SELECT n, slot, down FROM log ORDER BY n;
+SELECT * FROM grabbed ORDER BY n;
 
 -- ALTER SEQUENCE: RESTART, a new increment after a draw, a new AS type and its bounds.
 ALTER SEQUENCE ticket_no RESTART;
