@@ -35,8 +35,6 @@ void Sequences::Configure(std::string_view name, int64_t increment, SequenceBoun
   }
 }
 
-void Sequences::Relabel(std::string_view name, std::string label) { Find(name).label = std::move(label); }
-
 void Sequences::Drop(std::string_view name) {
   auto it = sequences_.find(name);
   if (it == sequences_.end()) throw EngineError("42P01", "relation \"" + std::string(name) + "\" does not exist");

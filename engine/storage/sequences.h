@@ -42,7 +42,6 @@ class Sequences : public SequenceContext {
   // ALTER SEQUENCE: a new increment and range, and, if `restart`, the next value to draw.
   // Throws 42P01 if unknown.
   void Configure(std::string_view name, int64_t increment, SequenceBounds bounds, std::optional<int64_t> restart);
-  void Relabel(std::string_view name, std::string label);
   void Drop(std::string_view name);  // throws 42P01 if unknown
   bool Exists(std::string_view name) const;
   // The next value; past the range's end it cycles or throws EngineError 2200H,

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "planner/parser/function_call_select.h"
 #include "planner/parser/qualified_name.h"
 #include "planner/parser/synthetic_nodes.h"
 #include "planner/types/sql_error.h"
@@ -16,19 +17,9 @@ namespace {
 
 // The setval call a target is, or null.
 const PgQuery__FuncCall* SetvalCall(const PgQuery__Node* target) {
-  if (target == nullptr || target->node_case != PG_QUERY__NODE__NODE_RES_TARGET) return nullptr;
-  const PgQuery__Node* val = target->res_target->val;
-  if (val == nullptr || val->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return nullptr;
-  const PgQuery__FuncCall* call = val->func_call;
-  const size_t n = call->n_funcname;
-  if (n == 0 || n > 2) return nullptr;
-  auto part = [&](size_t i) -> std::string_view {
-    const PgQuery__Node* p = call->funcname[i];
-    return p->node_case == PG_QUERY__NODE__NODE_STRING ? std::string_view(p->string->sval) : std::string_view();
-  };
-  if (part(n - 1) != "setval") return nullptr;
-  if (n == 2 && part(0) != "pg_catalog") return nullptr;
-  return call;
+  std::string name;
+  const PgQuery__FuncCall* call = PlainCallTarget(target, name);
+  return call != nullptr && name == "setval" ? call : nullptr;
 }
 
 [[noreturn]] void NotConstant(int position) {
@@ -208,10 +199,7 @@ ResultSet RunSetvalQuery(const PgQuery__SelectStmt* select, const Catalog& catal
 
 ResultSet RunSetval(const PgQuery__SelectStmt* select, const Catalog& catalog, engine::Engine& engine,
                     const QueryRunner& run_query) {
-  bool constant = select->n_from_clause == 0 && select->where_clause == nullptr && select->n_group_clause == 0 &&
-                  select->having_clause == nullptr && select->with_clause == nullptr && select->into_clause == nullptr &&
-                  select->n_sort_clause == 0 && select->limit_count == nullptr && select->limit_offset == nullptr &&
-                  select->n_distinct_clause == 0 && select->op == PG_QUERY__SET_OPERATION__SETOP_NONE;
+  bool constant = HasOnlyTargets(select);
   for (size_t i = 0; constant && i < select->n_target_list; ++i) {
     const PgQuery__FuncCall* call = SetvalCall(select->target_list[i]);
     for (size_t a = 0; a < call->n_args; ++a) constant = constant && IsConstantArgument(call->args[a]);

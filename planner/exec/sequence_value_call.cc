@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "planner/parser/function_call_select.h"
 #include "planner/parser/pg_nodes.h"
 #include "planner/parser/qualified_name.h"
 #include "planner/types/sql_error.h"
@@ -11,17 +12,13 @@ namespace caracal::planner {
 namespace {
 
 std::optional<SequenceValueCall> AsCall(const PgQuery__Node* target) {
-  if (target->node_case != PG_QUERY__NODE__NODE_RES_TARGET || target->res_target->val == nullptr ||
-      target->res_target->val->node_case != PG_QUERY__NODE__NODE_FUNC_CALL)
-    return std::nullopt;
-  const PgQuery__FuncCall* f = target->res_target->val->func_call;
-  const std::vector<std::string> names = NameList(f->funcname, f->n_funcname);
-  if (names.empty() || names.size() > 2 || (names.size() == 2 && names[0] != "pg_catalog")) return std::nullopt;
-  if (f->agg_star || f->agg_distinct || f->over || f->n_agg_order || f->agg_filter) return std::nullopt;
+  std::string function;
+  const PgQuery__FuncCall* f = PlainCallTarget(target, function);
+  if (f == nullptr) return std::nullopt;
   SequenceValueCall call;
-  if (names.back() == "lastval" && f->n_args == 0) {
+  if (function == "lastval" && f->n_args == 0) {
     call.last = true;
-  } else if (names.back() == "currval" && f->n_args == 1) {
+  } else if (function == "currval" && f->n_args == 1) {
     const PgQuery__Node* arg = f->args[0];
     while (arg != nullptr && arg->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) arg = arg->type_cast->arg;
     if (arg != nullptr && arg->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
@@ -50,7 +47,7 @@ std::optional<SequenceValueCall> AsCall(const PgQuery__Node* target) {
   } else {
     return std::nullopt;
   }
-  call.column = target->res_target->name && *target->res_target->name ? target->res_target->name : names.back();
+  call.column = target->res_target->name && *target->res_target->name ? target->res_target->name : function;
   return call;
 }
 
@@ -59,10 +56,7 @@ std::optional<SequenceValueCall> AsCall(const PgQuery__Node* target) {
 std::optional<std::vector<SequenceValueCall>> AsSequenceValueCalls(const PgQuery__Node* stmt) {
   if (stmt == nullptr || stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return std::nullopt;
   const PgQuery__SelectStmt* s = stmt->select_stmt;
-  if (s->n_target_list == 0 || s->n_from_clause != 0 || s->where_clause || s->n_group_clause || s->having_clause ||
-      s->n_sort_clause || s->limit_count || s->limit_offset || s->with_clause || s->into_clause || s->n_values_lists ||
-      s->op != PG_QUERY__SET_OPERATION__SETOP_NONE || s->n_distinct_clause)
-    return std::nullopt;
+  if (s->n_target_list == 0 || !HasOnlyTargets(s)) return std::nullopt;
   std::vector<SequenceValueCall> calls;
   for (size_t i = 0; i < s->n_target_list; ++i) {
     std::optional<SequenceValueCall> call = AsCall(s->target_list[i]);

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "planner/parser/function_call_select.h"
 #include "planner/parser/pg_nodes.h"
 #include "planner/types/sql_error.h"
 
@@ -63,27 +64,19 @@ std::string QualifiedName(const std::string& name) {
 std::optional<SettingCall> AsSettingCall(const PgQuery__Node* stmt) {
   if (stmt == nullptr || stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return std::nullopt;
   const PgQuery__SelectStmt* s = stmt->select_stmt;
-  if (s->n_target_list != 1 || s->n_from_clause != 0 || s->where_clause || s->n_group_clause || s->having_clause ||
-      s->n_sort_clause || s->limit_count || s->limit_offset || s->with_clause || s->into_clause || s->n_values_lists ||
-      s->op != PG_QUERY__SET_OPERATION__SETOP_NONE || s->n_distinct_clause)
-    return std::nullopt;
+  if (s->n_target_list != 1 || !HasOnlyTargets(s)) return std::nullopt;
   const PgQuery__Node* target = s->target_list[0];
-  if (target->node_case != PG_QUERY__NODE__NODE_RES_TARGET || target->res_target->val == nullptr ||
-      target->res_target->val->node_case != PG_QUERY__NODE__NODE_FUNC_CALL)
-    return std::nullopt;
-  const PgQuery__FuncCall* f = target->res_target->val->func_call;
-  const std::vector<std::string> names = NameList(f->funcname, f->n_funcname);
-  if (names.empty() || names.size() > 2 || (names.size() == 2 && names[0] != "pg_catalog")) return std::nullopt;
+  std::string function;
+  const PgQuery__FuncCall* f = PlainCallTarget(target, function);
+  if (f == nullptr) return std::nullopt;
   SettingCall call;
-  if (names.back() == "set_config" && f->n_args == 3) {
+  if (function == "set_config" && f->n_args == 3) {
     call.kind = SettingCall::Kind::kSetConfig;
-  } else if (names.back() == "current_setting" && (f->n_args == 1 || f->n_args == 2)) {
+  } else if (function == "current_setting" && (f->n_args == 1 || f->n_args == 2)) {
     call.kind = SettingCall::Kind::kCurrentSetting;
   } else {
     return std::nullopt;
   }
-  if (f->agg_star || f->agg_distinct || f->over || f->n_agg_order || f->agg_filter) return std::nullopt;
-  const std::string function = names.back();
   std::optional<std::string> name = ConstantText(f->args[0], function, 0);
   if (!name) throw SqlError(sqlstate::kNullValueNotAllowed, "SET requires parameter name");
   call.name = *name;
