@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "planner/types/bytes_text.h"
 #include "planner/types/datum.h"
 #include "planner/types/sql_error.h"
 
@@ -34,6 +35,8 @@ int32_t ScalarOid(TypeId id) {
     case TypeId::kDate: return oid::kDate;
     case TypeId::kTime: return oid::kTime;
     case TypeId::kInterval: return oid::kInterval;
+    case TypeId::kUuid: return oid::kUuid;
+    case TypeId::kBytea: return oid::kBytea;
     case TypeId::kText:
     case TypeId::kUnknown:
     case TypeId::kArray: return oid::kText;
@@ -59,6 +62,8 @@ constexpr ArrayPair kArrays[] = {
     {oid::kTimestamptz, 1185, "timestamptz", "timestamp with time zone"},
     {oid::kTime, 1183, "time", "time without time zone"},
     {oid::kInterval, 1187, "interval", "interval"},
+    {oid::kUuid, 2951, "uuid", "uuid"},
+    {oid::kBytea, 1001, "bytea", "bytea"},
 };
 
 [[noreturn]] void BadBinary(int32_t type_oid) {
@@ -146,7 +151,8 @@ int16_t TypeSize(int32_t type_oid) {
     case oid::kTimestamp:
     case oid::kTimestamptz:
     case oid::kTime: return 8;
-    case oid::kInterval: return 16;
+    case oid::kInterval:
+    case oid::kUuid: return 16;
     case oid::kName: return 64;
     default: return -1;
   }
@@ -179,6 +185,8 @@ std::optional<std::string> CastName(int32_t type_oid) {
     case oid::kDate: return "date";
     case oid::kTime: return "time without time zone";
     case oid::kInterval: return "interval";
+    case oid::kUuid: return "uuid";
+    case oid::kBytea: return "bytea";
     default: break;
   }
   for (const ArrayPair& a : kArrays)
@@ -210,6 +218,8 @@ std::string TypeName(int32_t type_oid) {
     case oid::kRegproc: return "regproc";
     case oid::kRegclass: return "regclass";
     case oid::kRegtype: return "regtype";
+    case oid::kUuid: return "uuid";
+    case oid::kInterval: return "interval";
     default: break;
   }
   for (const ArrayPair& a : kArrays)
@@ -335,6 +345,10 @@ std::string TextFromBinary(int32_t type_oid, std::string_view b) {
     case oid::kDate:
       if (b.size() != 4) BadBinary(type_oid);
       return CivilFromDays(static_cast<int32_t>(BigEndian(b)) + kPgEpochDays);
+    case oid::kUuid:
+      if (b.size() != 16) BadBinary(type_oid);
+      return planner::FormatUuid(b);
+    case oid::kBytea: return planner::FormatBytea(b);
     case oid::kUnspecified:
     case oid::kText:
     case oid::kVarchar:
@@ -379,6 +393,8 @@ std::string BinaryFromText(int32_t type_oid, std::string_view text) {
       PutBigEndian(out, static_cast<uint32_t>(static_cast<int32_t>(DaysFromCivil(y, m, d) - kPgEpochDays)), 4);
       return out;
     }
+    case oid::kUuid: return planner::ParseUuid(text);
+    case oid::kBytea: return planner::ParseBytea(text);
     case oid::kText:
     case oid::kVarchar:
     case oid::kBpchar:

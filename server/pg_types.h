@@ -2,7 +2,7 @@
 // OIDs, sizes and modifiers a RowDescription carries, the SQL name a bound parameter is
 // cast to, and the binary send/receive formats (int2/4/8, float4/8, bool, text, varchar,
 // bpchar, numeric in base-10000 digits, timestamp and date as PostgreSQL's integer
-// datetimes). Values cross the boundary as PostgreSQL's text format: binary input is
+// datetimes, uuid as its 16 bytes, bytea as its bytes). Values cross the boundary as PostgreSQL's text format: binary input is
 // turned into text before it is bound, binary output is made from a result's text.
 #pragma once
 
@@ -21,7 +21,7 @@ inline constexpr int32_t kBool = 16, kBytea = 17, kName = 19, kInt8 = 20, kInt2 
 inline constexpr int32_t kOid = 26, kChar = 18, kFloat4 = 700, kFloat8 = 701, kUnknown = 705, kBpchar = 1042;
 inline constexpr int32_t kVarchar = 1043, kDate = 1082, kTime = 1083, kTimestamp = 1114, kTimestamptz = 1184,
                         kInterval = 1186;
-inline constexpr int32_t kNumeric = 1700, kRegproc = 24, kRegclass = 2205, kRegtype = 2206;
+inline constexpr int32_t kNumeric = 1700, kRegproc = 24, kRegclass = 2205, kRegtype = 2206, kUuid = 2950;
 }  // namespace oid
 
 // The OID of a column or parameter type (an array: its array type, e.g. _int4 1007).

@@ -731,14 +731,14 @@ engine::RowValuePtr UpdatedRow(const Stmt& s, const engine::Schema& schema, cons
   };
   bool patchable = true;
   for (size_t i = 0; i < s.assignments.size(); ++i)
-    patchable &= !IsStringType(schema.column(s.assignments[i].first).type) || same_size_string(i);
+    patchable &= !IsVariableWidth(schema.column(s.assignments[i].first).type) || same_size_string(i);
   if (patchable) {
     // Copy the row's blob and rewrite the changed slots (and same-size strings' bytes).
     engine::RowPatch patch(old);
     for (size_t i = 0; i < s.assignments.size(); ++i) {
       int col = s.assignments[i].first;
       const planner::CatalogColumn& c = s.table->columns[col];
-      if (IsStringType(schema.column(col).type)) {
+      if (IsVariableWidth(schema.column(col).type)) {
         patch.SetSameSizeString(col, assigned[i].s);
       } else if (assigned[i].is_null()) {
         check_not_null(c);

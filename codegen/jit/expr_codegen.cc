@@ -467,8 +467,25 @@ CgValue ExprEmitter::EmitRowColumn(llvm::Value* row, int col, const SqlType& typ
   }
   llvm::Value* t = NewTemp();
   if (type.id == TypeId::kNumeric) {
-    if (schema_ == nullptr || col >= schema_->num_columns() || schema_->column(col).type != engine::ColumnType::kNumeric)
+    if (schema_ == nullptr || col >= schema_->num_columns())
       Internal("numeric column " + std::to_string(col) + " read without its schema");
+    if (schema_->column(col).type == engine::ColumnType::kDecimal) {
+      // Any precision: its text, parsed by the runtime.
+      llvm::BasicBlock* null_bb = NewBlock("coldec.null");
+      llvm::BasicBlock* read_bb = NewBlock("coldec.read");
+      llvm::BasicBlock* done = NewBlock("coldec.done");
+      b_.CreateCondBr(is_null, null_bb, read_bb);
+      b_.SetInsertPoint(null_bb);
+      b_.CreateStore(b_.getInt8(0), FieldPtr(t, Layout::DatumKind()));
+      b_.CreateBr(done);
+      b_.SetInsertPoint(read_bb);
+      CallRuntime("caracal_rt_read_decimal", {row, b_.getInt32(col), t});
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      return {repr, is_null, t};
+    }
+    if (schema_->column(col).type != engine::ColumnType::kNumeric)
+      Internal("numeric column " + std::to_string(col) + " of another type");
     int scale = schema_->column(col).scale;
     // Datum::Num(Numeric(mantissa, scale)), or NULL.
     llvm::Value* kind = b_.CreateSelect(is_null, b_.getInt8(0), b_.getInt8(static_cast<uint8_t>(Datum::Kind::kNumeric)));

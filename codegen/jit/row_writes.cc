@@ -38,6 +38,9 @@ SlotKind SlotKindOf(const engine::Column& c, const planner::CatalogColumn& catal
     case engine::ColumnType::kChar:
     case engine::ColumnType::kVarchar:
     case engine::ColumnType::kText: return value.is_string() ? SlotKind::kString : SlotKind::kNone;
+    // Raw bytes in a string Datum, written as a string's are.
+    case engine::ColumnType::kUuid: return value.id == TypeId::kUuid ? SlotKind::kString : SlotKind::kNone;
+    case engine::ColumnType::kBytea: return value.id == TypeId::kBytea ? SlotKind::kString : SlotKind::kNone;
     default: return SlotKind::kNone;
   }
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <new>
+#include <optional>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -237,6 +238,12 @@ void caracal_rt_read_string(const engine::RowValue* row, int32_t col, Datum* out
   planner::SetStringDatum(*out, row->GetString(col));
 }
 
+void caracal_rt_read_decimal(const engine::RowValue* row, int32_t col, Datum* out) {
+  // The text was written by Numeric::ToString, so it parses.
+  const std::optional<planner::Numeric> n = planner::Numeric::Parse(row->GetString(col));
+  *out = n ? Datum::Num(*n) : Datum::Null();
+}
+
 // Overwrites string column `col` of `row` (a compiled UPDATE's private copy) with
 // `value` when the old value is not null and has its byte size, as
 // RowPatch::SetSameSizeString: 1; else 0 (nothing written).
@@ -283,7 +290,7 @@ int32_t caracal_rt_rebuild_row(EvalState* state, PatchTarget* target, const Patc
                         }
                         cell.null = row.IsNull(i);
                         if (cell.null) return cell;
-                        cell.is_string = IsStringType(schema.column(i).type);
+                        cell.is_string = IsVariableWidth(schema.column(i).type);
                         if (cell.is_string)
                           cell.str = row.GetString(i);
                         else

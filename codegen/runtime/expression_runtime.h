@@ -66,6 +66,10 @@ void caracal_rt_copy_bytes(void* dst, const void* src, int64_t n);
 // A string column of a row (the null case is handled by the caller).
 void caracal_rt_read_string(const engine::RowValue* row, int32_t col, planner::Datum* out);
 
+// A numeric column of any precision (engine::ColumnType::kDecimal: its decimal text) of
+// a row, as a numeric Datum (the null case is handled by the caller).
+void caracal_rt_read_decimal(const engine::RowValue* row, int32_t col, planner::Datum* out);
+
 // Overwrites string column `col` of `row` (a compiled UPDATE's private copy) with
 // `value` when the old value is not null and has its byte size, as
 // RowPatch::SetSameSizeString: 1; else 0 (nothing written).

@@ -44,7 +44,7 @@ uint64_t StateHash(const Store& store) {
           h.U64(0xdeadbeefULL);
           continue;
         }
-        if (IsStringType(schema.column(c).type))
+        if (IsVariableWidth(schema.column(c).type))
           h.Str(row.GetString(c));
         else
           h.U64(static_cast<uint64_t>(row.GetInt(c)));

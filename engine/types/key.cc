@@ -94,6 +94,58 @@ void Key::AppendString(std::string_view s) {
   out[1] = 0;
 }
 
+namespace {
+
+// A numeric of any precision (its decimal text, "-12.50") as bytes whose order is the
+// numbers' order and whose equality is numeric equality (1.5 and 1.50 are one key):
+// a sign tag; for non-zero values the decimal exponent (digits before the point of the
+// significand, 16 bits biased) and the significant digits without trailing zeros, one
+// byte each, ended by a terminator. A negative value's exponent and digits are
+// complemented and its terminator is 0xff, so that a larger magnitude sorts first.
+constexpr uint8_t kDecimalNegative = 1, kDecimalZero = 2, kDecimalPositive = 3;
+
+void AppendDecimal(Key& key, std::string_view text, const Column& column) {
+  auto bad = [&] { return KeyError("key column \"" + column.name + "\" expects a decimal number"); };
+  bool negative = false;
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+    negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  const size_t point = text.find('.');
+  std::string_view int_part = text.substr(0, point);
+  std::string_view frac_part = point == std::string_view::npos ? std::string_view() : text.substr(point + 1);
+  if (int_part.empty() && frac_part.empty()) throw bad();
+  std::string digits;
+  digits.reserve(int_part.size() + frac_part.size());
+  for (std::string_view part : {int_part, frac_part})
+    for (char c : part) {
+      if (c < '0' || c > '9') throw bad();
+      digits.push_back(c);
+    }
+  const size_t first = digits.find_first_not_of('0');
+  if (first == std::string::npos) {
+    key.AppendBytes(&kDecimalZero, 1);
+    return;
+  }
+  const size_t last = digits.find_last_not_of('0');
+  const int exponent = static_cast<int>(int_part.size()) - static_cast<int>(first);
+  if (exponent < -30000 || exponent > 30000) throw bad();
+  const uint8_t tag = negative ? kDecimalNegative : kDecimalPositive;
+  auto biased = static_cast<uint16_t>(exponent + 0x8000);
+  if (negative) biased = static_cast<uint16_t>(~biased);
+  const uint8_t header[3] = {tag, static_cast<uint8_t>(biased >> 8), static_cast<uint8_t>(biased & 0xff)};
+  key.AppendBytes(header, 3);
+  for (size_t i = first; i <= last; ++i) {
+    const int d = digits[i] - '0';
+    const auto byte = static_cast<uint8_t>(negative ? 10 - d : d + 1);
+    key.AppendBytes(&byte, 1);
+  }
+  const uint8_t end = negative ? 0xff : 0;
+  key.AppendBytes(&end, 1);
+}
+
+}  // namespace
+
 void Key::AppendValue(const Value& v, const Column& column) {
   if (v.is_null()) throw KeyError("NULL value in key column \"" + column.name + "\"");
   switch (column.type) {
@@ -127,6 +179,19 @@ void Key::AppendValue(const Value& v, const Column& column) {
       if (v.kind() != Value::Kind::kString)
         throw KeyError("key column \"" + column.name + "\" expects a string");
       AppendString(v.as_string());
+      return;
+    case ColumnType::kUuid:
+    case ColumnType::kBytea:
+      // Raw bytes: AppendString keeps their order (memcmp, as PostgreSQL's) and
+      // escapes zero bytes.
+      if (v.kind() != Value::Kind::kString)
+        throw KeyError("key column \"" + column.name + "\" expects bytes");
+      AppendString(v.as_string());
+      return;
+    case ColumnType::kDecimal:
+      if (v.kind() == Value::Kind::kString) AppendDecimal(*this, v.as_string(), column);
+      else if (v.kind() == Value::Kind::kNumeric || v.kind() == Value::Kind::kInt) AppendDecimal(*this, v.ToText(), column);
+      else throw KeyError("key column \"" + column.name + "\" expects a numeric");
       return;
     case ColumnType::kTimestamp:
     case ColumnType::kTimestampTz:
@@ -207,6 +272,32 @@ class KeyReader {
       s.push_back('\0');
     }
   }
+  // The canonical text of an AppendDecimal encoding: trailing zeros of the fraction are
+  // not kept, so 1.50 reads back as 1.5 (keys are for finding rows; values come from them).
+  std::string Decimal() {
+    const uint8_t tag = static_cast<uint8_t>(Fixed(1));
+    if (tag == kDecimalZero) return "0";
+    const bool negative = tag == kDecimalNegative;
+    auto biased = static_cast<uint16_t>(Fixed(2));
+    if (negative) biased = static_cast<uint16_t>(~biased);
+    const int exponent = static_cast<int>(biased) - 0x8000;
+    std::string digits;
+    for (;;) {
+      const auto b = static_cast<uint8_t>(Fixed(1));
+      if (b == (negative ? 0xff : 0)) break;
+      digits.push_back(static_cast<char>('0' + (negative ? 10 - b : b - 1)));
+    }
+    std::string out = negative ? "-" : "";
+    const int n = static_cast<int>(digits.size());
+    if (exponent <= 0) {
+      out += "0." + std::string(-exponent, '0') + digits;
+    } else if (n <= exponent) {
+      out += digits + std::string(exponent - n, '0');
+    } else {
+      out += digits.substr(0, exponent) + "." + digits.substr(exponent);
+    }
+    return out;
+  }
 
  private:
   const uint8_t* p_;
@@ -244,7 +335,10 @@ std::vector<Value> DecodeKey(const Schema& schema, std::span<const int> key_colu
       case ColumnType::kBoolean: out.push_back(Value::Bool(r.Fixed(1) != 0)); break;
       case ColumnType::kChar:
       case ColumnType::kVarchar:
-      case ColumnType::kText: out.push_back(Value::String(r.String())); break;
+      case ColumnType::kText:
+      case ColumnType::kUuid:
+      case ColumnType::kBytea: out.push_back(Value::String(r.String())); break;
+      case ColumnType::kDecimal: out.push_back(Value::String(r.Decimal())); break;
       case ColumnType::kTimestamp:
       case ColumnType::kTimestampTz:
       case ColumnType::kDate:

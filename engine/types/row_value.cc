@@ -24,7 +24,10 @@ Value RowValue::Get(const Schema& schema, int col) const {
     case ColumnType::kBoolean: return Value::Bool(GetBool(col));
     case ColumnType::kChar:
     case ColumnType::kVarchar:
-    case ColumnType::kText: return Value::String(std::string(GetString(col)));
+    case ColumnType::kText:
+    case ColumnType::kDecimal:
+    case ColumnType::kUuid:
+    case ColumnType::kBytea: return Value::String(std::string(GetString(col)));
     case ColumnType::kTimestamp:
     case ColumnType::kTimestampTz:
     case ColumnType::kDate:
@@ -41,7 +44,7 @@ std::vector<Value> RowValue::GetAll(const Schema& schema) const {
 }
 
 RowBuilder::RowBuilder(const Schema& schema) : schema_(schema), cells_(schema.num_columns()) {
-  for (int i = 0; i < schema.num_columns(); ++i) cells_[i].is_string = IsStringType(schema.column(i).type);
+  for (int i = 0; i < schema.num_columns(); ++i) cells_[i].is_string = IsVariableWidth(schema.column(i).type);
 }
 
 RowBuilder::RowBuilder(const Schema& schema, const RowValue& base) : RowBuilder(schema) {
@@ -126,9 +129,12 @@ int64_t FixedBits(const Column& c, const Value& v) {
       return v.as_timestamp();
     case ColumnType::kChar:
     case ColumnType::kVarchar:
-    case ColumnType::kText: break;
+    case ColumnType::kText:
+    case ColumnType::kDecimal:
+    case ColumnType::kUuid:
+    case ColumnType::kBytea: break;
   }
-  throw std::logic_error("FixedBits of a string column");
+  throw std::logic_error("FixedBits of a variable-width column");
 }
 
 }  // namespace
@@ -149,6 +155,17 @@ RowBuilder& RowBuilder::Set(int col, const Value& v) {
     case ColumnType::kText:
       if (v.kind() != Value::Kind::kString) throw KindMismatch(c);
       return SetString(col, v.as_string());
+    case ColumnType::kUuid:
+      if (v.kind() != Value::Kind::kString || v.as_string().size() != 16) throw KindMismatch(c);
+      return SetString(col, v.as_string());
+    case ColumnType::kBytea:
+      if (v.kind() != Value::Kind::kString) throw KindMismatch(c);
+      return SetString(col, v.as_string());
+    case ColumnType::kDecimal:
+      // The SQL layer passes its decimal text; integers and int64 numerics print as it would.
+      if (v.kind() == Value::Kind::kString) return SetString(col, v.as_string());
+      if (v.kind() != Value::Kind::kNumeric && v.kind() != Value::Kind::kInt) throw KindMismatch(c);
+      return SetString(col, v.ToText());
     default:
       cells_[col].null = false;
       cells_[col].bits = FixedBits(c, v);
@@ -220,7 +237,7 @@ RowValuePtr RowFromBytes(const Schema& schema, std::string_view bytes) {
   if (cols16 != n) throw malformed("column count mismatch");
   const auto* bits = reinterpret_cast<const uint8_t*>(bytes.data()) + 8;
   for (size_t i = 0; i < n; ++i) {
-    if (!IsStringType(schema.column(static_cast<int>(i)).type) || ((bits[i >> 3] >> (i & 7)) & 1)) continue;
+    if (!IsVariableWidth(schema.column(static_cast<int>(i)).type) || ((bits[i >> 3] >> (i & 7)) & 1)) continue;
     uint32_t off = 0, len = 0;
     std::memcpy(&off, bytes.data() + 8 + bitmap + 8 * i, 4);
     std::memcpy(&len, bytes.data() + 8 + bitmap + 8 * i + 4, 4);

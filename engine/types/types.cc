@@ -20,12 +20,19 @@ std::string_view ColumnTypeName(ColumnType type) {
     case ColumnType::kTimestampTz: return "timestamp with time zone";
     case ColumnType::kDate: return "date";
     case ColumnType::kTime: return "time without time zone";
+    case ColumnType::kDecimal: return "numeric";
+    case ColumnType::kUuid: return "uuid";
+    case ColumnType::kBytea: return "bytea";
   }
   return "?";
 }
 
 bool IsStringType(ColumnType type) {
   return type == ColumnType::kChar || type == ColumnType::kVarchar || type == ColumnType::kText;
+}
+
+bool IsVariableWidth(ColumnType type) {
+  return IsStringType(type) || type == ColumnType::kDecimal || type == ColumnType::kUuid || type == ColumnType::kBytea;
 }
 
 bool IsIntegerType(ColumnType type) {

@@ -27,10 +27,18 @@ enum class ColumnType : uint8_t {
   kTimestampTz,  // microseconds since 2000-01-01 00:00:00 UTC
   kDate,         // days since 2000-01-01
   kTime,         // microseconds since midnight
+  // Variable-width kinds beyond strings, stored as bytes in the row's variable area like
+  // strings (IsVariableWidth) and carried in a Value::String; the SQL layer gives them
+  // their meaning and text forms.
+  kDecimal,  // numeric of any precision: its decimal text ("-12.50"), scale as written
+  kUuid,     // the 16 bytes of a uuid
+  kBytea,    // raw bytes
 };
 
 std::string_view ColumnTypeName(ColumnType type);
-bool IsStringType(ColumnType type);
+bool IsStringType(ColumnType type);  // char, varchar, text
+// Stored as bytes in a row's variable area: the string types, kDecimal, kUuid, kBytea.
+bool IsVariableWidth(ColumnType type);
 bool IsIntegerType(ColumnType type);
 
 struct Column {

@@ -187,6 +187,14 @@ ExprPtr MakeOperator(std::string_view name, ExprPtr l, ExprPtr r, int location) 
     if (!e) NoOperator(name, &lt, rt, location);
     return e;
   }
+  const auto bytea_or_unknown = [](const SqlType& t) { return t.id == TypeId::kBytea || t.is_unknown(); };
+  if (name == "||" && (lt.id == TypeId::kBytea || rt.id == TypeId::kBytea) && bytea_or_unknown(lt) && bytea_or_unknown(rt)) {
+    // byteacat: the bytes one after the other.
+    auto e = MakeExpr(ExprKind::kConcat, SqlType::Of(TypeId::kBytea), location);
+    e->args.push_back(Coerce(std::move(l), SqlType::Of(TypeId::kBytea), CastContext::kImplicit));
+    e->args.push_back(Coerce(std::move(r), SqlType::Of(TypeId::kBytea), CastContext::kImplicit));
+    return e;
+  }
   if (name == "||") {
     // text || text, and anynonarray || text: the non-text side goes through its output function.
     if (!(lt.is_string() || lt.is_unknown() || rt.is_string() || rt.is_unknown())) NoOperator(name, &lt, rt, location);
@@ -763,7 +771,15 @@ ExprPtr ExprBinder::BindTypeCast(const PgQuery__Node* node) {
   }
   ExprPtr arg = Bind(tc->arg);
   int loc = tc->location;
-  ExprPtr e = Coerce(std::move(arg), to, CastContext::kExplicit);
+  ExprPtr e;
+  try {
+    e = Coerce(std::move(arg), to, CastContext::kExplicit);
+  } catch (const SqlError& error) {
+    // PostgreSQL places a cast that cannot be at the cast (its `::` or CAST), not at
+    // the value.
+    if (error.sqlstate() != sqlstate::kCannotCoerce || loc < 0) throw;
+    throw SqlError(error.sqlstate(), error.what(), loc);
+  }
   // An explicit cast of a value already of the target type still applies the modifiers.
   if (e->type == to) return e;
   auto cast = MakeExpr(ExprKind::kCast, to, loc);
@@ -921,6 +937,17 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
       name == "string_agg" || name == "bool_and" || name == "bool_or" || name == "every")
     return BindAggregate(node, name);
   if (f->agg_star) throw SqlError("42809", fmt::format("{}(*) specified, but {} is not an aggregate function", name, name), loc);
+  if (name == "gen_random_uuid" && f->n_args == 0) {
+    // Three random() draws, so that the value replays as random()'s do.
+    auto e = MakeExpr(ExprKind::kFunc, SqlType::Of(TypeId::kUuid), loc);
+    e->func = Func::kUuidFromDraws;
+    for (int i = 0; i < 3; ++i) {
+      auto draw = MakeExpr(ExprKind::kFunc, SqlType::Of(TypeId::kFloat8), loc);
+      draw->func = Func::kRandom;
+      e->args.push_back(std::move(draw));
+    }
+    return e;
+  }
   if (const char* why = NonDeterministicReason(name))
     throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("function {}() is not allowed: {}", name, why), loc)
         .WithHint("Transactions must be deterministic; pass the value in as an argument instead.");

@@ -173,15 +173,13 @@ SqlType ColumnType(const PgQuery__ColumnDef* def) {
   if (std::optional<TypeId> serial = SerialType(def)) return SqlType::Of(*serial);
   SqlType t = ResolveTypeName(def->type_name);
   int loc = def->type_name->location;
-  if (t.id == TypeId::kNumeric) {
-    if (t.precision < 0)
-      throw SqlError(sqlstate::kFeatureNotSupported, "numeric columns without a precision are not supported yet", loc)
-          .WithHint("Declare the column as numeric(p,s) with p <= 18.");
-    if (t.precision > 18)
-      throw SqlError(sqlstate::kFeatureNotSupported,
-                     fmt::format("numeric precision {} is not supported yet for columns", t.precision), loc)
-          .WithHint("Columns hold numeric(p,s) with p <= 18.");
-  }
+  // A numeric is computed in 128 bits (types/numeric.h): a column may declare any
+  // precision (values beyond 38 digits fail as they are stored), but not a scale the
+  // computation cannot carry.
+  if (t.id == TypeId::kNumeric && t.scale > Numeric::kMaxScale)
+    throw SqlError(sqlstate::kFeatureNotSupported,
+                   fmt::format("numeric scale {} is not supported for columns", t.scale), loc)
+        .WithHint(fmt::format("Columns hold numeric values with up to {} digits after the point.", Numeric::kMaxScale));
   return t;
 }
 

@@ -129,6 +129,16 @@ enum class Func : uint8_t {
   kDateTrunc, kDatePart, kExtract, kAge, kJustifyDays, kJustifyHours, kJustifyInterval, kMakeDate,
   kMakeTime, kMakeTimestamp, kToChar, kToTimestamp, kToDate, kIsFinite,
   kTimezone,     // timezone(zone, t), `t AT TIME ZONE zone`: only UTC
+  // The byte types (planner/types/bytes_text.h, digests through OpenSSL).
+  kUuidFromDraws,  // gen_random_uuid() is bound as this over three random() draws (never
+                   // bound by name): a version 4 uuid from their bits, so it replays
+  kMd5,            // md5(text | bytea) -> text (hex)
+  kSha224, kSha256, kSha384, kSha512,  // shaN(bytea) -> bytea
+  kEncode,         // encode(bytea, text) -> text: 'hex', 'base64', 'escape'
+  kDecode,         // decode(text, text) -> bytea
+  kConvertTo,      // convert_to(text, name) -> bytea: the text's UTF-8 bytes
+  kConvertFrom,    // convert_from(bytea, name) -> text: the bytes, checked as UTF-8
+  kGetByte,        // get_byte(bytea, integer) -> integer
 };
 
 // Window functions (kWindowRef `window_func`); the aggregates over a window are kAgg with

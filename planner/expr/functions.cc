@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "planner/expr/bytes_builtins.h"
 #include "planner/expr/datetime_builtins.h"
 #include "planner/types/cast.h"
 #include "planner/types/number_format.h"
@@ -119,6 +120,16 @@ const std::vector<Signature>& Signatures() {
       {"isfinite", Func::kIsFinite, {T::kInterval}, T::kBool},
       {"timezone", Func::kTimezone, {T::kText, T::kTimestampTz}, T::kTimestamp},
       {"timezone", Func::kTimezone, {T::kText, T::kTimestamp}, T::kTimestampTz},
+      {"length", Func::kOctetLength, {T::kBytea}, T::kInt4},
+      {"octet_length", Func::kOctetLength, {T::kBytea}, T::kInt4},
+      {"md5", Func::kMd5, {T::kText}, T::kText}, {"md5", Func::kMd5, {T::kBytea}, T::kText},
+      {"sha224", Func::kSha224, {T::kBytea}, T::kBytea}, {"sha256", Func::kSha256, {T::kBytea}, T::kBytea},
+      {"sha384", Func::kSha384, {T::kBytea}, T::kBytea}, {"sha512", Func::kSha512, {T::kBytea}, T::kBytea},
+      {"encode", Func::kEncode, {T::kBytea, T::kText}, T::kText},
+      {"decode", Func::kDecode, {T::kText, T::kText}, T::kBytea},
+      {"convert_to", Func::kConvertTo, {T::kText, T::kText}, T::kBytea},
+      {"convert_from", Func::kConvertFrom, {T::kBytea, T::kText}, T::kText},
+      {"get_byte", Func::kGetByte, {T::kBytea, T::kInt4}, T::kInt4},
   };
   return kAll;
 }
@@ -139,6 +150,7 @@ std::string_view FunctionName(Func func) {
     case Func::kArraySet: return "array_set";  // never bound by name: PL/pgSQL's `v[i] := x`
     case Func::kNow: return "now";
     case Func::kCheckViolation: return "check_violation";  // never bound by name
+    case Func::kUuidFromDraws: return "gen_random_uuid";
     default: break;
   }
   for (const Signature& s : Signatures())
@@ -419,7 +431,6 @@ std::optional<FunctionMatch> ResolveFunction(std::string_view name, std::span<co
 
 const char* NonDeterministicReason(std::string_view name) {
   if (name == "setseed") return "each transaction seeds its own random(), so that a replay of the input log draws the same values";
-  if (name == "gen_random_uuid") return "random values differ between replays of the input log";
   if (name == "clock_timestamp" || name == "timeofday")
     return "the wall clock differs between replays of the input log";
   return nullptr;
@@ -464,6 +475,7 @@ namespace {
 Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
   if (func == Func::kFormat) return Format(a);
   if (func == Func::kCheckViolation) RaiseCheckViolation(a);
+  if (func >= Func::kUuidFromDraws) return EvalBytesFunction(func, a);
   if (func >= Func::kNow) return EvalDateTimeFunction(func, result, a);  // NULL rules of their own (now())
   // concat(), concat_ws() and the array functions have NULL rules of their own.
   const bool array_function =
@@ -665,6 +677,9 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
     case Func::kJustifyDays: case Func::kJustifyHours: case Func::kJustifyInterval: case Func::kMakeDate:
     case Func::kMakeTime: case Func::kMakeTimestamp: case Func::kToChar: case Func::kToTimestamp: case Func::kToDate:
     case Func::kIsFinite: case Func::kTimezone: return EvalDateTimeFunction(func, result, a);
+    case Func::kUuidFromDraws: case Func::kMd5: case Func::kSha224: case Func::kSha256: case Func::kSha384:
+    case Func::kSha512: case Func::kEncode: case Func::kDecode: case Func::kConvertTo: case Func::kConvertFrom:
+    case Func::kGetByte: return EvalBytesFunction(func, a);
     case Func::kChr: {
       if (a[0].i == 0) throw SqlError("54000", "null character not permitted");
       if (a[0].i < 0) throw SqlError("54000", "character number must be positive");

@@ -59,6 +59,11 @@ bool DecidesExactly(const CatalogColumn& c) {
     case TypeId::kNumeric:
     case TypeId::kBool:
     case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kUuid:
+    case TypeId::kBytea:
     case TypeId::kBpchar:
     case TypeId::kVarchar:
     case TypeId::kText: return true;
@@ -97,6 +102,14 @@ bool AppendKeyValue(engine::Key& key, const Datum& v, const CatalogColumn& c) {
       return true;
     case TypeId::kNumeric: {
       if (v.kind != Datum::Kind::kNumeric) return false;
+      if (c.type.precision < 0 || c.type.precision > 18) {
+        // Stored as its text (engine::ColumnType::kDecimal), keyed by numeric equality.
+        engine::Column decimal;
+        decimal.name = c.name;
+        decimal.type = engine::ColumnType::kDecimal;
+        key.AppendValue(engine::Value::String(v.n.ToString()), decimal);
+        return true;
+      }
       if (v.n.scale() > c.type.scale && Compare(v.n.Rescale(c.type.scale), v.n) != 0) return false;
       Numeric r = v.n.Rescale(c.type.scale);
       if (r.mantissa() > INT64_MAX || r.mantissa() < INT64_MIN) return false;
@@ -108,8 +121,16 @@ bool AppendKeyValue(engine::Key& key, const Datum& v, const CatalogColumn& c) {
       key.AppendBool(v.as_bool());
       return true;
     case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kDate:
+    case TypeId::kTime:
       if (v.kind != Datum::Kind::kTimestamp) return false;
       key.AppendInt(v.i, engine::ColumnType::kBigInt);
+      return true;
+    case TypeId::kUuid:
+    case TypeId::kBytea:
+      if (v.kind != Datum::Kind::kString) return false;
+      key.AppendString(v.s);
       return true;
     case TypeId::kBpchar: {
       if (v.kind != Datum::Kind::kString) return false;

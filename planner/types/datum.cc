@@ -9,6 +9,7 @@
 #include <cstring>
 #include <optional>
 
+#include "planner/types/bytes_text.h"
 #include "planner/types/cast.h"
 #include "planner/types/sql_error.h"
 
@@ -302,7 +303,10 @@ std::string DatumToText(const Datum& d, const SqlType& type) {
     case Datum::Kind::kFloat:
       return type.id == TypeId::kFloat4 ? Float4Text(static_cast<float>(d.f)) : Float8Text(d.f);
     case Datum::Kind::kNumeric: return d.n.ToString();
-    case Datum::Kind::kString: return d.s;
+    case Datum::Kind::kString:
+      if (type.id == TypeId::kUuid) return FormatUuid(d.s);
+      if (type.id == TypeId::kBytea) return FormatBytea(d.s);
+      return d.s;
     case Datum::Kind::kTimestamp:
       switch (type.id) {
         case TypeId::kTimestampTz: return datetime::FormatTimestamp(d.i, true);
@@ -390,6 +394,8 @@ Datum DatumFromText(std::string_view text, const SqlType& type) {
     case TypeId::kTime: return ApplyTypmod(Datum::Timestamp(datetime::ParseTime(text)), type);
     case TypeId::kInterval: return ApplyTypmod(Datum::Interval(datetime::ParseInterval(text)), type);
     case TypeId::kArray: return ArrayFromText(text, type);
+    case TypeId::kUuid: return Datum::String(ParseUuid(text));
+    case TypeId::kBytea: return Datum::String(ParseBytea(text));
     case TypeId::kBpchar:
     case TypeId::kVarchar:
     case TypeId::kText:
@@ -415,6 +421,14 @@ Datum DatumFromRow(const engine::RowValue& row, int col, const engine::Column& c
     case engine::ColumnType::kTimestampTz:
     case engine::ColumnType::kDate:
     case engine::ColumnType::kTime: return Datum::Timestamp(row.GetInt(col));
+    case engine::ColumnType::kDecimal: {
+      const std::string_view text = row.GetString(col);
+      const std::optional<Numeric> n = Numeric::Parse(text);
+      if (!n) throw SqlError(sqlstate::kInternalError, fmt::format("stored numeric \"{}\" is malformed", text));
+      return Datum::Num(*n);
+    }
+    case engine::ColumnType::kUuid:
+    case engine::ColumnType::kBytea: return Datum::String(std::string(row.GetString(col)));
   }
   return Datum::Null();
 }
@@ -450,8 +464,7 @@ void CopyDatum(Datum& dst, const Datum& src) {
 }
 
 void DatumFromRowInto(const engine::RowValue& row, int col, const engine::Column& c, Datum& out) {
-  if (!row.IsNull(col) &&
-      (c.type == engine::ColumnType::kChar || c.type == engine::ColumnType::kVarchar || c.type == engine::ColumnType::kText)) {
+  if (!row.IsNull(col) && IsVariableWidth(c.type) && c.type != engine::ColumnType::kDecimal) {
     SetStringDatum(out, row.GetString(col));
     return;
   }
@@ -479,6 +492,9 @@ engine::Value DatumToValue(const Datum& d, const SqlType& type) {
     case Datum::Kind::kFloat: return engine::Value::Double(d.f);
     case Datum::Kind::kNumeric: {
       const std::optional<Numeric> r = StoredNumeric(d.n, type);
+      // A numeric without a precision, or wider than an int64 slot, is stored as its
+      // text (engine::ColumnType::kDecimal).
+      if (!r && (type.precision < 0 || type.precision > 18)) return engine::Value::String(d.n.ToString());
       if (!r)
         throw SqlError(sqlstate::kNumericOutOfRange, "numeric field overflow")
             .WithDetail("Stored numeric values hold at most 18 digits.");
@@ -550,6 +566,7 @@ std::optional<int64_t> DirectSlotBits(const Datum& d, const SqlType& type, const
 void SetRowColumn(engine::RowBuilder& b, int col, const engine::Column& c, const Datum& d, const SqlType& type) {
   if (d.kind == Datum::Kind::kString &&
       (c.type == engine::ColumnType::kVarchar || c.type == engine::ColumnType::kText ||
+       c.type == engine::ColumnType::kBytea || c.type == engine::ColumnType::kUuid ||
        (c.type == engine::ColumnType::kChar && static_cast<int>(d.s.size()) >= c.precision))) {
     b.SetStringRef(col, d.s);
     return;
@@ -633,6 +650,11 @@ Datum DatumFromValue(const engine::Value& v, const SqlType& type) {
     return SqlError(sqlstate::kDatatypeMismatch, fmt::format("a value of this kind cannot be a {}", type.Name()));
   };
   if (v.is_null()) return Datum::Null();
+  // A uuid's or bytea's Value holds its raw bytes, as its column does.
+  if (type.id == TypeId::kUuid || type.id == TypeId::kBytea) {
+    if (v.kind() != engine::Value::Kind::kString) throw mismatch();
+    return Datum::String(v.as_string());
+  }
   // Text arguments convert through the type's input function, as an untyped literal would.
   if (v.kind() == engine::Value::Kind::kString && !type.is_string()) return DatumFromText(v.as_string(), type);
   Datum d;

@@ -27,6 +27,8 @@ std::string SqlType::BaseName() const {
     case TypeId::kDate: return "date";
     case TypeId::kTime: return "time without time zone";
     case TypeId::kInterval: return "interval";
+    case TypeId::kUuid: return "uuid";
+    case TypeId::kBytea: return "bytea";
   }
   return "?";
 }
@@ -72,6 +74,10 @@ SqlType FromColumn(const engine::Column& c) {
     case engine::ColumnType::kTimestampTz: return TimeType(TypeId::kTimestampTz, c);
     case engine::ColumnType::kDate: return SqlType::Of(TypeId::kDate);
     case engine::ColumnType::kTime: return TimeType(TypeId::kTime, c);
+    case engine::ColumnType::kDecimal:
+      return c.precision > 0 ? SqlType::Numeric(c.precision, c.scale) : SqlType::Numeric(-1, -1);
+    case engine::ColumnType::kUuid: return SqlType::Of(TypeId::kUuid);
+    case engine::ColumnType::kBytea: return SqlType::Of(TypeId::kBytea);
   }
   return SqlType::Of(TypeId::kText);
 }
@@ -88,10 +94,13 @@ engine::Column ToColumn(const std::string& name, const SqlType& t, bool not_null
     case TypeId::kFloat4: c.type = engine::ColumnType::kReal; break;
     case TypeId::kFloat8: c.type = engine::ColumnType::kDouble; break;
     case TypeId::kNumeric:
-      c.type = engine::ColumnType::kNumeric;
-      c.precision = t.precision;
-      c.scale = t.scale;
+      // numeric(p <= 18) in an int64 slot; any other (wider or unconstrained) as its text.
+      c.type = t.precision >= 1 && t.precision <= 18 ? engine::ColumnType::kNumeric : engine::ColumnType::kDecimal;
+      c.precision = t.precision < 0 ? 0 : t.precision;
+      c.scale = t.precision < 0 ? 0 : t.scale;
       break;
+    case TypeId::kUuid: c.type = engine::ColumnType::kUuid; break;
+    case TypeId::kBytea: c.type = engine::ColumnType::kBytea; break;
     case TypeId::kBpchar: c.type = engine::ColumnType::kChar; c.precision = t.precision < 0 ? 0 : t.precision; break;
     case TypeId::kVarchar: c.type = engine::ColumnType::kVarchar; c.precision = t.precision < 0 ? 0 : t.precision; break;
     case TypeId::kText: c.type = engine::ColumnType::kText; break;
@@ -117,6 +126,8 @@ std::optional<SqlType> TypeFromName(const std::string& name, int n, const int32_
   if (name == "float4" || name == "real") return plain(TypeId::kFloat4);
   if (name == "float8") return plain(TypeId::kFloat8);
   if (name == "text") return plain(TypeId::kText);
+  if (name == "uuid") return plain(TypeId::kUuid);
+  if (name == "bytea") return plain(TypeId::kBytea);
   // Time types: the modifier is the seconds' fractional digits (PostgreSQL caps it at 6
   // with a warning; here it is capped silently). An interval's field restriction
   // (INTERVAL DAY TO SECOND) arrives as a first modifier and is not applied.

@@ -30,6 +30,8 @@ enum class TypeId : uint8_t {
   kDate,
   kTime,
   kInterval,
+  kUuid,   // a Datum kString of the 16 bytes
+  kBytea,  // a Datum kString of the raw bytes
 };
 
 struct SqlType {

@@ -788,6 +788,41 @@ def gen_alter_table(rng, n):
     return out
 
 
+def gen_byte_types(rng, n):
+    ids = ["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1" + str(i) for i in (1, 2, 3, 4)]
+    missing = "ffffffff-9c0b-4ef8-bb6d-6bb9bd380a11"
+    tokens = ["b0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1" + str(i) for i in range(1, 6)]
+    out = []
+    opened = 0
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.3:
+            target = missing if rng.random() < 0.05 else rng.choice(ids)
+            # Spelled as clients spell them: upper case, braces, no hyphens.
+            spelled = rng.choice([target, target.upper(), "{" + target + "}", target.replace("-", "")])
+            amount = f"{rng.randrange(-5000, 5000)}.{rng.randrange(0, 1000):03d}"
+            out.append(f"SELECT deposit('{spelled}', {amount});")
+        elif r < 0.5:
+            key = "".join(f"{rng.randrange(0, 4):02x}" for _ in range(rng.randrange(0, 3)))
+            out.append(f"SELECT tag('\\x{key}', 'v{rng.randrange(0, 100)}');")
+        elif r < 0.7:
+            whole = rng.choice([1, 0, 7, 12345678901234567890])
+            scale = rng.randrange(0, 4)
+            frac = rng.choice(["", "5", "50", "500", "25"])[:scale] if scale else ""
+            num = f"{whole}.{frac}" if frac else str(whole)
+            out.append(f"SELECT put_amount({num}, 'p{rng.randrange(0, 10)}');")
+        elif r < 0.8:
+            out.append(f"SELECT set_token('{rng.choice(ids)}', '{rng.choice(tokens)}');")
+        elif r < 0.9:
+            opened += 1
+            out.append(f"SELECT open_account({opened}, 'o{rng.randrange(0, 5)}');")
+        else:
+            picked = rng.sample(ids + [missing], rng.randrange(0, 4))
+            items = ",".join(f"'{i}'" for i in picked)
+            out.append(f"SELECT touch_all(ARRAY[{items}]::uuid[]);")
+    return out
+
+
 def gen_transaction_blocks(rng, n):
     out = []
     for _ in range(n):

@@ -57,6 +57,30 @@ TEST(KeyTest, DoubleOrder) {
   EXPECT_EQ(z1, z2);
 }
 
+// numeric of any precision (ColumnType::kDecimal): keys order as the numbers do, equal
+// numbers of other scales are one key, and a key decodes to the canonical text.
+TEST(KeyTest, DecimalKeysOrderAsNumbersAndIgnoreScale) {
+  const Schema schema("d", {{"n", ColumnType::kDecimal}}, {0});
+  auto key = [&](const std::string& text) { return EncodePrimaryKey(schema, std::vector<Value>{Value::String(text)}); };
+  const std::vector<std::string> ascending = {
+      "-123456789012345678901234567890.5", "-100", "-99.99", "-1.5", "-1.25", "-1", "-0.123", "-0.12", "-0.0001",
+      "0", "0.0001", "0.12", "0.123", "1", "1.25", "1.5", "9.99", "10", "100.001", "12345678901234567890.5"};
+  for (size_t i = 0; i + 1 < ascending.size(); ++i)
+    EXPECT_LT(Compare(key(ascending[i]), key(ascending[i + 1])), 0) << ascending[i] << " vs " << ascending[i + 1];
+  EXPECT_EQ(key("1.5"), key("1.50"));
+  EXPECT_EQ(key("0"), key("-0.000"));
+  EXPECT_EQ(key("100"), key("100.0"));
+  EXPECT_EQ(key("0.10"), key(".1"));
+  // An int64 numeric Value encodes as its text does.
+  EXPECT_EQ(EncodePrimaryKey(schema, std::vector<Value>{Value::Numeric(150, 2)}), key("1.5"));
+  EXPECT_EQ(DecodeKey(schema, schema.primary_key(), key("-12.500"))[0].as_string(), "-12.5");
+  EXPECT_EQ(DecodeKey(schema, schema.primary_key(), key("0.00012"))[0].as_string(), "0.00012");
+  EXPECT_EQ(DecodeKey(schema, schema.primary_key(), key("1200"))[0].as_string(), "1200");
+  EXPECT_EQ(DecodeKey(schema, schema.primary_key(), key("0"))[0].as_string(), "0");
+  EXPECT_THROW(key("1.2.3"), KeyError);
+  EXPECT_THROW(key("abc"), KeyError);
+}
+
 TEST(KeyTest, RoundTripsThroughDecode) {
   Schema s("t",
            {{"a", ColumnType::kInteger}, {"b", ColumnType::kText}, {"c", ColumnType::kBigInt},

@@ -9,6 +9,7 @@ use, pipelines). Needs Debian's python3-psycopg2 and python3-psycopg (exit 2 wit
 import argparse
 import datetime
 import sys
+import uuid
 from decimal import Decimal
 
 try:
@@ -34,6 +35,7 @@ END $$;
 CREATE PROCEDURE touch(p_id integer, p_ts timestamp) LANGUAGE plpgsql AS $$
 BEGIN UPDATE acc SET ts = p_ts WHERE id = p_id; END $$;
 CREATE TABLE post (id serial PRIMARY KEY, title text);
+CREATE TABLE doc (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), body bytea, amount numeric, n integer);
 """
 
 from checklist import check, failures  # noqa: E402
@@ -172,6 +174,36 @@ def currval_checks(srv):
               conn.execute("SELECT id FROM post WHERE title = 'p2'").fetchone() == (last,), last)
 
 
+def byte_type_checks(srv):
+    # uuid, bytea and an unconstrained numeric as the drivers adapt them: psycopg 3 in
+    # binary and text formats, psycopg2 with its uuid adapter.
+    key = uuid.UUID("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11")
+    body = bytes([0, 1, 2, 255, 92, 39])
+    amount = Decimal("123456789012345678901234.5678")
+    with psycopg.connect(srv.dsn(), autocommit=True) as conn:
+        conn.execute("INSERT INTO doc (id, body, amount, n) VALUES (%b, %b, %b, 1)", (key, body, amount))
+        row = conn.execute("SELECT id, body, amount FROM doc WHERE id = %b", (key,), binary=True).fetchone()
+        check("psycopg3: uuid, bytea and wide numeric in binary", row == (key, body, amount), row)
+        row = conn.execute("SELECT id, body, amount FROM doc WHERE id = %s", (key,)).fetchone()
+        check("psycopg3: uuid, bytea and wide numeric in text", row == (key, body, amount), row)
+        made = conn.execute("INSERT INTO doc (body, n) VALUES (%s, 2) RETURNING id", (b"x",)).fetchone()[0]
+        check("psycopg3: a gen_random_uuid() default is a version 4 uuid", isinstance(made, uuid.UUID) and
+              made.version == 4, made)
+    import psycopg2.extras
+    psycopg2.extras.register_uuid()
+    conn = psycopg2.connect(srv.dsn())
+    conn.autocommit = True
+    cur = conn.cursor()
+    cur.execute("SELECT id, body, amount FROM doc WHERE n = %s", (1,))
+    got = cur.fetchone()
+    check("psycopg2: uuid, bytea and wide numeric", got is not None and got[0] == key and bytes(got[1]) == body and
+          got[2] == amount, got)
+    cur.execute("UPDATE doc SET body = %s WHERE id = %s", (psycopg2.Binary(b"\x00\xfe"), key))
+    cur.execute("SELECT encode(body, 'hex') FROM doc WHERE id = %s", (key,))
+    check("psycopg2: bytea parameter", cur.fetchone() == ("00fe",))
+    conn.close()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--caracal", required=True)
@@ -182,6 +214,7 @@ def main():
         psycopg2_checks(srv)
         psycopg3_checks(srv)
         currval_checks(srv)
+        byte_type_checks(srv)
         check("server still alive", srv.alive(), srv.output())
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0
