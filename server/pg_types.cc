@@ -37,6 +37,8 @@ int32_t ScalarOid(TypeId id) {
     case TypeId::kInterval: return oid::kInterval;
     case TypeId::kUuid: return oid::kUuid;
     case TypeId::kBytea: return oid::kBytea;
+    case TypeId::kJson: return oid::kJson;
+    case TypeId::kJsonb: return oid::kJsonb;
     case TypeId::kText:
     case TypeId::kUnknown:
     case TypeId::kArray: return oid::kText;
@@ -64,6 +66,8 @@ constexpr ArrayPair kArrays[] = {
     {oid::kInterval, 1187, "interval", "interval"},
     {oid::kUuid, 2951, "uuid", "uuid"},
     {oid::kBytea, 1001, "bytea", "bytea"},
+    {oid::kJson, 199, "json", "json"},
+    {oid::kJsonb, 3807, "jsonb", "jsonb"},
 };
 
 [[noreturn]] void BadBinary(int32_t type_oid) {
@@ -187,6 +191,8 @@ std::optional<std::string> CastName(int32_t type_oid) {
     case oid::kInterval: return "interval";
     case oid::kUuid: return "uuid";
     case oid::kBytea: return "bytea";
+    case oid::kJson: return "json";
+    case oid::kJsonb: return "jsonb";
     default: break;
   }
   for (const ArrayPair& a : kArrays)
@@ -220,6 +226,8 @@ std::string TypeName(int32_t type_oid) {
     case oid::kRegtype: return "regtype";
     case oid::kUuid: return "uuid";
     case oid::kInterval: return "interval";
+    case oid::kJson: return "json";
+    case oid::kJsonb: return "jsonb";
     default: break;
   }
   for (const ArrayPair& a : kArrays)
@@ -349,6 +357,10 @@ std::string TextFromBinary(int32_t type_oid, std::string_view b) {
       if (b.size() != 16) BadBinary(type_oid);
       return planner::FormatUuid(b);
     case oid::kBytea: return planner::FormatBytea(b);
+    case oid::kJsonb:  // a version byte (1), then the text
+      if (b.empty() || b[0] != 1) BadBinary(type_oid);
+      return std::string(b.substr(1));
+    case oid::kJson: return std::string(b);
     case oid::kUnspecified:
     case oid::kText:
     case oid::kVarchar:
@@ -395,6 +407,8 @@ std::string BinaryFromText(int32_t type_oid, std::string_view text) {
     }
     case oid::kUuid: return planner::ParseUuid(text);
     case oid::kBytea: return planner::ParseBytea(text);
+    case oid::kJsonb: return "\x01" + std::string(text);
+    case oid::kJson: return std::string(text);
     case oid::kText:
     case oid::kVarchar:
     case oid::kBpchar:

@@ -22,6 +22,7 @@ inline constexpr int32_t kOid = 26, kChar = 18, kFloat4 = 700, kFloat8 = 701, kU
 inline constexpr int32_t kVarchar = 1043, kDate = 1082, kTime = 1083, kTimestamp = 1114, kTimestamptz = 1184,
                         kInterval = 1186;
 inline constexpr int32_t kNumeric = 1700, kRegproc = 24, kRegclass = 2205, kRegtype = 2206, kUuid = 2950;
+inline constexpr int32_t kJson = 114, kJsonb = 3802;
 }  // namespace oid
 
 // The OID of a column or parameter type (an array: its array type, e.g. _int4 1007).

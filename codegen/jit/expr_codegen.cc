@@ -419,7 +419,9 @@ std::pair<llvm::Value*, llvm::Value*> ExprEmitter::RowColumn(llvm::Value* row, i
   return {is_null, slot};
 }
 
-void ExprEmitter::ReadStringColumnInto(llvm::Value* row, int col, llvm::Value* dst) {
+void ExprEmitter::ReadVariableColumnInto(llvm::Value* row, int col, llvm::Value* dst) {
+  const bool decimal = schema_ != nullptr && col < schema_->num_columns() &&
+                       schema_->column(col).type == engine::ColumnType::kDecimal;
   llvm::Value* is_null = RowColumn(row, col).first;
   llvm::BasicBlock* null_bb = NewBlock("colstr.null");
   llvm::BasicBlock* read_bb = NewBlock("colstr.read");
@@ -429,7 +431,7 @@ void ExprEmitter::ReadStringColumnInto(llvm::Value* row, int col, llvm::Value* d
   b_.CreateStore(b_.getInt8(0), FieldPtr(dst, Layout::DatumKind()));
   b_.CreateBr(done);
   b_.SetInsertPoint(read_bb);
-  if (fast_paths_ && Layout::StringLayoutKnown()) {
+  if (!decimal && fast_paths_ && Layout::StringLayoutKnown()) {
     // The column's bytes straight into the variable's string buffer when they fit in
     // its capacity (a variable keeps its buffer from run to run); the runtime otherwise.
     llvm::Value* slot = RowColumn(row, col).second;
@@ -451,7 +453,7 @@ void ExprEmitter::ReadStringColumnInto(llvm::Value* row, int col, llvm::Value* d
     b_.CreateBr(done);
     b_.SetInsertPoint(call_bb);
   }
-  CallRuntime("caracal_rt_read_string", {row, b_.getInt32(col), dst});
+  CallRuntime(decimal ? "caracal_rt_read_decimal" : "caracal_rt_read_string", {row, b_.getInt32(col), dst});
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
 }
@@ -470,18 +472,7 @@ CgValue ExprEmitter::EmitRowColumn(llvm::Value* row, int col, const SqlType& typ
     if (schema_ == nullptr || col >= schema_->num_columns())
       Internal("numeric column " + std::to_string(col) + " read without its schema");
     if (schema_->column(col).type == engine::ColumnType::kDecimal) {
-      // Any precision: its text, parsed by the runtime.
-      llvm::BasicBlock* null_bb = NewBlock("coldec.null");
-      llvm::BasicBlock* read_bb = NewBlock("coldec.read");
-      llvm::BasicBlock* done = NewBlock("coldec.done");
-      b_.CreateCondBr(is_null, null_bb, read_bb);
-      b_.SetInsertPoint(null_bb);
-      b_.CreateStore(b_.getInt8(0), FieldPtr(t, Layout::DatumKind()));
-      b_.CreateBr(done);
-      b_.SetInsertPoint(read_bb);
-      CallRuntime("caracal_rt_read_decimal", {row, b_.getInt32(col), t});
-      b_.CreateBr(done);
-      b_.SetInsertPoint(done);
+      ReadVariableColumnInto(row, col, t);  // any precision: its text, parsed by the runtime
       return {repr, is_null, t};
     }
     if (schema_->column(col).type != engine::ColumnType::kNumeric)
@@ -495,7 +486,7 @@ CgValue ExprEmitter::EmitRowColumn(llvm::Value* row, int col, const SqlType& typ
     return {repr, is_null, t};
   }
   // Strings: copied into the temp (the interpreter's DatumFromRow does the same).
-  ReadStringColumnInto(row, col, t);
+  ReadVariableColumnInto(row, col, t);
   return {repr, is_null, t};
 }
 

@@ -135,9 +135,10 @@ class ExprEmitter {
   const engine::Schema* schema() const { return schema_; }
   // A row column's null flag and the address of its 8-byte slot.
   std::pair<llvm::Value*, llvm::Value*> RowColumn(llvm::Value* row, int col);
-  // Copies string column `col` of `row` into the Datum at `dst` (NULL if it is null),
-  // with no temp in between.
-  void ReadStringColumnInto(llvm::Value* row, int col, llvm::Value* dst);
+  // Copies variable-width column `col` of `row` into the Datum at `dst` (NULL if it is
+  // null), with no temp in between: a string's bytes, or a numeric of any precision
+  // (engine::ColumnType::kDecimal) parsed from its text.
+  void ReadVariableColumnInto(llvm::Value* row, int col, llvm::Value* dst);
   // The NULL of `type`.
   CgValue NullOf(planner::TypeId type) { return Null(ReprOf(type)); }
 

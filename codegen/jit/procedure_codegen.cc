@@ -655,7 +655,7 @@ class BlockCompiler {
       if (out.kind == planner::ExprKind::kSlot && out.slot.space == planner::SlotSpace::kColumn && out.type == v.type &&
           !v.not_null && v.type.is_string()) {
         // A string column into a variable of its type: copied straight into the variable.
-        emitter_->ReadStringColumnInto(row, out.slot.index, emitter_->Variable(slot));
+        emitter_->ReadVariableColumnInto(row, out.slot.index, emitter_->Variable(slot));
         continue;
       }
       CgValue value;

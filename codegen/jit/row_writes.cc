@@ -41,6 +41,8 @@ SlotKind SlotKindOf(const engine::Column& c, const planner::CatalogColumn& catal
     // Raw bytes in a string Datum, written as a string's are.
     case engine::ColumnType::kUuid: return value.id == TypeId::kUuid ? SlotKind::kString : SlotKind::kNone;
     case engine::ColumnType::kBytea: return value.id == TypeId::kBytea ? SlotKind::kString : SlotKind::kNone;
+    case engine::ColumnType::kJson: return value.id == TypeId::kJson ? SlotKind::kString : SlotKind::kNone;
+    case engine::ColumnType::kJsonb: return value.id == TypeId::kJsonb ? SlotKind::kString : SlotKind::kNone;
     default: return SlotKind::kNone;
   }
 }

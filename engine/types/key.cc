@@ -182,7 +182,9 @@ void Key::AppendValue(const Value& v, const Column& column) {
       return;
     case ColumnType::kUuid:
     case ColumnType::kBytea:
-      // Raw bytes: AppendString keeps their order (memcmp, as PostgreSQL's) and
+    case ColumnType::kJson:
+    case ColumnType::kJsonb:
+      // Raw bytes (json: its text; jsonb: its canonical text, so equal values are one key): AppendString keeps their order (memcmp, as PostgreSQL's) and
       // escapes zero bytes.
       if (v.kind() != Value::Kind::kString)
         throw KeyError("key column \"" + column.name + "\" expects bytes");
@@ -337,7 +339,9 @@ std::vector<Value> DecodeKey(const Schema& schema, std::span<const int> key_colu
       case ColumnType::kVarchar:
       case ColumnType::kText:
       case ColumnType::kUuid:
-      case ColumnType::kBytea: out.push_back(Value::String(r.String())); break;
+      case ColumnType::kBytea:
+      case ColumnType::kJson:
+      case ColumnType::kJsonb: out.push_back(Value::String(r.String())); break;
       case ColumnType::kDecimal: out.push_back(Value::String(r.Decimal())); break;
       case ColumnType::kTimestamp:
       case ColumnType::kTimestampTz:

@@ -27,7 +27,9 @@ Value RowValue::Get(const Schema& schema, int col) const {
     case ColumnType::kText:
     case ColumnType::kDecimal:
     case ColumnType::kUuid:
-    case ColumnType::kBytea: return Value::String(std::string(GetString(col)));
+    case ColumnType::kBytea:
+    case ColumnType::kJson:
+    case ColumnType::kJsonb: return Value::String(std::string(GetString(col)));
     case ColumnType::kTimestamp:
     case ColumnType::kTimestampTz:
     case ColumnType::kDate:
@@ -132,7 +134,9 @@ int64_t FixedBits(const Column& c, const Value& v) {
     case ColumnType::kText:
     case ColumnType::kDecimal:
     case ColumnType::kUuid:
-    case ColumnType::kBytea: break;
+    case ColumnType::kBytea:
+    case ColumnType::kJson:
+    case ColumnType::kJsonb: break;
   }
   throw std::logic_error("FixedBits of a variable-width column");
 }
@@ -159,6 +163,8 @@ RowBuilder& RowBuilder::Set(int col, const Value& v) {
       if (v.kind() != Value::Kind::kString || v.as_string().size() != 16) throw KindMismatch(c);
       return SetString(col, v.as_string());
     case ColumnType::kBytea:
+    case ColumnType::kJson:
+    case ColumnType::kJsonb:
       if (v.kind() != Value::Kind::kString) throw KindMismatch(c);
       return SetString(col, v.as_string());
     case ColumnType::kDecimal:

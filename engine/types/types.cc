@@ -23,6 +23,8 @@ std::string_view ColumnTypeName(ColumnType type) {
     case ColumnType::kDecimal: return "numeric";
     case ColumnType::kUuid: return "uuid";
     case ColumnType::kBytea: return "bytea";
+    case ColumnType::kJson: return "json";
+    case ColumnType::kJsonb: return "jsonb";
   }
   return "?";
 }
@@ -32,7 +34,8 @@ bool IsStringType(ColumnType type) {
 }
 
 bool IsVariableWidth(ColumnType type) {
-  return IsStringType(type) || type == ColumnType::kDecimal || type == ColumnType::kUuid || type == ColumnType::kBytea;
+  return IsStringType(type) || type == ColumnType::kDecimal || type == ColumnType::kUuid || type == ColumnType::kBytea ||
+         type == ColumnType::kJson || type == ColumnType::kJsonb;
 }
 
 bool IsIntegerType(ColumnType type) {

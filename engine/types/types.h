@@ -33,11 +33,14 @@ enum class ColumnType : uint8_t {
   kDecimal,  // numeric of any precision: its decimal text ("-12.50"), scale as written
   kUuid,     // the 16 bytes of a uuid
   kBytea,    // raw bytes
+  kJson,     // json: its text as written
+  kJsonb,    // jsonb: its canonical text (planner/types/json.h)
 };
 
 std::string_view ColumnTypeName(ColumnType type);
 bool IsStringType(ColumnType type);  // char, varchar, text
-// Stored as bytes in a row's variable area: the string types, kDecimal, kUuid, kBytea.
+// Stored as bytes in a row's variable area: the string types, kDecimal, kUuid, kBytea,
+// kJson, kJsonb.
 bool IsVariableWidth(ColumnType type);
 bool IsIntegerType(ColumnType type);
 

@@ -177,13 +177,18 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
     case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: return RunSetting(stmt);
     case PG_QUERY__NODE__NODE_CREATE_EXTENSION_STMT: {
-      // PL/pgSQL is built in, as it is installed in every PostgreSQL database; there are
-      // no others (pg_dump scripts and migrations create it IF NOT EXISTS).
+      // PL/pgSQL is built in, as it is installed in every PostgreSQL database (pg_dump
+      // scripts and migrations create it IF NOT EXISTS). The functions of uuid-ossp and
+      // pgcrypto that this database has are always there, so creating those succeeds.
       const PgQuery__CreateExtensionStmt* x = stmt->create_extension_stmt;
       const std::string name = x->extname ? x->extname : "";
+      if (name == "uuid-ossp" || name == "pgcrypto") {
+        result.tag = "CREATE EXTENSION";
+        return result;
+      }
       if (name != "plpgsql")
         throw planner::SqlError(planner::sqlstate::kFeatureNotSupported, fmt::format("extension \"{}\" is not available", name))
-            .WithHint("Only plpgsql, which is built in, exists here.");
+            .WithHint("plpgsql is built in; the functions of uuid-ossp and pgcrypto that exist here need no extension.");
       if (!x->if_not_exists)
         throw planner::SqlError("42710", fmt::format("extension \"{}\" already exists", name));
       result.notices.push_back(fmt::format("extension \"{}\" already exists, skipping", name));

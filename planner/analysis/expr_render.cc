@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "planner/expr/functions.h"
 #include "planner/plan/procedure_ir.h"
 
@@ -108,7 +110,13 @@ std::string RenderExpr(const Expr& e, const RenderNames& names) {
       return fmt::format("({} {}{} {})", arg(0), e.negated ? "NOT " : "", e.case_insensitive ? "ILIKE" : "LIKE", arg(1));
     case ExprKind::kAnyAll:
       return fmt::format("({} {} {} ({}))", arg(0), OpText(e.op), e.negated ? "ALL" : "ANY", arg(1));
-    case ExprKind::kFunc: return fmt::format("{}({})", FunctionName(e.func), Join(e.args, names));
+    case ExprKind::kFunc: {
+      const std::string_view name = FunctionName(e.func);
+      // The json operators are bound as functions named by their operator.
+      if (e.args.size() == 2 && !name.empty() && !std::isalpha(static_cast<unsigned char>(name[0])))
+        return fmt::format("({} {} {})", arg(0), name, arg(1));
+      return fmt::format("{}({})", name, Join(e.args, names));
+    }
     case ExprKind::kAggRef: return "aggregate(" + Join(e.args, names) + ")";
     case ExprKind::kArray: return fmt::format("ARRAY[{}]", Join(e.args, names));
     case ExprKind::kSubscript: return fmt::format("{}[{}]", arg(0), arg(1));

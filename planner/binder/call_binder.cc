@@ -7,6 +7,7 @@
 
 #include "planner/binder/coerce.h"
 #include "planner/binder/expr_binder.h"
+#include "planner/binder/json_operators.h"
 #include "planner/binder/routine_resolution.h"
 #include "planner/binder/type_name.h"
 #include "planner/expr/expr_eval.h"
@@ -181,7 +182,8 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
     if (const PendingRoutine* pending = catalog.FindPendingRoutine(name)) throw pending->error;
   // A SELECT of a builtin function (SELECT abs(-1), SELECT * FROM generate_series(1, 3)) is
   // an ordinary query.
-  if (candidates.empty() && (plan.form == CallPlan::Form::kSelectValue || name == "generate_series" || name == "unnest"))
+  if (candidates.empty() && (plan.form == CallPlan::Form::kSelectValue || name == "generate_series" || name == "unnest" ||
+                             IsJsonSetFunction(name)))
     return std::nullopt;
 
   ExprBinder binder(nullptr, &catalog);

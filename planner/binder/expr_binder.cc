@@ -14,6 +14,7 @@
 #include "planner/parser/qualified_name.h"
 #include "planner/types/sql_error.h"
 #include "planner/binder/datetime_operators.h"
+#include "planner/binder/json_operators.h"
 #include "planner/binder/routine_resolution.h"
 #include "planner/binder/type_name.h"
 
@@ -165,9 +166,11 @@ ExprPtr RequireBoolean(ExprPtr e, std::string_view clause) {
 
 ExprPtr MakeOperator(std::string_view name, ExprPtr l, ExprPtr r, int location) {
   SqlType lt = l->type, rt = r->type;
+  if (ExprPtr e = MakeJsonOperator(name, l, r, location)) return e;
   if (Op op = CompareOp(name); op != Op::kNone) {
     std::optional<SqlType> t = ComparisonType(lt, rt);
-    if (!t) NoOperator(name, &lt, rt, location);
+    // json has no comparison operators (jsonb compares by its canonical text).
+    if (!t || t->id == TypeId::kJson) NoOperator(name, &lt, rt, location);
     AlignOperands(l, r, *t);
     auto e = MakeExpr(ExprKind::kCompare, SqlType::Of(TypeId::kBool), location);
     e->op = op;
@@ -903,6 +906,43 @@ ExprPtr ExprBinder::BindSubLink(const PgQuery__Node* node) {
   return e;
 }
 
+// gen_random_uuid(), and uuid-ossp's functions, which are here without CREATE EXTENSION
+// (unless a user function has the name): uuid_generate_v4 as gen_random_uuid, the
+// name-based v3 and v5, the nil and namespace constants.
+ExprPtr ExprBinder::BindUuidFunction(const std::string& name, const PgQuery__FuncCall* f) {
+  const bool builtin = name == "gen_random_uuid";
+  if (!builtin && (!name.starts_with("uuid_") || (catalog_ != nullptr && !catalog_->FindProcedures(name).empty())))
+    return nullptr;
+  const int loc = f->location;
+  const SqlType uuid = SqlType::Of(TypeId::kUuid);
+  if ((builtin || name == "uuid_generate_v4") && f->n_args == 0) {
+    // Three random() draws, so that the value replays as random()'s do.
+    auto e = MakeExpr(ExprKind::kFunc, uuid, loc);
+    e->func = Func::kUuidFromDraws;
+    for (int i = 0; i < 3; ++i) {
+      auto draw = MakeExpr(ExprKind::kFunc, SqlType::Of(TypeId::kFloat8), loc);
+      draw->func = Func::kRandom;
+      e->args.push_back(std::move(draw));
+    }
+    return e;
+  }
+  static constexpr std::pair<std::string_view, std::string_view> kConstants[] = {
+      {"uuid_nil", "00000000-0000-0000-0000-000000000000"}, {"uuid_ns_dns", "6ba7b810-9dad-11d1-80b4-00c04fd430c8"},
+      {"uuid_ns_url", "6ba7b811-9dad-11d1-80b4-00c04fd430c8"}, {"uuid_ns_oid", "6ba7b812-9dad-11d1-80b4-00c04fd430c8"},
+      {"uuid_ns_x500", "6ba7b814-9dad-11d1-80b4-00c04fd430c8"}};
+  for (const auto& [constant, text] : kConstants)
+    if (name == constant && f->n_args == 0) return MakeConst(DatumFromText(text, uuid), uuid, loc);
+  if ((name == "uuid_generate_v3" || name == "uuid_generate_v5") && f->n_args == 2) {
+    auto e = MakeExpr(ExprKind::kFunc, uuid, loc);
+    e->func = Func::kUuidNameBased;
+    e->args.push_back(Coerce(Bind(f->args[0]), uuid, CastContext::kImplicit));
+    e->args.push_back(Coerce(Bind(f->args[1]), SqlType::Of(TypeId::kText), CastContext::kImplicit));
+    e->args.push_back(MakeConst(Datum::Int(name == "uuid_generate_v5" ? 5 : 3), SqlType::Of(TypeId::kInt4), loc));
+    return e;
+  }
+  return nullptr;
+}
+
 ExprPtr ExprBinder::BindRoutineCall(const std::string& name, RoutineArgs args, int location) {
   std::shared_ptr<const ProcedureIr> routine =
       ChooseRoutine(name, catalog_->FindProcedures(name), args, /*call=*/false, /*any_kind=*/false, location);
@@ -933,26 +973,22 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
     if (in_aggregate_) throw SqlError(sqlstate::kGroupingError, "aggregate function calls cannot contain window function calls", loc);
     return subqueries_->BindWindowCall(f, *this);
   }
+  if (name == "json_agg" || name == "jsonb_agg") return MakeJsonAgg(name, BindAggregate(node, "array_agg"), loc);
   if (name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg" || name == "array_agg" ||
       name == "string_agg" || name == "bool_and" || name == "bool_or" || name == "every")
     return BindAggregate(node, name);
   if (f->agg_star) throw SqlError("42809", fmt::format("{}(*) specified, but {} is not an aggregate function", name, name), loc);
-  if (name == "gen_random_uuid" && f->n_args == 0) {
-    // Three random() draws, so that the value replays as random()'s do.
-    auto e = MakeExpr(ExprKind::kFunc, SqlType::Of(TypeId::kUuid), loc);
-    e->func = Func::kUuidFromDraws;
-    for (int i = 0; i < 3; ++i) {
-      auto draw = MakeExpr(ExprKind::kFunc, SqlType::Of(TypeId::kFloat8), loc);
-      draw->func = Func::kRandom;
-      e->args.push_back(std::move(draw));
-    }
-    return e;
-  }
+  if (ExprPtr uuid = BindUuidFunction(name, f)) return uuid;
   if (const char* why = NonDeterministicReason(name))
     throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("function {}() is not allowed: {}", name, why), loc)
         .WithHint("Transactions must be deterministic; pass the value in as an argument instead.");
   if (ExprPtr special = BindSpecialFunction(name, f)) return special;
-  if ((name == "generate_series" || name == "unnest") && subqueries_) {
+  if (IsJsonFunction(name)) {
+    std::vector<ExprPtr> json_args;
+    for (size_t i = 0; i < f->n_args; ++i) json_args.push_back(Bind(f->args[i]));
+    return MakeJsonFunction(name, std::move(json_args), loc);
+  }
+  if ((name == "generate_series" || name == "unnest" || IsJsonSetFunction(name)) && subqueries_) {
     if (in_aggregate_)
       throw SqlError(sqlstate::kFeatureNotSupported, "aggregate function calls cannot contain set-returning function calls", loc)
           .WithHint("You might be able to move the set-returning function into a LATERAL FROM item.");

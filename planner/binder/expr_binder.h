@@ -132,6 +132,7 @@ class ExprBinder {
   ExprPtr BindRowComparison(const std::string& name, const PgQuery__Node* left, const PgQuery__Node* right, int location);
   // Functions whose signature is polymorphic or variadic (array_length, format, nextval);
   // nullptr if `name` is not one of them.
+  ExprPtr BindUuidFunction(const std::string& name, const PgQuery__FuncCall* f);
   ExprPtr BindSpecialFunction(const std::string& name, const PgQuery__FuncCall* f);
 
   const NameScope* scope_;

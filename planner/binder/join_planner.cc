@@ -263,6 +263,8 @@ Planned FromPlanner::PlanTree(const FromTree& tree, std::vector<ExprPtr> pushed,
     if (!pushed.empty()) {
       auto filter = std::make_unique<QueryNode>();
       filter->kind = QueryNodeKind::kFilter;
+      // A filter over a lateral item runs per left tuple too (the join asks the top node).
+      filter->parameterized = out.node->parameterized;
       filter->types = out.node->types;
       filter->condition = RemapToLayout(AndOf(std::move(pushed)), out.layout);
       filter->children.push_back(std::move(out.node));

@@ -6,6 +6,7 @@
 
 #include "planner/binder/coerce.h"
 #include "planner/binder/expr_binder.h"
+#include "planner/binder/json_operators.h"
 #include "planner/binder/select_binder.h"
 #include "planner/catalog/system_views.h"
 #include "planner/parser/pg_nodes.h"
@@ -456,7 +457,13 @@ std::unique_ptr<FromTree> BlockBinder::BindRangeFunction(const PgQuery__RangeFun
   node.kind = QueryNodeKind::kFunctionScan;
   std::vector<std::string> names;
   std::vector<SqlType> types;
-  if (name == "generate_series" || name == "unnest") {
+  // The set-returning json functions are unnest over arrays made from their argument;
+  // their columns have names of their own (value, key), which an alias does not change.
+  const bool json = IsJsonSetFunction(name);
+  if (json) {
+    RewriteJsonSetFunction(name, args, f->location, names);
+    types = TypeTableFunction("unnest", args, f->location, node.function);
+  } else if (name == "generate_series" || name == "unnest") {
     types = TypeTableFunction(name, args, f->location, node.function);
     names.assign(types.size(), name);
   } else {
@@ -467,7 +474,7 @@ std::unique_ptr<FromTree> BlockBinder::BindRangeFunction(const PgQuery__RangeFun
   }
   const std::string alias = rf->alias ? rf->alias->aliasname : name;
   // A function returning one column names it after its alias (FROM generate_series(1,3) AS g).
-  if (names.size() == 1 && rf->alias && rf->alias->n_colnames == 0) names[0] = alias;
+  if (names.size() == 1 && rf->alias && rf->alias->n_colnames == 0 && !json) names[0] = alias;
   if (rf->ordinality) {
     names.push_back("ordinality");
     types.push_back(SqlType::Of(TypeId::kInt8));
@@ -1306,7 +1313,15 @@ ExprPtr QueryBlock::BindSetReturningCall(const PgQuery__FuncCall* f, ExprBinder&
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function unnest({}) does not exist", sig), f->location)
         .WithHint("No function matches the given name and argument types. You might need to add explicit type casts.");
   }
-  std::vector<SqlType> types = TypeTableFunction(name, call.args, f->location, call.function);
+  if (IsJsonSetFunction(name)) {
+    std::vector<std::string> names;
+    RewriteJsonSetFunction(name, call.args, f->location, names);
+    if (call.args.size() > 1)
+      throw NotSupported(fmt::format("{}() in a select list (it returns a record)", name), f->location)
+          .WithHint(fmt::format("Call it in FROM: SELECT key, value FROM {}(...).", name));
+  }
+  std::vector<SqlType> types =
+      TypeTableFunction(IsJsonSetFunction(name) ? "unnest" : name, call.args, f->location, call.function);
   const int id = NewId(types[0], "", name);
   set_functions.push_back(std::move(call));
   set_function_ids.push_back(id);
@@ -1395,7 +1410,7 @@ bool NeedsQueryPlanner(const PgQuery__SelectStmt* s, const Catalog& catalog) {
     const PgQuery__Node* call = rf->functions[0]->list->items[0];
     if (call->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return true;
     const std::string name = StringValue(call->func_call->funcname[call->func_call->n_funcname - 1]);
-    if (name == "generate_series" || name == "unnest") return true;
+    if (name == "generate_series" || name == "unnest" || IsJsonSetFunction(name)) return true;
   }
   return ContainsNode(&s->base, [](const PgQuery__Node* n) {
     if (n->node_case == PG_QUERY__NODE__NODE_SUB_LINK) return true;
@@ -1403,7 +1418,7 @@ bool NeedsQueryPlanner(const PgQuery__SelectStmt* s, const Catalog& catalog) {
     const PgQuery__FuncCall* f = n->func_call;
     if (f->over != nullptr) return true;
     const std::string name = StringValue(f->funcname[f->n_funcname - 1]);
-    return name == "generate_series" || name == "unnest";  // set-returning
+    return name == "generate_series" || name == "unnest" || IsJsonSetFunction(name);  // set-returning
   });
 }
 

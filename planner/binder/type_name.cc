@@ -33,10 +33,10 @@ SqlType ResolveTypeName(const PgQuery__TypeName* tn) {
       throw SqlError(sqlstate::kSyntaxError, "type modifiers must be simple constants", location);
     mods.push_back(m->a_const->ival->ival);
   }
-  if (name == "timetz" || name == "json" || name == "jsonb" || name == "money")
+  if (name == "timetz" || name == "money")
     throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("type {} is not supported yet", TypeNameText(tn)), location)
         .WithHint("Supported types: smallint, integer, bigint, real, double precision, numeric(p,s), boolean, "
-                  "char(n), varchar(n), text, bytea, uuid, timestamp, timestamptz, date, time, interval.");
+                  "char(n), varchar(n), text, bytea, uuid, json, jsonb, timestamp, timestamptz, date, time, interval.");
   std::optional<SqlType> t = TypeFromName(name, static_cast<int>(mods.size()), mods.data());
   if (!t) throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", TypeNameText(tn)), location);
   if (t->id == TypeId::kNumeric && t->precision >= 0) {

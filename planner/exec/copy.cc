@@ -18,6 +18,7 @@
 #include "planner/exec/unique_load_check.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/parser/pg_nodes.h"
+#include "planner/types/bytes_text.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
@@ -168,13 +169,6 @@ bool ReadCsvRecord(const std::string& data, size_t& pos, const CopyOptions& o, s
   return true;
 }
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // The text format's backslash sequences: \b \f \n \r \t \v, \ooo (octal), \xhh (hex);
 // a backslash before anything else stands for that character.
 std::string DeEscape(std::string_view raw) {
@@ -195,9 +189,9 @@ std::string DeEscape(std::string_view raw) {
       case 't': out += '\t'; break;
       case 'v': out += '\v'; break;
       case 'x':
-        if (i + 1 < raw.size() && HexDigit(raw[i + 1]) >= 0) {
-          int v = HexDigit(raw[++i]);
-          if (i + 1 < raw.size() && HexDigit(raw[i + 1]) >= 0) v = v * 16 + HexDigit(raw[++i]);
+        if (i + 1 < raw.size() && HexDigitValue(raw[i + 1]) >= 0) {
+          int v = HexDigitValue(raw[++i]);
+          if (i + 1 < raw.size() && HexDigitValue(raw[i + 1]) >= 0) v = v * 16 + HexDigitValue(raw[++i]);
           out += static_cast<char>(v);
         } else {
           out += 'x';

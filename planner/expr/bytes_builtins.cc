@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include <cctype>
 #include <string>
@@ -35,6 +36,19 @@ std::string Digest(const EVP_MD* md, std::string_view bytes) {
   if (EVP_Digest(bytes.data(), bytes.size(), buf, &n, md, nullptr) != 1)
     throw SqlError(sqlstate::kInternalError, "could not compute a digest");
   return std::string(reinterpret_cast<const char*>(buf), n);
+}
+
+// pgcrypto's digest names (case-insensitive).
+const EVP_MD* DigestNamed(std::string_view name) {
+  std::string n;
+  for (char c : name) n.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  if (n == "md5") return EVP_md5();
+  if (n == "sha1") return EVP_sha1();
+  if (n == "sha224") return EVP_sha224();
+  if (n == "sha256") return EVP_sha256();
+  if (n == "sha384") return EVP_sha384();
+  if (n == "sha512") return EVP_sha512();
+  throw SqlError("39000", "Cannot use \"" + std::string(name) + "\": No such hash algorithm");
 }
 
 // The server encoding is UTF8, and so is every conversion here.
@@ -98,6 +112,23 @@ Datum EvalBytesFunction(Func func, std::span<const Datum> a) {
       CheckUtf8Name(a[1].s, "source");
       CheckUtf8(a[0].s);
       return a[0];
+    case Func::kUuidNameBased: {
+      // RFC 4122 name-based uuids: the digest of namespace and name, version and variant set.
+      const bool v5 = a[2].i == 5;
+      std::string out = Digest(v5 ? EVP_sha1() : EVP_md5(), a[0].s + a[1].s).substr(0, 16);
+      out[6] = static_cast<char>((out[6] & 0x0f) | (v5 ? 0x50 : 0x30));
+      out[8] = static_cast<char>((out[8] & 0x3f) | 0x80);
+      return Datum::String(std::move(out));
+    }
+    case Func::kDigest: return Datum::String(Digest(DigestNamed(a[1].s), a[0].s));
+    case Func::kHmac: {
+      unsigned char buf[EVP_MAX_MD_SIZE];
+      unsigned int n = 0;
+      if (HMAC(DigestNamed(a[2].s), a[1].s.data(), static_cast<int>(a[1].s.size()),
+               reinterpret_cast<const unsigned char*>(a[0].s.data()), a[0].s.size(), buf, &n) == nullptr)
+        throw SqlError(sqlstate::kInternalError, "could not compute an HMAC");
+      return Datum::String(std::string(reinterpret_cast<const char*>(buf), n));
+    }
     case Func::kGetByte: {
       const auto n = static_cast<int64_t>(a[0].s.size());
       if (a[1].i < 0 || a[1].i >= n)

@@ -139,6 +139,39 @@ enum class Func : uint8_t {
   kConvertTo,      // convert_to(text, name) -> bytea: the text's UTF-8 bytes
   kConvertFrom,    // convert_from(bytea, name) -> text: the bytes, checked as UTF-8
   kGetByte,        // get_byte(bytea, integer) -> integer
+  kUuidNameBased,  // uuid-ossp's uuid_generate_v3 / _v5(namespace uuid, name text): args
+                   // (namespace, name, version 3 or 5 as an int4 constant)
+  kDigest,         // pgcrypto's digest(bytea, type text) -> bytea
+  kHmac,           // pgcrypto's hmac(bytea, key bytea, type text) -> bytea
+  // json and jsonb (planner/types/json.h, expr/json_builtins.cc). Results of type json
+  // or jsonb are text of that type; a jsonb argument's text is canonical.
+  kJsonGet,          // `j -> key | index`: the member or element, NULL if none
+  kJsonGetText,      // `j ->> key | index`: as text (a string's value, null's NULL)
+  kJsonPath,         // `j #> text[]`
+  kJsonPathText,     // `j #>> text[]`
+  kJsonbContains,    // `a @> b`
+  kJsonbExists,      // `j ? text`: a key of an object, a string element of an array
+  kJsonbExistsAny,   // `j ?| text[]`
+  kJsonbExistsAll,   // `j ?& text[]`
+  kJsonbConcat,      // `jsonb || jsonb`
+  kJsonbDelete,      // `jsonb - text | integer`
+  kToJson,           // to_json / to_jsonb (args: value, its TypeId, its element TypeId as
+                     // int4 constants, added by the binder); also each value of the builders
+  kJsonBuildObject,  // json_build_object / jsonb_build_object (the result type says which):
+                     // args alternate key text and kToJson value
+  kJsonBuildArray,   // json_build_array / jsonb_build_array: args kToJson values
+  kJsonTypeof,       // json_typeof / jsonb_typeof -> text
+  kJsonArrayLength,  // json_array_length / jsonb_array_length -> integer
+  kJsonbSet,         // jsonb_set(jsonb, text[], jsonb, boolean)
+  kJsonbStripNulls,  // jsonb_strip_nulls(jsonb)
+  kJsonbPretty,      // jsonb_pretty(jsonb) -> text
+  kJsonAgg,          // json_agg / jsonb_agg(x), bound over array_agg(x) (args: that aggregate,
+                     // x's TypeId and element TypeId as int4 constants)
+  // The set-returning json functions are unnest over these arrays (binder/json_operators.h):
+  kJsonArrayItems,   // (j, as_text, function name): the elements of a JSON array, as json[] /
+                     // jsonb[] or (as_text) text[]
+  kJsonObjectParts,  // (j, part, function name): an object's keys (part 0), values (1) or
+                     // values as text (2), in order
 };
 
 // Window functions (kWindowRef `window_func`); the aggregates over a window are kAgg with

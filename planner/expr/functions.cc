@@ -10,6 +10,7 @@
 
 #include "planner/expr/bytes_builtins.h"
 #include "planner/expr/datetime_builtins.h"
+#include "planner/expr/json_builtins.h"
 #include "planner/types/cast.h"
 #include "planner/types/number_format.h"
 #include "planner/types/sql_error.h"
@@ -130,6 +131,16 @@ const std::vector<Signature>& Signatures() {
       {"convert_to", Func::kConvertTo, {T::kText, T::kText}, T::kBytea},
       {"convert_from", Func::kConvertFrom, {T::kBytea, T::kText}, T::kText},
       {"get_byte", Func::kGetByte, {T::kBytea, T::kInt4}, T::kInt4},
+      // pgcrypto (CREATE EXTENSION pgcrypto is accepted: its functions are always here).
+      {"digest", Func::kDigest, {T::kBytea, T::kText}, T::kBytea},
+      {"digest", Func::kDigest, {T::kText, T::kText}, T::kBytea},
+      {"hmac", Func::kHmac, {T::kBytea, T::kBytea, T::kText}, T::kBytea},
+      {"hmac", Func::kHmac, {T::kText, T::kText, T::kText}, T::kBytea},
+      {"jsonb_typeof", Func::kJsonTypeof, {T::kJsonb}, T::kText}, {"json_typeof", Func::kJsonTypeof, {T::kJson}, T::kText},
+      {"jsonb_array_length", Func::kJsonArrayLength, {T::kJsonb}, T::kInt4},
+      {"json_array_length", Func::kJsonArrayLength, {T::kJson}, T::kInt4},
+      {"jsonb_strip_nulls", Func::kJsonbStripNulls, {T::kJsonb}, T::kJsonb},
+      {"jsonb_pretty", Func::kJsonbPretty, {T::kJsonb}, T::kText},
   };
   return kAll;
 }
@@ -151,6 +162,23 @@ std::string_view FunctionName(Func func) {
     case Func::kNow: return "now";
     case Func::kCheckViolation: return "check_violation";  // never bound by name
     case Func::kUuidFromDraws: return "gen_random_uuid";
+    case Func::kJsonGet: return "->";
+    case Func::kJsonGetText: return "->>";
+    case Func::kJsonPath: return "#>";
+    case Func::kJsonPathText: return "#>>";
+    case Func::kJsonbContains: return "@>";
+    case Func::kJsonbExists: return "?";
+    case Func::kJsonbExistsAny: return "?|";
+    case Func::kJsonbExistsAll: return "?&";
+    case Func::kJsonbConcat: return "||";
+    case Func::kJsonbDelete: return "-";
+    case Func::kToJson: return "to_json";
+    case Func::kJsonBuildObject: return "json_build_object";
+    case Func::kJsonBuildArray: return "json_build_array";
+    case Func::kJsonbSet: return "jsonb_set";
+    case Func::kJsonAgg: return "json_agg";
+    case Func::kJsonArrayItems: return "json_array_elements";
+    case Func::kJsonObjectParts: return "json_each";
     default: break;
   }
   for (const Signature& s : Signatures())
@@ -431,6 +459,9 @@ std::optional<FunctionMatch> ResolveFunction(std::string_view name, std::span<co
 
 const char* NonDeterministicReason(std::string_view name) {
   if (name == "setseed") return "each transaction seeds its own random(), so that a replay of the input log draws the same values";
+  if (name == "uuid_generate_v1" || name == "uuid_generate_v1mc" || name == "gen_random_bytes")
+    return "its values depend on the clock, the network card or fresh randomness, which differ between replays of the "
+           "input log (uuid_generate_v4() and gen_random_uuid() are replayable)";
   if (name == "clock_timestamp" || name == "timeofday")
     return "the wall clock differs between replays of the input log";
   return nullptr;
@@ -475,6 +506,7 @@ namespace {
 Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
   if (func == Func::kFormat) return Format(a);
   if (func == Func::kCheckViolation) RaiseCheckViolation(a);
+  if (func >= Func::kJsonGet) return EvalJsonFunction(func, result, a);  // NULL rules of their own
   if (func >= Func::kUuidFromDraws) return EvalBytesFunction(func, a);
   if (func >= Func::kNow) return EvalDateTimeFunction(func, result, a);  // NULL rules of their own (now())
   // concat(), concat_ws() and the array functions have NULL rules of their own.
@@ -679,7 +711,14 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
     case Func::kIsFinite: case Func::kTimezone: return EvalDateTimeFunction(func, result, a);
     case Func::kUuidFromDraws: case Func::kMd5: case Func::kSha224: case Func::kSha256: case Func::kSha384:
     case Func::kSha512: case Func::kEncode: case Func::kDecode: case Func::kConvertTo: case Func::kConvertFrom:
-    case Func::kGetByte: return EvalBytesFunction(func, a);
+    case Func::kGetByte: case Func::kUuidNameBased: case Func::kDigest: case Func::kHmac:
+      return EvalBytesFunction(func, a);
+    case Func::kJsonGet: case Func::kJsonGetText: case Func::kJsonPath: case Func::kJsonPathText:
+    case Func::kJsonbContains: case Func::kJsonbExists: case Func::kJsonbExistsAny: case Func::kJsonbExistsAll:
+    case Func::kJsonbConcat: case Func::kJsonbDelete: case Func::kToJson: case Func::kJsonBuildObject:
+    case Func::kJsonBuildArray: case Func::kJsonTypeof: case Func::kJsonArrayLength: case Func::kJsonbSet:
+    case Func::kJsonbStripNulls: case Func::kJsonbPretty: case Func::kJsonAgg: case Func::kJsonArrayItems:
+    case Func::kJsonObjectParts: return EvalJsonFunction(func, result, a);
     case Func::kChr: {
       if (a[0].i == 0) throw SqlError("54000", "null character not permitted");
       if (a[0].i < 0) throw SqlError("54000", "character number must be positive");

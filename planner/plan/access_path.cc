@@ -129,6 +129,7 @@ bool AppendKeyValue(engine::Key& key, const Datum& v, const CatalogColumn& c) {
       return true;
     case TypeId::kUuid:
     case TypeId::kBytea:
+    case TypeId::kJsonb:
       if (v.kind != Datum::Kind::kString) return false;
       key.AppendString(v.s);
       return true;

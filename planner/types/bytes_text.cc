@@ -13,13 +13,6 @@ namespace {
 constexpr char kHexDigits[] = "0123456789abcdef";
 constexpr char kBase64Digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // The bytes of the (possibly multibyte UTF-8) character at `s`, as PostgreSQL's errors
 // quote one character.
 std::string_view CharacterAt(std::string_view s) {
@@ -36,7 +29,7 @@ std::string HexDecode(std::string_view s) {
   out.reserve(s.size() / 2);
   size_t i = 0;
   auto digit = [&](size_t at) {
-    const int v = HexValue(s[at]);
+    const int v = HexDigitValue(s[at]);
     if (v < 0)
       throw SqlError(sqlstate::kInvalidParameterValue,
                      fmt::format("invalid hexadecimal digit: \"{}\"", CharacterAt(s.substr(at))));
@@ -204,6 +197,13 @@ std::string Lower(std::string_view s) {
 
 }  // namespace
 
+int HexDigitValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 std::string ParseUuid(std::string_view text) {
   auto bad = [&]() -> SqlError {
     return SqlError(sqlstate::kInvalidTextRepresentation, fmt::format("invalid input syntax for type uuid: \"{}\"", text));
@@ -216,7 +216,7 @@ std::string ParseUuid(std::string_view text) {
   size_t i = 0;
   for (int n = 0; n < 16; ++n) {
     if (i + 2 > s.size()) throw bad();
-    const int hi = HexValue(s[i]), lo = HexValue(s[i + 1]);
+    const int hi = HexDigitValue(s[i]), lo = HexDigitValue(s[i + 1]);
     if (hi < 0 || lo < 0) throw bad();
     out.push_back(static_cast<char>(hi << 4 | lo));
     i += 2;

@@ -9,6 +9,9 @@
 
 namespace caracal::planner {
 
+// The value of hex digit `c` (either case), or -1.
+int HexDigitValue(char c);
+
 // uuid_in: 32 hex digits, upper or lower case, optionally in braces, with an optional
 // hyphen after any group of four digits. Throws SqlError 22P02 otherwise.
 std::string ParseUuid(std::string_view text);

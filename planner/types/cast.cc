@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "planner/types/json.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
@@ -15,6 +16,23 @@ int IntRank(TypeId t) { return t == TypeId::kInt2 ? 0 : t == TypeId::kInt4 ? 1 :
 [[noreturn]] void IntOutOfRange(TypeId t) {
   const char* name = t == TypeId::kInt2 ? "smallint" : t == TypeId::kInt4 ? "integer" : "bigint";
   throw SqlError(sqlstate::kNumericOutOfRange, fmt::format("{} out of range", name));
+}
+
+// json -> jsonb, jsonb -> json, and jsonb to a number or a boolean (a scalar of that kind,
+// else PostgreSQL's 22023 naming what the value is).
+Datum CastFromJson(const Datum& v, const SqlType& from, const SqlType& to, bool explicit_cast) {
+  if (to.id == TypeId::kJson) return v;  // jsonb's canonical text is valid json
+  const JsonNode node = ParseJson(v.s);
+  if (to.id == TypeId::kJsonb) return Datum::String(JsonbText(ToJsonb(node)));
+  const bool number = to.is_numeric_category();
+  const JsonNode::Kind want = number ? JsonNode::Kind::kNumber : JsonNode::Kind::kBool;
+  if (from.id != TypeId::kJsonb || (!number && to.id != TypeId::kBool))
+    throw SqlError(sqlstate::kCannotCoerce, fmt::format("cannot cast type {} to {}", from.BaseName(), to.Name()));
+  if (node.kind != want)
+    throw SqlError(sqlstate::kInvalidParameterValue,
+                   fmt::format("cannot cast jsonb {} to type {}", JsonTypeName(node), to.BaseName()));
+  if (!number) return Datum::Bool(node.boolean);
+  return CastDatum(Datum::Num(*Numeric::Parse(node.text)), SqlType::Of(TypeId::kNumeric), to, explicit_cast);
 }
 
 }  // namespace
@@ -36,6 +54,9 @@ CastContext CastContextFor(const SqlType& from, const SqlType& to) {
   if (from.is_array()) return to.is_string() ? CastContext::kAssignment : CastContext::kNone;
   if (to.is_array()) return from.is_string() ? CastContext::kExplicit : CastContext::kNone;
   if (from.id == to.id) return CastContext::kImplicit;
+  // json <-> jsonb by assignment; jsonb to a number or boolean explicitly (PostgreSQL 11+).
+  if (from.is_json() && to.is_json()) return CastContext::kAssignment;
+  if (from.id == TypeId::kJsonb && (to.is_numeric_category() || to.id == TypeId::kBool)) return CastContext::kExplicit;
   if (to.is_string()) {
     // Between string types: implicit; from anything else: the I/O conversion, assignment.
     return from.is_string() ? CastContext::kImplicit : CastContext::kAssignment;
@@ -95,6 +116,7 @@ Datum CastDatum(const Datum& v, const SqlType& from, const SqlType& to, bool exp
     for (const Datum& e : *v.array) elements.push_back(CastDatum(e, from.Element(), to.Element(), explicit_cast));
     return Datum::Array(std::move(elements));
   }
+  if (from.is_json() && !to.is_string()) return CastFromJson(v, from, to, explicit_cast);
   if (!to.is_string() && (from.is_unknown() || from.is_string())) {
     std::string_view text = v.s;
     if (from.id == TypeId::kBpchar) text = StripTrailingBlanks(text);

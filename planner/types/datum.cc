@@ -11,6 +11,7 @@
 
 #include "planner/types/bytes_text.h"
 #include "planner/types/cast.h"
+#include "planner/types/json.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
@@ -396,6 +397,10 @@ Datum DatumFromText(std::string_view text, const SqlType& type) {
     case TypeId::kArray: return ArrayFromText(text, type);
     case TypeId::kUuid: return Datum::String(ParseUuid(text));
     case TypeId::kBytea: return Datum::String(ParseBytea(text));
+    case TypeId::kJson:
+      ParseJson(text);  // validated, kept as written
+      return Datum::String(std::string(text));
+    case TypeId::kJsonb: return Datum::String(JsonbText(ToJsonb(ParseJson(text))));
     case TypeId::kBpchar:
     case TypeId::kVarchar:
     case TypeId::kText:
@@ -428,7 +433,9 @@ Datum DatumFromRow(const engine::RowValue& row, int col, const engine::Column& c
       return Datum::Num(*n);
     }
     case engine::ColumnType::kUuid:
-    case engine::ColumnType::kBytea: return Datum::String(std::string(row.GetString(col)));
+    case engine::ColumnType::kBytea:
+    case engine::ColumnType::kJson:
+    case engine::ColumnType::kJsonb: return Datum::String(std::string(row.GetString(col)));
   }
   return Datum::Null();
 }
@@ -567,6 +574,7 @@ void SetRowColumn(engine::RowBuilder& b, int col, const engine::Column& c, const
   if (d.kind == Datum::Kind::kString &&
       (c.type == engine::ColumnType::kVarchar || c.type == engine::ColumnType::kText ||
        c.type == engine::ColumnType::kBytea || c.type == engine::ColumnType::kUuid ||
+       c.type == engine::ColumnType::kJson || c.type == engine::ColumnType::kJsonb ||
        (c.type == engine::ColumnType::kChar && static_cast<int>(d.s.size()) >= c.precision))) {
     b.SetStringRef(col, d.s);
     return;
@@ -650,8 +658,9 @@ Datum DatumFromValue(const engine::Value& v, const SqlType& type) {
     return SqlError(sqlstate::kDatatypeMismatch, fmt::format("a value of this kind cannot be a {}", type.Name()));
   };
   if (v.is_null()) return Datum::Null();
-  // A uuid's or bytea's Value holds its raw bytes, as its column does.
-  if (type.id == TypeId::kUuid || type.id == TypeId::kBytea) {
+  // A uuid's or bytea's Value holds its raw bytes, a json's or jsonb's its (canonical)
+  // text, as its column does.
+  if (type.id == TypeId::kUuid || type.id == TypeId::kBytea || type.is_json()) {
     if (v.kind() != engine::Value::Kind::kString) throw mismatch();
     return Datum::String(v.as_string());
   }
@@ -688,7 +697,11 @@ Datum DatumFromValue(const engine::Value& v, const SqlType& type) {
     case TypeId::kTime:
       if (v.kind() != engine::Value::Kind::kTimestamp) throw mismatch();
       return Datum::Timestamp(v.as_timestamp());
-    case TypeId::kInterval: throw mismatch();
+    case TypeId::kInterval:
+    case TypeId::kUuid:  // handled above
+    case TypeId::kBytea:
+    case TypeId::kJson:
+    case TypeId::kJsonb: throw mismatch();
     case TypeId::kArray: {
       if (v.kind() != engine::Value::Kind::kArray) throw mismatch();
       auto elements = std::make_shared<std::vector<Datum>>();

@@ -29,6 +29,8 @@ std::string SqlType::BaseName() const {
     case TypeId::kInterval: return "interval";
     case TypeId::kUuid: return "uuid";
     case TypeId::kBytea: return "bytea";
+    case TypeId::kJson: return "json";
+    case TypeId::kJsonb: return "jsonb";
   }
   return "?";
 }
@@ -78,6 +80,8 @@ SqlType FromColumn(const engine::Column& c) {
       return c.precision > 0 ? SqlType::Numeric(c.precision, c.scale) : SqlType::Numeric(-1, -1);
     case engine::ColumnType::kUuid: return SqlType::Of(TypeId::kUuid);
     case engine::ColumnType::kBytea: return SqlType::Of(TypeId::kBytea);
+    case engine::ColumnType::kJson: return SqlType::Of(TypeId::kJson);
+    case engine::ColumnType::kJsonb: return SqlType::Of(TypeId::kJsonb);
   }
   return SqlType::Of(TypeId::kText);
 }
@@ -101,6 +105,8 @@ engine::Column ToColumn(const std::string& name, const SqlType& t, bool not_null
       break;
     case TypeId::kUuid: c.type = engine::ColumnType::kUuid; break;
     case TypeId::kBytea: c.type = engine::ColumnType::kBytea; break;
+    case TypeId::kJson: c.type = engine::ColumnType::kJson; break;
+    case TypeId::kJsonb: c.type = engine::ColumnType::kJsonb; break;
     case TypeId::kBpchar: c.type = engine::ColumnType::kChar; c.precision = t.precision < 0 ? 0 : t.precision; break;
     case TypeId::kVarchar: c.type = engine::ColumnType::kVarchar; c.precision = t.precision < 0 ? 0 : t.precision; break;
     case TypeId::kText: c.type = engine::ColumnType::kText; break;
@@ -128,6 +134,8 @@ std::optional<SqlType> TypeFromName(const std::string& name, int n, const int32_
   if (name == "text") return plain(TypeId::kText);
   if (name == "uuid") return plain(TypeId::kUuid);
   if (name == "bytea") return plain(TypeId::kBytea);
+  if (name == "json") return plain(TypeId::kJson);
+  if (name == "jsonb") return plain(TypeId::kJsonb);
   // Time types: the modifier is the seconds' fractional digits (PostgreSQL caps it at 6
   // with a warning; here it is capped silently). An interval's field restriction
   // (INTERVAL DAY TO SECOND) arrives as a first modifier and is not applied.

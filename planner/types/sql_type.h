@@ -32,6 +32,8 @@ enum class TypeId : uint8_t {
   kInterval,
   kUuid,   // a Datum kString of the 16 bytes
   kBytea,  // a Datum kString of the raw bytes
+  kJson,   // a Datum kString of the text as written (types/json.h)
+  kJsonb,  // a Datum kString of the canonical text (types/json.h)
 };
 
 struct SqlType {
@@ -57,6 +59,7 @@ struct SqlType {
   bool is_string() const { return id == TypeId::kBpchar || id == TypeId::kVarchar || id == TypeId::kText; }
   bool has_typmod() const { return precision >= 0; }
   bool is_array() const { return id == TypeId::kArray; }
+  bool is_json() const { return id == TypeId::kJson || id == TypeId::kJsonb; }
   // timestamp, timestamptz, date, time (PostgreSQL's datetime category, not interval).
   bool is_datetime() const {
     return id == TypeId::kTimestamp || id == TypeId::kTimestampTz || id == TypeId::kDate || id == TypeId::kTime;

@@ -823,6 +823,26 @@ def gen_byte_types(rng, n):
     return out
 
 
+def gen_json_types(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.4:
+            out.append(f"SELECT bump({rng.randrange(1, 7)}, {rng.randrange(-3, 10)});")
+        elif r < 0.7:
+            tag = rng.choice(["red", "blue", 'qu"ote', "back\\slash", "t\u00e9"])
+            out.append(f"SELECT tag_doc({rng.randrange(1, 7)}, '{tag}');")
+        else:
+            amount = rng.choice(["NULL", "0", f"{rng.randrange(-999, 999)}.{rng.randrange(0, 100):02d}"])
+            ok = rng.choice(["true", "false", "NULL"])
+            out.append(f"SELECT log_event({rng.randrange(1, 12)}, 'k{rng.randrange(0, 5)}', {amount}, {ok});")
+    return out
+
+
+def gen_uuid_extensions(rng, n):
+    return [f"SELECT add_item('item{rng.randrange(0, 30)}');" for _ in range(n)]
+
+
 def gen_transaction_blocks(rng, n):
     out = []
     for _ in range(n):

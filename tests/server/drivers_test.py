@@ -35,7 +35,7 @@ END $$;
 CREATE PROCEDURE touch(p_id integer, p_ts timestamp) LANGUAGE plpgsql AS $$
 BEGIN UPDATE acc SET ts = p_ts WHERE id = p_id; END $$;
 CREATE TABLE post (id serial PRIMARY KEY, title text);
-CREATE TABLE doc (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), body bytea, amount numeric, n integer);
+CREATE TABLE doc (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), body bytea, amount numeric, n integer, meta jsonb);
 """
 
 from checklist import check, failures  # noqa: E402
@@ -186,6 +186,13 @@ def byte_type_checks(srv):
         check("psycopg3: uuid, bytea and wide numeric in binary", row == (key, body, amount), row)
         row = conn.execute("SELECT id, body, amount FROM doc WHERE id = %s", (key,)).fetchone()
         check("psycopg3: uuid, bytea and wide numeric in text", row == (key, body, amount), row)
+        from psycopg.types.json import Jsonb
+        meta = {"tags": ["a", "b"], "n": 1.5, "ok": True, "none": None}
+        conn.execute("UPDATE doc SET meta = %b WHERE id = %b", (Jsonb(meta), key))
+        row = conn.execute("SELECT meta, meta->'tags', meta->>'n' FROM doc WHERE id = %b", (key,), binary=True).fetchone()
+        check("psycopg3: jsonb in binary, out as Python objects", row == (meta, ["a", "b"], "1.5"), row)
+        row = conn.execute("SELECT meta FROM doc WHERE meta @> %s", (Jsonb({"ok": True}),)).fetchone()
+        check("psycopg3: jsonb containment with a parameter", row == (meta,), row)
         made = conn.execute("INSERT INTO doc (body, n) VALUES (%s, 2) RETURNING id", (b"x",)).fetchone()[0]
         check("psycopg3: a gen_random_uuid() default is a version 4 uuid", isinstance(made, uuid.UUID) and
               made.version == 4, made)

@@ -18,3 +18,6 @@ WITH baskets AS (SELECT id, CASE id WHEN 1 THEN ARRAY[10, 20, 30] WHEN 2 THEN '{
 WITH baskets AS (SELECT id, CASE id WHEN 1 THEN ARRAY[10, 20, 30] WHEN 2 THEN '{}'::integer[] WHEN 4 THEN ARRAY[40] END AS items, qty FROM basket_rows) SELECT id, generate_series(1, 2, 0) FROM baskets;
 WITH baskets AS (SELECT id, CASE id WHEN 1 THEN ARRAY[10, 20, 30] WHEN 2 THEN '{}'::integer[] WHEN 4 THEN ARRAY[40] END AS items, qty FROM basket_rows) SELECT * FROM baskets, unnest(items) WITH ORDINALITY AS u(item, pos) ORDER BY id, pos;
 SELECT unnest(ARRAY[1, 2], ARRAY[3]);
+-- A filter on a LATERAL function's own column runs per left row (it used to crash).
+SELECT count(*) FROM basket_rows b, generate_series(1, b.qty) g WHERE g = 2;
+SELECT b.id, g FROM basket_rows b CROSS JOIN LATERAL generate_series(1, b.qty) g WHERE g > 1 ORDER BY 1, 2;
