@@ -96,16 +96,16 @@ void Key::AppendString(std::string_view s) {
 
 namespace {
 
-// A numeric of any precision (its decimal text, "-12.50") as bytes whose order is the
-// numbers' order and whose equality is numeric equality (1.5 and 1.50 are one key):
-// a sign tag; for non-zero values the decimal exponent (digits before the point of the
+// AppendDecimal's encoding: a sign tag; for non-zero values the decimal exponent (digits before the point of the
 // significand, 16 bits biased) and the significant digits without trailing zeros, one
 // byte each, ended by a terminator. A negative value's exponent and digits are
 // complemented and its terminator is 0xff, so that a larger magnitude sorts first.
 constexpr uint8_t kDecimalNegative = 1, kDecimalZero = 2, kDecimalPositive = 3;
 
-void AppendDecimal(Key& key, std::string_view text, const Column& column) {
-  auto bad = [&] { return KeyError("key column \"" + column.name + "\" expects a decimal number"); };
+}  // namespace
+
+void Key::AppendDecimal(std::string_view text) {
+  auto bad = [&] { return KeyError(fmt::format("\"{}\" is not a decimal number", text)); };
   bool negative = false;
   if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
     negative = text[0] == '-';
@@ -124,7 +124,7 @@ void AppendDecimal(Key& key, std::string_view text, const Column& column) {
     }
   const size_t first = digits.find_first_not_of('0');
   if (first == std::string::npos) {
-    key.AppendBytes(&kDecimalZero, 1);
+    AppendBytes(&kDecimalZero, 1);
     return;
   }
   const size_t last = digits.find_last_not_of('0');
@@ -134,17 +134,15 @@ void AppendDecimal(Key& key, std::string_view text, const Column& column) {
   auto biased = static_cast<uint16_t>(exponent + 0x8000);
   if (negative) biased = static_cast<uint16_t>(~biased);
   const uint8_t header[3] = {tag, static_cast<uint8_t>(biased >> 8), static_cast<uint8_t>(biased & 0xff)};
-  key.AppendBytes(header, 3);
+  AppendBytes(header, 3);
   for (size_t i = first; i <= last; ++i) {
     const int d = digits[i] - '0';
     const auto byte = static_cast<uint8_t>(negative ? 10 - d : d + 1);
-    key.AppendBytes(&byte, 1);
+    AppendBytes(&byte, 1);
   }
   const uint8_t end = negative ? 0xff : 0;
-  key.AppendBytes(&end, 1);
+  AppendBytes(&end, 1);
 }
-
-}  // namespace
 
 void Key::AppendValue(const Value& v, const Column& column) {
   if (v.is_null()) throw KeyError("NULL value in key column \"" + column.name + "\"");
@@ -184,15 +182,16 @@ void Key::AppendValue(const Value& v, const Column& column) {
     case ColumnType::kBytea:
     case ColumnType::kJson:
     case ColumnType::kJsonb:
-      // Raw bytes (json: its text; jsonb: its canonical text, so equal values are one key): AppendString keeps their order (memcmp, as PostgreSQL's) and
-      // escapes zero bytes.
+      // Raw bytes (json: its text; jsonb: its canonical text, so equal values are one
+      // key): AppendString keeps their order (memcmp, as PostgreSQL's) and escapes zero
+      // bytes.
       if (v.kind() != Value::Kind::kString)
         throw KeyError("key column \"" + column.name + "\" expects bytes");
       AppendString(v.as_string());
       return;
     case ColumnType::kDecimal:
-      if (v.kind() == Value::Kind::kString) AppendDecimal(*this, v.as_string(), column);
-      else if (v.kind() == Value::Kind::kNumeric || v.kind() == Value::Kind::kInt) AppendDecimal(*this, v.ToText(), column);
+      if (v.kind() == Value::Kind::kString) AppendDecimal(v.as_string());
+      else if (v.kind() == Value::Kind::kNumeric || v.kind() == Value::Kind::kInt) AppendDecimal(v.ToText());
       else throw KeyError("key column \"" + column.name + "\" expects a numeric");
       return;
     case ColumnType::kTimestamp:

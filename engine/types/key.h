@@ -61,6 +61,10 @@ class Key {
   void AppendDouble(double v);
   void AppendBool(bool v);
   void AppendString(std::string_view s);
+  // A numeric of any precision given as its decimal text ("-12.50"), ordered as the
+  // numbers are, equal numbers of other scales alike (1.5 and 1.50). Throws KeyError for
+  // text that is not a plain decimal number.
+  void AppendDecimal(std::string_view text);
   // Appends `v` converted to `column`'s type; throws KeyError on NULL or a kind mismatch.
   void AppendValue(const Value& v, const Column& column);
   // Raw bytes (a prefix of another key, or an upper-bound sentinel).

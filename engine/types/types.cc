@@ -29,15 +29,6 @@ std::string_view ColumnTypeName(ColumnType type) {
   return "?";
 }
 
-bool IsStringType(ColumnType type) {
-  return type == ColumnType::kChar || type == ColumnType::kVarchar || type == ColumnType::kText;
-}
-
-bool IsVariableWidth(ColumnType type) {
-  return IsStringType(type) || type == ColumnType::kDecimal || type == ColumnType::kUuid || type == ColumnType::kBytea ||
-         type == ColumnType::kJson || type == ColumnType::kJsonb;
-}
-
 bool IsIntegerType(ColumnType type) {
   return type == ColumnType::kSmallInt || type == ColumnType::kInteger ||
          type == ColumnType::kBigInt;

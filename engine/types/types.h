@@ -38,10 +38,16 @@ enum class ColumnType : uint8_t {
 };
 
 std::string_view ColumnTypeName(ColumnType type);
-bool IsStringType(ColumnType type);  // char, varchar, text
+// char, varchar, text. Inline: row encoding and column reads ask per column.
+inline bool IsStringType(ColumnType type) {
+  return type == ColumnType::kChar || type == ColumnType::kVarchar || type == ColumnType::kText;
+}
 // Stored as bytes in a row's variable area: the string types, kDecimal, kUuid, kBytea,
 // kJson, kJsonb.
-bool IsVariableWidth(ColumnType type);
+inline bool IsVariableWidth(ColumnType type) {
+  return IsStringType(type) || type == ColumnType::kDecimal || type == ColumnType::kUuid || type == ColumnType::kBytea ||
+         type == ColumnType::kJson || type == ColumnType::kJsonb;
+}
 bool IsIntegerType(ColumnType type);
 
 struct Column {

@@ -1313,15 +1313,15 @@ ExprPtr QueryBlock::BindSetReturningCall(const PgQuery__FuncCall* f, ExprBinder&
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function unnest({}) does not exist", sig), f->location)
         .WithHint("No function matches the given name and argument types. You might need to add explicit type casts.");
   }
-  if (IsJsonSetFunction(name)) {
+  const bool json = IsJsonSetFunction(name);
+  if (json) {
     std::vector<std::string> names;
     RewriteJsonSetFunction(name, call.args, f->location, names);
     if (call.args.size() > 1)
       throw NotSupported(fmt::format("{}() in a select list (it returns a record)", name), f->location)
           .WithHint(fmt::format("Call it in FROM: SELECT key, value FROM {}(...).", name));
   }
-  std::vector<SqlType> types =
-      TypeTableFunction(IsJsonSetFunction(name) ? "unnest" : name, call.args, f->location, call.function);
+  std::vector<SqlType> types = TypeTableFunction(json ? "unnest" : name, call.args, f->location, call.function);
   const int id = NewId(types[0], "", name);
   set_functions.push_back(std::move(call));
   set_function_ids.push_back(id);

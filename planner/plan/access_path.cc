@@ -102,12 +102,8 @@ bool AppendKeyValue(engine::Key& key, const Datum& v, const CatalogColumn& c) {
       return true;
     case TypeId::kNumeric: {
       if (v.kind != Datum::Kind::kNumeric) return false;
-      if (c.type.precision < 0 || c.type.precision > 18) {
-        // Stored as its text (engine::ColumnType::kDecimal), keyed by numeric equality.
-        engine::Column decimal;
-        decimal.name = c.name;
-        decimal.type = engine::ColumnType::kDecimal;
-        key.AppendValue(engine::Value::String(v.n.ToString()), decimal);
+      if (IsDecimalTextNumeric(c.type)) {
+        key.AppendDecimal(v.n.ToString());  // keyed by numeric equality, as its column
         return true;
       }
       if (v.n.scale() > c.type.scale && Compare(v.n.Rescale(c.type.scale), v.n) != 0) return false;

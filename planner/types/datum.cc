@@ -453,6 +453,12 @@ void AssignString(std::string& dst, std::string_view v) {
   if (!v.empty()) std::memcpy(dst.data(), v.data(), v.size());
 }
 
+// A column whose bytes are a Datum kString's bytes as they are: the variable-width
+// kinds but kDecimal (a numeric Datum, parsed from its text).
+bool HoldsDatumString(engine::ColumnType type) {
+  return engine::IsVariableWidth(type) && type != engine::ColumnType::kDecimal;
+}
+
 }  // namespace
 
 void SetStringDatum(Datum& d, std::string_view v) {
@@ -471,7 +477,7 @@ void CopyDatum(Datum& dst, const Datum& src) {
 }
 
 void DatumFromRowInto(const engine::RowValue& row, int col, const engine::Column& c, Datum& out) {
-  if (!row.IsNull(col) && IsVariableWidth(c.type) && c.type != engine::ColumnType::kDecimal) {
+  if (!row.IsNull(col) && HoldsDatumString(c.type)) {
     SetStringDatum(out, row.GetString(col));
     return;
   }
@@ -501,7 +507,7 @@ engine::Value DatumToValue(const Datum& d, const SqlType& type) {
       const std::optional<Numeric> r = StoredNumeric(d.n, type);
       // A numeric without a precision, or wider than an int64 slot, is stored as its
       // text (engine::ColumnType::kDecimal).
-      if (!r && (type.precision < 0 || type.precision > 18)) return engine::Value::String(d.n.ToString());
+      if (!r && IsDecimalTextNumeric(type)) return engine::Value::String(d.n.ToString());
       if (!r)
         throw SqlError(sqlstate::kNumericOutOfRange, "numeric field overflow")
             .WithDetail("Stored numeric values hold at most 18 digits.");
@@ -571,11 +577,9 @@ std::optional<int64_t> DirectSlotBits(const Datum& d, const SqlType& type, const
 }  // namespace
 
 void SetRowColumn(engine::RowBuilder& b, int col, const engine::Column& c, const Datum& d, const SqlType& type) {
-  if (d.kind == Datum::Kind::kString &&
-      (c.type == engine::ColumnType::kVarchar || c.type == engine::ColumnType::kText ||
-       c.type == engine::ColumnType::kBytea || c.type == engine::ColumnType::kUuid ||
-       c.type == engine::ColumnType::kJson || c.type == engine::ColumnType::kJsonb ||
-       (c.type == engine::ColumnType::kChar && static_cast<int>(d.s.size()) >= c.precision))) {
+  // A char(n) value shorter than n is padded by the Value path.
+  if (d.kind == Datum::Kind::kString && HoldsDatumString(c.type) &&
+      (c.type != engine::ColumnType::kChar || static_cast<int>(d.s.size()) >= c.precision)) {
     b.SetStringRef(col, d.s);
     return;
   }

@@ -99,7 +99,7 @@ engine::Column ToColumn(const std::string& name, const SqlType& t, bool not_null
     case TypeId::kFloat8: c.type = engine::ColumnType::kDouble; break;
     case TypeId::kNumeric:
       // numeric(p <= 18) in an int64 slot; any other (wider or unconstrained) as its text.
-      c.type = t.precision >= 1 && t.precision <= 18 ? engine::ColumnType::kNumeric : engine::ColumnType::kDecimal;
+      c.type = IsDecimalTextNumeric(t) ? engine::ColumnType::kDecimal : engine::ColumnType::kNumeric;
       c.precision = t.precision < 0 ? 0 : t.precision;
       c.scale = t.precision < 0 ? 0 : t.scale;
       break;

@@ -76,6 +76,11 @@ struct SqlType {
 };
 
 // Engine column type <-> SQL type (the engine stores numeric with p <= 18).
+// Whether a column of `type` is a numeric stored as its decimal text
+// (engine::ColumnType::kDecimal): one without a precision or wider than an int64 slot.
+inline bool IsDecimalTextNumeric(const SqlType& type) {
+  return type.id == TypeId::kNumeric && (type.precision < 1 || type.precision > 18);
+}
 SqlType FromColumn(const engine::Column& column);
 // Throws SqlError for kUnknown (callers resolve unknown to text first).
 engine::Column ToColumn(const std::string& name, const SqlType& type, bool not_null);
