@@ -485,6 +485,22 @@ CgValue ExprEmitter::EmitRowColumn(llvm::Value* row, int col, const SqlType& typ
     b_.CreateStore(b_.getInt32(scale), FieldPtr(t, Layout::DatumNumeric() + Layout::NumericScale()));
     return {repr, is_null, t};
   }
+  if (type.id == TypeId::kArray) {
+    // Stored as its text, parsed by the runtime (null handled here, as for strings).
+    llvm::BasicBlock* null_bb = NewBlock("colarr.null");
+    llvm::BasicBlock* read_bb = NewBlock("colarr.read");
+    llvm::BasicBlock* done = NewBlock("colarr.done");
+    b_.CreateCondBr(is_null, null_bb, read_bb);
+    b_.SetInsertPoint(null_bb);
+    b_.CreateStore(b_.getInt8(0), FieldPtr(t, Layout::DatumKind()));
+    b_.CreateBr(done);
+    b_.SetInsertPoint(read_bb);
+    CallRuntime("caracal_rt_read_array", {row, b_.getInt32(col), b_.getInt32(static_cast<int32_t>(type.element)),
+                                          b_.getInt32(type.precision), b_.getInt32(type.scale), t});
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    return {repr, is_null, t};
+  }
   // Strings: copied into the temp (the interpreter's DatumFromRow does the same).
   ReadVariableColumnInto(row, col, t);
   return {repr, is_null, t};

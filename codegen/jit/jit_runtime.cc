@@ -35,6 +35,7 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_any_all", "iiiipp", reinterpret_cast<void*>(&caracal_rt_any_all)},
       {"caracal_rt_read_string", "vpip", reinterpret_cast<void*>(&caracal_rt_read_string)},
       {"caracal_rt_read_decimal", "vpip", reinterpret_cast<void*>(&caracal_rt_read_decimal)},
+      {"caracal_rt_read_array", "vpiiiip", reinterpret_cast<void*>(&caracal_rt_read_array)},
       {"caracal_rt_copy_bytes", "vppl", reinterpret_cast<void*>(&caracal_rt_copy_bytes)},
       {"caracal_rt_ascii", "lpi", reinterpret_cast<void*>(&caracal_rt_ascii)},
       {"caracal_rt_patch_string", "ipip", reinterpret_cast<void*>(&caracal_rt_patch_string)},

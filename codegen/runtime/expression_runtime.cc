@@ -1,6 +1,7 @@
 #include "codegen/runtime/expression_runtime.h"
 
 #include <algorithm>
+#include <cassert>
 #include <atomic>
 #include <new>
 #include <optional>
@@ -242,6 +243,19 @@ void caracal_rt_read_decimal(const engine::RowValue* row, int32_t col, Datum* ou
   // The text was written by Numeric::ToString, so it parses.
   const std::optional<planner::Numeric> n = planner::Numeric::Parse(row->GetString(col));
   *out = n ? Datum::Num(*n) : Datum::Null();
+}
+
+void caracal_rt_read_array(const engine::RowValue* row, int32_t col, int32_t element, int32_t precision, int32_t scale,
+                           Datum* out) {
+  const planner::SqlType type{planner::TypeId::kArray, precision, scale, static_cast<planner::TypeId>(element)};
+  // The text was written by DatumToText for this type (planner::SetRowColumn), so it
+  // parses; generated code cannot take an exception.
+  try {
+    *out = planner::DatumFromText(row->GetString(col), type);
+  } catch (...) {
+    assert(false && "stored array text does not parse");
+    *out = Datum::Null();
+  }
 }
 
 // Overwrites string column `col` of `row` (a compiled UPDATE's private copy) with

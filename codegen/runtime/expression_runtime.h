@@ -70,6 +70,12 @@ void caracal_rt_read_string(const engine::RowValue* row, int32_t col, planner::D
 // a row, as a numeric Datum (the null case is handled by the caller).
 void caracal_rt_read_decimal(const engine::RowValue* row, int32_t col, planner::Datum* out);
 
+// An array column (engine::ColumnType::kArray: its text) of a row, as an array Datum of
+// elements of type `element` (a planner::TypeId) with modifiers `precision` and `scale`
+// (the null case is handled by the caller).
+void caracal_rt_read_array(const engine::RowValue* row, int32_t col, int32_t element, int32_t precision, int32_t scale,
+                           planner::Datum* out);
+
 // Overwrites string column `col` of `row` (a compiled UPDATE's private copy) with
 // `value` when the old value is not null and has its byte size, as
 // RowPatch::SetSameSizeString: 1; else 0 (nothing written).

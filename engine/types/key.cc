@@ -202,6 +202,10 @@ void Key::AppendValue(const Value& v, const Column& column) {
         throw KeyError("key column \"" + column.name + "\" expects a timestamp");
       AppendInt(v.as_timestamp(), ColumnType::kBigInt);
       return;
+    case ColumnType::kArray:
+      // Text order is not PostgreSQL's element-wise array order; the SQL layer refuses
+      // array key columns.
+      throw KeyError("key column \"" + column.name + "\" is an array, which cannot be a key");
   }
 }
 
@@ -348,6 +352,7 @@ std::vector<Value> DecodeKey(const Schema& schema, std::span<const int> key_colu
       case ColumnType::kTime:
         out.push_back(Value::Timestamp(static_cast<int64_t>(r.Fixed(8) ^ 0x8000000000000000ull)));
         break;
+      case ColumnType::kArray: throw KeyError("key column \"" + col.name + "\" is an array");
     }
   }
   return out;

@@ -29,7 +29,8 @@ Value RowValue::Get(const Schema& schema, int col) const {
     case ColumnType::kUuid:
     case ColumnType::kBytea:
     case ColumnType::kJson:
-    case ColumnType::kJsonb: return Value::String(std::string(GetString(col)));
+    case ColumnType::kJsonb:
+    case ColumnType::kArray: return Value::String(std::string(GetString(col)));
     case ColumnType::kTimestamp:
     case ColumnType::kTimestampTz:
     case ColumnType::kDate:
@@ -136,7 +137,8 @@ int64_t FixedBits(const Column& c, const Value& v) {
     case ColumnType::kUuid:
     case ColumnType::kBytea:
     case ColumnType::kJson:
-    case ColumnType::kJsonb: break;
+    case ColumnType::kJsonb:
+    case ColumnType::kArray: break;
   }
   throw std::logic_error("FixedBits of a variable-width column");
 }
@@ -165,6 +167,7 @@ RowBuilder& RowBuilder::Set(int col, const Value& v) {
     case ColumnType::kBytea:
     case ColumnType::kJson:
     case ColumnType::kJsonb:
+    case ColumnType::kArray:  // the SQL layer passes the array's text
       if (v.kind() != Value::Kind::kString) throw KindMismatch(c);
       return SetString(col, v.as_string());
     case ColumnType::kDecimal:

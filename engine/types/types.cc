@@ -25,6 +25,7 @@ std::string_view ColumnTypeName(ColumnType type) {
     case ColumnType::kBytea: return "bytea";
     case ColumnType::kJson: return "json";
     case ColumnType::kJsonb: return "jsonb";
+    case ColumnType::kArray: return "array";
   }
   return "?";
 }

@@ -35,6 +35,7 @@ enum class ColumnType : uint8_t {
   kBytea,    // raw bytes
   kJson,     // json: its text as written
   kJsonb,    // jsonb: its canonical text (planner/types/json.h)
+  kArray,    // a one-dimensional array of Column::element: its PostgreSQL text form
 };
 
 std::string_view ColumnTypeName(ColumnType type);
@@ -43,10 +44,10 @@ inline bool IsStringType(ColumnType type) {
   return type == ColumnType::kChar || type == ColumnType::kVarchar || type == ColumnType::kText;
 }
 // Stored as bytes in a row's variable area: the string types, kDecimal, kUuid, kBytea,
-// kJson, kJsonb.
+// kJson, kJsonb, kArray.
 inline bool IsVariableWidth(ColumnType type) {
   return IsStringType(type) || type == ColumnType::kDecimal || type == ColumnType::kUuid || type == ColumnType::kBytea ||
-         type == ColumnType::kJson || type == ColumnType::kJsonb;
+         type == ColumnType::kJson || type == ColumnType::kJsonb || type == ColumnType::kArray;
 }
 bool IsIntegerType(ColumnType type);
 
@@ -56,6 +57,8 @@ struct Column {
   int32_t precision = 0;  // numeric(p, s): p; char/varchar: n (0 = unlimited); time types: digits + 1 (0 = 6)
   int32_t scale = 0;      // numeric(p, s): s
   bool not_null = false;
+  // kArray: the elements' type; precision and scale above are the elements' modifiers.
+  ColumnType element = ColumnType::kInteger;
 };
 
 // A non-unique ordered secondary index over some columns of a table.

@@ -130,7 +130,10 @@ bool MayBeNull(const Expr& e, const ProcedureIr& ir, const TableInfo* table) {
     case ExprKind::kFunc:
       if (e.func == Func::kConcat || e.func == Func::kFormat) return false;
       if (e.func == Func::kConcatWs) return MayBeNull(*e.args[0], ir, table);
-      if (e.func == Func::kArrayLength || e.func == Func::kArrayUpper || e.func == Func::kArrayLower) return true;
+      if (e.func == Func::kArrayLength || e.func == Func::kArrayUpper || e.func == Func::kArrayLower ||
+          e.func == Func::kArrayPosition || e.func == Func::kArrayDims || e.func == Func::kArrayNdims ||
+          e.func == Func::kStringToArray || e.func == Func::kArrayToString)
+        return true;
       if (e.func == Func::kArrayAppend || e.func == Func::kArrayPrepend || e.func == Func::kArraySet) return false;
       if (e.func == Func::kArrayCat) return MayBeNull(*e.args[0], ir, table) && MayBeNull(*e.args[1], ir, table);
       return any_arg();

@@ -14,6 +14,7 @@
 #include "planner/parser/qualified_name.h"
 #include "planner/types/sql_error.h"
 #include "planner/binder/datetime_operators.h"
+#include "planner/binder/array_functions.h"
 #include "planner/binder/json_operators.h"
 #include "planner/binder/routine_resolution.h"
 #include "planner/binder/type_name.h"
@@ -156,6 +157,13 @@ int NodeLocation(const PgQuery__Node* n) {
   }
 }
 
+SqlError NoSuchFunction(std::string_view name, std::span<const ExprPtr> args, int location) {
+  std::string sig;
+  for (size_t i = 0; i < args.size(); ++i) sig += (i ? ", " : "") + args[i]->type.BaseName();
+  return SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), location)
+      .WithHint(kFunctionHint);
+}
+
 ExprPtr RequireBoolean(ExprPtr e, std::string_view clause) {
   if (e->type.id == TypeId::kBool) return e;
   if (e->type.is_unknown()) return Coerce(std::move(e), SqlType::Of(TypeId::kBool), CastContext::kImplicit);
@@ -167,6 +175,7 @@ ExprPtr RequireBoolean(ExprPtr e, std::string_view clause) {
 ExprPtr MakeOperator(std::string_view name, ExprPtr l, ExprPtr r, int location) {
   SqlType lt = l->type, rt = r->type;
   if (ExprPtr e = MakeJsonOperator(name, l, r, location)) return e;
+  if (ExprPtr e = MakeArrayOperator(name, l, r, location)) return e;
   if (Op op = CompareOp(name); op != Op::kNone) {
     std::optional<SqlType> t = ComparisonType(lt, rt);
     // json has no comparison operators (jsonb compares by its canonical text).
@@ -638,11 +647,21 @@ ExprPtr ExprBinder::BindIndirection(const PgQuery__Node* node) {
     int loc = NodeLocation(ind->arg);
     if (step->node_case != PG_QUERY__NODE__NODE_A_INDICES) throw NotSupported("field selection", loc);
     const PgQuery__AIndices* idx = step->a_indices;
-    if (idx->is_slice) throw NotSupported("array slices", loc);
     if (!e->type.is_array())
       throw SqlError(sqlstate::kDatatypeMismatch,
                      fmt::format("cannot subscript type {} because it does not support subscripting", e->type.BaseName()),
                      loc);
+    if (idx->is_slice) {
+      auto bound = [&](const PgQuery__Node* n) -> ExprPtr {
+        if (n == nullptr) return nullptr;
+        ExprPtr b = Bind(n);
+        if (!(b->type.is_integer() || b->type.is_unknown() || b->type.is_numeric_category()))
+          throw SqlError(sqlstate::kDatatypeMismatch, "array subscript must have type integer", NodeLocation(n));
+        return Coerce(std::move(b), SqlType::Of(TypeId::kInt4), CastContext::kAssignment);
+      };
+      e = MakeArraySlice(std::move(e), bound(idx->lidx), bound(idx->uidx), loc);
+      continue;
+    }
     ExprPtr sub = Bind(idx->uidx);
     if (!(sub->type.is_integer() || sub->type.is_unknown() || sub->type.is_numeric_category()))
       throw SqlError(sqlstate::kDatatypeMismatch, "array subscript must have type integer", NodeLocation(idx->uidx));
@@ -695,12 +714,7 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
     for (size_t i = 0; i < f->n_args; ++i) out.push_back(Bind(f->args[i]));
     return out;
   };
-  auto no_function = [&](const std::vector<ExprPtr>& a) -> SqlError {
-    std::string sig;
-    for (size_t i = 0; i < a.size(); ++i) sig += (i ? ", " : "") + a[i]->type.BaseName();
-    return SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, sig), loc)
-        .WithHint(kFunctionHint);
-  };
+  auto no_function = [&](const std::vector<ExprPtr>& a) -> SqlError { return NoSuchFunction(name, a, loc); };
   if (name == "now" || name == "transaction_timestamp" || name == "statement_timestamp") {
     if (f->n_args != 0) throw no_function(args());
     return BindNow(loc);
@@ -983,6 +997,11 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
     throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("function {}() is not allowed: {}", name, why), loc)
         .WithHint("Transactions must be deterministic; pass the value in as an argument instead.");
   if (ExprPtr special = BindSpecialFunction(name, f)) return special;
+  if (IsArrayBuiltin(name)) {
+    std::vector<ExprPtr> array_args;
+    for (size_t i = 0; i < f->n_args; ++i) array_args.push_back(Bind(f->args[i]));
+    return MakeArrayBuiltin(name, std::move(array_args), loc);
+  }
   if (IsJsonFunction(name)) {
     std::vector<ExprPtr> json_args;
     for (size_t i = 0; i < f->n_args; ++i) json_args.push_back(Bind(f->args[i]));

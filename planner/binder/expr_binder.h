@@ -11,6 +11,7 @@
 
 #include "planner/binder/coerce.h"
 #include "planner/expr/expr.h"
+#include "planner/types/sql_error.h"
 
 struct PgQuery__Node;
 struct PgQuery__FuncCall;
@@ -156,6 +157,8 @@ ExprPtr MakeOperator(std::string_view name, ExprPtr left, ExprPtr right, int loc
 // constraint violation's failing row): the assignment cast to text, except that char(n)
 // keeps its padding and booleans print 't' / 'f'.
 ExprPtr OutputText(ExprPtr e);
+// PostgreSQL's 42883 "function name(types) does not exist", with its HINT.
+SqlError NoSuchFunction(std::string_view name, std::span<const ExprPtr> args, int location);
 // Coerces a bound expression to boolean for a clause.
 ExprPtr RequireBoolean(ExprPtr e, std::string_view clause);
 

@@ -16,10 +16,7 @@ const SqlType kTextType = SqlType::Of(TypeId::kText);
 const SqlType kTextArray = SqlType::ArrayOf(SqlType::Of(TypeId::kText));
 
 ExprPtr Call(Func func, const SqlType& type, std::vector<ExprPtr> args, int location) {
-  auto e = MakeExpr(ExprKind::kFunc, type, location);
-  e->func = func;
-  e->args = std::move(args);
-  return e;
+  return MakeCall(func, type, std::move(args), location);
 }
 
 ExprPtr Call2(Func func, const SqlType& type, ExprPtr a, ExprPtr b, int location) {

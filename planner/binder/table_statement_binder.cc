@@ -44,8 +44,9 @@ std::vector<StmtPtr> AfterWithWrites(TableStatementBinder& binder, const S* stmt
 
 }  // namespace
 
-int TargetColumn(const TableInfo& table, const PgQuery__ResTarget* target) {
-  if (target->n_indirection > 0) throw NotSupported("assignment to an array element or field", target->location);
+int TargetColumn(const TableInfo& table, const PgQuery__ResTarget* target, bool allow_element) {
+  if (target->n_indirection > 0 && !allow_element)
+    throw NotSupported("assignment to an array element or field", target->location);
   int c = table.ColumnIndex(target->name);
   if (c < 0)
     throw SqlError(sqlstate::kUndefinedColumn,
@@ -54,10 +55,11 @@ int TargetColumn(const TableInfo& table, const PgQuery__ResTarget* target) {
   return c;
 }
 
-int SetColumn(const TableInfo& table, const PgQuery__ResTarget* target, std::set<int>& assigned, bool refuse_key) {
+int SetColumn(const TableInfo& table, const PgQuery__ResTarget* target, std::set<int>& assigned, bool refuse_key,
+              bool allow_element) {
   if (target->val && target->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
     throw NotSupported("SET (a, b) = (...) assignments", target->location);
-  int c = TargetColumn(table, target);
+  int c = TargetColumn(table, target, allow_element);
   if (!assigned.insert(c).second)
     throw SqlError(sqlstate::kSyntaxError, fmt::format("multiple assignments to same column \"{}\"", target->name),
                    target->location);
@@ -113,6 +115,33 @@ ExprPtr BindColumnValue(ExprBinder& binder, const PgQuery__Node* node, const Cat
                         const NameScope* scope) {
   if (node->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) return ColumnDefault(column, scope);
   return binder.BindAssignment(node, column.type, column.name);
+}
+
+// The new value of SET entry `t` of `column`: BindColumnValue's, or for `col[i] = v` the
+// column's old value with element i set (Func::kArraySet, as PL/pgSQL's `var[i] := v`),
+// so the statement assigns the whole column as any other.
+ExprPtr BindSetValue(ExprBinder& binder, const PgQuery__ResTarget* t, const CatalogColumn& column, const NameScope* scope) {
+  if (t->n_indirection == 0) return BindColumnValue(binder, t->val, column, scope);
+  const PgQuery__Node* step = t->indirection[0];
+  if (step->node_case != PG_QUERY__NODE__NODE_A_INDICES)
+    throw NotSupported("assignment to a field of a column", t->location);
+  if (!column.type.is_array())
+    throw SqlError(sqlstate::kDatatypeMismatch,
+                   fmt::format("cannot subscript type {} because it does not support subscripting", column.type.BaseName()),
+                   t->location);
+  if (t->n_indirection > 1 || step->a_indices->is_slice)
+    throw NotSupported("assignment to an array slice or a nested element", t->location);
+  if (t->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+    throw NotSupported("assignment of DEFAULT to an array element", t->location);
+  SyntheticNodes nodes;
+  std::vector<ExprPtr> args;
+  args.push_back(binder.Bind(nodes.ColumnRef("", column.name)));
+  ExprPtr index = binder.Bind(step->a_indices->uidx);
+  if (!(index->type.is_numeric_category() || index->type.is_unknown()))
+    throw SqlError(sqlstate::kDatatypeMismatch, "array subscript must have type integer", t->location);
+  args.push_back(Coerce(std::move(index), SqlType::Of(TypeId::kInt4), CastContext::kAssignment));
+  args.push_back(binder.BindAssignment(t->val, column.type.Element(), column.name));
+  return MakeCall(Func::kArraySet, column.type.Base(), std::move(args), t->location);
 }
 
 bool IsPrimaryKeyTarget(const TableInfo& table, const PgQuery__InferClause* infer) {
@@ -296,9 +325,9 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
       std::set<int> assigned;
       for (size_t i = 0; i < conflict->n_target_list; ++i) {
         const PgQuery__ResTarget* t = conflict->target_list[i]->res_target;
-        CheckIdentityUpdate(table.columns[static_cast<size_t>(TargetColumn(table, t))], t->val);
-        int c = SetColumn(table, t, assigned, false);
-        s->assignments.emplace_back(c, BindColumnValue(binder, t->val, table.columns[c], variables_));
+        CheckIdentityUpdate(table.columns[static_cast<size_t>(TargetColumn(table, t, true))], t->val);
+        int c = SetColumn(table, t, assigned, false, true);
+        s->assignments.emplace_back(c, BindSetValue(binder, t, table.columns[c], variables_));
       }
       for (int c : table.primary_key)
         if (assigned.count(c))
@@ -340,9 +369,9 @@ StmtPtr TableStatementBinder::BindSimpleUpdate(const PgQuery__UpdateStmt* stmt) 
   std::set<int> assigned;
   for (size_t i = 0; i < stmt->n_target_list; ++i) {
     const PgQuery__ResTarget* t = stmt->target_list[i]->res_target;
-    CheckIdentityUpdate(table.columns[static_cast<size_t>(TargetColumn(table, t))], t->val);
-    int c = SetColumn(table, t, assigned, true);
-    s->assignments.emplace_back(c, BindColumnValue(binder, t->val, table.columns[c], variables_));
+    CheckIdentityUpdate(table.columns[static_cast<size_t>(TargetColumn(table, t, true))], t->val);
+    int c = SetColumn(table, t, assigned, true, true);
+    s->assignments.emplace_back(c, BindSetValue(binder, t, table.columns[c], variables_));
   }
   if (stmt->where_clause) {
     if (stmt->where_clause->node_case == PG_QUERY__NODE__NODE_CURRENT_OF_EXPR) throw NotSupported("WHERE CURRENT OF");

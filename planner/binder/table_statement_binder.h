@@ -142,14 +142,16 @@ KeyAccess KeyAccessOf(const AccessPath& path);
 
 // The name a statement's target table answers to: its alias, else its name.
 std::string RefName(const PgQuery__RangeVar* rv);
-// The target column of an INSERT column list / UPDATE SET entry (42703 if none).
-int TargetColumn(const TableInfo& table, const PgQuery__ResTarget* target);
+// The target column of an INSERT column list / UPDATE SET entry (42703 if none). A
+// subscripted target (`col[i]`) is refused (0A000) unless `allow_element`.
+int TargetColumn(const TableInfo& table, const PgQuery__ResTarget* target, bool allow_element = false);
 // GENERATED ALWAYS AS IDENTITY: an INSERT's value for `column` other than DEFAULT
 // (`value`; null: a query's) needs OVERRIDING SYSTEM VALUE, else 428C9.
 void CheckIdentityValue(const CatalogColumn& column, const PgQuery__InsertStmt* stmt, const PgQuery__Node* value);
 // The column a SET entry assigns, checked as PostgreSQL checks it: each column once
 // (`assigned` collects them); with `refuse_key`, not a primary-key column (UPDATE).
-int SetColumn(const TableInfo& table, const PgQuery__ResTarget* target, std::set<int>& assigned, bool refuse_key);
+int SetColumn(const TableInfo& table, const PgQuery__ResTarget* target, std::set<int>& assigned, bool refuse_key,
+              bool allow_element = false);
 
 // Whether an UPDATE / DELETE / INSERT is bound as a loop (see above).
 bool IsDmlLoop(const PgQuery__UpdateStmt* stmt);

@@ -541,7 +541,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
       if (datums[c].is_null() && col.not_null)
         throw NotNullViolation(*table, static_cast<int>(c), datums).WithContext(context(record_line));
       try {
-        values.push_back(DatumToValue(datums[c], col.type));
+        values.push_back(DatumToColumnValue(datums[c], col.type));
       } catch (SqlError& e) {
         e.WithContext(context(record_line));
         throw;

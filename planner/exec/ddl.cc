@@ -59,6 +59,13 @@ class NoColumns : public NameScope {
 
 std::vector<std::string> KeyNames(PgQuery__Node* const* keys, size_t n) { return NameList(keys, n); }
 
+// Keys order by their bytes, and an array's stored text does not order as PostgreSQL
+// orders arrays (element by element), so no key or index holds one.
+void RefuseArrayKeyColumn(const CatalogColumn& c, int location) {
+  if (c.type.is_array())
+    throw NotSupported(fmt::format("an array column (\"{}\") in a key or an index", c.name), location);
+}
+
 // The positions of a PRIMARY KEY's or UNIQUE constraint's columns (`kind`: "primary
 // key" or "unique"), with PostgreSQL's errors for an unknown or repeated one.
 std::vector<int> KeyColumns(const TableInfo& t, const std::vector<std::string>& names, std::string_view kind, int location) {
@@ -70,6 +77,7 @@ std::vector<int> KeyColumns(const TableInfo& t, const std::vector<std::string>& 
     if (std::ranges::find(columns, c) != columns.end())
       throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" appears twice in {} constraint", n, kind),
                      location);
+    RefuseArrayKeyColumn(t.columns[static_cast<size_t>(c)], location);
     columns.push_back(c);
   }
   return columns;
@@ -509,6 +517,7 @@ DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, Catalog& catalog, engine:
     if (e->ordering == PG_QUERY__SORT_BY_DIR__SORTBY_DESC) throw NotSupported("descending index columns");
     int c = table->ColumnIndex(e->name);
     if (c < 0) throw SqlError(sqlstate::kUndefinedColumn, fmt::format("column \"{}\" does not exist", e->name));
+    RefuseArrayKeyColumn(table->columns[static_cast<size_t>(c)], -1);
     columns.push_back(c);
     names.push_back(e->name);
   }

@@ -157,7 +157,7 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
       for (size_t c = 0; c < table->columns.size(); ++c) {
         const CatalogColumn& col = table->columns[c];
         if (datums[c].is_null() && col.not_null) throw NotNullViolation(*table, static_cast<int>(c), datums);
-        row.push_back(DatumToValue(datums[c], col.type));
+        row.push_back(DatumToColumnValue(datums[c], col.type));
       }
       if (identities) {
         const RowIdentity id = identities->Next();

@@ -50,7 +50,7 @@ std::vector<engine::RowValuePtr> RewriteRows(Catalog& catalog, const TableInfo& 
         if (!null_key) null_key = std::move(e);
         null_in_key = true;
       }
-      values.push_back(DatumToValue(datums[c], col.type));
+      values.push_back(DatumToColumnValue(datums[c], col.type));
     }
     if (table.HasRowIdentity()) {
       // Kept: nothing else names the row.

@@ -127,6 +127,13 @@ ExprPtr MakeExpr(ExprKind kind, SqlType type, int location) {
   return e;
 }
 
+ExprPtr MakeCall(Func func, SqlType type, std::vector<ExprPtr> args, int location) {
+  ExprPtr e = MakeExpr(ExprKind::kFunc, type, location);
+  e->func = func;
+  e->args = std::move(args);
+  return e;
+}
+
 ExprPtr MakeConst(Datum value, SqlType type, int location) {
   auto e = std::make_unique<Expr>();
   e->kind = ExprKind::kConst;

@@ -172,6 +172,25 @@ enum class Func : uint8_t {
                      // jsonb[] or (as_text) text[]
   kJsonObjectParts,  // (j, part, function name): an object's keys (part 0), values (1) or
                      // values as text (2), in order
+  // More array functions (expr/array_builtins.cc), bound by binder/array_functions.h.
+  // Elements compare as IS NOT DISTINCT FROM where PostgreSQL's do (remove, replace,
+  // position), and NULL elements never match in the operators.
+  kArrayRemove,      // array_remove(anycompatiblearray, anycompatible)
+  kArrayReplace,     // array_replace(anycompatiblearray, anycompatible, anycompatible)
+  kArrayPosition,    // array_position(anycompatiblearray, anycompatible [, integer])
+  kArrayPositions,   // array_positions(anycompatiblearray, anycompatible) -> integer[]
+  kArrayToString,    // array_to_string(anyarray, text [, text]): args (array, delimiter,
+                     // NULL text or a NULL constant, then the element type's TypeId,
+                     // precision and scale as int4 constants, added by the binder)
+  kStringToArray,    // string_to_array(text, text [, text]) -> text[]
+  kArrayContains,    // `anyarray @> anyarray`
+  kArrayContainedBy, // `anyarray <@ anyarray`
+  kArrayOverlap,     // `anyarray && anyarray`
+  kArrayDims,        // array_dims(anyarray) -> text: "[1:n]", NULL for an empty array
+  kArrayNdims,       // array_ndims(anyarray) -> integer: 1, NULL for an empty array
+  kArrayFill,        // array_fill(anyelement, integer[] [, integer[]]) (one dimension from 1)
+  kArraySlice,       // `a[lower:upper]` (args: array, lower, upper; an omitted bound is a
+                     // constant 1 / a very large upper): the elements between, from 1
 };
 
 // Window functions (kWindowRef `window_func`); the aggregates over a window are kAgg with
@@ -235,6 +254,8 @@ struct Expr {
 ExprPtr MakeExpr(ExprKind kind, SqlType type, int location = -1);
 ExprPtr MakeConst(Datum value, SqlType type, int location = -1);
 ExprPtr MakeSlot(Slot slot, SqlType type, int location = -1);
+// A kFunc call of `func` over `args`.
+ExprPtr MakeCall(Func func, SqlType type, std::vector<ExprPtr> args, int location = -1);
 // Calls `f` on every slot in `e` (mutable), subquery correlation values included.
 template <typename F>
 void ForEachSlot(Expr& e, F&& f) {

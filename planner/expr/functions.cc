@@ -10,6 +10,7 @@
 
 #include "planner/expr/bytes_builtins.h"
 #include "planner/expr/datetime_builtins.h"
+#include "planner/expr/array_builtins.h"
 #include "planner/expr/json_builtins.h"
 #include "planner/types/cast.h"
 #include "planner/types/number_format.h"
@@ -179,6 +180,19 @@ std::string_view FunctionName(Func func) {
     case Func::kJsonAgg: return "json_agg";
     case Func::kJsonArrayItems: return "json_array_elements";
     case Func::kJsonObjectParts: return "json_each";
+    case Func::kArrayRemove: return "array_remove";
+    case Func::kArrayReplace: return "array_replace";
+    case Func::kArrayPosition: return "array_position";
+    case Func::kArrayPositions: return "array_positions";
+    case Func::kArrayToString: return "array_to_string";
+    case Func::kStringToArray: return "string_to_array";
+    case Func::kArrayContains: return "@>";
+    case Func::kArrayContainedBy: return "<@";
+    case Func::kArrayOverlap: return "&&";
+    case Func::kArrayDims: return "array_dims";
+    case Func::kArrayNdims: return "array_ndims";
+    case Func::kArrayFill: return "array_fill";
+    case Func::kArraySlice: return "array_slice";
     default: break;
   }
   for (const Signature& s : Signatures())
@@ -362,9 +376,6 @@ std::string Utf8(uint32_t cp) {
   return out;
 }
 
-// The largest array PostgreSQL builds (MaxArraySize).
-constexpr int64_t kMaxArraySize = 134217727;
-
 std::vector<Datum> ElementsOf(const Datum& array) {
   return array.is_null() ? std::vector<Datum>() : *array.array;
 }
@@ -506,6 +517,7 @@ namespace {
 Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
   if (func == Func::kFormat) return Format(a);
   if (func == Func::kCheckViolation) RaiseCheckViolation(a);
+  if (func >= Func::kArrayRemove) return EvalArrayBuiltin(func, a);  // NULL rules of their own
   if (func >= Func::kJsonGet) return EvalJsonFunction(func, result, a);  // NULL rules of their own
   if (func >= Func::kUuidFromDraws) return EvalBytesFunction(func, a);
   if (func >= Func::kNow) return EvalDateTimeFunction(func, result, a);  // NULL rules of their own (now())
@@ -719,6 +731,10 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
     case Func::kJsonBuildArray: case Func::kJsonTypeof: case Func::kJsonArrayLength: case Func::kJsonbSet:
     case Func::kJsonbStripNulls: case Func::kJsonbPretty: case Func::kJsonAgg: case Func::kJsonArrayItems:
     case Func::kJsonObjectParts: return EvalJsonFunction(func, result, a);
+    case Func::kArrayRemove: case Func::kArrayReplace: case Func::kArrayPosition: case Func::kArrayPositions:
+    case Func::kArrayToString: case Func::kStringToArray: case Func::kArrayContains: case Func::kArrayContainedBy:
+    case Func::kArrayOverlap: case Func::kArrayDims: case Func::kArrayNdims: case Func::kArrayFill:
+    case Func::kArraySlice: return EvalArrayBuiltin(func, a);
     case Func::kChr: {
       if (a[0].i == 0) throw SqlError("54000", "null character not permitted");
       if (a[0].i < 0) throw SqlError("54000", "character number must be positive");

@@ -436,6 +436,8 @@ Datum DatumFromRow(const engine::RowValue& row, int col, const engine::Column& c
     case engine::ColumnType::kBytea:
     case engine::ColumnType::kJson:
     case engine::ColumnType::kJsonb: return Datum::String(std::string(row.GetString(col)));
+    // The array's text, as DatumToText wrote it (SetRowColumn).
+    case engine::ColumnType::kArray: return DatumFromText(row.GetString(col), FromColumn(c));
   }
   return Datum::Null();
 }
@@ -454,9 +456,10 @@ void AssignString(std::string& dst, std::string_view v) {
 }
 
 // A column whose bytes are a Datum kString's bytes as they are: the variable-width
-// kinds but kDecimal (a numeric Datum, parsed from its text).
+// kinds but kDecimal (a numeric Datum, parsed from its text) and kArray (an array
+// Datum, parsed from its text).
 bool HoldsDatumString(engine::ColumnType type) {
-  return engine::IsVariableWidth(type) && type != engine::ColumnType::kDecimal;
+  return engine::IsVariableWidth(type) && type != engine::ColumnType::kDecimal && type != engine::ColumnType::kArray;
 }
 
 }  // namespace
@@ -528,6 +531,11 @@ engine::Value DatumToValue(const Datum& d, const SqlType& type) {
   return engine::Value::Null();
 }
 
+engine::Value DatumToColumnValue(const Datum& d, const SqlType& type) {
+  if (d.kind == Datum::Kind::kArray) return engine::Value::String(DatumToText(d, type));
+  return DatumToValue(d, type);
+}
+
 engine::Value DatumToResultValue(const Datum& d, const SqlType& type) {
   if (d.kind == Datum::Kind::kNumeric && !StoredNumeric(d.n, type)) return engine::Value::String(DatumToText(d, type));
   if (d.kind != Datum::Kind::kArray) return DatumToValue(d, type);
@@ -581,6 +589,10 @@ void SetRowColumn(engine::RowBuilder& b, int col, const engine::Column& c, const
   if (d.kind == Datum::Kind::kString && HoldsDatumString(c.type) &&
       (c.type != engine::ColumnType::kChar || static_cast<int>(d.s.size()) >= c.precision)) {
     b.SetStringRef(col, d.s);
+    return;
+  }
+  if (c.type == engine::ColumnType::kArray) {
+    b.Set(col, DatumToColumnValue(d, FromColumn(c)));
     return;
   }
   if (std::optional<int64_t> bits = DirectSlotBits(d, type, c)) {

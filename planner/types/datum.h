@@ -105,9 +105,12 @@ Datum DatumFromRow(const engine::RowValue& row, int col, const engine::Column& c
 // The same, written into `out` (reusing its string's capacity: no allocation when a
 // procedure reads into the same variable again).
 void DatumFromRowInto(const engine::RowValue& row, int col, const engine::Column& column, Datum& out);
-// To an engine Value for storing into a column of `type` (the value already coerced).
-// Arrays become Value::Array of their elements.
+// To an engine Value of type `type` (the value already coerced): an argument, a
+// variable's value. Arrays become Value::Array of their elements.
 engine::Value DatumToValue(const Datum& d, const SqlType& type);
+// To the engine Value a column of `type` stores (engine::MakeRow / RowBuilder::Set): as
+// DatumToValue, but an array is its text (engine::ColumnType::kArray).
+engine::Value DatumToColumnValue(const Datum& d, const SqlType& type);
 // To an engine Value for a client (a procedure's result row): as DatumToValue, except
 // that a numeric wider than a stored one (more than 18 digits, `1.5 / 3` has scale 20)
 // travels as its text, which is what the client prints; it is no column's value.

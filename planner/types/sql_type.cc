@@ -82,6 +82,11 @@ SqlType FromColumn(const engine::Column& c) {
     case engine::ColumnType::kBytea: return SqlType::Of(TypeId::kBytea);
     case engine::ColumnType::kJson: return SqlType::Of(TypeId::kJson);
     case engine::ColumnType::kJsonb: return SqlType::Of(TypeId::kJsonb);
+    case engine::ColumnType::kArray: {
+      engine::Column element = c;
+      element.type = c.element;
+      return SqlType::ArrayOf(FromColumn(element));
+    }
   }
   return SqlType::Of(TypeId::kText);
 }
@@ -118,7 +123,16 @@ engine::Column ToColumn(const std::string& name, const SqlType& t, bool not_null
       throw SqlError(sqlstate::kFeatureNotSupported, "interval columns are not supported yet")
           .WithHint("Store the length in a bigint of microseconds, or the end as a timestamp.");
     case TypeId::kUnknown: throw SqlError(sqlstate::kInternalError, "column of unknown type");
-    case TypeId::kArray: throw SqlError(sqlstate::kFeatureNotSupported, "array columns are not supported yet");
+    case TypeId::kArray: {
+      // The element's engine type and modifiers describe the elements; the column holds
+      // the array's text.
+      const engine::Column element = ToColumn(name, t.Element(), false);
+      c.type = engine::ColumnType::kArray;
+      c.element = element.type;
+      c.precision = element.precision;
+      c.scale = element.scale;
+      break;
+    }
   }
   return c;
 }

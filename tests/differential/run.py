@@ -839,6 +839,24 @@ def gen_json_types(rng, n):
     return out
 
 
+def gen_array_columns(rng, n):
+    out = []
+    tags = ["a", "b", "x", "new", "q\"q", "sp ace", "NULL"]
+    for _ in range(n):
+        r = rng.random()
+        post = rng.randrange(1, 9)
+        if r < 0.35:
+            out.append(f"SELECT tag_post({post}, '{rng.choice(tags)}');")
+        elif r < 0.55:
+            out.append(f"SELECT untag_post({post}, '{rng.choice(tags)}');")
+        elif r < 0.8:
+            out.append(f"SELECT score_post({post}, {rng.randrange(-5, 40)});")
+        else:
+            picked = ", ".join(f"'{rng.choice(tags)}'" for _ in range(rng.randrange(0, 3)))
+            out.append(f"SELECT new_post({post}, ARRAY[{picked}]::text[]);")
+    return out
+
+
 def gen_uuid_extensions(rng, n):
     return [f"SELECT add_item('item{rng.randrange(0, 30)}');" for _ in range(n)]
 
