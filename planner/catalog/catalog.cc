@@ -261,13 +261,13 @@ void Catalog::DropTable(std::string_view name) {
 }
 
 const IndexInfo& Catalog::CreateIndex(std::string name, std::string_view table_name, std::vector<int> columns, bool unique,
-                                      bool constraint) {
+                                      bool constraint, std::string predicate) {
   auto it = tables_.find(table_name);
   if (it == tables_.end())
     throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", table_name));
   if (RelationExists(name)) throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
   TableInfo& table = *it->second;
-  IndexInfo index{name, table.name, columns, static_cast<int>(table.indexes.size()), unique, constraint};
+  IndexInfo index{name, table.name, columns, static_cast<int>(table.indexes.size()), unique, constraint, std::move(predicate)};
   db_.AddIndex(table.id, engine::IndexSchema{name, std::move(columns)});  // fills it from the rows
   indexes_.emplace(name, index);
   table.indexes.push_back(name);

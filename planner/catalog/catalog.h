@@ -130,6 +130,10 @@ struct IndexInfo {
   // as PostgreSQL's default). `constraint`: made by a UNIQUE constraint, not CREATE INDEX.
   bool unique = false;
   bool constraint = false;
+  // A partial index's WHERE as written (CREATE INDEX ... WHERE p): shown by \d. The
+  // index holds every row all the same: a non-unique index answers the same queries
+  // with or without its rows outside p, only larger.
+  std::string predicate;
 };
 
 // CREATE VIEW: the statement's text and its parse, bound again (as a subquery named
@@ -235,9 +239,10 @@ class Catalog {
   void RenameTable(std::string_view name, const std::string& new_name);
   void RenameIndex(std::string_view name, const std::string& new_name);
   void FinishRewrite(RewrittenTable old);
-  // CREATE INDEX fills the new engine index from the table's rows.
+  // CREATE INDEX fills the new engine index from the table's rows (`predicate`: see
+  // IndexInfo).
   const IndexInfo& CreateIndex(std::string name, std::string_view table, std::vector<int> columns, bool unique = false,
-                               bool constraint = false);
+                               bool constraint = false, std::string predicate = {});
   // DROP INDEX in two steps, so that the procedures using the table can be analysed
   // again without the index before the engine loses it: DetachIndex removes the index
   // from the catalog only (the table's later indexes take the engine positions they

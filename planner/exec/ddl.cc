@@ -17,6 +17,7 @@
 #include "planner/expr/expr_eval.h"
 #include "planner/parser/pg_nodes.h"
 #include "planner/parser/qualified_name.h"
+#include "planner/parser/sql_tokens.h"
 #include "planner/exec/foreign_key_ddl.h"
 #include "planner/exec/privileges.h"
 #include "planner/exec/procedure_ddl.h"
@@ -499,9 +500,31 @@ void RefuseDuplicates(Catalog& catalog, const TableInfo& table, const IndexInfo&
       .WithDetail(*duplicated);
 }
 
-DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, Catalog& catalog, engine::Engine& engine) {
+// The text of a CREATE INDEX statement's WHERE predicate: from the token after the WHERE
+// outside parentheses to the end (a trailing semicolon left out).
+std::string IndexPredicateText(std::string_view text) {
+  const std::string owned(text);
+  const std::vector<SqlToken> tokens = ScanSql(owned);
+  int depth = 0;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const PgQuery__Token kind = tokens[i].kind;
+    if (kind == PG_QUERY__TOKEN__ASCII_40) ++depth;
+    if (kind == PG_QUERY__TOKEN__ASCII_41) --depth;
+    if (kind != PG_QUERY__TOKEN__WHERE || depth != 0 || i + 1 >= tokens.size()) continue;
+    size_t last = tokens.size() - 1;
+    if (tokens[last].kind == PG_QUERY__TOKEN__ASCII_59 && last > i + 1) --last;
+    return owned.substr(static_cast<size_t>(tokens[i + 1].start),
+                        static_cast<size_t>(tokens[last].end - tokens[i + 1].start));
+  }
+  return {};
+}
+
+DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, std::string_view statement_text, Catalog& catalog,
+                       engine::Engine& engine) {
   if (stmt->nulls_not_distinct) throw NotSupported("UNIQUE NULLS NOT DISTINCT");
-  if (stmt->where_clause) throw NotSupported("partial indexes");
+  // A unique partial index constrains only its rows, which an index of every row here
+  // cannot; a non-unique one answers the same queries with every row in it.
+  if (stmt->where_clause && stmt->unique) throw NotSupported("partial unique indexes");
   if (stmt->n_index_including_params > 0) throw NotSupported("INCLUDE columns");
   if (stmt->access_method && *stmt->access_method && std::string_view(stmt->access_method) != "btree")
     throw NotSupported(fmt::format("index access method \"{}\"", stmt->access_method));
@@ -521,13 +544,24 @@ DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, Catalog& catalog, engine:
     columns.push_back(c);
     names.push_back(e->name);
   }
+  std::string predicate;
+  if (stmt->where_clause) {
+    // Checked as PostgreSQL checks an index predicate (its columns exist, a boolean, no
+    // aggregate or subquery), then kept as written for \d.
+    TableScope scope(*table, table->name, nullptr);
+    ExprBinder binder(&scope);
+    binder.AllowAggregates(false, "index predicates");
+    binder.ForbidSubqueries("index predicate");
+    binder.BindCondition(stmt->where_clause, "WHERE");
+    predicate = IndexPredicateText(statement_text);
+  }
   std::string name = stmt->idxname && *stmt->idxname ? stmt->idxname : catalog.ChooseIndexName(table_name, names);
   if (catalog.RelationExists(name)) {
     if (stmt->if_not_exists) return {"CREATE INDEX", {fmt::format("relation \"{}\" already exists, skipping", name)}, nullptr};
     throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", name));
   }
   engine.RunExclusive([&] {
-    const IndexInfo& index = catalog.CreateIndex(name, table_name, columns, stmt->unique);
+    const IndexInfo& index = catalog.CreateIndex(name, table_name, columns, stmt->unique, false, std::move(predicate));
     if (stmt->unique) RefuseDuplicates(catalog, *table, index);
   });
   // Procedures analysed before the index would not declare its entries (nor, for a
@@ -1468,7 +1502,7 @@ DdlOutcome Dispatch(const PgQuery__Node* stmt, Catalog& catalog, engine::Engine&
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT: return AlterTable(stmt->alter_table_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_RENAME_STMT: return Rename(stmt->rename_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_VIEW_STMT: return CreateView(stmt->view_stmt, statement_text, statement_location, catalog, engine);
-    case PG_QUERY__NODE__NODE_INDEX_STMT: return CreateIndex(stmt->index_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_INDEX_STMT: return CreateIndex(stmt->index_stmt, statement_text, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return CreateSequence(stmt->create_seq_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT: return AlterSequence(stmt->alter_seq_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_COMMENT_STMT: return Comment(stmt->comment_stmt, catalog);

@@ -168,9 +168,10 @@ TextTable DescribeTable(const Catalog& catalog, const TableInfo& t, bool view = 
   std::ranges::sort(names);  // psql lists them by name, after the primary key
   for (const std::string& name : names)
     if (const IndexInfo* ix = catalog.FindIndex(name))
-      indexes.push_back(fmt::format("    \"{}\" {}ordered ({})", name,
+      indexes.push_back(fmt::format("    \"{}\" {}ordered ({}){}", name,
                                     ix->constraint ? "UNIQUE CONSTRAINT, " : ix->unique ? "UNIQUE, " : "",
-                                    ColumnList(t, ix->columns)));
+                                    ColumnList(t, ix->columns),
+                                    ix->predicate.empty() ? "" : " WHERE " + ix->predicate));
   if (!indexes.empty()) {
     out.footers.push_back("Indexes:");
     out.footers.insert(out.footers.end(), indexes.begin(), indexes.end());
@@ -203,6 +204,7 @@ TextTable DescribeIndex(const Relation& r) {
   const std::vector<int>& cols = r.index ? r.index->columns : t.primary_key;
   for (int c : cols) out.rows.push_back({t.columns[c].name, TypeText(t.columns[c].type), "yes", t.columns[c].name});
   out.footers.push_back(fmt::format("{}ordered, for table \"public.{}\"", r.index ? "" : "primary key, ", t.name));
+  if (r.index && !r.index->predicate.empty()) out.footers.push_back("Predicate: (" + r.index->predicate + ")");
   return out;
 }
 

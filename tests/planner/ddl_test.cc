@@ -371,6 +371,26 @@ TEST_F(DdlTest, DropIsAllOrNothing) {
   EXPECT_EQ(session_.catalog().FindTable("a"), nullptr);
 }
 
+// A non-unique partial index is accepted and holds every row (it answers the same
+// queries); its predicate is checked as PostgreSQL checks it and shown by \d. A unique
+// one would constrain only its rows, which an index of every row cannot: refused.
+TEST_F(DdlTest, PartialIndexesHoldEveryRow) {
+  ASSERT_EQ(Q("create table p (k int primary key, v text, deleted boolean); "
+              "insert into p values (1, 'a', false), (2, 'a', true), (3, 'b', null)"),
+            "INSERT 0 3");
+  EXPECT_EQ(Q("create index p_live on p (v) where not deleted;"), "CREATE INDEX");
+  const planner::IndexInfo* index = session_.catalog().FindIndex("p_live");
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(index->predicate, "not deleted");
+  EXPECT_EQ(Q("select k from p where v = 'a' order by k"), "1\n2");
+  EXPECT_EQ(Q("select k from p where v = 'a' and not deleted"), "1");
+  EXPECT_EQ(Q("insert into p values (4, 'a', true); select count(*) from p where v = 'a'"), "3");
+  EXPECT_EQ(Err("create unique index p_u on p (v) where not deleted"), "0A000: partial unique indexes are not supported yet");
+  EXPECT_EQ(Err("create index on p (v) where k"), "42804: argument of WHERE must be type boolean, not type integer");
+  EXPECT_EQ(Err("create index on p (v) where nope > 1"), "42703: column \"nope\" does not exist");
+  EXPECT_EQ(Err("create index on p (v) where k in (select 1)"), "0A000: cannot use subquery in index predicate");
+}
+
 TEST_F(DdlTest, UnsupportedStatements) {
   EXPECT_EQ(Err("create temporary view v as select 1"), "0A000: temporary views are not supported yet");
   EXPECT_EQ(Err("create schema s"), "0A000: CREATE SCHEMA is not supported yet");
