@@ -1146,18 +1146,48 @@ ExprPtr ExprBinder::BindStringAgg(const PgQuery__Node* node, ExprPtr e) {
   e->agg = AggFunc::kStringAgg;
   e->type = text;
   if (f->agg_distinct) throw NotSupported("string_agg(DISTINCT ...)", f->location);
-  if (f->n_agg_order > 1) throw NotSupported("string_agg with more than one ORDER BY key", f->location);
-  if (f->n_agg_order == 1) {
-    const PgQuery__SortBy* sb = f->agg_order[0]->sort_by;
-    ExprPtr key = BindAggregateArgument(sb->node, true);
-    if (!key->Equals(*value)) throw NotSupported("string_agg ORDER BY on another expression than the value", f->location);
-    if (sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT) throw NotSupported("NULLS FIRST/LAST in string_agg", f->location);
-    e->sort = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC ? -1 : 1;
-  }
+  std::vector<ExprPtr> keys = BindAggregateOrder(f, *e, *value);
   // The value compares (for ORDER BY) as text; char(n) keeps its blanks as text output would not.
   e->args.push_back(Coerce(std::move(value), text, CastContext::kImplicit));
   e->args.push_back(Coerce(std::move(delimiter), text, CastContext::kImplicit));
+  for (ExprPtr& k : keys) e->args.push_back(std::move(k));
   return e;
+}
+
+std::vector<ExprPtr> ExprBinder::BindAggregateOrder(const PgQuery__FuncCall* f, Expr& e, const Expr& value) {
+  std::vector<ExprPtr> keys;
+  std::vector<uint8_t> order;
+  bool default_nulls = true;
+  for (size_t i = 0; i < f->n_agg_order; ++i) {
+    const PgQuery__SortBy* sb = f->agg_order[i]->sort_by;
+    if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING) throw NotSupported("ORDER BY ... USING", sb->location);
+    const bool descending = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+    const bool nulls_first = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT
+                                 ? descending
+                                 : sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST;
+    default_nulls &= sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT;
+    keys.push_back(BindAggregateArgument(sb->node, true));
+    if (keys.back()->type.is_unknown()) keys.back() = CastTo(std::move(keys.back()), SqlType::Of(TypeId::kText));
+    order.push_back(static_cast<uint8_t>((descending ? Expr::kOrderDescending : 0) | (nulls_first ? Expr::kOrderNullsFirst : 0)));
+  }
+  if (keys.empty()) return keys;
+  // By the value itself: the accumulator sorts the values (unboxed integers included).
+  auto by_value = [&](const Expr& k) {
+    return k.Equals(value) || (k.kind == ExprKind::kSlot && value.kind == ExprKind::kCast && k.Equals(*value.args[0]));
+  };
+  if (keys.size() == 1 && default_nulls && by_value(*keys[0])) {
+    e.sort = (order[0] & Expr::kOrderDescending) != 0 ? -1 : 1;
+    return {};
+  }
+  if (f->agg_distinct) {
+    for (size_t i = 0; i < keys.size(); ++i)
+      if (!by_value(*keys[i]))
+        throw SqlError("42P10", "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list",
+                       NodeLocation(f->agg_order[i]->sort_by->node));
+    throw NotSupported("NULLS FIRST/LAST or repeated keys in the ORDER BY of an aggregate with DISTINCT", f->location);
+  }
+  e.order = std::move(order);
+  return keys;
 }
 
 ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::string& name) {
@@ -1189,6 +1219,7 @@ ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::stri
   // Over a window, the argument is an expression over groups (it may hold aggregates).
   ExprPtr arg = BindAggregateArgument(f->args[0], !std::exchange(window_aggregate_, false));
   SqlType t = arg->type;
+  std::vector<ExprPtr> keys;  // array_agg's ORDER BY keys (BindAggregateOrder)
   auto no_function = [&]() {
     throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}({}) does not exist", name, t.BaseName()), loc)
         .WithHint(kFunctionHint);
@@ -1199,21 +1230,8 @@ ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::stri
     e->agg = AggFunc::kArrayAgg;
     e->distinct = f->agg_distinct;
     e->type = SqlType::ArrayOf(arg->type.Base());
-    // ORDER BY is supported on the aggregated value itself (what DISTINCT requires anyway).
-    if (f->n_agg_order > 1) throw NotSupported("array_agg with more than one ORDER BY key", loc);
-    if (f->n_agg_order == 1) {
-      const PgQuery__SortBy* sb = f->agg_order[0]->sort_by;
-      ExprPtr key = BindAggregateArgument(sb->node, true);
-      if (!key->Equals(*arg) && !(key->kind == ExprKind::kSlot && arg->kind == ExprKind::kCast && key->Equals(*arg->args[0])))
-        throw SqlError(f->agg_distinct ? "42P10" : sqlstate::kFeatureNotSupported,
-                       f->agg_distinct ? "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"
-                                       : "array_agg ORDER BY on another expression than the argument is not supported yet",
-                       loc);
-      if (sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT) throw NotSupported("NULLS FIRST/LAST in array_agg", loc);
-      e->sort = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC ? -1 : 1;
-    } else if (f->agg_distinct) {
-      e->sort = 1;  // DISTINCT sorts, as PostgreSQL's implementation does
-    }
+    keys = BindAggregateOrder(f, *e, *arg);
+    if (f->n_agg_order == 0 && f->agg_distinct) e->sort = 1;  // DISTINCT sorts, as PostgreSQL's implementation does
   } else if (name == "count") {
     e->agg = AggFunc::kCount;
   } else if (name == "bool_and" || name == "bool_or" || name == "every") {
@@ -1250,6 +1268,7 @@ ExprPtr ExprBinder::BindAggregateCall(const PgQuery__Node* node, const std::stri
     e->type = arg->type.id == TypeId::kVarchar ? SqlType::Of(TypeId::kText) : arg->type.Base();
   }
   e->args.push_back(std::move(arg));
+  for (ExprPtr& k : keys) e->args.push_back(std::move(k));
   return e;
 }
 

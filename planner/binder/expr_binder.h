@@ -119,6 +119,10 @@ class ExprBinder {
   ExprPtr BindAggregateArgument(const PgQuery__Node* node, bool nested_check);
   // string_agg(value, delimiter) into the kAggRef `e` (its DISTINCT and ORDER BY checked).
   ExprPtr BindStringAgg(const PgQuery__Node* node, ExprPtr e);
+  // The ORDER BY of array_agg / string_agg call `f` whose aggregated value is `value`:
+  // by the value alone (default NULLS), `e.sort`; else the keys, returned to follow the
+  // other arguments, with `e.order` their directions.
+  std::vector<ExprPtr> BindAggregateOrder(const PgQuery__FuncCall* f, Expr& e, const Expr& value);
   ExprPtr BindTypeCast(const PgQuery__Node* node);
   ExprPtr BindRegclassCast(const PgQuery__TypeCast* tc);  // null unless the cast is to regclass
   ExprPtr BindCase(const PgQuery__Node* node);

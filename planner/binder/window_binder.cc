@@ -153,6 +153,8 @@ ExprPtr QueryBlock::BindWindowCall(const PgQuery__FuncCall* f, ExprBinder& binde
     }
   } else if (name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" || name == "array_agg" ||
              name == "string_agg" || name == "bool_and" || name == "bool_or" || name == "every") {
+    if (f->n_agg_order > 0)
+      throw SqlError(sqlstate::kFeatureNotSupported, "aggregate ORDER BY is not implemented for window functions", loc);
     // The aggregate as it would be bound without OVER.
     PgQuery__FuncCall plain = *f;
     plain.over = nullptr;

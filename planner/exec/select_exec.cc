@@ -167,7 +167,9 @@ void RunSelect(const SelectPlan& plan, RowSource& source, std::span<const Datum>
     ctx.schema = &source.schema(plan.table->id);
     for (size_t i = 0; i < plan.aggregates.size(); ++i) {
       const Expr* arg = plan.aggregates[i].arg.get();
-      if (arg == nullptr || arg->kind != ExprKind::kSlot || arg->slot.space != SlotSpace::kColumn) continue;
+      if (arg == nullptr || arg->kind != ExprKind::kSlot || arg->slot.space != SlotSpace::kColumn ||
+          !plan.aggregates[i].order.empty())
+        continue;
       const engine::Column& c = ctx.schema->column(arg->slot.index);
       if ((IsIntegerType(c.type) && arg->type.is_integer()) || (c.type == engine::ColumnType::kNumeric && arg->type.id == TypeId::kNumeric))
         column_args[i] = &c;

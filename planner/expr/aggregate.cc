@@ -44,6 +44,43 @@ void Accumulator::AddDelimited(Datum value, Datum delimiter) {
   delimiters_.push_back(std::move(delimiter));
 }
 
+void Accumulator::OrderBy(std::vector<uint8_t> order, std::vector<SqlType> key_types) {
+  order_ = std::move(order);
+  key_types_ = std::move(key_types);
+  ints_only_ = false;  // elements_ and keys_ stay aligned
+}
+
+void Accumulator::AddOrdered(Datum value, Datum delimiter, std::vector<Datum> keys) {
+  if (func_ == AggFunc::kStringAgg) {
+    if (value.is_null()) return;
+    delimiters_.push_back(std::move(delimiter));
+  }
+  elements_.push_back(std::move(value));
+  keys_.push_back(std::move(keys));
+}
+
+std::vector<size_t> Accumulator::KeyOrder() const {
+  std::vector<size_t> order(elements_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // PostgreSQL sorts the rows by the keys; equal keys keep their input order here.
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    for (size_t k = 0; k < order_.size(); ++k) {
+      const Datum& x = keys_[a][k];
+      const Datum& y = keys_[b][k];
+      const bool nulls_first = (order_[k] & Expr::kOrderNullsFirst) != 0;
+      if (x.is_null() || y.is_null()) {
+        if (x.is_null() && y.is_null()) continue;
+        return x.is_null() == nulls_first;
+      }
+      int c = CompareForType(x, y, key_types_[k]);
+      if (c == 0) continue;
+      return (order_[k] & Expr::kOrderDescending) != 0 ? c > 0 : c < 0;
+    }
+    return false;
+  });
+  return order;
+}
+
 void Accumulator::Add(Datum v) {
   if (func_ == AggFunc::kArrayAgg) {
     if (ints_only_) {
@@ -127,7 +164,9 @@ Datum Accumulator::Result() const {
       if (elements_.empty()) return Datum::Null();
       std::vector<size_t> order(elements_.size());
       for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      if (sort_ != 0)
+      if (!order_.empty())
+        order = KeyOrder();
+      else if (sort_ != 0)
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
           int c = CompareForType(elements_[a], elements_[b], arg_type_);
           return sort_ > 0 ? c < 0 : c > 0;
@@ -153,8 +192,15 @@ Datum Accumulator::Result() const {
         for (size_t k = 0; k < values.size(); ++k) SetScalarDatum(out[k], Datum::Kind::kInt, values[k]);
         return Datum::Array(std::move(out));
       }
-      // Here some value was NULL or not an integer (integers alone stay in ints_).
+      // Here some value was NULL or not an integer (integers alone stay in ints_), or the
+      // elements are ordered by other keys.
       if (elements_.empty()) return Datum::Null();
+      if (!order_.empty()) {
+        std::vector<Datum> out;
+        out.reserve(elements_.size());
+        for (size_t i : KeyOrder()) out.push_back(elements_[i]);
+        return Datum::Array(std::move(out));
+      }
       std::vector<Datum> out = elements_;
       auto less = [&](const Datum& a, const Datum& b) {
         if (a.is_null() || b.is_null()) return !a.is_null() && b.is_null() ? sort_ > 0 : (a.is_null() && !b.is_null() && sort_ < 0);

@@ -5,6 +5,9 @@
 // other aggregates keep their non-NULL values and aggregate the distinct ones at the end.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "planner/types/datum.h"
 #include "planner/expr/expr.h"
 
@@ -24,9 +27,17 @@ class Accumulator {
   void AddNumeric(const Numeric& v);
   // string_agg: the value, preceded (unless it is the first) by the delimiter.
   void AddDelimited(Datum value, Datum delimiter);
+  // array_agg / string_agg ordered by keys other than the value (Expr::order): `order`
+  // per key (Expr::kOrderDescending | kOrderNullsFirst), the keys' types. Before any Add.
+  void OrderBy(std::vector<uint8_t> order, std::vector<SqlType> key_types);
+  // A value with its ORDER BY keys (and string_agg's delimiter; NULL for array_agg).
+  void AddOrdered(Datum value, Datum delimiter, std::vector<Datum> keys);
   Datum Result() const;
 
  private:
+  // The elements' positions sorted by their ORDER BY keys (OrderBy).
+  std::vector<size_t> KeyOrder() const;
+
   AggFunc func_;
   SqlType arg_type_;
   SqlType result_type_;
@@ -45,6 +56,9 @@ class Accumulator {
   bool ints_only_ = true;
   std::vector<Datum> distinct_values_;
   std::vector<Datum> delimiters_;  // string_agg: each element's delimiter
+  std::vector<uint8_t> order_;              // OrderBy
+  std::vector<SqlType> key_types_;
+  std::vector<std::vector<Datum>> keys_;    // each element's ORDER BY keys
   bool bool_result_ = false;       // bool_and / bool_or over the non-NULL values so far  // DISTINCT count/sum/avg/min/max: the non-NULL values
 };
 

@@ -17,6 +17,7 @@ ExprPtr Expr::Clone() const {
   e->explicit_cast = explicit_cast;
   e->distinct = distinct;
   e->sort = sort;
+  e->order = order;
   e->filtered = filtered;
   e->value = value;
   e->slot = slot;
@@ -34,7 +35,7 @@ ExprPtr Expr::Clone() const {
 bool Expr::Equals(const Expr& o) const {
   if (kind != o.kind || !(type == o.type) || op != o.op || func != o.func || agg != o.agg ||
       negated != o.negated || case_insensitive != o.case_insensitive || args.size() != o.args.size() ||
-      distinct != o.distinct || sort != o.sort || filtered != o.filtered || sublink != o.sublink ||
+      distinct != o.distinct || sort != o.sort || order != o.order || filtered != o.filtered || sublink != o.sublink ||
       subplan != o.subplan || tested_values != o.tested_values || window_func != o.window_func ||
       routine != o.routine)
     return false;

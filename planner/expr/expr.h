@@ -198,7 +198,7 @@ enum class Func : uint8_t {
 enum class WindowFunc : uint8_t { kRowNumber, kRank, kDenseRank, kLag, kLead, kFirstValue, kLastValue, kNtile, kAgg,
                                   kPercentRank, kCumeDist, kNthValue };
 
-// kArrayAgg: array_agg(x) (with `distinct` and ordering by x itself: see Expr::distinct).
+// kArrayAgg: array_agg(x) (with `distinct` and ordering: see Expr::distinct, Expr::order).
 // kStringAgg: string_agg(text, delimiter) (args: value, delimiter); kBoolAnd also `every`.
 enum class AggFunc : uint8_t { kCountStar, kCount, kSum, kMin, kMax, kAvg, kArrayAgg, kStringAgg, kBoolAnd, kBoolOr };
 
@@ -219,6 +219,12 @@ struct Expr {
   // (1 ascending, -1 descending, 0: input order).
   bool distinct = false;
   int8_t sort = 0;
+  // kAggRef with ORDER BY keys other than its value (array_agg(x ORDER BY y DESC, z)):
+  // one entry per key, the keys being the args after the value and string_agg's
+  // delimiter; each is kOrderDescending | kOrderNullsFirst (the default resolved: NULLS
+  // FIRST when descending).
+  std::vector<uint8_t> order;
+  static constexpr uint8_t kOrderDescending = 1, kOrderNullsFirst = 2;
   // kAggRef with FILTER (WHERE cond): the last of `args` is cond.
   bool filtered = false;
   Datum value;  // kConst

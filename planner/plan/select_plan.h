@@ -36,19 +36,36 @@ struct AggregateSpec {
   int8_t sort = 0;        // array_agg(x ORDER BY x [DESC]): 1 / -1; 0: input order
   ExprPtr filter;         // FILTER (WHERE filter), over kColumn slots; null: none
   ExprPtr delimiter;      // string_agg's second argument; null for the others
+  // ORDER BY keys other than the value (Expr::order), over kColumn slots.
+  std::vector<ExprPtr> order_keys;
+  std::vector<uint8_t> order;
 
-  // The aggregate a kAggRef calls (its argument, delimiter and filter copied).
+  // The aggregate a kAggRef calls (its argument, delimiter, keys and filter copied).
   static AggregateSpec Of(const Expr& aggref);
   // Whether `aggref` calls this very aggregate (one result serves both).
   bool Computes(const Expr& aggref) const;
   Accumulator NewAccumulator() const {
-    return Accumulator(func, arg ? arg->type : SqlType::Of(TypeId::kInt8), type, distinct, sort);
+    Accumulator acc(func, arg ? arg->type : SqlType::Of(TypeId::kInt8), type, distinct, sort);
+    if (!order.empty()) {
+      std::vector<SqlType> key_types;
+      for (const ExprPtr& k : order_keys) key_types.push_back(k->type);
+      acc.OrderBy(order, std::move(key_types));
+    }
+    return acc;
   }
   // Adds the row `ctx` reads, if it passes the FILTER.
   void Feed(Accumulator& acc, const EvalContext& ctx) const {
     if (filter && !EvalCondition(*filter, ctx)) return;
-    if (delimiter) acc.AddDelimited(Eval(*arg, ctx), Eval(*delimiter, ctx));
-    else acc.Add(arg ? Eval(*arg, ctx) : Datum::Bool(true));
+    if (!order_keys.empty()) {
+      std::vector<Datum> keys;
+      keys.reserve(order_keys.size());
+      for (const ExprPtr& k : order_keys) keys.push_back(Eval(*k, ctx));
+      acc.AddOrdered(Eval(*arg, ctx), delimiter ? Eval(*delimiter, ctx) : Datum::Null(), std::move(keys));
+    } else if (delimiter) {
+      acc.AddDelimited(Eval(*arg, ctx), Eval(*delimiter, ctx));
+    } else {
+      acc.Add(arg ? Eval(*arg, ctx) : Datum::Bool(true));
+    }
   }
 };
 

@@ -133,3 +133,14 @@ SELECT region, product FROM sales GROUP BY ROLLUP (region) ORDER BY 1;
 -- Output names of subquery expressions, as PostgreSQL figures them.
 SELECT EXISTS (SELECT 1 FROM rs), ARRAY(SELECT x FROM rs ORDER BY x), (SELECT max(y) FROM rs), (SELECT y AS yy FROM rs LIMIT 1),
        (SELECT z FROM rs ORDER BY x LIMIT 1), (SELECT 1), NOT EXISTS (SELECT 1), 1 IN (SELECT 1);
+-- Aggregates ordered by keys other than their value, NULLs placed as PostgreSQL places them.
+SELECT array_agg(a ORDER BY b), array_agg(a ORDER BY b DESC), array_agg(a ORDER BY b NULLS FIRST),
+       array_agg(a ORDER BY b DESC NULLS LAST), array_agg(c ORDER BY c DESC NULLS LAST) FROM t1;
+SELECT string_agg(c, ',' ORDER BY a DESC), string_agg(c, ',' ORDER BY b NULLS FIRST, a DESC),
+       string_agg(coalesce(c, '?'), '|' ORDER BY c, a) FROM t1;
+SELECT b IS NULL AS nb, array_agg(a ORDER BY c DESC, a), string_agg(c, ';' ORDER BY length(c)) FROM t1 GROUP BY 1 ORDER BY 1;
+SELECT x, array_agg(a ORDER BY a DESC) FILTER (WHERE a > 1), json_agg(c ORDER BY a DESC) FROM t2 LEFT JOIN t1 ON b = y GROUP BY x ORDER BY x;
+SELECT array_agg(a ORDER BY b) FROM t1 WHERE a > 100;
+SELECT array_agg(DISTINCT b ORDER BY b DESC) FROM t1;
+SELECT array_agg(DISTINCT b ORDER BY a) FROM t1;
+SELECT a, array_agg(a ORDER BY b) OVER () FROM t1;
