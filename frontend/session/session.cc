@@ -195,6 +195,20 @@ StatementResult Session::RunStatement(const planner::ParsedStatement& parsed, bo
       result.tag = "CREATE EXTENSION";
       return result;
     }
+    case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT: {
+      // Every table lives in schema public, which always exists (schema scripts create it
+      // IF NOT EXISTS); other schemas are not supported yet.
+      const PgQuery__CreateSchemaStmt* x = stmt->create_schema_stmt;
+      const std::string name = x->schemaname ? x->schemaname : "";
+      if (name != "public" && name != "pg_catalog")
+        throw planner::SqlError(planner::sqlstate::kFeatureNotSupported, "CREATE SCHEMA is not supported yet")
+            .WithHint("Tables live in schema public here.");
+      if (!x->if_not_exists || x->n_schema_elts > 0)
+        throw planner::SqlError("42P06", fmt::format("schema \"{}\" already exists", name));
+      result.notices.push_back(fmt::format("schema \"{}\" already exists, skipping", name));
+      result.tag = "CREATE SCHEMA";
+      return result;
+    }
     case PG_QUERY__NODE__NODE_VACUUM_STMT: {
       // Nothing to reclaim or measure by hand: garbage collection runs with the epochs,
       // and plans use the tables' live sizes. The tables named must exist.

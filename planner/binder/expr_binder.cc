@@ -312,7 +312,11 @@ ExprPtr ExprBinder::BindNode(const PgQuery__Node* node) {
       }
     case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: return BindArray(node);
     case PG_QUERY__NODE__NODE_A_INDIRECTION: return BindIndirection(node);
-    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: throw NotSupported("COLLATE", location);
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: {
+      ExprPtr e = Bind(node->collate_clause->arg);
+      CheckCollation(node->collate_clause, e->type);
+      return e;
+    }
     case PG_QUERY__NODE__NODE_ROW_EXPR: throw NotSupported("row constructors", location);
     case PG_QUERY__NODE__NODE_GROUPING_FUNC:
       throw NotSupported("GROUPING()", node->grouping_func->location)

@@ -1,6 +1,7 @@
 #include "planner/binder/type_name.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <vector>
 
@@ -59,6 +60,18 @@ SqlType ResolveTypeName(const PgQuery__TypeName* tn) {
     throw SqlError(sqlstate::kSyntaxError, fmt::format("type modifier is not allowed for type \"{}\"", name), location);
   }
   return array && !t->is_array() ? SqlType::ArrayOf(*t) : *t;
+}
+
+void CheckCollation(const PgQuery__CollateClause* clause, const SqlType& type) {
+  std::vector<std::string> names = NameList(clause->collname, clause->n_collname);
+  if (names.size() == 2 && names[0] == "pg_catalog") names.erase(names.begin());
+  const std::string name = names.empty() ? std::string() : names.back();
+  if (!type.is_string() && !type.is_unknown())
+    throw SqlError(sqlstate::kDatatypeMismatch, fmt::format("collations are not supported by type {}", type.BaseName()),
+                   clause->location);
+  if (names.size() == 1 && (name == "C" || name == "POSIX" || name == "default")) return;
+  throw NotSupported(fmt::format("collation \"{}\"", fmt::join(names, ".")), clause->location)
+      .WithHint("Strings compare byte by byte here, as with COLLATE \"C\".");
 }
 
 }  // namespace caracal::planner

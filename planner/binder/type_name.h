@@ -7,11 +7,18 @@
 #include "planner/types/sql_type.h"
 
 struct PgQuery__TypeName;
+struct PgQuery__CollateClause;
 
 namespace caracal::planner {
 
 SqlType ResolveTypeName(const PgQuery__TypeName* type_name);
 // The type name as the user wrote it, for error messages (PostgreSQL prints e.g. "foo").
 std::string TypeNameText(const PgQuery__TypeName* type_name);
+
+// A COLLATE clause on a value or column of `type`. Strings here compare byte by byte,
+// which is PostgreSQL's "C" collation (and the database default), so "C", "POSIX" and
+// "default" are accepted and change nothing; any other collation is 0A000, and a type
+// that is not a string 42804 as in PostgreSQL.
+void CheckCollation(const PgQuery__CollateClause* clause, const SqlType& type);
 
 }  // namespace caracal::planner

@@ -312,8 +312,8 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     const PgQuery__ColumnDef* def = elt->column_def;
     if (t.ColumnIndex(def->colname) >= 0)
       throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" specified more than once", def->colname));
-    if (def->coll_clause) throw NotSupported("COLLATE", def->location);
     CatalogColumn col{def->colname, ColumnType(def), def->is_not_null != 0, nullptr};
+    if (def->coll_clause) CheckCollation(def->coll_clause, col.type);
     bool saw_null = false, saw_not_null = false, saw_default = false;
     int pk_location = -1;
     const char* pk_name = nullptr;
@@ -646,8 +646,8 @@ void AddColumn(TableInfo& t, const PgQuery__ColumnDef* def, std::vector<ColumnOr
   if (SerialType(def))
     throw NotSupported("ALTER TABLE ... ADD COLUMN of a serial column")
         .WithHint("Add an integer column, fill it with UPDATE, then SET DEFAULT nextval(...).");
-  if (def->coll_clause) throw NotSupported("COLLATE", def->location);
   CatalogColumn col{def->colname, ColumnType(def), def->is_not_null != 0, nullptr};
+  if (def->coll_clause) CheckCollation(def->coll_clause, col.type);
   struct PendingCheck {
     const PgQuery__Constraint* constraint;
     std::string column;

@@ -1,7 +1,8 @@
 -- Maintenance statements a PostgreSQL schema script or application runs: TRUNCATE (one
 -- transaction deleting every row, sequenced among the calls), VACUUM and ANALYZE
 -- (accepted: garbage collection runs with the epochs), COMMENT ON (accepted for objects
--- that exist).
+-- that exist), CREATE SCHEMA IF NOT EXISTS public, COLLATE "C" (byte order, which is how
+-- strings compare here).
 CREATE TABLE items (id serial PRIMARY KEY, name text NOT NULL, qty integer DEFAULT 0);
 CREATE TABLE log (id integer PRIMARY KEY, item integer, what text);
 CREATE FUNCTION add_item(p_name text, p_qty integer) RETURNS integer LANGUAGE plpgsql AS $$
@@ -37,7 +38,17 @@ TRUNCATE items;
 INSERT INTO items (name) VALUES ('e'), ('f');
 SELECT * FROM items ORDER BY id;
 
+CREATE SCHEMA IF NOT EXISTS public;
+CREATE TABLE names (id integer PRIMARY KEY, name text COLLATE "C" NOT NULL, code varchar(5) COLLATE pg_catalog."default");
+INSERT INTO names VALUES (1, 'b', 'Z'), (2, 'B', 'a'), (3, 'a', 'é'), (4, '_', NULL);
+SELECT name, code FROM names ORDER BY name COLLATE "C";
+SELECT name FROM names WHERE name COLLATE "POSIX" < 'b' ORDER BY 1;
+SELECT min(code COLLATE "C"), max(name) FROM names;
+
 -- Errors.
+CREATE SCHEMA public;
+CREATE TABLE bad (id integer PRIMARY KEY, n integer COLLATE "C");
+SELECT 1 COLLATE "C";
 VACUUM nosuch;
 COMMENT ON TABLE nosuch IS 'x';
 COMMENT ON COLUMN items.nosuch IS 'x';
