@@ -573,15 +573,17 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
   for (size_t k = 0; k < keys.size(); ++k) add_column(table.primary_key[k], keys[k]);
   std::set<int> assigned;
   std::vector<const PgQuery__ResTarget*> set;
+  std::vector<PgQuery__Node*> set_values;  // each entry's value (SetValueNode)
   for (size_t i = 0; i < stmt->n_target_list; ++i) {
     const PgQuery__ResTarget* t = stmt->target_list[i]->res_target;
     const int column = SetColumn(table, t, assigned, true);
     set.push_back(t);
-    if (t->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
+    set_values.push_back(SetValueNode(t, nodes));
+    if (set_values.back()->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
       if (image) throw NotSupported("SET ... = DEFAULT in a data-modifying WITH query", t->location);
       continue;
     }
-    add_column(column, t->val);
+    add_column(column, set_values.back());
   }
   if (image)
     for (size_t c = 0; c < table.columns.size(); ++c)
@@ -606,9 +608,10 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
   // Each row: UPDATE ref SET column = its value variable (or DEFAULT), by its key.
   std::vector<PgQuery__Node*> assignments;
   size_t value = table.primary_key.size();
-  for (const PgQuery__ResTarget* t : set) {
-    PgQuery__Node* v = t->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT ? t->val : nodes.ColumnRef("", l.value_names[value++]);
-    assignments.push_back(nodes.Target(v, t->name));
+  for (size_t i = 0; i < set.size(); ++i) {
+    PgQuery__Node* v = set_values[i]->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT ? set_values[i]
+                                                                                        : nodes.ColumnRef("", l.value_names[value++]);
+    assignments.push_back(nodes.Target(v, set[i]->name));
   }
   PgQuery__UpdateStmt* update = nodes.NewUpdate();
   update->relation = stmt->relation;

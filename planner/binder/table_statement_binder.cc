@@ -55,10 +55,38 @@ int TargetColumn(const TableInfo& table, const PgQuery__ResTarget* target, bool 
   return c;
 }
 
+PgQuery__Node* SetValueNode(const PgQuery__ResTarget* t, SyntheticNodes& nodes) {
+  if (!t->val || t->val->node_case != PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF) return t->val;
+  const PgQuery__MultiAssignRef* m = t->val->multi_assign_ref;
+  const PgQuery__Node* source = m->source;
+  const size_t column = static_cast<size_t>(m->colno - 1);
+  auto mismatch = [&](int location) {
+    return SqlError(sqlstate::kSyntaxError, "number of columns does not match number of values", location);
+  };
+  if (source->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+    const PgQuery__RowExpr* row = source->row_expr;
+    if (row->n_args != static_cast<size_t>(m->ncolumns)) throw mismatch(row->location);
+    return row->args[column];
+  }
+  if (source->node_case == PG_QUERY__NODE__NODE_SUB_LINK && source->sub_link->subselect &&
+      source->sub_link->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
+    const PgQuery__SelectStmt* select = source->sub_link->subselect->select_stmt;
+    if (select->op != PG_QUERY__SET_OPERATION__SETOP_NONE || select->n_target_list == 0)
+      throw NotSupported("SET (a, b) = (a set operation or VALUES)", NodeLocation(source));
+    if (select->n_target_list != static_cast<size_t>(m->ncolumns)) throw mismatch(NodeLocation(source));
+    // The same query with only this column's output: each column reads the same snapshot,
+    // so together they are the one row PostgreSQL's sub-SELECT gives (more than one row
+    // fails, no row gives NULLs, as there).
+    PgQuery__SelectStmt* one = nodes.Copy(*select);
+    one->target_list = nodes.Array({select->target_list[column]}, one->n_target_list);
+    return nodes.ScalarSubquery(one, source->sub_link->location);
+  }
+  throw SqlError(sqlstate::kSyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression",
+                 NodeLocation(source));
+}
+
 int SetColumn(const TableInfo& table, const PgQuery__ResTarget* target, std::set<int>& assigned, bool refuse_key,
               bool allow_element) {
-  if (target->val && target->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
-    throw NotSupported("SET (a, b) = (...) assignments", target->location);
   int c = TargetColumn(table, target, allow_element);
   if (!assigned.insert(c).second)
     throw SqlError(sqlstate::kSyntaxError, fmt::format("multiple assignments to same column \"{}\"", target->name),
@@ -121,7 +149,10 @@ ExprPtr BindColumnValue(ExprBinder& binder, const PgQuery__Node* node, const Cat
 // column's old value with element i set (Func::kArraySet, as PL/pgSQL's `var[i] := v`),
 // so the statement assigns the whole column as any other.
 ExprPtr BindSetValue(ExprBinder& binder, const PgQuery__ResTarget* t, const CatalogColumn& column, const NameScope* scope) {
-  if (t->n_indirection == 0) return BindColumnValue(binder, t->val, column, scope);
+  if (t->n_indirection == 0) {
+    SyntheticNodes nodes;
+    return BindColumnValue(binder, SetValueNode(t, nodes), column, scope);
+  }
   const PgQuery__Node* step = t->indirection[0];
   if (step->node_case != PG_QUERY__NODE__NODE_A_INDICES)
     throw NotSupported("assignment to a field of a column", t->location);

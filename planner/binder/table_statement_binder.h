@@ -52,6 +52,8 @@ struct PgQuery__Node;
 
 namespace caracal::planner {
 
+class SyntheticNodes;
+
 // What the loop forms of set-based DML need from the procedure they are bound into.
 class DmlLoopHost {
  public:
@@ -152,6 +154,12 @@ void CheckIdentityValue(const CatalogColumn& column, const PgQuery__InsertStmt* 
 // (`assigned` collects them); with `refuse_key`, not a primary-key column (UPDATE).
 int SetColumn(const TableInfo& table, const PgQuery__ResTarget* target, std::set<int>& assigned, bool refuse_key,
               bool allow_element = false);
+
+// The value node of SET entry `t`: its own, or for `SET (a, b) = source` this column's
+// part of the source: the row constructor's item, or the sub-SELECT reduced to this
+// column's output as a scalar subquery (made in `nodes`). PostgreSQL's 42601 errors for
+// a source of another kind or size.
+PgQuery__Node* SetValueNode(const PgQuery__ResTarget* t, SyntheticNodes& nodes);
 
 // Whether an UPDATE / DELETE / INSERT is bound as a loop (see above).
 bool IsDmlLoop(const PgQuery__UpdateStmt* stmt);

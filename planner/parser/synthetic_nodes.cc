@@ -65,6 +65,17 @@ PgQuery__Node* SyntheticNodes::SelectNode(PgQuery__SelectStmt* select) {
   return &n;
 }
 
+PgQuery__Node* SyntheticNodes::ScalarSubquery(PgQuery__SelectStmt* select, int location) {
+  PgQuery__SubLink& link = sublinks_.emplace_back(PgQuery__SubLink PG_QUERY__SUB_LINK__INIT);
+  link.sub_link_type = PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK;
+  link.subselect = SelectNode(select);
+  link.location = location;
+  PgQuery__Node& n = nodes_.emplace_back(PgQuery__Node PG_QUERY__NODE__INIT);
+  n.node_case = PG_QUERY__NODE__NODE_SUB_LINK;
+  n.sub_link = &link;
+  return &n;
+}
+
 PgQuery__Node* SyntheticNodes::And(const std::vector<PgQuery__Node*>& items) {
   if (items.size() <= 1) return items.empty() ? nullptr : items[0];
   PgQuery__BoolExpr& b = bools_.emplace_back(PgQuery__BoolExpr PG_QUERY__BOOL_EXPR__INIT);

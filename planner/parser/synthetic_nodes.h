@@ -28,6 +28,8 @@ class SyntheticNodes {
   // A node array for a repeated field; `n` receives its size.
   PgQuery__Node** Array(const std::vector<PgQuery__Node*>& items, size_t& n);
   PgQuery__Node* SelectNode(PgQuery__SelectStmt* select);
+  // `(select)` as a scalar subquery (an EXPR_SUBLINK) at `location`.
+  PgQuery__Node* ScalarSubquery(PgQuery__SelectStmt* select, int location);
   // `items` ANDed (one item: itself; none: null).
   PgQuery__Node* And(const std::vector<PgQuery__Node*>& items);
 
@@ -73,6 +75,7 @@ class SyntheticNodes {
   std::deque<PgQuery__WithClause> withs_;
   std::deque<PgQuery__CommonTableExpr> ctes_;
   std::deque<PgQuery__SelectStmt> selects_;
+  std::deque<PgQuery__SubLink> sublinks_;
   std::deque<PgQuery__UpdateStmt> updates_;
   std::deque<PgQuery__DeleteStmt> deletes_;
   std::deque<PgQuery__InsertStmt> inserts_;

@@ -26,6 +26,15 @@ DELETE FROM stock WHERE w = 2 AND NOT EXISTS (SELECT 1 FROM item WHERE id = stoc
 UPDATE stock SET qty = qty - 1 FROM item WHERE stock.i = item.id AND item.name = 'item4' RETURNING stock.w, stock.qty;
 DELETE FROM stock s USING (VALUES (1, 12)) AS gone(w, i) WHERE s.w = gone.w AND s.i = gone.i RETURNING *;
 SELECT w, count(*), sum(qty), sum(ytd) FROM stock GROUP BY w ORDER BY w;
+-- Multiple-column SET: a row constructor, a sub-SELECT (correlated, empty, too many rows).
+UPDATE stock SET (qty, note) = (qty + 1, 'row ' || i) WHERE w = 1 AND i < 4;
+UPDATE stock SET (ytd, note) = (SELECT count(*), max(name) FROM item WHERE item.id < stock.i) WHERE w = 1 AND i < 6;
+UPDATE stock SET (ytd, note) = (SELECT id, name FROM item WHERE id = 99) WHERE w = 1 AND i = 6;
+UPDATE stock SET (note, ytd) = (DEFAULT, DEFAULT) WHERE w = 1 AND i = 7;
+SELECT * FROM stock WHERE w = 1 ORDER BY i;
+UPDATE stock SET (ytd, note) = (SELECT id, name FROM item) WHERE w = 1 AND i = 1;
+UPDATE stock SET (ytd, note) = (1, 'x', 2) WHERE w = 1;
+UPDATE stock SET (ytd, note) = (SELECT id FROM item WHERE id = 1) WHERE w = 1;
 
 -- INSERT ... SELECT with ON CONFLICT and RETURNING (each row's outcome), and a failing one
 -- (nothing kept).
@@ -34,6 +43,8 @@ INSERT INTO totals SELECT i, 1, 1 FROM stock WHERE w = 1
   ON CONFLICT (i) DO UPDATE SET sold = totals.sold + excluded.sold, orders = totals.orders + 1 WHERE totals.sold < 100
   RETURNING i, sold, orders;
 INSERT INTO totals SELECT id, 0, 0 FROM item ON CONFLICT DO NOTHING RETURNING i;
+INSERT INTO totals VALUES (1, 5, 5), (2, 6, 6) ON CONFLICT (i) DO UPDATE SET (sold, orders) = (EXCLUDED.sold, totals.orders + EXCLUDED.orders)
+  RETURNING *;
 INSERT INTO totals SELECT i + 100, qty, 0 FROM stock WHERE w = 1 UNION ALL SELECT 101, 0, 0;
 SELECT * FROM totals ORDER BY i;
 UPDATE totals SET sold = sold + 1 FROM item WHERE totals.i = item.id AND item.nonexistent = 1;
