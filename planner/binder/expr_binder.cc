@@ -992,6 +992,21 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
     return subqueries_->BindWindowCall(f, *this);
   }
   if (name == "json_agg" || name == "jsonb_agg") return MakeJsonAgg(name, BindAggregate(node, "array_agg"), loc);
+  if ((name == "json_object_agg" || name == "jsonb_object_agg") && f->n_args == 2) {
+    // Two array_aggs of the same call, one per argument: their elements pair up.
+    auto one_argument = [&](size_t i) {
+      PgQuery__FuncCall call = *f;
+      call.n_args = 1;
+      call.args = &f->args[i];
+      PgQuery__Node wrapped = PG_QUERY__NODE__INIT;
+      wrapped.node_case = PG_QUERY__NODE__NODE_FUNC_CALL;
+      wrapped.func_call = &call;
+      return BindAggregate(&wrapped, "array_agg");
+    };
+    ExprPtr keys = one_argument(0);
+    ExprPtr values = one_argument(1);
+    return MakeJsonObjectAgg(name, std::move(keys), std::move(values), loc);
+  }
   if (name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg" || name == "array_agg" ||
       name == "string_agg" || name == "bool_and" || name == "bool_or" || name == "every")
     return BindAggregate(node, name);

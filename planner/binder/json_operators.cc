@@ -141,6 +141,19 @@ ExprPtr MakeJsonAgg(std::string_view name, ExprPtr array_agg, int location) {
   return Call(Func::kJsonAgg, SqlType::Of(name == "jsonb_agg" ? TypeId::kJsonb : TypeId::kJson), std::move(args), location);
 }
 
+ExprPtr MakeJsonObjectAgg(std::string_view name, ExprPtr keys, ExprPtr values, int location) {
+  const TypeId key = keys->type.element;
+  const SqlType value = values->type.Element();
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(keys));
+  args.push_back(std::move(values));
+  args.push_back(MakeConst(Datum::Int(static_cast<int>(key)), SqlType::Of(TypeId::kInt4), location));
+  args.push_back(MakeConst(Datum::Int(static_cast<int>(value.id)), SqlType::Of(TypeId::kInt4), location));
+  args.push_back(MakeConst(Datum::Int(static_cast<int>(value.element)), SqlType::Of(TypeId::kInt4), location));
+  return Call(Func::kJsonObjectAgg, SqlType::Of(name == "jsonb_object_agg" ? TypeId::kJsonb : TypeId::kJson), std::move(args),
+              location);
+}
+
 bool IsJsonSetFunction(std::string_view name) {
   for (std::string_view base : {"array_elements", "array_elements_text", "object_keys", "each", "each_text"})
     for (std::string_view prefix : {"json_", "jsonb_"})

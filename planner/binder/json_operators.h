@@ -24,6 +24,9 @@ ExprPtr MakeJsonFunction(std::string_view name, std::vector<ExprPtr> args, int l
 
 // json_agg / jsonb_agg over `array_agg`, the array_agg(x) aggregate bound from the same call.
 ExprPtr MakeJsonAgg(std::string_view name, ExprPtr array_agg, int location);
+// json_object_agg / jsonb_object_agg(k, v) over array_agg(k) and array_agg(v), bound from
+// the same call (same rows, FILTER and ORDER BY, so their elements pair up).
+ExprPtr MakeJsonObjectAgg(std::string_view name, ExprPtr keys, ExprPtr values, int location);
 
 // Whether `name` is a set-returning json function (json[b]_array_elements[_text],
 // json[b]_object_keys, json[b]_each[_text]).

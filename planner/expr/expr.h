@@ -172,6 +172,9 @@ enum class Func : uint8_t {
                      // jsonb[] or (as_text) text[]
   kJsonObjectParts,  // (j, part, function name): an object's keys (part 0), values (1) or
                      // values as text (2), in order
+  kJsonObjectAgg,    // json_object_agg / jsonb_object_agg(k, v), bound over array_agg(k) and
+                     // array_agg(v) of the same rows (args: those, k's TypeId, v's TypeId and
+                     // element TypeId as int4 constants)
   // More array functions (expr/array_builtins.cc), bound by binder/array_functions.h.
   // Elements compare as IS NOT DISTINCT FROM where PostgreSQL's do (remove, replace,
   // position), and NULL elements never match in the operators.

@@ -178,6 +178,7 @@ std::string_view FunctionName(Func func) {
     case Func::kJsonBuildArray: return "json_build_array";
     case Func::kJsonbSet: return "jsonb_set";
     case Func::kJsonAgg: return "json_agg";
+    case Func::kJsonObjectAgg: return "json_object_agg";
     case Func::kJsonArrayItems: return "json_array_elements";
     case Func::kJsonObjectParts: return "json_each";
     case Func::kArrayRemove: return "array_remove";
@@ -729,7 +730,7 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
     case Func::kJsonbContains: case Func::kJsonbExists: case Func::kJsonbExistsAny: case Func::kJsonbExistsAll:
     case Func::kJsonbConcat: case Func::kJsonbDelete: case Func::kToJson: case Func::kJsonBuildObject:
     case Func::kJsonBuildArray: case Func::kJsonTypeof: case Func::kJsonArrayLength: case Func::kJsonbSet:
-    case Func::kJsonbStripNulls: case Func::kJsonbPretty: case Func::kJsonAgg: case Func::kJsonArrayItems:
+    case Func::kJsonbStripNulls: case Func::kJsonbPretty: case Func::kJsonAgg: case Func::kJsonObjectAgg: case Func::kJsonArrayItems:
     case Func::kJsonObjectParts: return EvalJsonFunction(func, result, a);
     case Func::kArrayRemove: case Func::kArrayReplace: case Func::kArrayPosition: case Func::kArrayPositions:
     case Func::kArrayToString: case Func::kStringToArray: case Func::kArrayContains: case Func::kArrayContainedBy:

@@ -256,6 +256,26 @@ Datum EvalJsonFunction(Func func, const SqlType& result, std::span<const Datum> 
       for (size_t i = 0; i < a[0].array->size(); ++i) out += (i ? ", " : "") + ToJsonText((*a[0].array)[i], type, element);
       return JsonResult(out + "]", result);
     }
+    case Func::kJsonObjectAgg: {
+      // Over no rows NULL; `{ "k" : v, ... }` as PostgreSQL's json_object_agg writes it
+      // (jsonb_object_agg's keys unique, the last one winning, by JsonResult).
+      if (a[0].is_null()) return Datum::Null();
+      const SqlType key_type = SqlType::Of(static_cast<TypeId>(a[2].i));
+      const auto type = static_cast<TypeId>(a[3].i), element = static_cast<TypeId>(a[4].i);
+      if (key_type.is_json())
+        throw SqlError(sqlstate::kInvalidParameterValue, "key value must be scalar, not array, composite, or json");
+      const std::vector<Datum>& keys = *a[0].array;
+      const std::vector<Datum>& values = *a[1].array;
+      std::string out = "{ ";
+      for (size_t i = 0; i < keys.size() && i < values.size(); ++i) {
+        if (keys[i].is_null()) throw SqlError(sqlstate::kInvalidParameterValue, "field name must not be null");
+        // The key as to_json writes a scalar (timestamps with their T), as a string.
+        std::string key = ToJsonText(keys[i], key_type.id, TypeId::kUnknown);
+        if (key.empty() || key[0] != '"') key = JsonQuote(key);
+        out += (i ? ", " : "") + key + " : " + ToJsonText(values[i], type, element);
+      }
+      return JsonResult(out + " }", result);
+    }
     case Func::kJsonBuildArray: {
       std::string out = "[";
       for (size_t i = 0; i < a.size(); ++i) out += (i ? ", " : "") + (a[i].is_null() ? std::string("null") : a[i].s);

@@ -90,6 +90,12 @@ SELECT json_agg(x ORDER BY x), jsonb_agg(x ORDER BY x DESC), json_agg(DISTINCT x
 SELECT json_agg(id) FROM docs WHERE id > 100;
 SELECT jsonb_typeof(body), json_agg(id ORDER BY id DESC) FROM docs GROUP BY 1 ORDER BY 1;
 SELECT json_agg(t ORDER BY t), jsonb_agg(t ORDER BY t) FROM (VALUES ('b"c'), ('a')) v(t);
+SELECT json_object_agg(id, body->'name' ORDER BY id), jsonb_object_agg('k' || id, raw) FROM docs;
+SELECT json_object_agg(k, v), jsonb_object_agg(k, v) FROM (VALUES ('b', 1), ('a', NULL), ('b', 3)) x(k, v);
+SELECT jsonb_typeof(body), jsonb_object_agg(id, id * 1.5) FILTER (WHERE id > 1) FROM docs GROUP BY 1 ORDER BY 1;
+SELECT json_object_agg(id, id) FROM docs WHERE id > 100;
+SELECT json_object_agg(d, d), jsonb_object_agg(d::timestamp, true) FROM (VALUES (DATE '2024-01-02')) x(d);
+SELECT jsonb_object_agg(k, v) FROM (VALUES (NULL::text, 1)) x(k, v);
 SELECT * FROM jsonb_array_elements('[1, "a", {"b": [2]}, null]');
 SELECT value FROM json_array_elements('[1,  "a" , {"b":[2]}]') AS e;
 SELECT * FROM jsonb_array_elements_text('[1, "a", null, {"b": 2}]');
