@@ -420,8 +420,9 @@ std::pair<llvm::Value*, llvm::Value*> ExprEmitter::RowColumn(llvm::Value* row, i
 }
 
 void ExprEmitter::ReadVariableColumnInto(llvm::Value* row, int col, llvm::Value* dst) {
-  const bool decimal = schema_ != nullptr && col < schema_->num_columns() &&
-                       schema_->column(col).type == engine::ColumnType::kDecimal;
+  const engine::Column* column = schema_ != nullptr && col < schema_->num_columns() ? &schema_->column(col) : nullptr;
+  const bool decimal = column != nullptr && column->type == engine::ColumnType::kDecimal;
+  const bool array = column != nullptr && column->type == engine::ColumnType::kArray;
   llvm::Value* is_null = RowColumn(row, col).first;
   llvm::BasicBlock* null_bb = NewBlock("colstr.null");
   llvm::BasicBlock* read_bb = NewBlock("colstr.read");
@@ -431,7 +432,7 @@ void ExprEmitter::ReadVariableColumnInto(llvm::Value* row, int col, llvm::Value*
   b_.CreateStore(b_.getInt8(0), FieldPtr(dst, Layout::DatumKind()));
   b_.CreateBr(done);
   b_.SetInsertPoint(read_bb);
-  if (!decimal && fast_paths_ && Layout::StringLayoutKnown()) {
+  if (!decimal && !array && fast_paths_ && Layout::StringLayoutKnown()) {
     // The column's bytes straight into the variable's string buffer when they fit in
     // its capacity (a variable keeps its buffer from run to run); the runtime otherwise.
     llvm::Value* slot = RowColumn(row, col).second;
@@ -453,7 +454,14 @@ void ExprEmitter::ReadVariableColumnInto(llvm::Value* row, int col, llvm::Value*
     b_.CreateBr(done);
     b_.SetInsertPoint(call_bb);
   }
-  CallRuntime(decimal ? "caracal_rt_read_decimal" : "caracal_rt_read_string", {row, b_.getInt32(col), dst});
+  if (array) {
+    // Stored as its text, parsed into the elements' type.
+    const SqlType element = planner::FromColumn(*column).Element();
+    CallRuntime("caracal_rt_read_array", {row, b_.getInt32(col), b_.getInt32(static_cast<int32_t>(element.id)),
+                                          b_.getInt32(element.precision), b_.getInt32(element.scale), dst});
+  } else {
+    CallRuntime(decimal ? "caracal_rt_read_decimal" : "caracal_rt_read_string", {row, b_.getInt32(col), dst});
+  }
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
 }
@@ -485,23 +493,10 @@ CgValue ExprEmitter::EmitRowColumn(llvm::Value* row, int col, const SqlType& typ
     b_.CreateStore(b_.getInt32(scale), FieldPtr(t, Layout::DatumNumeric() + Layout::NumericScale()));
     return {repr, is_null, t};
   }
-  if (type.id == TypeId::kArray) {
-    // Stored as its text, parsed by the runtime (null handled here, as for strings).
-    llvm::BasicBlock* null_bb = NewBlock("colarr.null");
-    llvm::BasicBlock* read_bb = NewBlock("colarr.read");
-    llvm::BasicBlock* done = NewBlock("colarr.done");
-    b_.CreateCondBr(is_null, null_bb, read_bb);
-    b_.SetInsertPoint(null_bb);
-    b_.CreateStore(b_.getInt8(0), FieldPtr(t, Layout::DatumKind()));
-    b_.CreateBr(done);
-    b_.SetInsertPoint(read_bb);
-    CallRuntime("caracal_rt_read_array", {row, b_.getInt32(col), b_.getInt32(static_cast<int32_t>(type.element)),
-                                          b_.getInt32(type.precision), b_.getInt32(type.scale), t});
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
-    return {repr, is_null, t};
-  }
-  // Strings: copied into the temp (the interpreter's DatumFromRow does the same).
+  // Strings: copied into the temp (the interpreter's DatumFromRow does the same); arrays
+  // parsed from their text, which needs the schema's element type.
+  if (type.id == TypeId::kArray && (schema_ == nullptr || col >= schema_->num_columns()))
+    Internal("array column " + std::to_string(col) + " read without its schema");
   ReadVariableColumnInto(row, col, t);
   return {repr, is_null, t};
 }

@@ -137,7 +137,7 @@ class ExprEmitter {
   std::pair<llvm::Value*, llvm::Value*> RowColumn(llvm::Value* row, int col);
   // Copies variable-width column `col` of `row` into the Datum at `dst` (NULL if it is
   // null), with no temp in between: a string's bytes, or a numeric of any precision
-  // (engine::ColumnType::kDecimal) parsed from its text.
+  // (engine::ColumnType::kDecimal) or an array (kArray) parsed from its text.
   void ReadVariableColumnInto(llvm::Value* row, int col, llvm::Value* dst);
   // The NULL of `type`.
   CgValue NullOf(planner::TypeId type) { return Null(ReprOf(type)); }
