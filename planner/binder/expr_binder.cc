@@ -643,6 +643,13 @@ ExprPtr ExprBinder::BindArray(const PgQuery__Node* node) {
   return e;
 }
 
+ExprPtr ExprBinder::BindSubscript(const PgQuery__Node* node, int location) {
+  ExprPtr sub = Bind(node);
+  if (!(sub->type.is_numeric_category() || sub->type.is_unknown()))
+    throw SqlError(sqlstate::kDatatypeMismatch, "array subscript must have type integer", location);
+  return Coerce(std::move(sub), SqlType::Of(TypeId::kInt4), CastContext::kAssignment);
+}
+
 ExprPtr ExprBinder::BindIndirection(const PgQuery__Node* node) {
   const PgQuery__AIndirection* ind = node->a_indirection;
   ExprPtr e = Bind(ind->arg);
@@ -656,20 +663,11 @@ ExprPtr ExprBinder::BindIndirection(const PgQuery__Node* node) {
                      fmt::format("cannot subscript type {} because it does not support subscripting", e->type.BaseName()),
                      loc);
     if (idx->is_slice) {
-      auto bound = [&](const PgQuery__Node* n) -> ExprPtr {
-        if (n == nullptr) return nullptr;
-        ExprPtr b = Bind(n);
-        if (!(b->type.is_integer() || b->type.is_unknown() || b->type.is_numeric_category()))
-          throw SqlError(sqlstate::kDatatypeMismatch, "array subscript must have type integer", NodeLocation(n));
-        return Coerce(std::move(b), SqlType::Of(TypeId::kInt4), CastContext::kAssignment);
-      };
+      auto bound = [&](const PgQuery__Node* n) { return n ? BindSubscript(n, NodeLocation(n)) : nullptr; };
       e = MakeArraySlice(std::move(e), bound(idx->lidx), bound(idx->uidx), loc);
       continue;
     }
-    ExprPtr sub = Bind(idx->uidx);
-    if (!(sub->type.is_integer() || sub->type.is_unknown() || sub->type.is_numeric_category()))
-      throw SqlError(sqlstate::kDatatypeMismatch, "array subscript must have type integer", NodeLocation(idx->uidx));
-    sub = Coerce(std::move(sub), SqlType::Of(TypeId::kInt4), CastContext::kAssignment);
+    ExprPtr sub = BindSubscript(idx->uidx, NodeLocation(idx->uidx));
     auto s = MakeExpr(ExprKind::kSubscript, e->type.Element().Base(), loc);
     s->args.push_back(std::move(e));
     s->args.push_back(std::move(sub));

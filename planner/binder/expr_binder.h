@@ -102,6 +102,9 @@ class ExprBinder {
   ExprPtr BindCondition(const PgQuery__Node* node, std::string_view clause);
   // A value for a column/variable of `type`, with assignment coercion.
   ExprPtr BindAssignment(const PgQuery__Node* node, const SqlType& type, std::string_view column);
+  // An array subscript as int4 (an element's, a slice bound's, UPDATE's SET a[i]);
+  // 42804 "array subscript must have type integer" at `location` for another type.
+  ExprPtr BindSubscript(const PgQuery__Node* node, int location);
 
  private:
   // Bind without folding the result (Bind folds it: see constant_folding.h).

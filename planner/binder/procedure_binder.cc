@@ -879,17 +879,13 @@ ExprPtr ProcedureBinder::BindElementAssignment(const std::string& target, const 
     Unsupported(fmt::format("assignment to \"{}\"", target), line_, "Assign to one element of a one-dimensional array variable.");
   SqlType element_type = v.type.Element();
   std::string name = v.name;
-  auto set = std::make_unique<Expr>();
-  set->kind = ExprKind::kFunc;
-  set->func = Func::kArraySet;
-  set->type = v.type;
-  set->location = element->location;
-  set->args.push_back(std::move(element->args[0]));
-  set->args.push_back(std::move(element->args[1]));
-  set->args.push_back(BindExpr(value, line_, [&](ExprBinder& b, const PgQuery__Node* n) {
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(element->args[0]));
+  args.push_back(std::move(element->args[1]));
+  args.push_back(BindExpr(value, line_, [&](ExprBinder& b, const PgQuery__Node* n) {
     return Coerce(b.Bind(n), element_type, CastContext::kAssignment, name);
   }));
-  return set;
+  return MakeCall(Func::kArraySet, v.type, std::move(args), element->location);
 }
 
 StmtPtr ProcedureBinder::BindIf(const json& st) {

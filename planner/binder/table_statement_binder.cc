@@ -167,10 +167,7 @@ ExprPtr BindSetValue(ExprBinder& binder, const PgQuery__ResTarget* t, const Cata
   SyntheticNodes nodes;
   std::vector<ExprPtr> args;
   args.push_back(binder.Bind(nodes.ColumnRef("", column.name)));
-  ExprPtr index = binder.Bind(step->a_indices->uidx);
-  if (!(index->type.is_numeric_category() || index->type.is_unknown()))
-    throw SqlError(sqlstate::kDatatypeMismatch, "array subscript must have type integer", t->location);
-  args.push_back(Coerce(std::move(index), SqlType::Of(TypeId::kInt4), CastContext::kAssignment));
+  args.push_back(binder.BindSubscript(step->a_indices->uidx, t->location));
   args.push_back(binder.BindAssignment(t->val, column.type.Element(), column.name));
   return MakeCall(Func::kArraySet, column.type.Base(), std::move(args), t->location);
 }

@@ -62,6 +62,7 @@ void Accumulator::AddOrdered(Datum value, Datum delimiter, std::vector<Datum> ke
 std::vector<size_t> Accumulator::KeyOrder() const {
   std::vector<size_t> order(elements_.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (order_.empty()) return order;
   // PostgreSQL sorts the rows by the keys; equal keys keep their input order here.
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     for (size_t k = 0; k < order_.size(); ++k) {
@@ -162,11 +163,8 @@ Datum Accumulator::Result() const {
     case AggFunc::kBoolOr: return count_ == 0 ? Datum::Null() : Datum::Bool(bool_result_);
     case AggFunc::kStringAgg: {
       if (elements_.empty()) return Datum::Null();
-      std::vector<size_t> order(elements_.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      if (!order_.empty())
-        order = KeyOrder();
-      else if (sort_ != 0)
+      std::vector<size_t> order = KeyOrder();  // input order when there are no keys
+      if (order_.empty() && sort_ != 0)
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
           int c = CompareForType(elements_[a], elements_[b], arg_type_);
           return sort_ > 0 ? c < 0 : c > 0;

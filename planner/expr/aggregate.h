@@ -35,7 +35,8 @@ class Accumulator {
   Datum Result() const;
 
  private:
-  // The elements' positions sorted by their ORDER BY keys (OrderBy).
+  // The elements' positions sorted by their ORDER BY keys (OrderBy); without keys, in
+  // input order.
   std::vector<size_t> KeyOrder() const;
 
   AggFunc func_;
