@@ -6,16 +6,19 @@
 # compiler's front half (tools/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step's header says when it started, so a slow step shows in the log.
+step() { echo "== $* (at ${SECONDS}s)"; }
+step "setup and release build (tools/setup.sh)"
 tools/setup.sh
 
-echo "== include layering (tools/check_layering.py)"
+step "include layering (tools/check_layering.py)"
 python3 tools/check_layering.py
 
-echo "== ctest (release build)"
+step "ctest (release build)"
 ctest --test-dir build -j2 --output-on-failure --timeout 900
 
 for preset in asan tsan; do
-  echo "== sanitize-labelled tests under $preset"
+  step "build under $preset"
   cmake --preset "$preset" >/dev/null
   targets=(stress_test engine_semantics_test engine_edge_cases_test snapshot_test point_index_test
            row_buffer_pool_test log_test)
@@ -23,8 +26,10 @@ for preset in asan tsan; do
   # the suite's time in bounds).
   [ "$preset" = asan ] && targets+=(codegen_sanitize_test)
   cmake --build --preset "$preset" --target "${targets[@]}"
+  step "sanitize-labelled tests under $preset"
   ctest --test-dir "build-$preset" -j2 --output-on-failure --timeout 900 -L sanitize
 done
 
-echo "== fuzzing the parse-bind-analyse path (libFuzzer, ${FUZZ_SECONDS:-60}s)"
+step "fuzzing the parse-bind-analyse path (libFuzzer, ${FUZZ_SECONDS:-60}s)"
 bash tools/fuzz.sh
+step "done"
