@@ -168,7 +168,8 @@ std::optional<WireResult> Connection::RunLocal(const planner::ParsedStatement& s
     }
     case PG_QUERY__NODE__NODE_PREPARE_STMT: {
       try {
-        planner::PreparedStatement p = planner::Prepare(n->prepare_stmt, stmt.text);
+        planner::PreparedStatement p = shared_.With(
+            [&](frontend::Session& s) { return planner::Prepare(n->prepare_stmt, stmt.text, &s.catalog()); });
         if (sql_prepared_.contains(p.name) || statements_.contains(p.name)) throw planner::PreparedStatementExists(p.name);
         // Also a statement of the extended protocol, as in PostgreSQL, whose namespace is
         // one: a driver may Bind it (pgtcl's pg_exec_prepared does).

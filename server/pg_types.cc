@@ -41,7 +41,8 @@ int32_t ScalarOid(TypeId id) {
     case TypeId::kJsonb: return oid::kJsonb;
     case TypeId::kText:
     case TypeId::kUnknown:
-    case TypeId::kArray: return oid::kText;
+    case TypeId::kArray:
+    case TypeId::kEnum: return oid::kText;  // clients read both as their text
   }
   return oid::kText;
 }

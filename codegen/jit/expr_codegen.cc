@@ -48,6 +48,7 @@ Repr ReprOf(TypeId type) {
     case TypeId::kInt2:
     case TypeId::kInt4:
     case TypeId::kInt8:
+    case TypeId::kEnum:  // a label's position
     case TypeId::kTimestamp:
     case TypeId::kTimestampTz:
     case TypeId::kDate:
@@ -63,7 +64,8 @@ Datum::Kind KindOf(TypeId type) {
     case TypeId::kBool: return Datum::Kind::kBool;
     case TypeId::kInt2:
     case TypeId::kInt4:
-    case TypeId::kInt8: return Datum::Kind::kInt;
+    case TypeId::kInt8:
+    case TypeId::kEnum: return Datum::Kind::kInt;
     case TypeId::kTimestamp:
     case TypeId::kTimestampTz:
     case TypeId::kDate:
@@ -562,7 +564,12 @@ CgValue ExprEmitter::Cast(const CgValue& v, const SqlType& from, const SqlType& 
     if (std::optional<CgValue> fast = NumericCastFastPath(v, from, to, explicit_cast)) return *fast;
   }
   if (std::optional<CgValue> same = RelabelString(v, from, to, explicit_cast)) return *same;
-  // Everything else through CastDatum itself (null in, null out: no call).
+  // Everything else through CastDatum itself (null in, null out: no call). An enum's
+  // labels are the catalog's EnumType, whose address the call carries (it is never freed).
+  const bool enums = from.enum_type != nullptr || to.enum_type != nullptr;
+  auto enum_pointer = [&](const SqlType& t) {
+    return b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uintptr_t>(t.enum_type)), b_.getPtrTy());
+  };
   llvm::Value* in = Box(v, from.id);
   llvm::Value* out = NewTemp();
   llvm::BasicBlock* call_bb = NewBlock("cast.call");
@@ -573,10 +580,16 @@ CgValue ExprEmitter::Cast(const CgValue& v, const SqlType& from, const SqlType& 
   b_.CreateStore(b_.getInt8(0), FieldPtr(out, Layout::DatumKind()));
   b_.CreateBr(done);
   b_.SetInsertPoint(call_bb);
-  CheckOk(CallRuntime("caracal_rt_cast",
-                      {state_, in, b_.getInt32(TypeCode(from)), b_.getInt32(from.precision), b_.getInt32(from.scale),
-                       b_.getInt32(TypeCode(to)), b_.getInt32(to.precision), b_.getInt32(to.scale),
-                       b_.getInt32(explicit_cast ? 1 : 0), out}));
+  if (enums)
+    CheckOk(CallRuntime("caracal_rt_cast_enum",
+                        {state_, in, b_.getInt32(TypeCode(from)), b_.getInt32(from.precision), b_.getInt32(from.scale),
+                         enum_pointer(from), b_.getInt32(TypeCode(to)), b_.getInt32(to.precision),
+                         b_.getInt32(to.scale), enum_pointer(to), b_.getInt32(explicit_cast ? 1 : 0), out}));
+  else
+    CheckOk(CallRuntime("caracal_rt_cast",
+                        {state_, in, b_.getInt32(TypeCode(from)), b_.getInt32(from.precision), b_.getInt32(from.scale),
+                         b_.getInt32(TypeCode(to)), b_.getInt32(to.precision), b_.getInt32(to.scale),
+                         b_.getInt32(explicit_cast ? 1 : 0), out}));
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
   return Load(out, to.id);
@@ -1208,10 +1221,15 @@ CgValue ExprEmitter::EmitFunc(const Expr& e) {
   for (const auto& arg : e.args) args.push_back(Emit(*arg));
   llvm::Value* first = BoxAll(e, args);
   llvm::Value* out = NewTemp();
-  CheckOk(CallRuntime("caracal_rt_func", {state_, b_.getInt32(static_cast<int>(e.func)), b_.getInt32(TypeCode(e.type)),
-                                          b_.getInt32(e.type.precision), b_.getInt32(e.type.scale),
-                                          first,
-                                          b_.getInt32(static_cast<int>(args.size())), out}));
+  if (e.type.enum_type)  // the result's enum type (enum_first, enum_range, ...): the node carries it
+    CheckOk(CallRuntime("caracal_rt_func_typed",
+                        {state_, b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uintptr_t>(&e)), b_.getPtrTy()), first,
+                         b_.getInt32(static_cast<int>(args.size())), out}));
+  else
+    CheckOk(CallRuntime("caracal_rt_func", {state_, b_.getInt32(static_cast<int>(e.func)), b_.getInt32(TypeCode(e.type)),
+                                            b_.getInt32(e.type.precision), b_.getInt32(e.type.scale),
+                                            first,
+                                            b_.getInt32(static_cast<int>(args.size())), out}));
   return Load(out, e.type.id);
 }
 

@@ -114,6 +114,21 @@ int32_t caracal_rt_func(EvalState* state, int32_t func, int32_t rid, int32_t rp,
   });
 }
 
+int32_t caracal_rt_cast_enum(EvalState* state, const Datum* in, int32_t from_id, int32_t from_p, int32_t from_s,
+                             const planner::EnumType* from_enum, int32_t to_id, int32_t to_p, int32_t to_s,
+                             const planner::EnumType* to_enum, int32_t explicit_cast, Datum* out) {
+  return Guard(state, [&] {
+    SqlType from = TypeOf(from_id, from_p, from_s), to = TypeOf(to_id, to_p, to_s);
+    from.enum_type = from_enum;
+    to.enum_type = to_enum;
+    *out = planner::CastDatum(*in, from, to, explicit_cast != 0);
+  });
+}
+
+int32_t caracal_rt_func_typed(EvalState* state, const planner::Expr* e, const Datum* args, int32_t n, Datum* out) {
+  return Guard(state, [&] { *out = planner::EvalFunction(e->func, e->type, std::span<const Datum>(args, static_cast<size_t>(n))); });
+}
+
 // PL/pgSQL's `var[index] := *value` on the variable itself (index_null: a NULL
 // subscript). In place when the variable holds the only reference to its elements, so
 // that a loop filling an array element by element is linear rather than quadratic;

@@ -8,6 +8,8 @@
 #include <cstdint>
 
 #include "codegen/runtime/eval_state.h"
+#include "planner/expr/expr.h"
+#include "planner/types/enum_type.h"
 
 namespace caracal::codegen {
 
@@ -25,6 +27,17 @@ int32_t caracal_rt_cast(EvalState* state, const planner::Datum* in, int32_t from
 
 int32_t caracal_rt_func(EvalState* state, int32_t func, int32_t rid, int32_t rp, int32_t rs, const planner::Datum* args,
                         int32_t n, planner::Datum* out);
+
+// caracal_rt_cast where either type is an enum or an array of one: `from_enum` /
+// `to_enum` are the planner::EnumType's (or null).
+int32_t caracal_rt_cast_enum(EvalState* state, const planner::Datum* in, int32_t from_id, int32_t from_p, int32_t from_s,
+                             const planner::EnumType* from_enum, int32_t to_id, int32_t to_p, int32_t to_s,
+                             const planner::EnumType* to_enum, int32_t explicit_cast, planner::Datum* out);
+
+// caracal_rt_func for a kFunc node whose result type the codes cannot carry (an enum's):
+// `e` is the node, which outlives the compiled code.
+int32_t caracal_rt_func_typed(EvalState* state, const planner::Expr* e, const planner::Datum* args, int32_t n,
+                              planner::Datum* out);
 
 // PL/pgSQL's `var[index] := *value` on the variable itself (index_null: a NULL
 // subscript). In place when the variable holds the only reference to its elements, so

@@ -513,7 +513,7 @@ PendingResult Session::RunPreparedStatementCommand(const planner::ParsedStatemen
   StatementResult done;
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_PREPARE_STMT: {
-      planner::PreparedStatement p = planner::Prepare(stmt->prepare_stmt, parsed.text);
+      planner::PreparedStatement p = planner::Prepare(stmt->prepare_stmt, parsed.text, catalog_.get());
       if (prepared_.contains(p.name)) throw planner::PreparedStatementExists(p.name);
       const std::string name = p.name;
       prepared_.emplace(name, std::move(p));

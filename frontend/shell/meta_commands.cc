@@ -29,7 +29,7 @@ namespace {
 // psql commands the embedded database has no use for: a clear message instead of
 // "invalid command".
 bool UnsupportedPsqlCommand(const std::string& cmd) {
-  static const char* kNames[] = {"du", "dg", "dm", "dx", "dT", "dD", "dp",
+  static const char* kNames[] = {"du", "dg", "dm", "dx", "dD", "dp",
                                  "z", "ev", "sv", "H", "html", "lo_import", "lo_export", "lo_list",
                                  "lo_unlink", "password", "crosstabview", "gdesc", "bind", "da", "db", "dc",
                                  "dC", "dd", "dE", "des", "det", "deu", "dew", "dF", "dFd", "dFp", "dFt", "dl", "dL",
@@ -50,7 +50,7 @@ bool KnownMetaCommand(const std::string& cmd) {
       "q", "quit", "?", "h", "help", "echo", "qecho", "warn", "set", "unset", "timing", "pset", "x", "t", "a", "f",
       "C", "g", "gx", "gset", "gexec", "p", "print", "r", "reset", "w", "write", "i", "include", "ir", "include_relative", "o",
       "out", "cd", "!", "setenv", "getenv", "encoding", "conninfo", "copyright", "errverbose", "prompt", "s", "watch",
-      "startpipeline", "endpipeline", "syncpipeline", "flushrequest", "flush", "getresults", "copy", "e", "edit", "ef", "l", "l+", "list", "dn", "dn+", "c", "connect", "sf", "sf+", "dw",
+      "startpipeline", "endpipeline", "syncpipeline", "flushrequest", "flush", "getresults", "copy", "e", "edit", "ef", "l", "l+", "list", "dn", "dn+", "dT", "dT+", "dTS", "dTS+", "c", "connect", "sf", "sf+", "dw",
       "dw+", "d", "d+", "dS", "dS+", "dconfig", "dconfig+", "restrict", "unrestrict"};
   for (const char* n : kNames)
     if (cmd == n) return true;
@@ -530,6 +530,25 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
     t.right_aligned = {false};
     planner::NamePattern pattern(scanner.ReadArgument(ArgMode::kNormal), true);
     if (pattern.Matches("public")) t.rows.push_back({"public"});
+    EmitTable(t, print_, QueryOut());
+    return CommandStatus::kSkipLine;
+  }
+  if (cmd == "dT" || cmd == "dT+" || cmd == "dTS" || cmd == "dTS+") {
+    // The user-defined types (enums); + adds their labels, one per line, as psql does.
+    const bool verbose = cmd.back() == '+';
+    planner::TextTable t;
+    t.title = "List of data types";
+    t.headers = verbose ? std::vector<std::string>{"Schema", "Name", "Internal name", "Size", "Elements", "Description"}
+                        : std::vector<std::string>{"Schema", "Name", "Description"};
+    t.right_aligned.assign(t.headers.size(), false);
+    planner::NamePattern pattern(scanner.ReadArgument(ArgMode::kNormal), true);
+    for (const planner::EnumType* e : session_.catalog().Enums()) {
+      if (!pattern.Matches(e->name())) continue;
+      std::string labels;
+      for (const std::string& l : e->labels()) labels += (labels.empty() ? "" : "\n") + l;
+      if (verbose) t.rows.push_back({"public", e->name(), e->name(), "4", labels, ""});
+      else t.rows.push_back({"public", e->name(), ""});
+    }
     EmitTable(t, print_, QueryOut());
     return CommandStatus::kSkipLine;
   }

@@ -87,6 +87,7 @@ ExprPtr MakeArrayBuiltin(std::string_view name, std::vector<ExprPtr> args, int l
     e = BindElementSearch(Func::kArrayPositions, args, 1, SqlType::ArrayOf(kInt4), location);
   } else if (name == "array_to_string" && (n == 2 || n == 3)) {
     if (args[0]->type.is_array() && IsTextLike(args[1]->type) && (n == 2 || IsTextLike(args[2]->type))) {
+      args[0] = EnumsAsText(std::move(args[0]));
       const SqlType element = args[0]->type.Element();
       for (size_t i = 1; i < n; ++i) args[i] = Coerce(std::move(args[i]), kText, CastContext::kImplicit);
       if (n == 2) args.push_back(MakeConst(Datum::Null(), kText, location));

@@ -113,7 +113,8 @@ SqlError RecordMismatch(const ProcedureIr& ir, std::string detail) {
 // returning SETOF record: as the list names them, which must be the types its rows have.
 // PostgreSQL finds a mismatch when the function returns its first row; the shape is known
 // here, so it is an error before the call (also when the call would return no row).
-std::vector<ResultColumn> DefinedColumns(const ProcedureIr& ir, std::span<PgQuery__Node* const> definitions, int location) {
+std::vector<ResultColumn> DefinedColumns(const ProcedureIr& ir, std::span<PgQuery__Node* const> definitions, int location,
+                                        const Catalog& catalog) {
   if (!ir.returns_record) {
     const PgQuery__Node* d = definitions.empty() ? nullptr : definitions[0];
     throw SqlError(sqlstate::kSyntaxError, "a column definition list is only allowed for functions returning \"record\"",
@@ -124,7 +125,7 @@ std::vector<ResultColumn> DefinedColumns(const ProcedureIr& ir, std::span<PgQuer
   std::vector<ResultColumn> columns;
   for (const PgQuery__Node* d : definitions) {
     if (d->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF) throw NotSupported("this column definition", location);
-    columns.push_back(ResultColumn{d->column_def->colname, ResolveTypeName(d->column_def->type_name)});
+    columns.push_back(ResultColumn{d->column_def->colname, ResolveTypeName(d->column_def->type_name, &catalog)});
   }
   if (ir.result_columns.empty()) return columns;  // it returns no row
   if (columns.size() != ir.result_columns.size())
@@ -134,7 +135,7 @@ std::vector<ResultColumn> DefinedColumns(const ProcedureIr& ir, std::span<PgQuer
     const SqlType& got = ir.result_columns[c].type;
     const SqlType& want = columns[c].type;
     // A modifier in the list must be the row's; none takes any (numeric for numeric(6,2)).
-    const bool modifiers_differ = want.Name() != SqlType::Of(want.id).Name() && !(got == want);
+    const bool modifiers_differ = want.Name() != want.Base().Name() && !(got == want);
     if (!SameRowColumnType(got, want) || modifiers_differ)
       throw RecordMismatch(ir, fmt::format("Returned type {} does not match expected type {} in column {}.", got.Name(),
                                            want.Name(), c + 1));
@@ -219,7 +220,7 @@ std::optional<CallPlan> PlanCall(const PgQuery__Node* stmt, const Catalog& catal
     case CallPlan::Form::kCall:
     case CallPlan::Form::kSelectFrom:
       if (plan.form == CallPlan::Form::kSelectFrom && (ir.returns_record || !column_definitions.empty()))
-        plan.columns = DefinedColumns(ir, column_definitions, call->location);
+        plan.columns = DefinedColumns(ir, column_definitions, call->location, catalog);
       else
         for (const OutputColumn& c : ir.result_columns) plan.columns.push_back(ResultColumn{c.name, c.type});
       if (plan.form == CallPlan::Form::kSelectFrom && ir.returns == ProcedureIr::Returns::kScalar &&

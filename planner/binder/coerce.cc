@@ -70,7 +70,7 @@ ExprPtr TryCoerce(ExprPtr& e, const SqlType& to, CastContext context) {
   if (from == to) return std::move(e);
   // Dropping a modifier never changes the value; an array's elements must still be of
   // the same type (int[] to numeric[] converts each one).
-  if (from.id == to.id && from.element == to.element && !to.has_typmod() && context != CastContext::kExplicit) {
+  if (from.SameBase(to) && !to.has_typmod() && context != CastContext::kExplicit) {
     // A cast's type is what it does (x::varchar(2) cuts x): it stays, under the relabel.
     if (e->kind == ExprKind::kCast) return CastNode(std::move(e), to, false);
     e->type = to;
@@ -105,7 +105,7 @@ SqlType CommonType(std::span<const SqlType> types, std::string_view construct, i
       result = t.Base();
       continue;
     }
-    if (result->id == t.id) continue;
+    if (result->SameBase(t)) continue;
     if (result->is_numeric_category() && t.is_numeric_category()) {
       result = PromoteNumeric(*result, t);
     } else if (result->is_string() && t.is_string()) {
@@ -120,6 +120,13 @@ SqlType CommonType(std::span<const SqlType> types, std::string_view construct, i
     }
   }
   return result ? *result : SqlType::Of(TypeId::kText);
+}
+
+ExprPtr EnumsAsText(ExprPtr e) {
+  if (!e->type.enum_type) return e;
+  const SqlType text = SqlType::Of(TypeId::kText);
+  const SqlType to = e->type.is_array() ? SqlType::ArrayOf(text) : text;
+  return Coerce(std::move(e), to, CastContext::kAssignment);
 }
 
 SqlType WithCommonTypmod(const SqlType& common, std::span<const SqlType> types) {

@@ -16,7 +16,7 @@ namespace caracal::planner {
 // convert_tuples_by_position asks (RETURN QUERY, RETURN NEXT of a record): the same type,
 // modifiers aside (a function's result columns have none).
 inline bool SameRowColumnType(const SqlType& got, const SqlType& want) {
-  return got.id == want.id && (got.id != TypeId::kArray || got.element == want.element);
+  return got.SameBase(want);
 }
 
 // Converts `e` to `to` if `context` allows it; otherwise throws SqlError. For
@@ -24,6 +24,11 @@ inline bool SameRowColumnType(const SqlType& got, const SqlType& want) {
 ExprPtr Coerce(ExprPtr e, const SqlType& to, CastContext context, std::string_view column = {});
 // Same, but returns nullptr (leaving `e` intact) instead of throwing when not allowed.
 ExprPtr TryCoerce(ExprPtr& e, const SqlType& to, CastContext context);
+
+// An enum value (or an array of them) as its text (text[]); anything else as it is. For
+// the functions that print values of any type from their Datums and type codes
+// (to_json, array_to_string): an enum's Datum is its position, not its label.
+ExprPtr EnumsAsText(ExprPtr e);
 
 // The common type of a list of expressions, as PostgreSQL's select_common_type
 // ("CASE types integer and text cannot be matched"). All-unknown resolves to text.

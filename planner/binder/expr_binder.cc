@@ -96,10 +96,10 @@ std::optional<SqlType> ComparisonType(const SqlType& a, const SqlType& b) {
   if (a.is_string() && b.is_string())
     return a.id == TypeId::kBpchar && b.id == TypeId::kBpchar ? SqlType::Of(TypeId::kBpchar) : SqlType::Of(TypeId::kText);
   if (a.is_array() || b.is_array()) {
-    if (a.is_array() && b.is_array() && a.element == b.element) return a.Base();
+    if (a.is_array() && b.is_array() && a.SameBase(b)) return a.Base();
     return std::nullopt;
   }
-  if (a.id == b.id) return a.Base();
+  if (a.SameBase(b)) return a.Base();
   if (a.is_datetime() && b.is_datetime()) {
     // date < timestamp < timestamptz: the comparison is in the wider one.
     if (CastContextFor(a, b) == CastContext::kImplicit) return b.Base();
@@ -763,6 +763,23 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
     if (!e) throw no_function(a);
     return e;
   }
+  if (name == "enum_first" || name == "enum_last" || name == "enum_range") {
+    // anyenum: the arguments' enum type (an unknown literal takes the other's).
+    std::vector<ExprPtr> a = args();
+    const bool range = name == "enum_range";
+    if (a.empty() || a.size() > (range ? 2u : 1u)) throw no_function(a);
+    const SqlType* type = nullptr;
+    for (const ExprPtr& x : a) {
+      if (x->type.is_unknown()) continue;
+      if (!x->type.is_enum() || (type && !type->SameBase(x->type))) throw no_function(a);
+      type = &x->type;
+    }
+    if (!type) throw no_function(a);
+    const SqlType enum_type = type->Base();
+    for (ExprPtr& x : a) x = CastTo(std::move(x), enum_type);
+    const Func func = name == "enum_first" ? Func::kEnumFirst : name == "enum_last" ? Func::kEnumLast : Func::kEnumRange;
+    return MakeCall(func, range ? SqlType::ArrayOf(enum_type) : enum_type, std::move(a), loc);
+  }
   if (name == "format") {
     std::vector<ExprPtr> a = args();
     if (a.empty() || !(a[0]->type.is_string() || a[0]->type.is_unknown())) throw no_function(a);
@@ -781,7 +798,7 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
 ExprPtr ExprBinder::BindTypeCast(const PgQuery__Node* node) {
   const PgQuery__TypeCast* tc = node->type_cast;
   if (ExprPtr relation = BindRegclassCast(tc)) return relation;
-  SqlType to = ResolveTypeName(tc->type_name);
+  SqlType to = ResolveTypeName(tc->type_name, catalog_);
   // ARRAY[]::t[]: an empty array takes its type from the cast.
   if (tc->arg->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR && tc->arg->a_array_expr->n_elements == 0) {
     if (!to.is_array())

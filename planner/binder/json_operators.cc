@@ -33,6 +33,7 @@ bool Takes(const SqlType& from, const SqlType& to) {
 // A value as the builders and to_json take it: kToJson(value, its type, its element type).
 ExprPtr ToJsonArg(ExprPtr value, const SqlType& result, int location) {
   if (value->type.is_unknown()) value = Coerce(std::move(value), kTextType, CastContext::kImplicit);
+  value = EnumsAsText(std::move(value));
   const SqlType t = value->type;
   std::vector<ExprPtr> args;
   args.push_back(std::move(value));
@@ -133,6 +134,7 @@ ExprPtr MakeJsonFunction(std::string_view name, std::vector<ExprPtr> args, int l
 }
 
 ExprPtr MakeJsonAgg(std::string_view name, ExprPtr array_agg, int location) {
+  array_agg = EnumsAsText(std::move(array_agg));
   const SqlType element = array_agg->type.Element();
   std::vector<ExprPtr> args;
   args.push_back(std::move(array_agg));
@@ -142,6 +144,8 @@ ExprPtr MakeJsonAgg(std::string_view name, ExprPtr array_agg, int location) {
 }
 
 ExprPtr MakeJsonObjectAgg(std::string_view name, ExprPtr keys, ExprPtr values, int location) {
+  keys = EnumsAsText(std::move(keys));
+  values = EnumsAsText(std::move(values));
   const TypeId key = keys->type.element;
   const SqlType value = values->type.Element();
   std::vector<ExprPtr> args;

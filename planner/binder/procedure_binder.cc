@@ -191,7 +191,7 @@ int ProcedureBinder::AddVariable(std::string name, SqlType type, VariableKind ki
 
 SqlType ProcedureBinder::ParameterType(const PgQuery__TypeName* t) const {
   if (t->pct_type) Unsupported("%TYPE in a parameter list", 0);
-  SqlType type = ResolveTypeName(t);
+  SqlType type = ResolveTypeName(t, &catalog_);
   // PostgreSQL ignores the modifiers of parameter and result types.
   return type.Base();
 }
@@ -400,7 +400,7 @@ SqlType ProcedureBinder::TypeFromText(const std::string& typname, int line) {
   PgParse parse = PgParse::Parse("SELECT NULL::" + t);
   const PgQuery__Node* n = parse.statement(0)->select_stmt->target_list[0]->res_target->val;
   if (n->node_case != PG_QUERY__NODE__NODE_TYPE_CAST) throw SqlError(sqlstate::kSyntaxError, "invalid type name \"" + t + "\"");
-  return ResolveTypeName(n->type_cast->type_name);
+  return ResolveTypeName(n->type_cast->type_name, &catalog_);
 }
 
 void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool top_level) {

@@ -5,7 +5,9 @@
 
 #include <vector>
 
+#include "planner/catalog/catalog.h"
 #include "planner/parser/pg_nodes.h"
+#include "planner/types/enum_type.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
@@ -21,7 +23,7 @@ std::string TypeNameText(const PgQuery__TypeName* tn) {
   return out;
 }
 
-SqlType ResolveTypeName(const PgQuery__TypeName* tn) {
+SqlType ResolveTypeName(const PgQuery__TypeName* tn, const Catalog* catalog) {
   std::string name = StringValue(tn->names[tn->n_names - 1]);
   int location = tn->location;
   // Arrays: PostgreSQL ignores declared bounds and dimensions (int[3][3] is int[]).
@@ -39,6 +41,15 @@ SqlType ResolveTypeName(const PgQuery__TypeName* tn) {
         .WithHint("Supported types: smallint, integer, bigint, real, double precision, numeric(p,s), boolean, "
                   "char(n), varchar(n), text, bytea, uuid, json, jsonb, timestamp, timestamptz, date, time, interval.");
   std::optional<SqlType> t = TypeFromName(name, static_cast<int>(mods.size()), mods.data());
+  if (!t && catalog && (tn->n_names == 1 || (tn->n_names == 2 && StringValue(tn->names[0]) == "public"))) {
+    // An enum type (an array of one as `_name`, as pg_dump writes it too).
+    const bool internal_array = name.size() > 1 && name[0] == '_' && !catalog->FindEnum(name);
+    if (const EnumType* e = catalog->FindEnum(internal_array ? name.substr(1) : name)) {
+      if (!mods.empty())
+        throw SqlError(sqlstate::kSyntaxError, fmt::format("type modifier is not allowed for type \"{}\"", name), location);
+      t = internal_array ? SqlType::ArrayOf(SqlType::Enum(e)) : SqlType::Enum(e);
+    }
+  }
   if (!t) throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", TypeNameText(tn)), location);
   if (t->id == TypeId::kNumeric && t->precision >= 0) {
     if (mods.size() > 2) throw SqlError(sqlstate::kSyntaxError, "invalid NUMERIC type modifier", location);

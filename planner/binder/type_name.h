@@ -11,7 +11,11 @@ struct PgQuery__CollateClause;
 
 namespace caracal::planner {
 
-SqlType ResolveTypeName(const PgQuery__TypeName* type_name);
+class Catalog;
+
+// Built-in types first (as pg_catalog comes first on PostgreSQL's search path), then the
+// enum types of `catalog` (null: built-in types only).
+SqlType ResolveTypeName(const PgQuery__TypeName* type_name, const Catalog* catalog);
 // The type name as the user wrote it, for error messages (PostgreSQL prints e.g. "foo").
 std::string TypeNameText(const PgQuery__TypeName* type_name);
 

@@ -106,6 +106,10 @@ engine::Schema Catalog::EngineSchema(const TableInfo& table) {
 const TableInfo& Catalog::CreateTable(TableInfo table) {
   if (RelationExists(table.name))
     throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", table.name));
+  if (FindEnum(table.name))
+    throw SqlError(sqlstate::kDuplicateObject, fmt::format("type \"{}\" already exists", table.name))
+        .WithHint("A relation has an associated type of the same name, so you must use a name that doesn't "
+                  "conflict with any existing type.");
   table.indexes.clear();
   table.id = db_.CreateTable(EngineSchema(table));
   auto owned = std::make_unique<TableInfo>(std::move(table));
@@ -433,6 +437,59 @@ void Catalog::RefuseWhileProceduresUse(const TableInfo& table, const std::string
       .WithDetail(fmt::format("{} {} compiled against table {}", fmt::join(users, ", "),
                               users.size() == 1 ? "is" : "are", table.name))
       .WithHint("Drop or replace those functions first.");
+}
+
+}  // namespace caracal::planner
+
+namespace caracal::planner {
+
+const EnumType* Catalog::FindEnum(std::string_view name) const {
+  auto it = enums_.find(name);
+  return it == enums_.end() ? nullptr : it->second;
+}
+
+std::vector<const EnumType*> Catalog::Enums() const {
+  std::vector<const EnumType*> out;
+  for (const auto& [name, e] : enums_) out.push_back(e);
+  return out;
+}
+
+const EnumType& Catalog::CreateEnum(std::string name, std::vector<std::string> labels) {
+  if (FindEnum(name) || FindTable(name) || FindView(name) || FindSequence(name))
+    throw SqlError(sqlstate::kDuplicateObject, fmt::format("type \"{}\" already exists", name));
+  enum_storage_.push_back(std::make_unique<EnumType>(name, std::move(labels)));
+  EnumType* e = enum_storage_.back().get();
+  enums_.emplace(std::move(name), e);
+  return *e;
+}
+
+void Catalog::DropEnum(std::string_view name) {
+  auto it = enums_.find(name);
+  if (it == enums_.end()) throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", name));
+  enums_.erase(it);
+}
+
+EnumType& Catalog::MutableEnum(std::string_view name) {
+  auto it = enums_.find(name);
+  if (it == enums_.end()) throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", name));
+  return *it->second;
+}
+
+void Catalog::RenameEnum(std::string_view name, const std::string& new_name) {
+  EnumType& e = MutableEnum(name);
+  if (FindEnum(new_name) || FindTable(new_name) || FindView(new_name) || FindSequence(new_name))
+    throw SqlError(sqlstate::kDuplicateObject, fmt::format("type \"{}\" already exists", new_name));
+  enums_.erase(enums_.find(name));
+  e.set_name(new_name);
+  enums_.emplace(new_name, &e);
+}
+
+std::vector<std::string> Catalog::EnumUsers(const EnumType& type) const {
+  std::vector<std::string> out;
+  for (const auto& [name, t] : tables_)
+    for (const CatalogColumn& c : t->columns)
+      if (c.type.enum_type == &type) out.push_back(fmt::format("column {} of table {}", c.name, name));
+  return out;
 }
 
 }  // namespace caracal::planner

@@ -22,6 +22,7 @@
 #include "engine/storage/database.h"
 #include "planner/expr/expr.h"
 #include "planner/parser/fragment_parser.h"
+#include "planner/types/enum_type.h"
 #include "planner/types/sql_error.h"
 #include "planner/types/sql_type.h"
 
@@ -213,6 +214,20 @@ class Catalog {
   std::vector<const TableInfo*> Tables() const;     // by name
   std::vector<const SequenceInfo*> Sequences() const;  // by name
 
+  // Enum types (CREATE TYPE ... AS ENUM), by name; see types/enum_type.h.
+  const EnumType* FindEnum(std::string_view name) const;
+  std::vector<const EnumType*> Enums() const;  // by name
+  // Mutations: only between epochs, as the others. CreateEnum throws 42710 when a type
+  // of that name exists (a table's name is a type's too, as PostgreSQL's row types);
+  // DropEnum forgets the name, keeping the EnumType alive (types/enum_type.h).
+  const EnumType& CreateEnum(std::string name, std::vector<std::string> labels);
+  void DropEnum(std::string_view name);
+  // ALTER TYPE: the enum of that name, to change in place.
+  EnumType& MutableEnum(std::string_view name);
+  void RenameEnum(std::string_view name, const std::string& new_name);
+  // The columns of type `type` (or arrays of it), as "column c of table t".
+  std::vector<std::string> EnumUsers(const EnumType& type) const;
+
   // Mutations: only between epochs. They throw SqlError and then change nothing.
   const TableInfo& CreateTable(TableInfo table);
   void DropTable(std::string_view name);
@@ -314,6 +329,8 @@ class Catalog {
   std::map<std::string, IndexInfo, std::less<>> indexes_;
   std::map<std::string, SequenceInfo, std::less<>> sequences_;
   std::map<std::string, ViewInfo, std::less<>> views_;
+  std::map<std::string, EnumType*, std::less<>> enums_;
+  std::vector<std::unique_ptr<EnumType>> enum_storage_;  // every enum ever made (see DropEnum)
   std::map<std::string, std::vector<StoredRoutine>, std::less<>> procedures_;
   std::vector<PendingRoutine> pending_routines_;
   int sequence_generation_ = 0;

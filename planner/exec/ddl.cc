@@ -23,6 +23,7 @@
 #include "planner/exec/procedure_ddl.h"
 #include "planner/exec/sequence_ddl.h"
 #include "planner/exec/table_rewrite.h"
+#include "planner/exec/type_ddl.h"
 #include "planner/plan/procedure_ir.h"
 #include "planner/types/sql_error.h"
 #include "planner/binder/type_name.h"
@@ -178,9 +179,9 @@ ExprPtr NextvalDefault(const std::string& sequence, const SqlType& type) {
   return Coerce(std::move(e), type, CastContext::kAssignment);
 }
 
-SqlType ColumnType(const PgQuery__ColumnDef* def) {
+SqlType ColumnType(const PgQuery__ColumnDef* def, const Catalog& catalog) {
   if (std::optional<TypeId> serial = SerialType(def)) return SqlType::Of(*serial);
-  SqlType t = ResolveTypeName(def->type_name);
+  SqlType t = ResolveTypeName(def->type_name, &catalog);
   int loc = def->type_name->location;
   // A numeric is computed in 128 bits (types/numeric.h): a column may declare any
   // precision (values beyond 38 digits fail as they are stored), but not a scale the
@@ -312,7 +313,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     const PgQuery__ColumnDef* def = elt->column_def;
     if (t.ColumnIndex(def->colname) >= 0)
       throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" specified more than once", def->colname));
-    CatalogColumn col{def->colname, ColumnType(def), def->is_not_null != 0, nullptr};
+    CatalogColumn col{def->colname, ColumnType(def, catalog), def->is_not_null != 0, nullptr};
     if (def->coll_clause) CheckCollation(def->coll_clause, col.type);
     bool saw_null = false, saw_not_null = false, saw_default = false;
     int pk_location = -1;
@@ -646,7 +647,7 @@ void AddColumn(TableInfo& t, const PgQuery__ColumnDef* def, std::vector<ColumnOr
   if (SerialType(def))
     throw NotSupported("ALTER TABLE ... ADD COLUMN of a serial column")
         .WithHint("Add an integer column, fill it with UPDATE, then SET DEFAULT nextval(...).");
-  CatalogColumn col{def->colname, ColumnType(def), def->is_not_null != 0, nullptr};
+  CatalogColumn col{def->colname, ColumnType(def, catalog), def->is_not_null != 0, nullptr};
   if (def->coll_clause) CheckCollation(def->coll_clause, col.type);
   struct PendingCheck {
     const PgQuery__Constraint* constraint;
@@ -730,7 +731,7 @@ void DropColumn(TableInfo& t, int c, std::vector<ColumnOrigin>& origins, std::ve
 // ALTER COLUMN c [SET DATA] TYPE type [USING expr]: each row's new value is USING's
 // expression over the old row, else the old value cast as an assignment casts it.
 void AlterColumnType(TableInfo& t, int c, const PgQuery__ColumnDef* def, std::vector<ColumnOrigin>& origins,
-                     const TableInfo& old) {
+                     const TableInfo& old, const Catalog& catalog) {
   CatalogColumn& col = t.columns[static_cast<size_t>(c)];
   ColumnOrigin& origin = origins[static_cast<size_t>(c)];
   if (def->coll_clause) throw NotSupported("COLLATE", def->location);
@@ -743,7 +744,7 @@ void AlterColumnType(TableInfo& t, int c, const PgQuery__ColumnDef* def, std::ve
       throw NotSupported(fmt::format("changing the type of a column that check constraint \"{}\" reads", k.name))
           .WithHint("Drop the constraint, change the type, and add the constraint again.");
   }
-  const SqlType to = ColumnType(def);  // with CREATE TABLE's limits (numeric precision)
+  const SqlType to = ColumnType(def, catalog);  // with CREATE TABLE's limits (numeric precision)
   ExprPtr value;
   if (def->raw_default) {
     TableScope scope(old, old.name, nullptr);
@@ -1101,7 +1102,7 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
           throw SqlError(sqlstate::kUndefinedColumn,
                          fmt::format("column \"{}\" of relation \"{}\" does not exist", cmd->name, t.name));
         start_rewrite("ALTER TABLE ... ALTER COLUMN ... TYPE");
-        AlterColumnType(t, c, cmd->def->column_def, origins, *current);
+        AlterColumnType(t, c, cmd->def->column_def, origins, *current, catalog);
         break;
       }
       case PG_QUERY__ALTER_TABLE_TYPE__AT_ChangeOwner: break;  // exec/privileges.h
@@ -1485,6 +1486,8 @@ bool IsDdl(const PgQuery__Node* stmt) {
     case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
     case PG_QUERY__NODE__NODE_GRANT_STMT:
     case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_ENUM_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_ENUM_STMT:
     case PG_QUERY__NODE__NODE_DROP_STMT: return true;
     default: return false;
   }
@@ -1500,7 +1503,12 @@ DdlOutcome Dispatch(const PgQuery__Node* stmt, Catalog& catalog, engine::Engine&
                              options.check_function_bodies);
     case PG_QUERY__NODE__NODE_CREATE_STMT: return CreateTable(stmt->create_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT: return AlterTable(stmt->alter_table_stmt, catalog, engine);
-    case PG_QUERY__NODE__NODE_RENAME_STMT: return Rename(stmt->rename_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_RENAME_STMT:
+      if (stmt->rename_stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_TYPE)
+        return RenameType(stmt->rename_stmt, catalog, engine);
+      return Rename(stmt->rename_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_CREATE_ENUM_STMT: return CreateEnum(stmt->create_enum_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_ALTER_ENUM_STMT: return AlterEnum(stmt->alter_enum_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_VIEW_STMT: return CreateView(stmt->view_stmt, statement_text, statement_location, catalog, engine);
     case PG_QUERY__NODE__NODE_INDEX_STMT: return CreateIndex(stmt->index_stmt, statement_text, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return CreateSequence(stmt->create_seq_stmt, catalog, engine);
@@ -1513,6 +1521,7 @@ DdlOutcome Dispatch(const PgQuery__Node* stmt, Catalog& catalog, engine::Engine&
         case PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION:
         case PG_QUERY__OBJECT_TYPE__OBJECT_PROCEDURE:
         case PG_QUERY__OBJECT_TYPE__OBJECT_ROUTINE: return DropProcedures(stmt->drop_stmt, catalog, engine);
+        case PG_QUERY__OBJECT_TYPE__OBJECT_TYPE: return DropTypes(stmt->drop_stmt, catalog, engine);
         default: return Drop(stmt->drop_stmt, catalog, engine);
       }
     default: throw SqlError(sqlstate::kInternalError, "not a DDL statement");

@@ -38,7 +38,7 @@ std::string Quoted(const std::string& value) {
 
 }  // namespace
 
-PreparedStatement Prepare(const PgQuery__PrepareStmt* stmt, std::string_view text) {
+PreparedStatement Prepare(const PgQuery__PrepareStmt* stmt, std::string_view text, const Catalog* catalog) {
   PreparedStatement p;
   p.name = stmt->name ? stmt->name : "";
   std::string query(text.substr(QueryStart(text)));
@@ -49,7 +49,7 @@ PreparedStatement Prepare(const PgQuery__PrepareStmt* stmt, std::string_view tex
   for (size_t i = 0; i < stmt->n_argtypes; ++i) {
     const PgQuery__Node* t = stmt->argtypes[i];
     if (t->node_case != PG_QUERY__NODE__NODE_TYPE_NAME) throw NotSupported("this parameter type in PREPARE");
-    p.types.push_back(ResolveTypeName(t->type_name));
+    p.types.push_back(ResolveTypeName(t->type_name, catalog));
   }
   int highest = 0;
   for (const ParameterSlot& s : p.slots) highest = std::max(highest, s.number);

@@ -18,6 +18,10 @@
 #include "planner/types/sql_type.h"
 
 namespace caracal::planner {
+class Catalog;
+}
+
+namespace caracal::planner {
 
 struct PreparedStatement {
   std::string name;
@@ -28,7 +32,7 @@ struct PreparedStatement {
 
 // PREPARE `stmt`, whose whole text is `text`. Throws SqlError: a $n beyond the declared
 // types is untyped; a statement that does not scan is a syntax error.
-PreparedStatement Prepare(const PgQuery__PrepareStmt* stmt, std::string_view text);
+PreparedStatement Prepare(const PgQuery__PrepareStmt* stmt, std::string_view text, const Catalog* catalog);
 
 // The text EXECUTE `stmt` of `prepared` runs. Throws SqlError: 42601 "wrong number of
 // parameters ..." (PostgreSQL's wording), an argument that is not a constant expression

@@ -56,7 +56,7 @@ std::string Language(const PgQuery__CreateFunctionStmt* stmt) {
 // The routine `stmt` creates, to be bound later; nullopt if even its parameter types do
 // not resolve yet.
 std::optional<PendingRoutine> PendingRoutineFor(const PgQuery__CreateFunctionStmt* stmt, std::string_view text,
-                                                const SqlError& error) {
+                                                const SqlError& error, const Catalog& catalog) {
   PendingRoutine p;
   const std::vector<std::string> names = NameList(stmt->funcname, stmt->n_funcname);
   if (names.empty() || (names.size() == 2 && names[0] != "public") || names.size() > 2) return std::nullopt;
@@ -67,7 +67,7 @@ std::optional<PendingRoutine> PendingRoutineFor(const PgQuery__CreateFunctionStm
       if (param->mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_OUT ||
           param->mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_TABLE)
         continue;
-      p.parameter_types.push_back(ResolveTypeName(param->arg_type).Base());
+      p.parameter_types.push_back(ResolveTypeName(param->arg_type, &catalog).Base());
     }
   } catch (const SqlError&) {
     return std::nullopt;
@@ -101,7 +101,7 @@ DdlOutcome CreateProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_
     // check_function_bodies off): a table it names may come later, as in pg_dump's
     // scripts. Such a routine waits, unbound, until what it names exists.
     const bool defer = NamesMissingObject(e.sqlstate()) && (Language(stmt) == "plpgsql" || !check_function_bodies);
-    std::optional<PendingRoutine> pending = defer ? PendingRoutineFor(stmt, statement_text, e) : std::nullopt;
+    std::optional<PendingRoutine> pending = defer ? PendingRoutineFor(stmt, statement_text, e, catalog) : std::nullopt;
     if (!pending) throw;
     for (const auto& existing : catalog.FindProcedures(pending->name))
       if (SameTypes(*existing, pending->parameter_types)) {
@@ -284,7 +284,7 @@ DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engin
       if (!candidates.empty()) found = candidates[0];
     } else {
       std::vector<SqlType> types;
-      for (size_t a = 0; a < obj->n_objargs; ++a) types.push_back(ResolveTypeName(obj->objargs[a]->type_name).Base());
+      for (size_t a = 0; a < obj->n_objargs; ++a) types.push_back(ResolveTypeName(obj->objargs[a]->type_name, &catalog).Base());
       shown = fmt::format("{}({})", name, TypeList(types));
       for (const auto& c : candidates) {
         if (c->parameter_count != static_cast<int>(types.size())) continue;
@@ -303,7 +303,7 @@ DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engin
           break;
         }
         std::vector<SqlType> types;
-        for (size_t a = 0; a < obj->n_objargs; ++a) types.push_back(ResolveTypeName(obj->objargs[a]->type_name).Base());
+        for (size_t a = 0; a < obj->n_objargs; ++a) types.push_back(ResolveTypeName(obj->objargs[a]->type_name, &catalog).Base());
         if (types == p.parameter_types) waiting = &p;
       }
       if (waiting != nullptr) {

@@ -73,7 +73,7 @@ SequenceOptions ParseSequenceOptions(PgQuery__Node* const* options, size_t n, co
     if (!seen.insert(std::string(opt)).second)
       throw SqlError(sqlstate::kSyntaxError, "conflicting or redundant options", d->location);
     if (opt == "as") {
-      const SqlType t = ResolveTypeName(d->arg->type_name);
+      const SqlType t = ResolveTypeName(d->arg->type_name, nullptr);
       if (!t.is_integer()) throw InvalidValue("sequence type must be smallint, integer, or bigint");
       as = t.id;
     } else if (opt == "increment") {

@@ -194,6 +194,10 @@ enum class Func : uint8_t {
   kArrayFill,        // array_fill(anyelement, integer[] [, integer[]]) (one dimension from 1)
   kArraySlice,       // `a[lower:upper]` (args: array, lower, upper; an omitted bound is a
                      // constant 1 / a very large upper): the elements between, from 1
+  // The enum functions (expr/enum_builtins.h): the node's type names the enum.
+  kEnumFirst,        // enum_first(anyenum): the first label (the argument's value is unused)
+  kEnumLast,         // enum_last(anyenum)
+  kEnumRange,        // enum_range(anyenum [, anyenum]) -> anyenum[]
 };
 
 // Window functions (kWindowRef `window_func`); the aggregates over a window are kAgg with

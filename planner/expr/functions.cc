@@ -11,6 +11,7 @@
 #include "planner/expr/bytes_builtins.h"
 #include "planner/expr/datetime_builtins.h"
 #include "planner/expr/array_builtins.h"
+#include "planner/expr/enum_builtins.h"
 #include "planner/expr/json_builtins.h"
 #include "planner/types/cast.h"
 #include "planner/types/number_format.h"
@@ -193,6 +194,9 @@ std::string_view FunctionName(Func func) {
     case Func::kArrayDims: return "array_dims";
     case Func::kArrayNdims: return "array_ndims";
     case Func::kArrayFill: return "array_fill";
+    case Func::kEnumFirst: return "enum_first";
+    case Func::kEnumLast: return "enum_last";
+    case Func::kEnumRange: return "enum_range";
     case Func::kArraySlice: return "array_slice";
     default: break;
   }
@@ -518,6 +522,7 @@ namespace {
 Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
   if (func == Func::kFormat) return Format(a);
   if (func == Func::kCheckViolation) RaiseCheckViolation(a);
+  if (func >= Func::kEnumFirst) return EvalEnumBuiltin(func, result, a);  // NULL rules of their own
   if (func >= Func::kArrayRemove) return EvalArrayBuiltin(func, a);  // NULL rules of their own
   if (func >= Func::kJsonGet) return EvalJsonFunction(func, result, a);  // NULL rules of their own
   if (func >= Func::kUuidFromDraws) return EvalBytesFunction(func, a);
@@ -736,6 +741,7 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
     case Func::kArrayToString: case Func::kStringToArray: case Func::kArrayContains: case Func::kArrayContainedBy:
     case Func::kArrayOverlap: case Func::kArrayDims: case Func::kArrayNdims: case Func::kArrayFill:
     case Func::kArraySlice: return EvalArrayBuiltin(func, a);
+    case Func::kEnumFirst: case Func::kEnumLast: case Func::kEnumRange: return EvalEnumBuiltin(func, result, a);
     case Func::kChr: {
       if (a[0].i == 0) throw SqlError("54000", "null character not permitted");
       if (a[0].i < 0) throw SqlError("54000", "character number must be positive");

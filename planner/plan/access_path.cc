@@ -56,6 +56,7 @@ bool DecidesExactly(const CatalogColumn& c) {
     case TypeId::kInt2:
     case TypeId::kInt4:
     case TypeId::kInt8:
+    case TypeId::kEnum:
     case TypeId::kNumeric:
     case TypeId::kBool:
     case TypeId::kTimestamp:
@@ -115,6 +116,10 @@ bool AppendKeyValue(engine::Key& key, const Datum& v, const CatalogColumn& c) {
     case TypeId::kBool:
       if (v.kind != Datum::Kind::kBool) return false;
       key.AppendBool(v.as_bool());
+      return true;
+    case TypeId::kEnum:  // the label's position, in its integer column
+      if (v.kind != Datum::Kind::kInt) return false;
+      key.AppendInt(v.i, engine::ColumnType::kInteger);
       return true;
     case TypeId::kTimestamp:
     case TypeId::kTimestampTz:

@@ -45,7 +45,7 @@ namespace {
 // format_type_be's name: no typmod ("numeric", "character varying", "integer[]").
 std::string UnmodifiedTypeName(const SqlType& t) {
   if (t.is_array()) return UnmodifiedTypeName(t.Element()) + "[]";
-  return SqlType{t.id, -1, -1}.Name();
+  return t.Base().Name();
 }
 
 }  // namespace

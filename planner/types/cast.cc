@@ -47,13 +47,13 @@ int64_t CheckIntRange(__int128 v, TypeId type) {
 CastContext CastContextFor(const SqlType& from, const SqlType& to) {
   if (from.is_array() && to.is_array()) {
     // array_coerce: as the element conversion (int[] -> bigint[] implicit, ...).
-    if (from.element == to.element) return CastContext::kImplicit;
+    if (from.element == to.element && from.enum_type == to.enum_type) return CastContext::kImplicit;
     return CastContextFor(from.Element(), to.Element());
   }
   if (from.is_unknown()) return CastContext::kImplicit;
   if (from.is_array()) return to.is_string() ? CastContext::kAssignment : CastContext::kNone;
   if (to.is_array()) return from.is_string() ? CastContext::kExplicit : CastContext::kNone;
-  if (from.id == to.id) return CastContext::kImplicit;
+  if (from.id == to.id) return from.enum_type == to.enum_type ? CastContext::kImplicit : CastContext::kNone;
   // json <-> jsonb by assignment; jsonb to a number or boolean explicitly (PostgreSQL 11+).
   if (from.is_json() && to.is_json()) return CastContext::kAssignment;
   if (from.id == TypeId::kJsonb && (to.is_numeric_category() || to.id == TypeId::kBool)) return CastContext::kExplicit;
@@ -214,6 +214,9 @@ Datum CastDatum(const Datum& v, const SqlType& from, const SqlType& to, bool exp
     case TypeId::kInterval:
       if (v.kind == Datum::Kind::kInterval) return ApplyTypmod(v, to);
       if (v.kind == Datum::Kind::kTimestamp && from.id == TypeId::kTime) return ApplyTypmod(Datum::Interval({0, 0, v.i}), to);
+      break;
+    case TypeId::kEnum:
+      if (from.SameBase(to)) return v;
       break;
     default: break;
   }

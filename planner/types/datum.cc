@@ -11,6 +11,7 @@
 
 #include "planner/types/bytes_text.h"
 #include "planner/types/cast.h"
+#include "planner/types/enum_type.h"
 #include "planner/types/json.h"
 #include "planner/types/sql_error.h"
 
@@ -300,7 +301,9 @@ std::string DatumToText(const Datum& d, const SqlType& type) {
   switch (d.kind) {
     case Datum::Kind::kNull: return "";
     case Datum::Kind::kBool: return d.i ? "t" : "f";
-    case Datum::Kind::kInt: return std::to_string(d.i);
+    case Datum::Kind::kInt:
+      if (type.id == TypeId::kEnum && type.enum_type) return type.enum_type->Label(d.i);
+      return std::to_string(d.i);
     case Datum::Kind::kFloat:
       return type.id == TypeId::kFloat4 ? Float4Text(static_cast<float>(d.f)) : Float8Text(d.f);
     case Datum::Kind::kNumeric: return d.n.ToString();
@@ -401,6 +404,9 @@ Datum DatumFromText(std::string_view text, const SqlType& type) {
       ParseJson(text);  // validated, kept as written
       return Datum::String(std::string(text));
     case TypeId::kJsonb: return Datum::String(JsonbText(ToJsonb(ParseJson(text))));
+    case TypeId::kEnum:
+      if (!type.enum_type) break;
+      return Datum::Int(type.enum_type->Parse(text));
     case TypeId::kBpchar:
     case TypeId::kVarchar:
     case TypeId::kText:
@@ -726,6 +732,10 @@ Datum DatumFromValue(const engine::Value& v, const SqlType& type) {
       d.array = std::move(elements);
       return d;
     }
+    case TypeId::kEnum:
+      if (v.kind() != engine::Value::Kind::kInt || !type.enum_type) throw mismatch();
+      type.enum_type->Label(v.as_int());  // a position this type gave
+      return Datum::Int(v.as_int());
     case TypeId::kUnknown: return Datum::String(v.ToText());
   }
   throw mismatch();

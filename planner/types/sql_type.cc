@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "planner/types/enum_type.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
@@ -31,6 +32,7 @@ std::string SqlType::BaseName() const {
     case TypeId::kBytea: return "bytea";
     case TypeId::kJson: return "json";
     case TypeId::kJsonb: return "jsonb";
+    case TypeId::kEnum: return enum_type ? enum_type->name() : "anyenum";
   }
   return "?";
 }
@@ -123,7 +125,11 @@ engine::Column ToColumn(const std::string& name, const SqlType& t, bool not_null
       throw SqlError(sqlstate::kFeatureNotSupported, "interval columns are not supported yet")
           .WithHint("Store the length in a bigint of microseconds, or the end as a timestamp.");
     case TypeId::kUnknown: throw SqlError(sqlstate::kInternalError, "column of unknown type");
+    case TypeId::kEnum: c.type = engine::ColumnType::kInteger; break;  // the label's position
     case TypeId::kArray: {
+      if (t.element == TypeId::kEnum)
+        throw SqlError(sqlstate::kFeatureNotSupported, fmt::format("columns of type {} are not supported yet", t.Name()))
+            .WithHint("Store the labels as text[], or the values in a table of their own.");
       // The element's engine type and modifiers describe the elements; the column holds
       // the array's text.
       const engine::Column element = ToColumn(name, t.Element(), false);

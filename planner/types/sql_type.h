@@ -34,7 +34,10 @@ enum class TypeId : uint8_t {
   kBytea,  // a Datum kString of the raw bytes
   kJson,   // a Datum kString of the text as written (types/json.h)
   kJsonb,  // a Datum kString of the canonical text (types/json.h)
+  kEnum,   // a CREATE TYPE ... AS ENUM type: `enum_type` says which (types/enum_type.h)
 };
+
+class EnumType;
 
 struct SqlType {
   TypeId id = TypeId::kUnknown;
@@ -45,10 +48,13 @@ struct SqlType {
   // kArray only: the element type (its modifiers are precision/scale above, as
   // PostgreSQL keeps an array column's typmod on the element).
   TypeId element = TypeId::kUnknown;
+  // kEnum, or kArray of kEnum: the enum type (the catalog's, never freed).
+  const EnumType* enum_type = nullptr;
 
   static SqlType Of(TypeId id) { return SqlType{id, -1, -1}; }
   static SqlType Numeric(int p, int s) { return SqlType{TypeId::kNumeric, p, s}; }
-  static SqlType ArrayOf(const SqlType& e) { return SqlType{TypeId::kArray, e.precision, e.scale, e.id}; }
+  static SqlType ArrayOf(const SqlType& e) { return SqlType{TypeId::kArray, e.precision, e.scale, e.id, e.enum_type}; }
+  static SqlType Enum(const EnumType* type) { return SqlType{TypeId::kEnum, -1, -1, TypeId::kUnknown, type}; }
 
   bool operator==(const SqlType&) const = default;
 
@@ -60,15 +66,19 @@ struct SqlType {
   bool has_typmod() const { return precision >= 0; }
   bool is_array() const { return id == TypeId::kArray; }
   bool is_json() const { return id == TypeId::kJson || id == TypeId::kJsonb; }
+  bool is_enum() const { return id == TypeId::kEnum; }
+  // Whether the two are the same type once modifiers are dropped (int[] and int[],
+  // numeric(5,2) and numeric; not two different enum types).
+  bool SameBase(const SqlType& o) const { return id == o.id && element == o.element && enum_type == o.enum_type; }
   // timestamp, timestamptz, date, time (PostgreSQL's datetime category, not interval).
   bool is_datetime() const {
     return id == TypeId::kTimestamp || id == TypeId::kTimestampTz || id == TypeId::kDate || id == TypeId::kTime;
   }
   // kArray: the element type, with the modifiers.
-  SqlType Element() const { return SqlType{element, precision, scale}; }
+  SqlType Element() const { return SqlType{element, precision, scale, TypeId::kUnknown, enum_type}; }
 
   // The type without modifiers (what an expression over it yields).
-  SqlType Base() const { return is_array() ? SqlType{TypeId::kArray, -1, -1, element} : Of(id); }
+  SqlType Base() const { return SqlType{id, -1, -1, is_array() ? element : TypeId::kUnknown, enum_type}; }
   // PostgreSQL's format_type name: "integer", "numeric(10,2)", "character varying(5)".
   std::string Name() const;
   // The name without modifiers: what operator/function errors print.

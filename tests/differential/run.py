@@ -857,6 +857,24 @@ def gen_array_columns(rng, n):
     return out
 
 
+def gen_enum_types(rng, n):
+    out = []
+    prios = ["low", "medium", "high", "urgent"]
+    states = ["open", "working", "blocked", "closed"]
+    for _ in range(n):
+        r = rng.random()
+        ticket = rng.randrange(1, 12)
+        if r < 0.3:
+            out.append(f"SELECT escalate({ticket});")
+        elif r < 0.65:
+            out.append(f"SELECT move_ticket({rng.randrange(1, 6)}, '{rng.choice(states)}');")
+        elif r < 0.9:
+            out.append(f"SELECT * FROM open_ticket({ticket}, 't{ticket}', '{rng.choice(prios)}');")
+        else:
+            out.append("SELECT * FROM state_counts();")
+    return out
+
+
 def gen_uuid_extensions(rng, n):
     return [f"SELECT add_item('item{rng.randrange(0, 30)}');" for _ in range(n)]
 

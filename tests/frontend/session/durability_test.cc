@@ -281,6 +281,33 @@ TEST(Durability, DroppedAndRecreatedTablesKeepTheirPlaceThroughACheckpoint) {
   EXPECT_EQ(Q(s, "select * from b order by k"), "7|70\n8|80");
 }
 
+// Enum types come back with their labels as ALTER TYPE left them, whether the DDL is in
+// the checkpoint or in the log after it; stored values keep their labels (a value is its
+// label's position, which ADD VALUE and RENAME VALUE never move).
+TEST(Durability, EnumTypesAndTheirValuesComeBackAsAltered) {
+  TempDir dir;
+  uint64_t hash;
+  {
+    Session s(Durable(dir.path()));
+    ASSERT_EQ(Q(s, "create type mood as enum ('sad', 'ok'); create table t (id int primary key, m mood)"), "CREATE TABLE");
+    ASSERT_EQ(Q(s, "alter type mood add value 'happy'"), "ALTER TYPE");
+    ASSERT_EQ(Q(s, "insert into t values (1, 'happy'), (2, 'sad')"), "INSERT 0 2");
+    ASSERT_EQ(Q(s, "create function setm(p int, v mood) returns mood language plpgsql as "
+                   "$$ begin update t set m = v where id = p; return v; end $$"),
+              "CREATE FUNCTION");
+    ASSERT_EQ(Q(s, "select setm(2, 'ok')"), "ok");
+    ASSERT_EQ(Q(s, "checkpoint"), "CHECKPOINT");
+    ASSERT_EQ(Q(s, "alter type mood rename value 'ok' to 'fine'; alter type mood add value 'ecstatic'"), "ALTER TYPE");
+    ASSERT_EQ(Q(s, "select setm(1, 'ecstatic')"), "ecstatic");
+    hash = StateHash(s.database());
+  }
+  Session s(Durable(dir.path()));
+  EXPECT_EQ(StateHash(s.database()), hash);
+  EXPECT_EQ(Q(s, "select id, m from t order by m"), "2|fine\n1|ecstatic");
+  EXPECT_EQ(Q(s, "select enum_range(null::mood)"), "{sad,fine,happy,ecstatic}");
+  EXPECT_EQ(Q(s, "select setm(2, 'ok')"), "<error: invalid input value for enum mood: \"ok\">");
+}
+
 // Rows keyed by their hidden row identity, ALTER TABLEs that rebuild a table (ADD
 // PRIMARY KEY, ADD / DROP COLUMN, ALTER TYPE) and CREATE TABLE AS / SELECT INTO come back
 // the same from the log and from a checkpoint with more log after it.
