@@ -6,6 +6,7 @@ extern "C" {
 
 #include <fmt/format.h>
 
+#include "planner/exec/copy.h"
 #include "planner/exec/sequence_setval.h"
 #include "planner/types/sql_error.h"
 #include "server/catalog_queries.h"
@@ -86,11 +87,20 @@ WireResult Connection::RunStatement(const planner::ParsedStatement& stmt, const 
 WireResult Connection::RunCopyFromStdin(const planner::ParsedStatement& stmt, const std::string& text) {
   const PgQuery__CopyStmt* copy = stmt.node->copy_stmt;
   int16_t columns = static_cast<int16_t>(copy->n_attlist);
-  if (columns == 0 && copy->relation != nullptr)
-    columns = shared_.With([&](frontend::Session& s) {
-      const planner::TableInfo* t = s.catalog().FindTable(copy->relation->relname);
-      return static_cast<int16_t>(t ? t->columns.size() : 0);
-    });
+  if (copy->relation != nullptr) {
+    // What PostgreSQL checks before COPY mode (the table, the columns) fails here, before
+    // the client starts sending data.
+    try {
+      columns = shared_.With([&](frontend::Session& s) {
+        return static_cast<int16_t>(planner::CopyFromColumns(copy, s.catalog()).size());
+      });
+    } catch (const planner::SqlError& e) {
+      WireResult r;
+      r.error = Error(e.sqlstate(), e.what());
+      if (!e.detail().empty()) r.error->detail = e.detail();
+      return r;
+    }
+  }
   out_.CopyInResponse(columns);
   Flush();
   std::string data;

@@ -180,9 +180,9 @@ std::optional<WireResult> AnswerDescribeQuery(const std::string& text, CatalogCo
       const Relation* r = ByOid(rels, OidAfter(text, "a.attrelid = "));
       if (r && r->kind == 'r')
         for (const planner::CatalogColumn& col : r->table->columns) {
-          std::string def = planner::ColumnDefaultText(col);
+          std::string def = col.generated ? planner::GenerationExpressionText(*r->table, col) : planner::ColumnDefaultText(col);
           rows.push_back({col.name, col.type.Name(), def.empty() ? std::nullopt : std::optional<std::string>(def),
-                          Bool(col.not_null), std::nullopt, "", ""});
+                          Bool(col.not_null), std::nullopt, "", col.generated ? "s" : ""});
         }
       return Rows({"attname", "format_type", "pg_get_expr", "attnotnull", "attcollation", "attidentity", "attgenerated"},
                   std::move(rows));

@@ -16,6 +16,7 @@
 #include "planner/analysis/draw_sites.h"
 #include "planner/analysis/init_program.h"
 #include "planner/binder/check_constraints.h"
+#include "planner/binder/generated_columns.h"
 #include "planner/analysis/publish_point.h"
 #include "planner/analysis/read_taint.h"
 #include "planner/analysis/routine_calls.h"
@@ -96,8 +97,12 @@ void AnalyzeProcedure(ProcedureIr& ir, const Catalog& catalog) {
   HoistSequenceCalls(ir);
   if (!ir.is_serial()) ir.serial_reason = WhyRoutineCallsAreSerial(ir);
   if (!ir.is_serial()) ir.serial_reason = WhyForeignKeyActionsAreSerial(ir);
-  // CHECK constraints, over the drawn sequence values rather than the nextval() calls.
-  ForEachStmt(ir.body, [](Stmt& s) { GuardStatement(s); });
+  // Generated columns, then CHECK constraints (which may read them), over the drawn
+  // sequence values rather than the nextval() calls.
+  ForEachStmt(ir.body, [](Stmt& s) {
+    ComputeGeneratedColumns(s);
+    GuardStatement(s);
+  });
   Taint taint(ir);
   ClassifyStatements(ir, taint, catalog);
   if (!ir.is_serial()) {

@@ -4,9 +4,6 @@
 
 namespace caracal::planner {
 
-namespace {
-
-// `e` with the table's columns replaced by the new row's values.
 void OverNewRow(Expr& e, const std::vector<const Expr*>& new_values) {
   if (e.kind == ExprKind::kSlot && e.slot.space == SlotSpace::kColumn) {
     const Expr* v = new_values[static_cast<size_t>(e.slot.index)];
@@ -15,6 +12,8 @@ void OverNewRow(Expr& e, const std::vector<const Expr*>& new_values) {
   }
   for (auto& a : e.args) OverNewRow(*a, new_values);
 }
+
+namespace {
 
 ExprPtr NewValue(const TableInfo& table, const std::vector<const Expr*>& new_values, size_t c) {
   if (new_values[c]) return new_values[c]->Clone();

@@ -18,6 +18,10 @@ namespace caracal::planner {
 // its kColumn slot reads). `target` unchanged when the table has no CHECK constraints.
 ExprPtr GuardChecks(const TableInfo& table, const std::vector<const Expr*>& new_values, ExprPtr target);
 
+// `e` (over the table's kColumn slots) with each column whose new value `new_values`
+// gives replaced by that value; the others keep reading the row.
+void OverNewRow(Expr& e, const std::vector<const Expr*>& new_values);
+
 // Whether `e` is a value GuardChecks wrapped.
 bool IsGuard(const Expr& e);
 // The value a guard wraps (`e` itself when it is not one): what the row holds when it

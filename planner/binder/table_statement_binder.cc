@@ -102,6 +102,9 @@ namespace {
 }  // namespace
 
 void CheckIdentityValue(const CatalogColumn& column, const PgQuery__InsertStmt* stmt, const PgQuery__Node* value) {
+  if (column.generated && !(value && value->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT))
+    throw SqlError("428C9", fmt::format("cannot insert a non-DEFAULT value into column \"{}\"", column.name))
+        .WithDetail(fmt::format("Column \"{}\" is a generated column.", column.name));
   if (column.identity != CatalogColumn::Identity::kAlways) return;
   if (value && value->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) return;
   if (stmt->override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_SYSTEM_VALUE) return;
@@ -114,6 +117,9 @@ namespace {
 
 // GENERATED ALWAYS AS IDENTITY: an UPDATE may only set the column to DEFAULT.
 void CheckIdentityUpdate(const CatalogColumn& column, const PgQuery__Node* value) {
+  if (column.generated && value->node_case != PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+    throw SqlError("428C9", fmt::format("column \"{}\" can only be updated to DEFAULT", column.name))
+        .WithDetail(fmt::format("Column \"{}\" is a generated column.", column.name));
   if (column.identity != CatalogColumn::Identity::kAlways || value->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) return;
   throw SqlError("428C9", fmt::format("column \"{}\" can only be updated to DEFAULT", column.name))
       .WithDetail(fmt::format("Column \"{}\" is an identity column defined as GENERATED ALWAYS.", column.name));

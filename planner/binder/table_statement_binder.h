@@ -148,7 +148,8 @@ std::string RefName(const PgQuery__RangeVar* rv);
 // subscripted target (`col[i]`) is refused (0A000) unless `allow_element`.
 int TargetColumn(const TableInfo& table, const PgQuery__ResTarget* target, bool allow_element = false);
 // GENERATED ALWAYS AS IDENTITY: an INSERT's value for `column` other than DEFAULT
-// (`value`; null: a query's) needs OVERRIDING SYSTEM VALUE, else 428C9.
+// (`value`; null: a query's) needs OVERRIDING SYSTEM VALUE, else 428C9. A generated
+// column takes DEFAULT only (428C9).
 void CheckIdentityValue(const CatalogColumn& column, const PgQuery__InsertStmt* stmt, const PgQuery__Node* value);
 // The column a SET entry assigns, checked as PostgreSQL checks it: each column once
 // (`assigned` collects them); with `refuse_key`, not a primary-key column (UPDATE).

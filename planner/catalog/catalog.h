@@ -39,6 +39,10 @@ struct CatalogColumn {
   // table owns (DROP TABLE drops it).
   std::string owned_sequence;
   enum class Identity : uint8_t { kNone, kAlways, kByDefault } identity = Identity::kNone;
+  // GENERATED ALWAYS AS (expr) STORED: the value every write computes (binder/
+  // generated_columns.h), bound over the row's other columns (kColumn slots, none of
+  // them generated) and coerced to `type`; immutable. Null for an ordinary column.
+  std::shared_ptr<const Expr> generated;
 };
 
 // The sequence column `c`'s default is nextval() of (through casts), as a regclass

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "planner/binder/generated_columns.h"
 #include "planner/binder/query_binder.h"
 #include "planner/catalog/constraint_errors.h"
 #include "planner/catalog/row_identity.h"
@@ -24,6 +25,13 @@
 namespace caracal::planner {
 
 namespace {
+
+// COPY names no generated column (PostgreSQL: 42P10).
+void RefuseGeneratedColumn(const CatalogColumn& c) {
+  if (c.generated)
+    throw SqlError("42P10", fmt::format("column \"{}\" is a generated column", c.name))
+        .WithDetail("Generated columns cannot be used in COPY.");
+}
 
 // COPY's options: CSV's, or the text format's (PostgreSQL's default: tab-separated,
 // backslash escapes, \N for NULL).
@@ -306,7 +314,16 @@ CopyOutput CopyTo(const PgQuery__CopyStmt* stmt, const Catalog& catalog, engine:
       throw SqlError("42809", fmt::format("cannot copy from view \"{}\"", table_name))
           .WithHint("Try the COPY (SELECT ...) TO variant.");
     std::string columns;
-    for (size_t i = 0; i < stmt->n_attlist; ++i) columns += (i ? ", " : "") + QuotedIdentifier(StringValue(stmt->attlist[i]));
+    const TableInfo* table = catalog.FindTable(table_name);
+    for (size_t i = 0; i < stmt->n_attlist; ++i) {
+      const std::string name = StringValue(stmt->attlist[i]);
+      if (table && table->ColumnIndex(name) >= 0) RefuseGeneratedColumn(table->columns[static_cast<size_t>(table->ColumnIndex(name))]);
+      columns += (i ? ", " : "") + QuotedIdentifier(name);
+    }
+    // Without a list: every column but the generated ones, as PostgreSQL copies them.
+    if (columns.empty() && table && HasGeneratedColumns(*table))
+      for (const CatalogColumn& c : table->columns)
+        if (!c.generated) columns += (columns.empty() ? "" : ", ") + QuotedIdentifier(c.name);
     parsed.emplace(PgParse::Parse(fmt::format("SELECT {} FROM {}", columns.empty() ? "*" : columns, QuotedIdentifier(table_name))));
     select = parsed->statement(0)->select_stmt;
   } else if (stmt->query && stmt->query->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
@@ -368,19 +385,8 @@ CopySource ReadCopySource(const PgQuery__CopyStmt* stmt, const Catalog& catalog,
   src.options = ParseOptions(stmt);
   const TableInfo* table = src.table;
   const std::string& table_name = src.table_name;
-  std::vector<int>& targets = src.targets;
-  for (size_t i = 0; i < stmt->n_attlist; ++i) {
-    std::string name = StringValue(stmt->attlist[i]);
-    int c = table->ColumnIndex(name);
-    if (c < 0)
-      throw SqlError(sqlstate::kUndefinedColumn,
-                     fmt::format("column \"{}\" of relation \"{}\" does not exist", name, table_name));
-    if (std::find(targets.begin(), targets.end(), c) != targets.end())
-      throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" specified more than once", name));
-    targets.push_back(c);
-  }
-  if (targets.empty())
-    for (size_t c = 0; c < table->columns.size(); ++c) targets.push_back(static_cast<int>(c));
+  (void)table_name;
+  src.targets = CopyFromColumns(stmt, catalog);
   if (from_stdin) {
     src.data = input();
   } else {
@@ -412,6 +418,27 @@ void AppendArrayElement(std::string& out, const std::optional<std::string>& v) {
 }
 
 }  // namespace
+
+std::vector<int> CopyFromColumns(const PgQuery__CopyStmt* stmt, const Catalog& catalog) {
+  const std::string table_name = stmt->relation->relname;
+  const TableInfo* table = &TableToWrite(catalog, table_name, stmt->relation->location);
+  std::vector<int> targets;
+  for (size_t i = 0; i < stmt->n_attlist; ++i) {
+    std::string name = StringValue(stmt->attlist[i]);
+    int c = table->ColumnIndex(name);
+    if (c < 0)
+      throw SqlError(sqlstate::kUndefinedColumn,
+                     fmt::format("column \"{}\" of relation \"{}\" does not exist", name, table_name));
+    if (std::find(targets.begin(), targets.end(), c) != targets.end())
+      throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" specified more than once", name));
+    RefuseGeneratedColumn(table->columns[static_cast<size_t>(c)]);
+    targets.push_back(c);
+  }
+  if (targets.empty())
+    for (size_t c = 0; c < table->columns.size(); ++c)
+      if (!table->columns[c].generated) targets.push_back(static_cast<int>(c));
+  return targets;
+}
 
 CopyAsInsert CopyFromAsInsert(const PgQuery__CopyStmt* stmt, const Catalog& catalog, const CopyInput& input) {
   CopySource src = ReadCopySource(stmt, catalog, input);
@@ -496,6 +523,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
   SnapshotRoutines default_random;
   EvalContext defaults;
   defaults.routines = &default_random;
+  const bool generated = HasGeneratedColumns(*table);
   UniqueLoadCheck unique(*table, catalog.database().table(table->id));
   ForeignKeyLoadCheck references(*table);
   std::optional<LoadRowIdentities> identities;
@@ -538,6 +566,17 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
     for (size_t c = 0; c < table->columns.size(); ++c) {
       const CatalogColumn& col = table->columns[c];
       if (!given[c] && col.default_expr) datums[c] = Eval(*col.default_expr, defaults);
+    }
+    if (generated) {
+      try {
+        ComputeGeneratedColumns(*table, datums);
+      } catch (SqlError& e) {
+        e.WithContext(context(record_line));
+        throw;
+      }
+    }
+    for (size_t c = 0; c < table->columns.size(); ++c) {
+      const CatalogColumn& col = table->columns[c];
       if (datums[c].is_null() && col.not_null)
         throw NotNullViolation(*table, static_cast<int>(c), datums).WithContext(context(record_line));
       try {

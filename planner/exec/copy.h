@@ -54,5 +54,9 @@ struct CopyAsInsert {
   int64_t rows = 0;
 };
 CopyAsInsert CopyFromAsInsert(const PgQuery__CopyStmt* stmt, const Catalog& catalog, const CopyInput& input);
+// The columns COPY ... FROM fills, in the data's order: the list given, else every column
+// but the generated ones. Throws what PostgreSQL throws before reading any data (42P01,
+// 42703, 42701, 42P10 for a generated column), so a server can refuse before COPY mode.
+std::vector<int> CopyFromColumns(const PgQuery__CopyStmt* stmt, const Catalog& catalog);
 
 }  // namespace caracal::planner

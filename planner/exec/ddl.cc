@@ -144,8 +144,52 @@ void CheckConstraintSupported(const PgQuery__Constraint* c, const PgQuery__Const
         throw NotSupported("DEFERRABLE constraints other than foreign keys", c->location);
       break;  // of a column's REFERENCES, as above
     case PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION: throw NotSupported("EXCLUDE constraints", c->location);
-    case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED: throw NotSupported("generated columns", c->location);
-    default: break;
+    default: break;  // GENERATED ... STORED: CREATE TABLE binds it (BindGeneratedColumns)
+  }
+}
+
+// A generated column's expression, as CREATE TABLE gives it.
+struct PendingGenerated {
+  int column;
+  const PgQuery__Constraint* constraint;
+};
+
+// Whether `e` may compute a stored generated column: PostgreSQL requires an immutable
+// expression; here the clock, random draws, sequences and user functions are refused.
+bool ImmutableGeneration(const Expr& e) {
+  if (e.kind == ExprKind::kNextval || e.kind == ExprKind::kRoutineCall) return false;
+  if (e.kind == ExprKind::kFunc &&
+      (e.func == Func::kNow || e.func == Func::kRandom || e.func == Func::kUuidFromDraws))
+    return false;
+  return std::ranges::all_of(e.args, [](const ExprPtr& a) { return ImmutableGeneration(*a); });
+}
+
+// The generated column a kColumn slot of `e` reads, if any (PostgreSQL: 42P17).
+const Expr* GeneratedReference(const Expr& e, const TableInfo& t, const std::vector<PendingGenerated>& pending) {
+  if (e.kind == ExprKind::kSlot && e.slot.space == SlotSpace::kColumn &&
+      std::ranges::any_of(pending, [&](const PendingGenerated& g) { return g.column == e.slot.index; }))
+    return &e;
+  for (const ExprPtr& a : e.args)
+    if (const Expr* r = GeneratedReference(*a, t, pending)) return r;
+  return nullptr;
+}
+
+void BindGeneratedColumns(TableInfo& t, const std::vector<PendingGenerated>& pending) {
+  for (const PendingGenerated& g : pending) {
+    CatalogColumn& col = t.columns[static_cast<size_t>(g.column)];
+    TableScope scope(t, t.name, nullptr);
+    ExprBinder binder(&scope);
+    binder.AllowAggregates(false, "column generation expressions");
+    binder.ForbidSubqueries("column generation expression");
+    binder.DeferNow(true);  // now() stays a call, which is refused below
+    ExprPtr e = binder.Bind(g.constraint->raw_expr);
+    if (const Expr* r = GeneratedReference(*e, t, pending))
+      throw SqlError("42P17", fmt::format("cannot use generated column \"{}\" in column generation expression",
+                                          t.columns[static_cast<size_t>(r->slot.index)].name),
+                     r->location)
+          .WithDetail("A generated column cannot reference another generated column.");
+    if (!ImmutableGeneration(*e)) throw SqlError("42P17", "generation expression is not immutable");
+    col.generated = std::shared_ptr<const Expr>(Coerce(std::move(e), col.type, CastContext::kAssignment, col.name));
   }
 }
 
@@ -286,6 +330,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
     std::string column;  // a column constraint's column ("" for a table constraint)
   };
   std::vector<PendingCheck> checks;  // bound once every column is known
+  std::vector<PendingGenerated> generated;  // bound once every column is known
   struct PendingUnique {
     std::string name;  // "" until named
     std::vector<std::string> columns;
@@ -349,7 +394,32 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
           saw_default = true;
           break;
         }
+        case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED: {
+          const bool generating = !generated.empty() && generated.back().column == static_cast<int>(t.columns.size());
+          if (col.identity != CatalogColumn::Identity::kNone)
+            throw SqlError(sqlstate::kSyntaxError,
+                           fmt::format("both identity and generation expression specified for column \"{}\" of table \"{}\"",
+                                       col.name, t.name),
+                           c->location);
+          if (generating)
+            throw SqlError(sqlstate::kSyntaxError,
+                           fmt::format("multiple generation clauses specified for column \"{}\" of table \"{}\"", col.name, t.name),
+                           c->location);
+          if (saw_default)
+            throw SqlError(sqlstate::kSyntaxError,
+                           fmt::format("both default and generation expression specified for column \"{}\" of table \"{}\"",
+                                       col.name, t.name),
+                           c->location);
+          generated.push_back({static_cast<int>(t.columns.size()), c});
+          saw_default = true;
+          break;
+        }
         case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT: {
+          if (!generated.empty() && generated.back().column == static_cast<int>(t.columns.size()))
+            throw SqlError(sqlstate::kSyntaxError,
+                           fmt::format("both default and generation expression specified for column \"{}\" of table \"{}\"",
+                                       col.name, t.name),
+                           c->location);
           if (col.identity != CatalogColumn::Identity::kNone)
             throw SqlError(sqlstate::kSyntaxError,
                            fmt::format("both default and identity specified for column \"{}\" of table \"{}\"", col.name, t.name),
@@ -383,6 +453,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
         .WithHint("Caracal tables need at least one column.");
   for (const PendingKey& k : table_pks) SetPrimaryKey(t, k.columns, k.location, k.name);
   NamePrimaryKey(t, catalog, table_pks.empty() ? nullptr : table_pks[0].name);
+  BindGeneratedColumns(t, generated);
   BindChecks(t, checks);
   // UNIQUE constraints: an index each. As PostgreSQL merges them: one on the primary key's
   // columns (in its order) or repeating an earlier one's is dropped, its name going to an
@@ -668,6 +739,9 @@ void AddColumn(TableInfo& t, const PgQuery__ColumnDef* def, std::vector<ColumnOr
       case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: checks.push_back({c, col.name}); break;
       case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE: unique_names.push_back(c->conname ? c->conname : ""); break;
       case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT: col.default_expr = BindColumnDefault(c->raw_expr, col); break;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED:
+        throw NotSupported("ALTER TABLE ... ADD COLUMN of a generated column", c->location)
+            .WithHint("Create the table with the column, or add an ordinary column and fill it with UPDATE.");
       default: throw NotSupported("this column constraint in ALTER TABLE ... ADD COLUMN", c->location);
     }
   }
@@ -710,6 +784,19 @@ void DropColumn(TableInfo& t, int c, std::vector<ColumnOrigin>& origins, std::ve
     ForEachSlot(const_cast<Expr&>(e), [&](const Slot& s) { found = found || (s.space == SlotSpace::kColumn && s.index == c); });
     return found;
   };
+  for (CatalogColumn& g : t.columns) {
+    if (!g.generated) continue;
+    if (reads(*g.generated))
+      throw SqlError(sqlstate::kDependentObjectsStillExist,
+                     fmt::format("cannot drop column {} of table {} because other objects depend on it", col.name, t.name))
+          .WithDetail(fmt::format("column {} of table {} depends on column {} of table {}", g.name, t.name, col.name, t.name))
+          .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
+    ExprPtr e = g.generated->Clone();
+    ForEachSlot(*e, [&](Slot& s) {
+      if (s.space == SlotSpace::kColumn && s.index > c) --s.index;
+    });
+    g.generated = std::shared_ptr<const Expr>(std::move(e));
+  }
   std::erase_if(t.checks, [&](const CheckConstraint& k) { return reads(*k.expr); });
   for (CheckConstraint& k : t.checks) {
     ExprPtr e = k.expr->Clone();
@@ -737,6 +824,15 @@ void AlterColumnType(TableInfo& t, int c, const PgQuery__ColumnDef* def, std::ve
   if (def->coll_clause) throw NotSupported("COLLATE", def->location);
   if (origin.old_column < 0 || origin.convert)
     throw NotSupported("changing the type of a column the same ALTER TABLE adds or changes");
+  if (col.generated) throw NotSupported("changing the type of a generated column");
+  for (const CatalogColumn& g : t.columns) {
+    bool reads = false;
+    if (g.generated)
+      ForEachSlot(const_cast<Expr&>(*g.generated), [&](const Slot& s) { reads = reads || (s.space == SlotSpace::kColumn && s.index == c); });
+    if (reads)
+      throw SqlError(sqlstate::kFeatureNotSupported, "cannot alter type of a column used by a generated column")
+          .WithDetail(fmt::format("Column \"{}\" is used by generated column \"{}\".", col.name, g.name));
+  }
   for (const CheckConstraint& k : t.checks) {
     bool reads = false;
     ForEachSlot(const_cast<Expr&>(*k.expr), [&](const Slot& s) { reads = reads || (s.space == SlotSpace::kColumn && s.index == c); });
@@ -935,6 +1031,8 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
           throw SqlError(sqlstate::kSyntaxError,
                          fmt::format("column \"{}\" of relation \"{}\" is an identity column", col.name, t.name))
               .WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.");
+        if (col.generated)
+          throw SqlError("42809", fmt::format("column \"{}\" of relation \"{}\" is a generated column", col.name, t.name));
         col.default_expr = cmd->def ? BindColumnDefault(cmd->def, col) : nullptr;
         break;
       }

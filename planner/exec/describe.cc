@@ -8,6 +8,7 @@
 #include <climits>
 #include <regex>
 
+#include "planner/analysis/expr_render.h"
 #include "planner/plan/procedure_ir.h"
 #include "planner/catalog/system_views.h"
 
@@ -59,6 +60,27 @@ std::string TypeText(const SqlType& t) { return t.Name(); }
 
 // A column DEFAULT as \d shows it: constants as PostgreSQL prints them.
 }  // namespace
+
+std::string GenerationExpressionText(const TableInfo& table, const CatalogColumn& c) {
+  if (!c.generated) return "";
+  RenderNames names;
+  names.table = &table;
+  const Expr* e = c.generated.get();
+  // The coercion to the column's type is the column's, not the expression's.
+  if (e->kind == ExprKind::kCast && !e->explicit_cast) e = e->args[0].get();
+  std::string text = RenderExpr(*e, names);
+  if (text.size() > 1 && text.front() == '(' && text.back() == ')') {
+    // One pair of parentheses around the whole (not "(a) + (b)").
+    int depth = 0;
+    bool whole = true;
+    for (size_t i = 0; i < text.size() && whole; ++i) {
+      depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+      whole = depth > 0 || i + 1 == text.size();
+    }
+    if (whole) text = text.substr(1, text.size() - 2);
+  }
+  return text;
+}
 
 std::string ColumnDefaultText(const CatalogColumn& c) {
   if (c.identity == CatalogColumn::Identity::kAlways) return "generated always as identity";
@@ -158,7 +180,9 @@ TextTable DescribeTable(const Catalog& catalog, const TableInfo& t, bool view = 
   TextTable out = Listing(view ? fmt::format("View \"pg_catalog.{}\"", t.name) : fmt::format("Table \"public.{}\"", t.name),
                            {"Column", "Type", "Collation", "Nullable", "Default"});
   for (const CatalogColumn& c : t.columns)
-    out.rows.push_back({c.name, TypeText(c.type), "", c.not_null ? "not null" : "", ColumnDefaultText(c)});
+    out.rows.push_back({c.name, TypeText(c.type), "", c.not_null ? "not null" : "",
+                        c.generated ? fmt::format("generated always as ({}) stored", GenerationExpressionText(t, c))
+                                    : ColumnDefaultText(c)});
   out.default_footer = false;
   if (view) return out;
   std::vector<std::string> indexes;

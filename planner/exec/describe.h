@@ -58,6 +58,9 @@ DescribeResult FunctionSource(const Catalog& catalog, const std::string& name, b
 // a function's arguments (pg_get_function_arguments) and result type
 // (pg_get_function_result; empty for a procedure).
 std::string ColumnDefaultText(const CatalogColumn& column);
+// A generated column's expression as \d shows it inside "generated always as (...)
+// stored" (and pg_get_expr gives it): its columns named as in `table`.
+std::string GenerationExpressionText(const TableInfo& table, const CatalogColumn& column);
 // \d of a sequence: its row (Type, Start, Minimum, Maximum, Increment, Cycles?, Cache)
 // and the footer naming the column that owns it ("Owned by: public.t.id", or for an
 // identity column "Sequence for identity column: ..."), if one does.

@@ -7,6 +7,7 @@
 
 #include "engine/types/key.h"
 #include "engine/types/row_value.h"
+#include "planner/binder/generated_columns.h"
 #include "planner/binder/coerce.h"
 #include "planner/binder/query_binder.h"
 #include "planner/binder/table_statement_binder.h"
@@ -153,6 +154,7 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
           loaded.routines = snapshot.routines;  // a DEFAULT random(): the load's rows are logged, not replayed
           datums[c] = Eval(*table->columns[c].default_expr, loaded);
         }
+      ComputeGeneratedColumns(*table, datums);
       std::vector<engine::Value> row;
       for (size_t c = 0; c < table->columns.size(); ++c) {
         const CatalogColumn& col = table->columns[c];

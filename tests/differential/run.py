@@ -875,6 +875,26 @@ def gen_enum_types(rng, n):
     return out
 
 
+def gen_generated_columns(rng, n):
+    out = []
+    names = ["Ann", "Bob", "Cy", None]
+    for _ in range(n):
+        r = rng.random()
+        account = rng.randrange(1, 12)
+        if r < 0.35:
+            out.append(f"SELECT pay({account}, {rng.randrange(-300, 600)});")
+        elif r < 0.55:
+            email = rng.choice(["ann", "Ann", "bob", "eve", "EVE", "zed"]) + f"{rng.randrange(0, 3)}@example.com"
+            out.append(f"SELECT sign_up({account}, '{email}', 'n{account}');")
+        elif r < 0.8:
+            out.append(f"SELECT add_line({rng.randrange(1, 5)}, {rng.randrange(1, 4)}, {rng.randrange(1, 5)}, {rng.randrange(1, 2000) / 100});")
+        else:
+            first, last = rng.choice(names), rng.choice(names)
+            q = lambda v: "NULL" if v is None else f"'{v}'"
+            out.append(f"SELECT rename({account}, {q(first)}, {q(last)});")
+    return out
+
+
 def gen_uuid_extensions(rng, n):
     return [f"SELECT add_item('item{rng.randrange(0, 30)}');" for _ in range(n)]
 
