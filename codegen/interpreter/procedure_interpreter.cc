@@ -12,6 +12,7 @@
 #include "codegen/runtime/statement_runtime.h"
 #include "codegen/jit/row_writes.h"
 #include "codegen/runtime/table_access.h"
+#include "planner/expr/domain_check.h"
 #include "planner/catalog/constraint_errors.h"
 #include "engine/storage/table.h"
 #include "planner/plan/access_path.h"
@@ -149,6 +150,14 @@ void ProcedureInterpreter::Assign(int slot, Datum value, const planner::SqlType&
       value = planner::CastDatum(value, from, v.type, false);
     } catch (SqlError& e) {
       e.AtPlpgsqlLevel();  // into a variable: PL/pgSQL's doing, not the SQL's
+      throw;
+    }
+  }
+  if (v.type.domain && from.domain != v.type.domain) {
+    try {
+      value = planner::CheckDomain(v.type, std::move(value));
+    } catch (SqlError& e) {
+      e.AtPlpgsqlLevel();
       throw;
     }
   }
@@ -999,6 +1008,14 @@ void ProcedureInterpreter::RunReturn(const Stmt& s) {
       v = planner::CastDatum(v, s.value->type, to, false);
     } catch (SqlError& e) {
       AddReturnCastContext(e, ir_);  // PL/pgSQL casts at the function's exit
+      throw;
+    }
+  }
+  if (to.domain && s.value->type.domain != to.domain) {
+    try {
+      v = planner::CheckDomain(to, std::move(v));
+    } catch (SqlError& e) {
+      AddReturnCastContext(e, ir_);
       throw;
     }
   }

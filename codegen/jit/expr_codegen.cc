@@ -508,6 +508,15 @@ CgValue ExprEmitter::EmitCast(const Expr& e) {
 }
 
 CgValue ExprEmitter::Cast(const CgValue& v, const SqlType& from, const SqlType& to, bool explicit_cast) {
+  if (to.domain && from.domain != to.domain) {
+    // Into a domain (an assignment, a RETURN): the base type's cast, then the domain's
+    // constraints, on NULL too (a NOT NULL domain), by the runtime with the domain's address.
+    CgValue base = Cast(v, from, to.WithoutDomain(), explicit_cast);
+    llvm::Value* boxed = Box(base, to.id);
+    CheckOk(CallRuntime("caracal_rt_check_domain",
+                        {state_, boxed, b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uintptr_t>(to.domain)), b_.getPtrTy())}));
+    return base;
+  }
   Repr fr = ReprOf(from.id), tr = ReprOf(to.id);
   llvm::Value* not_null = b_.CreateNot(v.is_null);
   // timestamp <-> timestamptz: the same instant (the session time zone is UTC).
@@ -1221,7 +1230,7 @@ CgValue ExprEmitter::EmitFunc(const Expr& e) {
   for (const auto& arg : e.args) args.push_back(Emit(*arg));
   llvm::Value* first = BoxAll(e, args);
   llvm::Value* out = NewTemp();
-  if (e.type.enum_type)  // the result's enum type (enum_first, enum_range, ...): the node carries it
+  if (e.type.enum_type || e.type.domain)  // the result's enum type or domain: the node carries it
     CheckOk(CallRuntime("caracal_rt_func_typed",
                         {state_, b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uintptr_t>(&e)), b_.getPtrTy()), first,
                          b_.getInt32(static_cast<int>(args.size())), out}));

@@ -25,6 +25,7 @@ const std::vector<RuntimeFunction>& Table() {
       {"caracal_rt_func", "ipiiiipip", reinterpret_cast<void*>(&caracal_rt_func)},
       {"caracal_rt_cast_enum", "ippiiipiiipip", reinterpret_cast<void*>(&caracal_rt_cast_enum)},
       {"caracal_rt_func_typed", "ipppip", reinterpret_cast<void*>(&caracal_rt_func_typed)},
+      {"caracal_rt_check_domain", "ippp", reinterpret_cast<void*>(&caracal_rt_check_domain)},
       {"caracal_rt_array_set_var", "ippilp", reinterpret_cast<void*>(&caracal_rt_array_set_var)},
       {"caracal_rt_make_array", "ippip", reinterpret_cast<void*>(&caracal_rt_make_array)},
       {"caracal_rt_array_length", "lp", reinterpret_cast<void*>(&caracal_rt_array_length)},

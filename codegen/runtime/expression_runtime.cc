@@ -12,6 +12,7 @@
 
 #include "codegen/runtime/eval_state.h"
 #include "planner/types/cast.h"
+#include "planner/expr/domain_check.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/expr/functions.h"
 #include "planner/types/sql_error.h"
@@ -122,6 +123,14 @@ int32_t caracal_rt_cast_enum(EvalState* state, const Datum* in, int32_t from_id,
     from.enum_type = from_enum;
     to.enum_type = to_enum;
     *out = planner::CastDatum(*in, from, to, explicit_cast != 0);
+  });
+}
+
+int32_t caracal_rt_check_domain(EvalState* state, const Datum* value, const planner::DomainType* domain) {
+  return Guard(state, [&] {
+    SqlType type = domain->base();
+    type.domain = domain;
+    planner::CheckDomain(type, *value);
   });
 }
 

@@ -9,6 +9,7 @@
 
 #include "codegen/runtime/eval_state.h"
 #include "planner/expr/expr.h"
+#include "planner/types/domain_type.h"
 #include "planner/types/enum_type.h"
 
 namespace caracal::codegen {
@@ -33,6 +34,10 @@ int32_t caracal_rt_func(EvalState* state, int32_t func, int32_t rid, int32_t rp,
 int32_t caracal_rt_cast_enum(EvalState* state, const planner::Datum* in, int32_t from_id, int32_t from_p, int32_t from_s,
                              const planner::EnumType* from_enum, int32_t to_id, int32_t to_p, int32_t to_s,
                              const planner::EnumType* to_enum, int32_t explicit_cast, planner::Datum* out);
+
+// The constraints of `domain` on `value` (a value of its base type; NULL too):
+// planner::CheckDomain.
+int32_t caracal_rt_check_domain(EvalState* state, const planner::Datum* value, const planner::DomainType* domain);
 
 // caracal_rt_func for a kFunc node whose result type the codes cannot carry (an enum's):
 // `e` is the node, which outlives the compiled code.

@@ -61,6 +61,7 @@ Informational
   \ds     [PATTERN]      list sequences
   \dt     [PATTERN]      list tables
   \dn     [PATTERN]      list schemas
+  \dD     [PATTERN]      list domains
   \dT[+]  [PATTERN]      list data types (the enum types; + with their labels)
   \dv     [PATTERN]      list (system) views: caracal_write_sets, caracal_stat_durability
   \dw     NAME           show the inferred write set of a procedure

@@ -18,6 +18,7 @@
 
 #include "planner/exec/describe.h"
 #include "frontend/shell/help.h"
+#include "planner/analysis/expr_render.h"
 #include "frontend/shell/interrupt.h"
 #include "frontend/shell/result_printer.h"
 #include "frontend/shell/shell.h"
@@ -29,7 +30,7 @@ namespace {
 // psql commands the embedded database has no use for: a clear message instead of
 // "invalid command".
 bool UnsupportedPsqlCommand(const std::string& cmd) {
-  static const char* kNames[] = {"du", "dg", "dm", "dx", "dD", "dp",
+  static const char* kNames[] = {"du", "dg", "dm", "dx", "dp",
                                  "z", "ev", "sv", "H", "html", "lo_import", "lo_export", "lo_list",
                                  "lo_unlink", "password", "crosstabview", "gdesc", "bind", "da", "db", "dc",
                                  "dC", "dd", "dE", "des", "det", "deu", "dew", "dF", "dFd", "dFp", "dFt", "dl", "dL",
@@ -50,7 +51,7 @@ bool KnownMetaCommand(const std::string& cmd) {
       "q", "quit", "?", "h", "help", "echo", "qecho", "warn", "set", "unset", "timing", "pset", "x", "t", "a", "f",
       "C", "g", "gx", "gset", "gexec", "p", "print", "r", "reset", "w", "write", "i", "include", "ir", "include_relative", "o",
       "out", "cd", "!", "setenv", "getenv", "encoding", "conninfo", "copyright", "errverbose", "prompt", "s", "watch",
-      "startpipeline", "endpipeline", "syncpipeline", "flushrequest", "flush", "getresults", "copy", "e", "edit", "ef", "l", "l+", "list", "dn", "dn+", "dT", "dT+", "dTS", "dTS+", "c", "connect", "sf", "sf+", "dw",
+      "startpipeline", "endpipeline", "syncpipeline", "flushrequest", "flush", "getresults", "copy", "e", "edit", "ef", "l", "l+", "list", "dn", "dn+", "dT", "dT+", "dTS", "dTS+", "dD", "dD+", "dDS", "dDS+", "c", "connect", "sf", "sf+", "dw",
       "dw+", "d", "d+", "dS", "dS+", "dconfig", "dconfig+", "restrict", "unrestrict"};
   for (const char* n : kNames)
     if (cmd == n) return true;
@@ -548,6 +549,26 @@ CommandStatus Shell::RunMetaCommand(const std::string& cmd, InputScanner& scanne
       for (const std::string& l : e->labels()) labels += (labels.empty() ? "" : "\n") + l;
       if (verbose) t.rows.push_back({"public", e->name(), e->name(), "4", labels, ""});
       else t.rows.push_back({"public", e->name(), ""});
+    }
+    EmitTable(t, print_, QueryOut());
+    return CommandStatus::kSkipLine;
+  }
+  if (cmd == "dD" || cmd == "dD+" || cmd == "dDS" || cmd == "dDS+") {
+    // The domains, with their constraints as SQL over VALUE.
+    planner::TextTable t;
+    t.title = "List of domains";
+    t.headers = {"Schema", "Name", "Type", "Collation", "Nullable", "Default", "Check"};
+    t.right_aligned.assign(t.headers.size(), false);
+    planner::NamePattern pattern(scanner.ReadArgument(ArgMode::kNormal), true);
+    planner::RenderNames names;
+    names.variable = [](int) { return std::string("VALUE"); };
+    for (const planner::DomainType* d : session_.catalog().Domains()) {
+      if (!pattern.Matches(d->name())) continue;
+      std::string checks;
+      for (const planner::DomainType::Check& c : d->checks())
+        checks += (checks.empty() ? "" : " ") + fmt::format("CHECK ({})", planner::RenderBareExpr(*c.expr, names));
+      t.rows.push_back({"public", d->name(), d->base().Name(), "", d->not_null() ? "not null" : "",
+                        d->default_expr() ? planner::RenderExpr(*d->default_expr(), names) : "", checks});
     }
     EmitTable(t, print_, QueryOut());
     return CommandStatus::kSkipLine;

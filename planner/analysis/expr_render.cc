@@ -148,4 +148,16 @@ std::string RenderExpr(const Expr& e, const RenderNames& names) {
   return "?";
 }
 
+std::string RenderBareExpr(const Expr& e, const RenderNames& names) {
+  std::string text = RenderExpr(e, names);
+  if (text.size() < 2 || text.front() != '(' || text.back() != ')') return text;
+  // Only a pair that encloses the whole ("(a) + (b)" keeps its parentheses).
+  int depth = 0;
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+    if (depth == 0) return text;
+  }
+  return text.substr(1, text.size() - 2);
+}
+
 }  // namespace caracal::planner

@@ -20,6 +20,9 @@ struct RenderNames {
 };
 
 std::string RenderExpr(const Expr& e, const RenderNames& names);
+// The same without one pair of parentheses around the whole: what goes inside a clause's
+// own parentheses (CHECK (...), GENERATED ALWAYS AS (...)).
+std::string RenderBareExpr(const Expr& e, const RenderNames& names);
 // An aggregate's SQL name ("count" for count(*) too).
 const char* AggregateName(AggFunc f);
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "planner/types/domain_type.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
@@ -68,6 +69,16 @@ SqlType PromoteNumeric(const SqlType& a, const SqlType& b) {
 ExprPtr TryCoerce(ExprPtr& e, const SqlType& to, CastContext context) {
   const SqlType& from = e->type;
   if (from == to) return std::move(e);
+  if (to.domain && from.domain != to.domain) {
+    // To the base type as the context allows, then the domain's constraints. Never
+    // folded: a function whose RETURN breaks them fails when it runs, as in PostgreSQL.
+    ExprPtr value = TryCoerce(e, to.domain->base(), context);
+    if (!value) return nullptr;
+    auto check = MakeExpr(ExprKind::kFunc, to, value->location);
+    check->func = Func::kDomainCheck;
+    check->args.push_back(std::move(value));
+    return check;
+  }
   // Dropping a modifier never changes the value; an array's elements must still be of
   // the same type (int[] to numeric[] converts each one).
   if (from.SameBase(to) && !to.has_typmod() && context != CastContext::kExplicit) {

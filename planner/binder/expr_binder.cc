@@ -763,6 +763,14 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
     if (!e) throw no_function(a);
     return e;
   }
+  if (name == "pg_typeof") {
+    // The argument's type as format_type prints it without modifiers (a domain by its
+    // name), known when binding. PostgreSQL's result is a regtype; here its text.
+    std::vector<ExprPtr> a = args();
+    if (a.size() != 1) throw no_function(a);
+    const SqlType& t = a[0]->type;
+    return MakeConst(Datum::String(t.domain ? t.Name() : t.Base().Name()), SqlType::Of(TypeId::kText), loc);
+  }
   if (name == "enum_first" || name == "enum_last" || name == "enum_range") {
     // anyenum: the arguments' enum type (an unknown literal takes the other's).
     std::vector<ExprPtr> a = args();

@@ -192,8 +192,9 @@ int ProcedureBinder::AddVariable(std::string name, SqlType type, VariableKind ki
 SqlType ProcedureBinder::ParameterType(const PgQuery__TypeName* t) const {
   if (t->pct_type) Unsupported("%TYPE in a parameter list", 0);
   SqlType type = ResolveTypeName(t, &catalog_);
-  // PostgreSQL ignores the modifiers of parameter and result types.
-  return type.Base();
+  // PostgreSQL ignores the modifiers of parameter and result types; a domain keeps its
+  // base type's (they are part of it) and is checked on the way in and out.
+  return SignatureType(type);
 }
 
 // ---------------------------------------------------------------------------------------

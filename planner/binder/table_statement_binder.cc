@@ -8,6 +8,7 @@
 #include <set>
 
 #include "planner/binder/coerce.h"
+#include "planner/types/domain_type.h"
 #include "planner/parser/pg_nodes.h"
 #include "planner/parser/synthetic_nodes.h"
 #include "planner/types/sql_error.h"
@@ -138,6 +139,13 @@ void UseTransactionNow(Expr& e, const NameScope* scope) {
 }
 
 ExprPtr ColumnDefault(const CatalogColumn& column, const NameScope* scope) {
+  if (const DomainType* domain = column.type.domain; domain && !column.default_expr) {
+    // The domain's DEFAULT, else NULL, checked against the domain (a NOT NULL domain
+    // refuses a row that leaves its column out, as in PostgreSQL).
+    ExprPtr e = domain->default_expr() ? domain->default_expr()->Clone() : MakeConst(Datum::Null(), domain->base());
+    UseTransactionNow(*e, scope);
+    return Coerce(std::move(e), column.type, CastContext::kAssignment, column.name);
+  }
   if (!column.default_expr) return MakeConst(Datum::Null(), column.type);
   ExprPtr e = column.default_expr->Clone();
   UseTransactionNow(*e, scope);

@@ -7,6 +7,7 @@
 
 #include "planner/catalog/catalog.h"
 #include "planner/parser/pg_nodes.h"
+#include "planner/types/domain_type.h"
 #include "planner/types/enum_type.h"
 #include "planner/types/sql_error.h"
 
@@ -48,6 +49,13 @@ SqlType ResolveTypeName(const PgQuery__TypeName* tn, const Catalog* catalog) {
       if (!mods.empty())
         throw SqlError(sqlstate::kSyntaxError, fmt::format("type modifier is not allowed for type \"{}\"", name), location);
       t = internal_array ? SqlType::ArrayOf(SqlType::Enum(e)) : SqlType::Enum(e);
+    } else if (const DomainType* d = catalog->FindDomain(name)) {
+      if (!mods.empty())
+        throw SqlError(sqlstate::kSyntaxError, fmt::format("type modifier is not allowed for type \"{}\"", name), location);
+      t = d->base();
+      t->domain = d;
+      // An array of a domain holds values of its base type (the domain is not checked).
+      if (array) return SqlType::ArrayOf(d->base());
     }
   }
   if (!t) throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", TypeNameText(tn)), location);

@@ -16,6 +16,10 @@ class Catalog;
 // Built-in types first (as pg_catalog comes first on PostgreSQL's search path), then the
 // enum types of `catalog` (null: built-in types only).
 SqlType ResolveTypeName(const PgQuery__TypeName* type_name, const Catalog* catalog);
+// A parameter's or result's type as a routine's signature keeps it: PostgreSQL ignores
+// the modifiers given there (numeric(5,2) is numeric), but a domain stays itself.
+inline SqlType SignatureType(const SqlType& t) { return t.domain ? t : t.Base(); }
+
 // The type name as the user wrote it, for error messages (PostgreSQL prints e.g. "foo").
 std::string TypeNameText(const PgQuery__TypeName* type_name);
 

@@ -106,7 +106,7 @@ engine::Schema Catalog::EngineSchema(const TableInfo& table) {
 const TableInfo& Catalog::CreateTable(TableInfo table) {
   if (RelationExists(table.name))
     throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", table.name));
-  if (FindEnum(table.name))
+  if (FindEnum(table.name) || FindDomain(table.name))
     throw SqlError(sqlstate::kDuplicateObject, fmt::format("type \"{}\" already exists", table.name))
         .WithHint("A relation has an associated type of the same name, so you must use a name that doesn't "
                   "conflict with any existing type.");
@@ -455,7 +455,7 @@ std::vector<const EnumType*> Catalog::Enums() const {
 }
 
 const EnumType& Catalog::CreateEnum(std::string name, std::vector<std::string> labels) {
-  if (FindEnum(name) || FindTable(name) || FindView(name) || FindSequence(name))
+  if (TypeExists(name) || FindSequence(name))
     throw SqlError(sqlstate::kDuplicateObject, fmt::format("type \"{}\" already exists", name));
   enum_storage_.push_back(std::make_unique<EnumType>(name, std::move(labels)));
   EnumType* e = enum_storage_.back().get();
@@ -477,7 +477,7 @@ EnumType& Catalog::MutableEnum(std::string_view name) {
 
 void Catalog::RenameEnum(std::string_view name, const std::string& new_name) {
   EnumType& e = MutableEnum(name);
-  if (FindEnum(new_name) || FindTable(new_name) || FindView(new_name) || FindSequence(new_name))
+  if (TypeExists(new_name) || FindSequence(new_name))
     throw SqlError(sqlstate::kDuplicateObject, fmt::format("type \"{}\" already exists", new_name));
   enums_.erase(enums_.find(name));
   e.set_name(new_name);
@@ -489,6 +489,44 @@ std::vector<std::string> Catalog::EnumUsers(const EnumType& type) const {
   for (const auto& [name, t] : tables_)
     for (const CatalogColumn& c : t->columns)
       if (c.type.enum_type == &type) out.push_back(fmt::format("column {} of table {}", c.name, name));
+  return out;
+}
+
+bool Catalog::TypeExists(std::string_view name) const {
+  return FindEnum(name) || FindDomain(name) || FindTable(name) || FindView(name);
+}
+
+const DomainType* Catalog::FindDomain(std::string_view name) const {
+  auto it = domains_.find(name);
+  return it == domains_.end() ? nullptr : it->second;
+}
+
+std::vector<const DomainType*> Catalog::Domains() const {
+  std::vector<const DomainType*> out;
+  for (const auto& [name, d] : domains_) out.push_back(d);
+  return out;
+}
+
+const DomainType& Catalog::CreateDomain(DomainType domain) {
+  if (TypeExists(domain.name()) || FindSequence(domain.name()))
+    throw SqlError(sqlstate::kDuplicateObject, fmt::format("type \"{}\" already exists", domain.name()));
+  domain_storage_.push_back(std::make_unique<DomainType>(std::move(domain)));
+  DomainType* d = domain_storage_.back().get();
+  domains_.emplace(d->name(), d);
+  return *d;
+}
+
+void Catalog::DropDomain(std::string_view name) {
+  auto it = domains_.find(name);
+  if (it == domains_.end()) throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", name));
+  domains_.erase(it);
+}
+
+std::vector<std::string> Catalog::DomainUsers(const DomainType& type) const {
+  std::vector<std::string> out;
+  for (const auto& [name, t] : tables_)
+    for (const CatalogColumn& c : t->columns)
+      if (c.type.domain == &type) out.push_back(fmt::format("column {} of table {}", c.name, name));
   return out;
 }
 

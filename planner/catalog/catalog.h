@@ -22,6 +22,7 @@
 #include "engine/storage/database.h"
 #include "planner/expr/expr.h"
 #include "planner/parser/fragment_parser.h"
+#include "planner/types/domain_type.h"
 #include "planner/types/enum_type.h"
 #include "planner/types/sql_error.h"
 #include "planner/types/sql_type.h"
@@ -231,6 +232,16 @@ class Catalog {
   void RenameEnum(std::string_view name, const std::string& new_name);
   // The columns of type `type` (or arrays of it), as "column c of table t".
   std::vector<std::string> EnumUsers(const EnumType& type) const;
+  // Domains (CREATE DOMAIN), by name; see types/domain_type.h. Enum types and domains
+  // share PostgreSQL's type namespace (with the tables' row types).
+  const DomainType* FindDomain(std::string_view name) const;
+  std::vector<const DomainType*> Domains() const;  // by name
+  const DomainType& CreateDomain(DomainType domain);
+  void DropDomain(std::string_view name);
+  // The columns of domain `type`, as "column c of table t".
+  std::vector<std::string> DomainUsers(const DomainType& type) const;
+  // Whether a type (an enum, a domain) or a table's row type has this name.
+  bool TypeExists(std::string_view name) const;
 
   // Mutations: only between epochs. They throw SqlError and then change nothing.
   const TableInfo& CreateTable(TableInfo table);
@@ -335,6 +346,8 @@ class Catalog {
   std::map<std::string, ViewInfo, std::less<>> views_;
   std::map<std::string, EnumType*, std::less<>> enums_;
   std::vector<std::unique_ptr<EnumType>> enum_storage_;  // every enum ever made (see DropEnum)
+  std::map<std::string, DomainType*, std::less<>> domains_;
+  std::vector<std::unique_ptr<DomainType>> domain_storage_;  // every domain ever made
   std::map<std::string, std::vector<StoredRoutine>, std::less<>> procedures_;
   std::vector<PendingRoutine> pending_routines_;
   int sequence_generation_ = 0;

@@ -17,6 +17,8 @@
 #include "planner/exec/foreign_keys.h"
 #include "planner/exec/snapshot_source.h"
 #include "planner/exec/unique_load_check.h"
+#include "planner/expr/domain_check.h"
+#include "planner/types/domain_type.h"
 #include "planner/expr/expr_eval.h"
 #include "planner/parser/pg_nodes.h"
 #include "planner/types/bytes_text.h"
@@ -557,6 +559,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
       if (f.null) continue;
       try {
         datums[targets[i]] = DatumFromText(f.text, col.type);
+        if (col.type.domain) datums[targets[i]] = CheckDomain(col.type, std::move(datums[targets[i]]));
       } catch (SqlError& e) {
         e.WithContext(fmt::format("COPY {}, line {}, column {}: \"{}\"", table_name, record_line, col.name, Truncated(f.text)));
         throw;
@@ -566,6 +569,16 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
     for (size_t c = 0; c < table->columns.size(); ++c) {
       const CatalogColumn& col = table->columns[c];
       if (!given[c] && col.default_expr) datums[c] = Eval(*col.default_expr, defaults);
+      else if (!given[c] && col.type.domain && col.type.domain->default_expr())
+        datums[c] = Eval(*col.type.domain->default_expr(), defaults);
+      if (col.type.domain && (!given[c] || datums[c].is_null())) {  // a value read was checked as it was read
+        try {
+          datums[c] = CheckDomain(col.type, std::move(datums[c]));
+        } catch (SqlError& e) {
+          e.WithContext(context(record_line));
+          throw;
+        }
+      }
     }
     if (generated) {
       try {

@@ -68,18 +68,7 @@ std::string GenerationExpressionText(const TableInfo& table, const CatalogColumn
   const Expr* e = c.generated.get();
   // The coercion to the column's type is the column's, not the expression's.
   if (e->kind == ExprKind::kCast && !e->explicit_cast) e = e->args[0].get();
-  std::string text = RenderExpr(*e, names);
-  if (text.size() > 1 && text.front() == '(' && text.back() == ')') {
-    // One pair of parentheses around the whole (not "(a) + (b)").
-    int depth = 0;
-    bool whole = true;
-    for (size_t i = 0; i < text.size() && whole; ++i) {
-      depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
-      whole = depth > 0 || i + 1 == text.size();
-    }
-    if (whole) text = text.substr(1, text.size() - 2);
-  }
-  return text;
+  return RenderBareExpr(*e, names);
 }
 
 std::string ColumnDefaultText(const CatalogColumn& c) {

@@ -9,6 +9,8 @@
 #include "engine/types/row_value.h"
 #include "planner/binder/generated_columns.h"
 #include "planner/binder/coerce.h"
+#include "planner/expr/domain_check.h"
+#include "planner/types/domain_type.h"
 #include "planner/binder/query_binder.h"
 #include "planner/binder/table_statement_binder.h"
 #include "planner/catalog/constraint_errors.h"
@@ -153,7 +155,12 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
           EvalContext loaded;
           loaded.routines = snapshot.routines;  // a DEFAULT random(): the load's rows are logged, not replayed
           datums[c] = Eval(*table->columns[c].default_expr, loaded);
+        } else if (!given[c] && table->columns[c].type.domain && table->columns[c].type.domain->default_expr()) {
+          datums[c] = Eval(*table->columns[c].type.domain->default_expr(), EvalContext{});
         }
+      for (size_t c = 0; c < table->columns.size(); ++c)
+        if (!given[c] && table->columns[c].type.domain)  // given values were checked by the query's coercion
+          datums[c] = CheckDomain(table->columns[c].type, std::move(datums[c]));
       ComputeGeneratedColumns(*table, datums);
       std::vector<engine::Value> row;
       for (size_t c = 0; c < table->columns.size(); ++c) {

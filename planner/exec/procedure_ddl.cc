@@ -67,7 +67,7 @@ std::optional<PendingRoutine> PendingRoutineFor(const PgQuery__CreateFunctionStm
       if (param->mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_OUT ||
           param->mode == PG_QUERY__FUNCTION_PARAMETER_MODE__FUNC_PARAM_TABLE)
         continue;
-      p.parameter_types.push_back(ResolveTypeName(param->arg_type, &catalog).Base());
+      p.parameter_types.push_back(SignatureType(ResolveTypeName(param->arg_type, &catalog)));
     }
   } catch (const SqlError&) {
     return std::nullopt;
@@ -284,7 +284,7 @@ DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engin
       if (!candidates.empty()) found = candidates[0];
     } else {
       std::vector<SqlType> types;
-      for (size_t a = 0; a < obj->n_objargs; ++a) types.push_back(ResolveTypeName(obj->objargs[a]->type_name, &catalog).Base());
+      for (size_t a = 0; a < obj->n_objargs; ++a) types.push_back(SignatureType(ResolveTypeName(obj->objargs[a]->type_name, &catalog)));
       shown = fmt::format("{}({})", name, TypeList(types));
       for (const auto& c : candidates) {
         if (c->parameter_count != static_cast<int>(types.size())) continue;
@@ -303,7 +303,7 @@ DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engin
           break;
         }
         std::vector<SqlType> types;
-        for (size_t a = 0; a < obj->n_objargs; ++a) types.push_back(ResolveTypeName(obj->objargs[a]->type_name, &catalog).Base());
+        for (size_t a = 0; a < obj->n_objargs; ++a) types.push_back(SignatureType(ResolveTypeName(obj->objargs[a]->type_name, &catalog)));
         if (types == p.parameter_types) waiting = &p;
       }
       if (waiting != nullptr) {

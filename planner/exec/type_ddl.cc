@@ -3,9 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "planner/binder/coerce.h"
+#include "planner/binder/expr_binder.h"
+#include "planner/binder/type_name.h"
 #include "planner/parser/pg_nodes.h"
 #include "planner/plan/procedure_ir.h"
 #include "planner/types/sql_error.h"
@@ -34,19 +39,39 @@ void CheckLabel(const std::string& label) {
 
 bool UsesEnum(const SqlType& t, const EnumType& e) { return t.enum_type == &e; }
 
+// VALUE in a domain's CHECK: frame slot 0, of the base type.
+class DomainValueScope : public NameScope {
+ public:
+  explicit DomainValueScope(const SqlType& base) : base_(base) {}
+  std::optional<NameBinding> Lookup(std::span<const std::string> names, int) const override {
+    if (names.size() == 1 && names[0] == "value") return NameBinding{Slot{SlotSpace::kVariable, 0}, base_};
+    return std::nullopt;
+  }
+
+ private:
+  SqlType base_;
+};
+
+// The routines whose signature (parameters, results) uses a type `uses` accepts.
+void AddRoutineDependents(const Catalog& catalog, const std::function<bool(const SqlType&)>& uses,
+                          std::vector<std::string>& out) {
+  for (const auto& ir : catalog.Procedures()) {
+    bool found = false;
+    for (int i = 0; i < ir->parameter_count; ++i) found = found || uses(ir->variables[static_cast<size_t>(i)].type);
+    for (const OutputColumn& c : ir->result_columns) found = found || uses(c.type);
+    if (found)
+      out.push_back(fmt::format("{} {}", ir->kind == ProcedureIr::Kind::kProcedure ? "procedure" : "function",
+                                ir->ContextSignature()));
+  }
+}
+
 // What keeps `type` from being dropped, as PostgreSQL's DETAIL lines name them.
 std::vector<std::string> Dependents(const Catalog& catalog, const EnumType& type) {
   std::vector<std::string> out = catalog.EnumUsers(type);
   for (const ViewInfo* v : catalog.Views())
     for (const auto& [column, t] : v->columns)
       if (UsesEnum(t, type)) out.push_back(fmt::format("column {} of view {}", column, v->name));
-  for (const auto& ir : catalog.Procedures()) {
-    bool uses = false;
-    for (int i = 0; i < ir->parameter_count; ++i) uses = uses || UsesEnum(ir->variables[static_cast<size_t>(i)].type, type);
-    for (const OutputColumn& c : ir->result_columns) uses = uses || UsesEnum(c.type, type);
-    if (uses)
-      out.push_back(fmt::format("{} {}", ir->kind == ProcedureIr::Kind::kProcedure ? "procedure" : "function", ir->ContextSignature()));
-  }
+  AddRoutineDependents(catalog, [&](const SqlType& t) { return UsesEnum(t, type); }, out);
   return out;
 }
 
@@ -145,6 +170,110 @@ DdlOutcome DropTypes(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::En
   }
   engine.RunExclusive([&] {
     for (const std::string& name : names) catalog.DropEnum(name);
+  });
+  return out;
+}
+
+DdlOutcome CreateDomain(const PgQuery__CreateDomainStmt* stmt, Catalog& catalog, engine::Engine& engine) {
+  const std::string name = TypeName(stmt->domainname, stmt->n_domainname);
+  SqlType base = ResolveTypeName(stmt->type_name, &catalog);
+  if (base.domain) throw NotSupported("a domain over another domain", stmt->type_name->location);
+  if (base.is_array()) throw NotSupported("a domain over an array type", stmt->type_name->location);
+  if (stmt->coll_clause) CheckCollation(stmt->coll_clause, base);
+  bool not_null = false, saw_null = false;
+  std::shared_ptr<const Expr> default_expr;
+  std::vector<DomainType::Check> checks;
+  std::vector<const PgQuery__Constraint*> pending_checks;
+  // PostgreSQL reports errors in a domain's constraints without a position.
+  try {
+    for (size_t i = 0; i < stmt->n_constraints; ++i) {
+      const PgQuery__Constraint* c = stmt->constraints[i]->constraint;
+      switch (c->contype) {
+        case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL:
+        case PG_QUERY__CONSTR_TYPE__CONSTR_NULL: {
+          const bool is_not_null = c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL;
+          if ((is_not_null && saw_null) || (!is_not_null && not_null))
+            throw SqlError(sqlstate::kSyntaxError, "conflicting NULL/NOT NULL constraints", c->location);
+          (is_not_null ? not_null : saw_null) = true;
+          break;
+        }
+        case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT: {
+          if (default_expr) throw SqlError(sqlstate::kSyntaxError, "multiple default expressions", c->location);
+          ExprBinder binder(nullptr);
+          binder.AllowAggregates(false, "DEFAULT expressions");
+          binder.ForbidSubqueries("DEFAULT expression");
+          binder.DeferNow(true);  // the statement's now() where the default is used
+          default_expr = std::shared_ptr<const Expr>(Coerce(binder.Bind(c->raw_expr), base, CastContext::kAssignment));
+          break;
+        }
+        case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: pending_checks.push_back(c); break;
+        default: throw NotSupported("this constraint on a domain", c->location);
+      }
+    }
+    std::set<std::string> names;
+    for (const PgQuery__Constraint* c : pending_checks)
+      if (c->conname && *c->conname) names.insert(c->conname);
+    for (const PgQuery__Constraint* c : pending_checks) {
+      DomainValueScope scope(base);
+      ExprBinder binder(&scope, &catalog);
+      binder.AllowAggregates(false, "check constraints");
+      binder.ForbidSubqueries("check constraint");
+      ExprPtr e = binder.BindCondition(c->raw_expr, "CHECK");
+      std::string check_name = c->conname && *c->conname ? std::string(c->conname) : std::string();
+      if (check_name.empty()) {
+        const std::string stem = name + "_check";
+        check_name = stem;
+        for (int n = 1; names.count(check_name); ++n) check_name = fmt::format("{}{}", stem, n);
+        names.insert(check_name);
+      }
+      checks.push_back({check_name, std::shared_ptr<const Expr>(std::move(e))});
+    }
+  } catch (SqlError& e) {
+    e.ShiftLocation(-1);
+    throw;
+  }
+  std::ranges::sort(checks, [](const DomainType::Check& a, const DomainType::Check& b) { return a.name < b.name; });
+  DomainType domain(name, base, not_null, std::move(default_expr), std::move(checks));
+  engine.RunExclusive([&] { catalog.CreateDomain(std::move(domain)); });
+  return {"CREATE DOMAIN", {}, nullptr};
+}
+
+DdlOutcome DropDomains(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine) {
+  DdlOutcome out{"DROP DOMAIN", {}, nullptr};
+  std::vector<std::string> names;
+  for (size_t i = 0; i < stmt->n_objects; ++i) {
+    const PgQuery__Node* obj = stmt->objects[i];
+    if (obj->node_case != PG_QUERY__NODE__NODE_TYPE_NAME) throw NotSupported("DROP DOMAIN of this kind of name");
+    const std::string name = TypeName(obj->type_name->names, obj->type_name->n_names);
+    const DomainType* domain = catalog.FindDomain(name);
+    if (!domain) {
+      if (catalog.FindEnum(name) || catalog.FindTable(name))
+        throw SqlError("42809", fmt::format("\"{}\" is not a domain", name));
+      if (stmt->missing_ok) {
+        out.notices.push_back(fmt::format("type \"{}\" does not exist, skipping", name));
+        continue;
+      }
+      throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", name));
+    }
+    std::vector<std::string> dependents = catalog.DomainUsers(*domain);
+    AddRoutineDependents(catalog, [&](const SqlType& t) { return t.domain == domain; }, dependents);
+    if (!dependents.empty()) {
+      if (stmt->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE)
+        throw NotSupported("DROP DOMAIN ... CASCADE of a domain in use")
+            .WithDetail(fmt::format("{} depends on type {}", dependents[0], name))
+            .WithHint("Drop or change what uses the domain first.");
+      std::string detail;
+      for (const std::string& d : dependents) detail += (detail.empty() ? "" : "\n") + d + " depends on type " + name;
+      throw SqlError(sqlstate::kDependentObjectsStillExist,
+                     stmt->n_objects > 1 ? std::string("cannot drop desired object(s) because other objects depend on them")
+                                         : fmt::format("cannot drop type {} because other objects depend on it", name))
+          .WithDetail(detail)
+          .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
+    }
+    if (std::ranges::find(names, name) == names.end()) names.push_back(name);
+  }
+  engine.RunExclusive([&] {
+    for (const std::string& name : names) catalog.DropDomain(name);
   });
   return out;
 }

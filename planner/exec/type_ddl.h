@@ -12,6 +12,7 @@ struct PgQuery__CreateEnumStmt;
 struct PgQuery__AlterEnumStmt;
 struct PgQuery__DropStmt;
 struct PgQuery__RenameStmt;
+struct PgQuery__CreateDomainStmt;
 
 namespace caracal::planner {
 
@@ -20,6 +21,13 @@ DdlOutcome AlterEnum(const PgQuery__AlterEnumStmt* stmt, Catalog& catalog, engin
 // DROP TYPE [IF EXISTS] name, ... [RESTRICT]: refused (2BP01) while a column or a
 // routine's signature uses the type; CASCADE, which would drop those, is not supported.
 DdlOutcome DropTypes(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine);
+// CREATE DOMAIN name [AS] type [DEFAULT expr] [NOT NULL | NULL] [[CONSTRAINT c] CHECK
+// (expr)] ...: the CHECKs over VALUE, named name_check (numbered) when not named.
+DdlOutcome CreateDomain(const PgQuery__CreateDomainStmt* stmt, Catalog& catalog, engine::Engine& engine);
+// DROP DOMAIN [IF EXISTS] name, ...: refused (2BP01) while a column or a routine's
+// signature uses it, as DROP TYPE.
+DdlOutcome DropDomains(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine);
+
 // ALTER TYPE name RENAME TO new_name.
 DdlOutcome RenameType(const PgQuery__RenameStmt* stmt, Catalog& catalog, engine::Engine& engine);
 

@@ -198,6 +198,8 @@ enum class Func : uint8_t {
   kEnumFirst,        // enum_first(anyenum): the first label (the argument's value is unused)
   kEnumLast,         // enum_last(anyenum)
   kEnumRange,        // enum_range(anyenum [, anyenum]) -> anyenum[]
+  kDomainCheck,      // args[0] (of the domain's base type) as a value of the domain the node's
+                     // type names: its NOT NULL and CHECK constraints hold, else 23502 / 23514
 };
 
 // Window functions (kWindowRef `window_func`); the aggregates over a window are kAgg with

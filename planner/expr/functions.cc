@@ -11,6 +11,7 @@
 #include "planner/expr/bytes_builtins.h"
 #include "planner/expr/datetime_builtins.h"
 #include "planner/expr/array_builtins.h"
+#include "planner/expr/domain_check.h"
 #include "planner/expr/enum_builtins.h"
 #include "planner/expr/json_builtins.h"
 #include "planner/types/cast.h"
@@ -197,6 +198,7 @@ std::string_view FunctionName(Func func) {
     case Func::kEnumFirst: return "enum_first";
     case Func::kEnumLast: return "enum_last";
     case Func::kEnumRange: return "enum_range";
+    case Func::kDomainCheck: return "domain_check";
     case Func::kArraySlice: return "array_slice";
     default: break;
   }
@@ -520,6 +522,7 @@ namespace {
 }  // namespace
 
 Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
+  if (func == Func::kDomainCheck) return CheckDomain(result, a[0]);  // NULL too
   if (func == Func::kFormat) return Format(a);
   if (func == Func::kCheckViolation) RaiseCheckViolation(a);
   if (func >= Func::kEnumFirst) return EvalEnumBuiltin(func, result, a);  // NULL rules of their own
@@ -742,6 +745,7 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
     case Func::kArrayOverlap: case Func::kArrayDims: case Func::kArrayNdims: case Func::kArrayFill:
     case Func::kArraySlice: return EvalArrayBuiltin(func, a);
     case Func::kEnumFirst: case Func::kEnumLast: case Func::kEnumRange: return EvalEnumBuiltin(func, result, a);
+    case Func::kDomainCheck: return CheckDomain(result, a[0]);
     case Func::kChr: {
       if (a[0].i == 0) throw SqlError("54000", "null character not permitted");
       if (a[0].i < 0) throw SqlError("54000", "character number must be positive");

@@ -45,6 +45,7 @@ namespace {
 // format_type_be's name: no typmod ("numeric", "character varying", "integer[]").
 std::string UnmodifiedTypeName(const SqlType& t) {
   if (t.is_array()) return UnmodifiedTypeName(t.Element()) + "[]";
+  if (t.domain) return t.Name();  // a domain's name (its base type's modifiers are its own)
   return t.Base().Name();
 }
 

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 
+#include "planner/types/domain_type.h"
 #include "planner/types/enum_type.h"
 #include "planner/types/sql_error.h"
 
 namespace caracal::planner {
 
 std::string SqlType::BaseName() const {
+  if (domain) return domain->name();
   switch (id) {
     case TypeId::kUnknown: return "unknown";
     case TypeId::kBool: return "boolean";
@@ -38,6 +40,7 @@ std::string SqlType::BaseName() const {
 }
 
 std::string SqlType::Name() const {
+  if (domain) return domain->name();
   if (id == TypeId::kArray) return Element().Name() + "[]";
   if (id == TypeId::kNumeric && precision >= 0) return fmt::format("numeric({},{})", precision, scale);
   if ((id == TypeId::kBpchar || id == TypeId::kVarchar) && precision >= 0)

@@ -38,6 +38,7 @@ enum class TypeId : uint8_t {
 };
 
 class EnumType;
+class DomainType;
 
 struct SqlType {
   TypeId id = TypeId::kUnknown;
@@ -50,6 +51,10 @@ struct SqlType {
   TypeId element = TypeId::kUnknown;
   // kEnum, or kArray of kEnum: the enum type (the catalog's, never freed).
   const EnumType* enum_type = nullptr;
+  // A column, variable or parameter declared of a domain type (types/domain_type.h): the
+  // fields above are its base type's; coercing a value to this type checks the domain.
+  // Base() drops it, as an expression over a domain value is of the base type.
+  const DomainType* domain = nullptr;
 
   static SqlType Of(TypeId id) { return SqlType{id, -1, -1}; }
   static SqlType Numeric(int p, int s) { return SqlType{TypeId::kNumeric, p, s}; }
@@ -67,8 +72,8 @@ struct SqlType {
   bool is_array() const { return id == TypeId::kArray; }
   bool is_json() const { return id == TypeId::kJson || id == TypeId::kJsonb; }
   bool is_enum() const { return id == TypeId::kEnum; }
-  // Whether the two are the same type once modifiers are dropped (int[] and int[],
-  // numeric(5,2) and numeric; not two different enum types).
+  // Whether the two are the same type once modifiers and domains are dropped (int[] and
+  // int[], numeric(5,2) and numeric; not two different enum types).
   bool SameBase(const SqlType& o) const { return id == o.id && element == o.element && enum_type == o.enum_type; }
   // timestamp, timestamptz, date, time (PostgreSQL's datetime category, not interval).
   bool is_datetime() const {
@@ -79,6 +84,8 @@ struct SqlType {
 
   // The type without modifiers (what an expression over it yields).
   SqlType Base() const { return SqlType{id, -1, -1, is_array() ? element : TypeId::kUnknown, enum_type}; }
+  // The type without its domain (modifiers kept): what a domain's values are stored as.
+  SqlType WithoutDomain() const { return SqlType{id, precision, scale, element, enum_type}; }
   // PostgreSQL's format_type name: "integer", "numeric(10,2)", "character varying(5)".
   std::string Name() const;
   // The name without modifiers: what operator/function errors print.

@@ -895,6 +895,20 @@ def gen_generated_columns(rng, n):
     return out
 
 
+def gen_domains(rng, n):
+    out = []
+    skus = ["'A1'", "'B2'", "'C3'", "'D4'", "'N5'"]
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.4:
+            out.append(f"SELECT take({rng.choice(skus)}, {rng.randrange(1, 20)});")
+        elif r < 0.7:
+            out.append(f"SELECT set_discount({rng.randrange(1, 4)}, {rng.randrange(0, 100)}.{rng.randrange(0, 100):02d});")
+        else:
+            out.append(f"SELECT restock({rng.choice(skus)}, {rng.randrange(1, 30)});")
+    return out
+
+
 def gen_uuid_extensions(rng, n):
     return [f"SELECT add_item('item{rng.randrange(0, 30)}');" for _ in range(n)]
 

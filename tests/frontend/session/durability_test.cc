@@ -308,6 +308,29 @@ TEST(Durability, EnumTypesAndTheirValuesComeBackAsAltered) {
   EXPECT_EQ(Q(s, "select setm(2, 'ok')"), "<error: invalid input value for enum mood: \"ok\">");
 }
 
+// A domain comes back with its constraints: a recovered session still refuses what the
+// domain refuses, in ad-hoc DML and in a procedure's parameter.
+TEST(Durability, DomainsComeBackWithTheirConstraints) {
+  TempDir dir;
+  {
+    Session s(Durable(dir.path()));
+    ASSERT_EQ(Q(s, "create domain pos as int not null default 1 check (value > 0); "
+                   "create table d (id int primary key, n pos)"),
+              "CREATE TABLE");
+    ASSERT_EQ(Q(s, "create function bump(p pos) returns int language plpgsql as "
+                   "$$ begin update d set n = n + p where id = 1; return p; end $$"),
+              "CREATE FUNCTION");
+    ASSERT_EQ(Q(s, "insert into d (id) values (1)"), "INSERT 0 1");
+    ASSERT_EQ(Q(s, "checkpoint"), "CHECKPOINT");
+    ASSERT_EQ(Q(s, "select bump(4)"), "4");
+  }
+  Session s(Durable(dir.path()));
+  EXPECT_EQ(Q(s, "select * from d"), "1|5");
+  EXPECT_EQ(Q(s, "insert into d values (2, 0)"), "<error: value for domain pos violates check constraint \"pos_check\">");
+  EXPECT_EQ(Q(s, "select bump(-1)"), "<error: value for domain pos violates check constraint \"pos_check\">");
+  EXPECT_EQ(Q(s, "insert into d values (3, null)"), "<error: domain pos does not allow null values>");
+}
+
 // Rows keyed by their hidden row identity, ALTER TABLEs that rebuild a table (ADD
 // PRIMARY KEY, ADD / DROP COLUMN, ALTER TYPE) and CREATE TABLE AS / SELECT INTO come back
 // the same from the log and from a checkpoint with more log after it.
