@@ -52,6 +52,23 @@ class DomainValueScope : public NameScope {
   SqlType base_;
 };
 
+// DROP TYPE / DROP DOMAIN of a type something uses: PostgreSQL's 2BP01 with a DETAIL line
+// per dependent (CASCADE, which would drop them, is not supported).
+[[noreturn]] void RefuseDropInUse(const PgQuery__DropStmt* stmt, std::string_view kind, const std::string& name,
+                                  const std::vector<std::string>& dependents) {
+  if (stmt->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE)
+    throw NotSupported(fmt::format("DROP {} ... CASCADE of a type in use", kind))
+        .WithDetail(fmt::format("{} depends on type {}", dependents[0], name))
+        .WithHint("Drop or change what uses the type first.");
+  std::string detail;
+  for (const std::string& d : dependents) detail += (detail.empty() ? "" : "\n") + d + " depends on type " + name;
+  throw SqlError(sqlstate::kDependentObjectsStillExist,
+                 stmt->n_objects > 1 ? std::string("cannot drop desired object(s) because other objects depend on them")
+                                     : fmt::format("cannot drop type {} because other objects depend on it", name))
+      .WithDetail(detail)
+      .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
+}
+
 // The routines whose signature (parameters, results) uses a type `uses` accepts.
 void AddRoutineDependents(const Catalog& catalog, const std::function<bool(const SqlType&)>& uses,
                           std::vector<std::string>& out) {
@@ -153,19 +170,7 @@ DdlOutcome DropTypes(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::En
       throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", name));
     }
     const std::vector<std::string> dependents = Dependents(catalog, *type);
-    if (!dependents.empty()) {
-      if (stmt->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE)
-        throw NotSupported("DROP TYPE ... CASCADE of a type in use")
-            .WithDetail(fmt::format("{} depends on type {}", dependents[0], name))
-            .WithHint("Drop or change what uses the type first.");
-      std::string detail;
-      for (const std::string& d : dependents) detail += (detail.empty() ? "" : "\n") + d + " depends on type " + name;
-      throw SqlError(sqlstate::kDependentObjectsStillExist,
-                     stmt->n_objects > 1 ? std::string("cannot drop desired object(s) because other objects depend on them")
-                                         : fmt::format("cannot drop type {} because other objects depend on it", name))
-          .WithDetail(detail)
-          .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
-    }
+    if (!dependents.empty()) RefuseDropInUse(stmt, "TYPE", name, dependents);
     if (std::ranges::find(names, name) == names.end()) names.push_back(name);
   }
   engine.RunExclusive([&] {
@@ -257,19 +262,7 @@ DdlOutcome DropDomains(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::
     }
     std::vector<std::string> dependents = catalog.DomainUsers(*domain);
     AddRoutineDependents(catalog, [&](const SqlType& t) { return t.domain == domain; }, dependents);
-    if (!dependents.empty()) {
-      if (stmt->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE)
-        throw NotSupported("DROP DOMAIN ... CASCADE of a domain in use")
-            .WithDetail(fmt::format("{} depends on type {}", dependents[0], name))
-            .WithHint("Drop or change what uses the domain first.");
-      std::string detail;
-      for (const std::string& d : dependents) detail += (detail.empty() ? "" : "\n") + d + " depends on type " + name;
-      throw SqlError(sqlstate::kDependentObjectsStillExist,
-                     stmt->n_objects > 1 ? std::string("cannot drop desired object(s) because other objects depend on them")
-                                         : fmt::format("cannot drop type {} because other objects depend on it", name))
-          .WithDetail(detail)
-          .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
-    }
+    if (!dependents.empty()) RefuseDropInUse(stmt, "DOMAIN", name, dependents);
     if (std::ranges::find(names, name) == names.end()) names.push_back(name);
   }
   engine.RunExclusive([&] {
