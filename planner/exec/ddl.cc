@@ -167,7 +167,8 @@ bool ImmutableGeneration(const Expr& e) {
 // The generated column a kColumn slot of `e` reads, if any (PostgreSQL: 42P17).
 const Expr* GeneratedReference(const Expr& e, const TableInfo& t, const std::vector<PendingGenerated>& pending) {
   if (e.kind == ExprKind::kSlot && e.slot.space == SlotSpace::kColumn &&
-      std::ranges::any_of(pending, [&](const PendingGenerated& g) { return g.column == e.slot.index; }))
+      (t.columns[static_cast<size_t>(e.slot.index)].generated ||
+       std::ranges::any_of(pending, [&](const PendingGenerated& g) { return g.column == e.slot.index; })))
     return &e;
   for (const ExprPtr& a : e.args)
     if (const Expr* r = GeneratedReference(*a, t, pending)) return r;
@@ -728,6 +729,7 @@ void AddColumn(TableInfo& t, const PgQuery__ColumnDef* def, std::vector<ColumnOr
   std::vector<std::string> unique_names;
   bool primary = false;
   const PgQuery__Constraint* owner = nullptr;
+  const PgQuery__Constraint* generation = nullptr;  // GENERATED ALWAYS AS (...) STORED
   for (size_t k = 0; k < def->n_constraints; ++k) {
     const PgQuery__Constraint* c = def->constraints[k]->constraint;
     CheckConstraintSupported(c, owner);
@@ -738,10 +740,22 @@ void AddColumn(TableInfo& t, const PgQuery__ColumnDef* def, std::vector<ColumnOr
       case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY: primary = true; break;
       case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: checks.push_back({c, col.name}); break;
       case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE: unique_names.push_back(c->conname ? c->conname : ""); break;
-      case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT: col.default_expr = BindColumnDefault(c->raw_expr, col); break;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+        if (generation)
+          throw SqlError(sqlstate::kSyntaxError,
+                         fmt::format("both default and generation expression specified for column \"{}\" of table \"{}\"",
+                                     col.name, t.name),
+                         c->location);
+        col.default_expr = BindColumnDefault(c->raw_expr, col);
+        break;
       case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED:
-        throw NotSupported("ALTER TABLE ... ADD COLUMN of a generated column", c->location)
-            .WithHint("Create the table with the column, or add an ordinary column and fill it with UPDATE.");
+        if (col.default_expr || generation)
+          throw SqlError(sqlstate::kSyntaxError,
+                         fmt::format("both default and generation expression specified for column \"{}\" of table \"{}\"",
+                                     col.name, t.name),
+                         c->location);
+        generation = c;
+        break;
       default: throw NotSupported("this column constraint in ALTER TABLE ... ADD COLUMN", c->location);
     }
   }
@@ -756,6 +770,26 @@ void AddColumn(TableInfo& t, const PgQuery__ColumnDef* def, std::vector<ColumnOr
   origins.push_back(std::move(origin));
   const int at = static_cast<int>(t.columns.size()) - 1;
   const std::string& column_name = t.columns.back().name;
+  if (generation) {
+    // The rows there get the expression's value over their old columns.
+    try {
+      BindGeneratedColumns(t, {{at, generation}});
+    } catch (SqlError& e) {
+      if (e.sqlstate() == "42P17") e.ShiftLocation(-1);  // as PostgreSQL reports it here
+      throw;
+    }
+    ExprPtr over_old = t.columns.back().generated->Clone();
+    bool from_old_row = true;
+    ForEachSlot(*over_old, [&](Slot& s) {
+      if (s.space != SlotSpace::kColumn) return;
+      const ColumnOrigin& o = origins[static_cast<size_t>(s.index)];
+      from_old_row = from_old_row && o.old_column >= 0 && !o.convert;
+      s.index = o.old_column;
+    });
+    if (!from_old_row)
+      throw NotSupported("generated columns over a column the same ALTER TABLE adds or changes");
+    origins.back().convert = std::shared_ptr<const Expr>(std::move(over_old));
+  }
   if (primary) {
     SetPrimaryKey(t, {column_name}, def->location);
     NamePrimaryKey(t, catalog, nullptr);

@@ -129,3 +129,14 @@ UPDATE div SET a = 0;
 SELECT * FROM div;
 ALTER TABLE div DROP COLUMN b;
 SELECT * FROM div;
+
+-- ALTER TABLE ... ADD COLUMN of a generated column fills the rows there.
+ALTER TABLE tags ADD COLUMN name_length integer GENERATED ALWAYS AS (length(name)) STORED;
+SELECT * FROM tags ORDER BY id;
+INSERT INTO tags (id, name) VALUES (4, 'Four');
+UPDATE tags SET name = 'First' WHERE id = 1;
+SELECT * FROM tags ORDER BY id;
+ALTER TABLE tags ADD COLUMN bad integer GENERATED ALWAYS AS (length(slug)) STORED;
+ALTER TABLE tags ADD COLUMN bad integer DEFAULT 0 GENERATED ALWAYS AS (1) STORED;
+ALTER TABLE div ADD COLUMN c integer GENERATED ALWAYS AS (10 / (a - 5)) STORED;
+SELECT * FROM div;
