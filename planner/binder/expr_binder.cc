@@ -806,7 +806,7 @@ ExprPtr ExprBinder::BindSpecialFunction(const std::string& name, const PgQuery__
 ExprPtr ExprBinder::BindTypeCast(const PgQuery__Node* node) {
   const PgQuery__TypeCast* tc = node->type_cast;
   if (ExprPtr relation = BindRegclassCast(tc)) return relation;
-  SqlType to = ResolveTypeName(tc->type_name, catalog_);
+  SqlType to = ResolveTypeName(tc->type_name, catalog_ ? catalog_ : types_);
   // ARRAY[]::t[]: an empty array takes its type from the cast.
   if (tc->arg->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR && tc->arg->a_array_expr->n_elements == 0) {
     if (!to.is_array())

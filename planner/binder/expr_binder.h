@@ -81,6 +81,10 @@ class ExprBinder {
   // the statement is bound (an ad-hoc SELECT's statement time); deferred, a
   // Func::kNow that each INSERT replaces with its own (a column DEFAULT).
   void DeferNow(bool defer) { defer_now_ = defer; }
+  // Where type names resolve (enum types, domains) when the binder has no catalog of its
+  // own: DDL binds defaults and constraints without one, so that they call no user
+  // function, yet `'x'::mood` must name the enum.
+  void ResolveTypesIn(const Catalog* types) { types_ = types; }
 
   // Where subqueries and window functions are bound; null: they are not supported here.
   void SetSubqueries(SubqueryBinder* subqueries) { subqueries_ = subqueries; }
@@ -149,6 +153,7 @@ class ExprBinder {
   bool in_aggregate_ = false;
   bool fold_constants_ = true;
   bool defer_now_ = false;
+  const Catalog* types_ = nullptr;
   std::string no_subqueries_in_;
   bool allow_windows_ = false;
   bool window_aggregate_ = false;

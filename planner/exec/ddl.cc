@@ -175,11 +175,12 @@ const Expr* GeneratedReference(const Expr& e, const TableInfo& t, const std::vec
   return nullptr;
 }
 
-void BindGeneratedColumns(TableInfo& t, const std::vector<PendingGenerated>& pending) {
+void BindGeneratedColumns(TableInfo& t, const std::vector<PendingGenerated>& pending, const Catalog& catalog) {
   for (const PendingGenerated& g : pending) {
     CatalogColumn& col = t.columns[static_cast<size_t>(g.column)];
     TableScope scope(t, t.name, nullptr);
     ExprBinder binder(&scope);
+    binder.ResolveTypesIn(&catalog);
     binder.AllowAggregates(false, "column generation expressions");
     binder.ForbidSubqueries("column generation expression");
     binder.DeferNow(true);  // now() stays a call, which is refused below
@@ -241,9 +242,10 @@ SqlType ColumnType(const PgQuery__ColumnDef* def, const Catalog& catalog) {
 // A column's DEFAULT expression: no columns, aggregates or subqueries; now() kept for
 // each INSERT to replace; a constant one folded now, so a bad one fails the statement
 // that declares it (as in PostgreSQL).
-std::shared_ptr<const Expr> BindColumnDefault(const PgQuery__Node* raw, const CatalogColumn& col) {
+std::shared_ptr<const Expr> BindColumnDefault(const PgQuery__Node* raw, const CatalogColumn& col, const Catalog& catalog) {
   NoColumns no_columns;
   ExprBinder binder(&no_columns);
+  binder.ResolveTypesIn(&catalog);
   binder.AllowAggregates(false, "DEFAULT expressions");
   binder.ForbidSubqueries("DEFAULT expression");
   binder.DeferNow(true);
@@ -269,13 +271,14 @@ const std::string* OnlyColumn(const Expr& e, const TableInfo& t) {
 // PostgreSQL names them (table_column_check, table_check, numbered when taken), kept in
 // name order (the order PostgreSQL checks them in).
 template <typename Pending>
-void BindChecks(TableInfo& t, const std::vector<Pending>& pending) {
+void BindChecks(TableInfo& t, const std::vector<Pending>& pending, const Catalog& catalog) {
   std::set<std::string> names;
   for (const CheckConstraint& c : t.checks) names.insert(c.name);
   for (const Pending& p : pending) {
     const PgQuery__Constraint* c = p.constraint;
     TableScope scope(t, t.name, nullptr);
     ExprBinder binder(&scope);
+    binder.ResolveTypesIn(&catalog);
     binder.AllowAggregates(false, "check constraints");
     binder.ForbidSubqueries("check constraint");
     ExprPtr e = binder.BindCondition(c->raw_expr, "CHECK");
@@ -430,7 +433,7 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
                            fmt::format("multiple default values specified for column \"{}\" of table \"{}\"", col.name, t.name),
                            c->location);
           saw_default = true;
-          col.default_expr = BindColumnDefault(c->raw_expr, col);
+          col.default_expr = BindColumnDefault(c->raw_expr, col, catalog);
           break;
         }
         default: break;
@@ -454,8 +457,8 @@ DdlOutcome CreateTable(const PgQuery__CreateStmt* stmt, Catalog& catalog, engine
         .WithHint("Caracal tables need at least one column.");
   for (const PendingKey& k : table_pks) SetPrimaryKey(t, k.columns, k.location, k.name);
   NamePrimaryKey(t, catalog, table_pks.empty() ? nullptr : table_pks[0].name);
-  BindGeneratedColumns(t, generated);
-  BindChecks(t, checks);
+  BindGeneratedColumns(t, generated, catalog);
+  BindChecks(t, checks, catalog);
   // UNIQUE constraints: an index each. As PostgreSQL merges them: one on the primary key's
   // columns (in its order) or repeating an earlier one's is dropped, its name going to an
   // unnamed earlier one; then the unnamed ones are named table_columns_key (numbered when
@@ -623,6 +626,7 @@ DdlOutcome CreateIndex(const PgQuery__IndexStmt* stmt, std::string_view statemen
     // aggregate or subquery), then kept as written for \d.
     TableScope scope(*table, table->name, nullptr);
     ExprBinder binder(&scope);
+    binder.ResolveTypesIn(&catalog);
     binder.AllowAggregates(false, "index predicates");
     binder.ForbidSubqueries("index predicate");
     binder.BindCondition(stmt->where_clause, "WHERE");
@@ -746,7 +750,7 @@ void AddColumn(TableInfo& t, const PgQuery__ColumnDef* def, std::vector<ColumnOr
                          fmt::format("both default and generation expression specified for column \"{}\" of table \"{}\"",
                                      col.name, t.name),
                          c->location);
-        col.default_expr = BindColumnDefault(c->raw_expr, col);
+        col.default_expr = BindColumnDefault(c->raw_expr, col, catalog);
         break;
       case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED:
         if (col.default_expr || generation)
@@ -773,7 +777,7 @@ void AddColumn(TableInfo& t, const PgQuery__ColumnDef* def, std::vector<ColumnOr
   if (generation) {
     // The rows there get the expression's value over their old columns.
     try {
-      BindGeneratedColumns(t, {{at, generation}});
+      BindGeneratedColumns(t, {{at, generation}}, catalog);
     } catch (SqlError& e) {
       if (e.sqlstate() == "42P17") e.ShiftLocation(-1);  // as PostgreSQL reports it here
       throw;
@@ -794,7 +798,7 @@ void AddColumn(TableInfo& t, const PgQuery__ColumnDef* def, std::vector<ColumnOr
     SetPrimaryKey(t, {column_name}, def->location);
     NamePrimaryKey(t, catalog, nullptr);
   }
-  if (!checks.empty()) BindChecks(t, checks);
+  if (!checks.empty()) BindChecks(t, checks, catalog);
   std::vector<std::string> taken;
   for (const NewUnique& u : new_uniques) taken.push_back(u.name);
   for (std::string& unique : unique_names) {
@@ -879,6 +883,7 @@ void AlterColumnType(TableInfo& t, int c, const PgQuery__ColumnDef* def, std::ve
   if (def->raw_default) {
     TableScope scope(old, old.name, nullptr);
     ExprBinder binder(&scope);
+    binder.ResolveTypesIn(&catalog);
     binder.AllowAggregates(false, "transform expressions");
     binder.ForbidSubqueries("transform expression");
     value = binder.BindAssignment(def->raw_default, to, col.name);
@@ -1067,7 +1072,7 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
               .WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.");
         if (col.generated)
           throw SqlError("42809", fmt::format("column \"{}\" of relation \"{}\" is a generated column", col.name, t.name));
-        col.default_expr = cmd->def ? BindColumnDefault(cmd->def, col) : nullptr;
+        col.default_expr = cmd->def ? BindColumnDefault(cmd->def, col, catalog) : nullptr;
         break;
       }
       case PG_QUERY__ALTER_TABLE_TYPE__AT_AddIdentity: {
@@ -1140,7 +1145,7 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
           const size_t before = t.checks.size();
           std::vector<std::string> names;
           for (const CheckConstraint& k : t.checks) names.push_back(k.name);
-          BindChecks(t, std::vector<Pending>{{c, ""}});
+          BindChecks(t, std::vector<Pending>{{c, ""}}, catalog);
           if (t.checks.size() != before + 1) throw SqlError(sqlstate::kInternalError, "internal error: CHECK not added");
           const CheckConstraint* added = nullptr;
           for (const CheckConstraint& k : t.checks)

@@ -77,15 +77,17 @@ DdlOutcome AcceptOwnerChange(const PgQuery__AlterOwnerStmt* stmt, const Catalog&
       CheckSchema(StringValue(stmt->object));
       return {"ALTER SCHEMA", {}, nullptr};
     case PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE: return {"ALTER DATABASE", {}, nullptr};
+    case PG_QUERY__OBJECT_TYPE__OBJECT_DOMAIN:
     case PG_QUERY__OBJECT_TYPE__OBJECT_TYPE: {
       const PgQuery__Node* o = stmt->object;
       std::vector<std::string> parts;
       if (o->node_case == PG_QUERY__NODE__NODE_LIST) parts = NameList(o->list->items, o->list->n_items);
       else if (o->node_case == PG_QUERY__NODE__NODE_TYPE_NAME) parts = NameList(o->type_name->names, o->type_name->n_names);
-      if (parts.empty() || (parts.size() > 1 && parts[0] != "public") || !catalog.FindEnum(parts.back()))
+      if (parts.empty() || (parts.size() > 1 && parts[0] != "public") ||
+          !(catalog.FindEnum(parts.back()) || catalog.FindDomain(parts.back())))
         throw SqlError(sqlstate::kUndefinedObject,
                        fmt::format("type \"{}\" does not exist", parts.empty() ? std::string() : parts.back()));
-      return {"ALTER TYPE", {}, nullptr};
+      return {stmt->object_type == PG_QUERY__OBJECT_TYPE__OBJECT_DOMAIN ? "ALTER DOMAIN" : "ALTER TYPE", {}, nullptr};
     }
     default: throw NotSupported("ALTER ... OWNER TO of this kind of object");
   }

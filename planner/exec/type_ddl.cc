@@ -205,6 +205,7 @@ DdlOutcome CreateDomain(const PgQuery__CreateDomainStmt* stmt, Catalog& catalog,
         case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT: {
           if (default_expr) throw SqlError(sqlstate::kSyntaxError, "multiple default expressions", c->location);
           ExprBinder binder(nullptr);
+          binder.ResolveTypesIn(&catalog);
           binder.AllowAggregates(false, "DEFAULT expressions");
           binder.ForbidSubqueries("DEFAULT expression");
           binder.DeferNow(true);  // the statement's now() where the default is used
