@@ -61,6 +61,9 @@ class ProcedureBinder {
   void BindSignature(const PgQuery__CreateFunctionStmt* stmt);
   SqlType ParameterType(const PgQuery__TypeName* t) const;
   SqlType TypeFromText(const std::string& typname, int line);
+  // The fields of row type `name` (a table's, or a composite type's), or nullopt when it
+  // names neither (or a built-in type).
+  std::optional<std::vector<OutputColumn>> RowTypeColumns(std::string name) const;
   int AddVariable(std::string name, SqlType type, VariableKind kind);
 
   // Datums, in the order PL/pgSQL created them while parsing (see README.md).

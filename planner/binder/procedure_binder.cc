@@ -323,15 +323,19 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
             .WithHint("Return SETOF record, or declare the result columns with OUT parameters.");
       ir_->returns = rt->setof ? ProcedureIr::Returns::kTable : ProcedureIr::Returns::kScalar;
       ir_->returns_record = !has_out_parameters_;
-    } else if (const TableInfo* table = has_out_parameters_ || rt->n_names > 2 ? nullptr : catalog_.FindTable(base);
-               table != nullptr && !(rt->n_names == 2 && Lower(StringValue(rt->names[0])) != "public")) {
-      // A table's row type: SETOF t returns rows of t's columns (RETURN QUERY, RETURN
-      // NEXT of a row of them), as RETURNS TABLE (...) with t's columns would.
+    } else if (std::optional<std::vector<OutputColumn>> row =
+                   has_out_parameters_ || rt->n_names > 2 || (rt->n_names == 2 && Lower(StringValue(rt->names[0])) != "public")
+                       ? std::nullopt
+                       : RowTypeColumns(base)) {
+      // A table's row type or a composite type: SETOF t returns rows of t's columns
+      // (RETURN QUERY, RETURN NEXT of a row of them), as RETURNS TABLE (...) with t's
+      // columns would.
       if (!rt->setof)
-        throw NotSupported(fmt::format("functions returning one row of table {}", table->name))
-            .WithHint("Return SETOF " + table->name + ", or declare OUT parameters.");
-      for (const CatalogColumn& c : table->columns) ir_->result_columns.push_back({c.name, c.type});
+        throw NotSupported(fmt::format("functions returning one row of type {}", base))
+            .WithHint("Return SETOF " + base + ", or declare OUT parameters.");
+      ir_->result_columns = std::move(*row);
       ir_->returns = ProcedureIr::Returns::kTable;
+      if (catalog_.FindComposite(base)) ir_->result_composite = base;
     } else {
       PgQuery__TypeName element = *rt;  // SETOF t: the row type is t
       element.setof = false;
@@ -373,6 +377,22 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
 
 void ProcedureBinder::SkipRowDatums() {
   while (cursor_ < datums_.size() && NodeType(datums_[cursor_]) == "PLpgSQL_row") ++cursor_;
+}
+
+std::optional<std::vector<OutputColumn>> ProcedureBinder::RowTypeColumns(std::string name) const {
+  name = Trim(name);
+  if (name.starts_with("public.")) name = name.substr(7);
+  if (name.empty() || TypeFromName(name, 0, nullptr)) return std::nullopt;  // a built-in type comes first
+  std::vector<OutputColumn> columns;
+  if (const CompositeType* composite = catalog_.FindComposite(name)) {
+    for (const auto& [field, type] : composite->fields) columns.push_back(OutputColumn{field, type});
+    return columns;
+  }
+  if (const TableInfo* table = catalog_.FindTable(name)) {
+    for (const CatalogColumn& c : table->columns) columns.push_back(OutputColumn{c.name, c.type});
+    return columns;
+  }
+  return std::nullopt;
 }
 
 SqlType ProcedureBinder::TypeFromText(const std::string& typname, int line) {
@@ -465,6 +485,16 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
       datum_info_.resize(std::max(datum_info_.size(), cursor_ + 1));
       datum_info_[cursor_].record = name;
       datum_info_[cursor_].row_fields = SetRecordShape(name, columns);
+      ++cursor_;
+      SkipRowDatums();
+      continue;
+    }
+    if (std::optional<std::vector<OutputColumn>> row = RowTypeColumns(Lower(typname))) {
+      // `r t;` of a table's row type or a composite type: as `r t%ROWTYPE`.
+      if (d.contains("default_val")) Unsupported("a row-type variable with a default", line);
+      datum_info_.resize(std::max(datum_info_.size(), cursor_ + 1));
+      datum_info_[cursor_].record = name;
+      datum_info_[cursor_].row_fields = SetRecordShape(name, *row);
       ++cursor_;
       SkipRowDatums();
       continue;

@@ -49,6 +49,9 @@ SqlType ResolveTypeName(const PgQuery__TypeName* tn, const Catalog* catalog) {
       if (!mods.empty())
         throw SqlError(sqlstate::kSyntaxError, fmt::format("type modifier is not allowed for type \"{}\"", name), location);
       t = internal_array ? SqlType::ArrayOf(SqlType::Enum(e)) : SqlType::Enum(e);
+    } else if (catalog->FindComposite(name)) {
+      throw NotSupported(fmt::format("values of composite type {}", name), location)
+          .WithHint("A composite type can be a function's SETOF result or a record variable's type.");
     } else if (const DomainType* d = catalog->FindDomain(name)) {
       if (!mods.empty())
         throw SqlError(sqlstate::kSyntaxError, fmt::format("type modifier is not allowed for type \"{}\"", name), location);

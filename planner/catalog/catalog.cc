@@ -106,6 +106,8 @@ engine::Schema Catalog::EngineSchema(const TableInfo& table) {
 const TableInfo& Catalog::CreateTable(TableInfo table) {
   if (RelationExists(table.name))
     throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", table.name));
+  if (FindComposite(table.name))  // a composite type is a relation too, as in PostgreSQL
+    throw SqlError(sqlstate::kDuplicateTable, fmt::format("relation \"{}\" already exists", table.name));
   if (FindEnum(table.name) || FindDomain(table.name))
     throw SqlError(sqlstate::kDuplicateObject, fmt::format("type \"{}\" already exists", table.name))
         .WithHint("A relation has an associated type of the same name, so you must use a name that doesn't "
@@ -493,7 +495,25 @@ std::vector<std::string> Catalog::EnumUsers(const EnumType& type) const {
 }
 
 bool Catalog::TypeExists(std::string_view name) const {
-  return FindEnum(name) || FindDomain(name) || FindTable(name) || FindView(name);
+  return FindEnum(name) || FindDomain(name) || FindComposite(name) || FindTable(name) || FindView(name);
+}
+
+const CompositeType* Catalog::FindComposite(std::string_view name) const {
+  auto it = composites_.find(name);
+  return it == composites_.end() ? nullptr : &it->second;
+}
+
+void Catalog::CreateComposite(CompositeType type) {
+  if (TypeExists(type.name) || FindSequence(type.name))
+    throw SqlError(sqlstate::kDuplicateObject, fmt::format("type \"{}\" already exists", type.name));
+  std::string name = type.name;
+  composites_.emplace(std::move(name), std::move(type));
+}
+
+void Catalog::DropComposite(std::string_view name) {
+  auto it = composites_.find(name);
+  if (it == composites_.end()) throw SqlError(sqlstate::kUndefinedObject, fmt::format("type \"{}\" does not exist", name));
+  composites_.erase(it);
 }
 
 const DomainType* Catalog::FindDomain(std::string_view name) const {

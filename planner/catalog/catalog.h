@@ -169,6 +169,14 @@ struct PendingRoutine {
   SqlError error{"42883", ""};           // why it is not bound (no position)
 };
 
+// CREATE TYPE name AS (field type, ...): a row type with no table, for routines'
+// results (RETURNS SETOF name) and record variables (`r name;`). Composite values as
+// columns, parameters or scalars are not supported.
+struct CompositeType {
+  std::string name;
+  std::vector<std::pair<std::string, SqlType>> fields;
+};
+
 class Catalog;
 // The table a write (INSERT, UPDATE, DELETE, COPY FROM) names: 42P01 when there is none,
 // 0A000 naming the view when it is a view (views are read-only here).
@@ -240,8 +248,13 @@ class Catalog {
   void DropDomain(std::string_view name);
   // The columns of domain `type`, as "column c of table t".
   std::vector<std::string> DomainUsers(const DomainType& type) const;
-  // Whether a type (an enum, a domain) or a table's row type has this name.
+  // Whether a type (an enum, a domain, a composite type) or a table's row type has
+  // this name.
   bool TypeExists(std::string_view name) const;
+  // Composite types (CREATE TYPE ... AS (...)), by name.
+  const CompositeType* FindComposite(std::string_view name) const;
+  void CreateComposite(CompositeType type);
+  void DropComposite(std::string_view name);
 
   // Mutations: only between epochs. They throw SqlError and then change nothing.
   const TableInfo& CreateTable(TableInfo table);
@@ -348,6 +361,7 @@ class Catalog {
   std::vector<std::unique_ptr<EnumType>> enum_storage_;  // every enum ever made (see DropEnum)
   std::map<std::string, DomainType*, std::less<>> domains_;
   std::vector<std::unique_ptr<DomainType>> domain_storage_;  // every domain ever made
+  std::map<std::string, CompositeType, std::less<>> composites_;
   std::map<std::string, std::vector<StoredRoutine>, std::less<>> procedures_;
   std::vector<PendingRoutine> pending_routines_;
   int sequence_generation_ = 0;

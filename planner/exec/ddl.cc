@@ -1626,6 +1626,7 @@ bool IsDdl(const PgQuery__Node* stmt) {
     case PG_QUERY__NODE__NODE_CREATE_ENUM_STMT:
     case PG_QUERY__NODE__NODE_ALTER_ENUM_STMT:
     case PG_QUERY__NODE__NODE_CREATE_DOMAIN_STMT:
+    case PG_QUERY__NODE__NODE_COMPOSITE_TYPE_STMT:
     case PG_QUERY__NODE__NODE_DROP_STMT: return true;
     default: return false;
   }
@@ -1648,6 +1649,7 @@ DdlOutcome Dispatch(const PgQuery__Node* stmt, Catalog& catalog, engine::Engine&
     case PG_QUERY__NODE__NODE_CREATE_ENUM_STMT: return CreateEnum(stmt->create_enum_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_ALTER_ENUM_STMT: return AlterEnum(stmt->alter_enum_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_DOMAIN_STMT: return CreateDomain(stmt->create_domain_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_COMPOSITE_TYPE_STMT: return CreateComposite(stmt->composite_type_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_VIEW_STMT: return CreateView(stmt->view_stmt, statement_text, statement_location, catalog, engine);
     case PG_QUERY__NODE__NODE_INDEX_STMT: return CreateIndex(stmt->index_stmt, statement_text, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return CreateSequence(stmt->create_seq_stmt, catalog, engine);

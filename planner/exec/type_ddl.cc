@@ -152,11 +152,21 @@ DdlOutcome AlterEnum(const PgQuery__AlterEnumStmt* stmt, Catalog& catalog, engin
 
 DdlOutcome DropTypes(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine) {
   DdlOutcome out{"DROP TYPE", {}, nullptr};
-  std::vector<std::string> names;
+  std::vector<std::string> names, composites;
   for (size_t i = 0; i < stmt->n_objects; ++i) {
     const PgQuery__Node* obj = stmt->objects[i];
     if (obj->node_case != PG_QUERY__NODE__NODE_TYPE_NAME) throw NotSupported("DROP TYPE of this kind of name");
     const std::string name = TypeName(obj->type_name->names, obj->type_name->n_names);
+    if (catalog.FindComposite(name)) {
+      std::vector<std::string> dependents;
+      for (const auto& ir : catalog.Procedures())
+        if (ir->result_composite == name)
+          dependents.push_back(fmt::format("{} {}", ir->kind == ProcedureIr::Kind::kProcedure ? "procedure" : "function",
+                                           ir->ContextSignature()));
+      if (!dependents.empty()) RefuseDropInUse(stmt, "TYPE", name, dependents);
+      if (std::ranges::find(composites, name) == composites.end()) composites.push_back(name);
+      continue;
+    }
     const EnumType* type = catalog.FindEnum(name);
     if (!type) {
       if (const TableInfo* t = catalog.FindTable(name))
@@ -175,6 +185,7 @@ DdlOutcome DropTypes(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::En
   }
   engine.RunExclusive([&] {
     for (const std::string& name : names) catalog.DropEnum(name);
+    for (const std::string& name : composites) catalog.DropComposite(name);
   });
   return out;
 }
@@ -270,6 +281,26 @@ DdlOutcome DropDomains(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::
     for (const std::string& name : names) catalog.DropDomain(name);
   });
   return out;
+}
+
+DdlOutcome CreateComposite(const PgQuery__CompositeTypeStmt* stmt, Catalog& catalog, engine::Engine& engine) {
+  const PgQuery__RangeVar* rv = stmt->typevar;
+  if (rv->schemaname && *rv->schemaname && std::string_view(rv->schemaname) != "public")
+    throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", rv->schemaname));
+  CompositeType type{rv->relname, {}};
+  for (size_t i = 0; i < stmt->n_coldeflist; ++i) {
+    const PgQuery__Node* n = stmt->coldeflist[i];
+    if (n->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF) throw NotSupported("this attribute of a composite type");
+    const PgQuery__ColumnDef* def = n->column_def;
+    const std::string field = def->colname;
+    if (std::ranges::any_of(type.fields, [&](const auto& f) { return f.first == field; }))
+      throw SqlError(sqlstate::kDuplicateColumn, fmt::format("column \"{}\" specified more than once", field));
+    SqlType t = ResolveTypeName(def->type_name, &catalog);
+    if (def->coll_clause) CheckCollation(def->coll_clause, t);
+    type.fields.emplace_back(field, t);
+  }
+  engine.RunExclusive([&] { catalog.CreateComposite(std::move(type)); });
+  return {"CREATE TYPE", {}, nullptr};
 }
 
 DdlOutcome RenameType(const PgQuery__RenameStmt* stmt, Catalog& catalog, engine::Engine& engine) {

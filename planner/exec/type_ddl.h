@@ -13,13 +13,15 @@ struct PgQuery__AlterEnumStmt;
 struct PgQuery__DropStmt;
 struct PgQuery__RenameStmt;
 struct PgQuery__CreateDomainStmt;
+struct PgQuery__CompositeTypeStmt;
 
 namespace caracal::planner {
 
 DdlOutcome CreateEnum(const PgQuery__CreateEnumStmt* stmt, Catalog& catalog, engine::Engine& engine);
 DdlOutcome AlterEnum(const PgQuery__AlterEnumStmt* stmt, Catalog& catalog, engine::Engine& engine);
 // DROP TYPE [IF EXISTS] name, ... [RESTRICT]: refused (2BP01) while a column or a
-// routine's signature uses the type; CASCADE, which would drop those, is not supported.
+// routine's signature uses an enum type; CASCADE, which would drop those, is not
+// supported. A composite type goes (routines made with it keep its fields).
 DdlOutcome DropTypes(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine);
 // CREATE DOMAIN name [AS] type [DEFAULT expr] [NOT NULL | NULL] [[CONSTRAINT c] CHECK
 // (expr)] ...: the CHECKs over VALUE, named name_check (numbered) when not named.
@@ -27,6 +29,9 @@ DdlOutcome CreateDomain(const PgQuery__CreateDomainStmt* stmt, Catalog& catalog,
 // DROP DOMAIN [IF EXISTS] name, ...: refused (2BP01) while a column or a routine's
 // signature uses it, as DROP TYPE.
 DdlOutcome DropDomains(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine);
+
+// CREATE TYPE name AS (field type, ...): a composite type (catalog.h's CompositeType).
+DdlOutcome CreateComposite(const PgQuery__CompositeTypeStmt* stmt, Catalog& catalog, engine::Engine& engine);
 
 // ALTER TYPE name RENAME TO new_name.
 DdlOutcome RenameType(const PgQuery__RenameStmt* stmt, Catalog& catalog, engine::Engine& engine);

@@ -299,6 +299,9 @@ struct ProcedureIr {
   int random_seed_variable = -1;
   int RandomSeedVariable();
   std::string source;  // the whole CREATE statement, for \sf and error positions
+  // The composite type its result is (RETURNS SETOF t), which DROP TYPE then refuses to
+  // drop; empty if none.
+  std::string result_composite;
   // LANGUAGE sql (binder/sql_function_body.h): the line of the PL/pgSQL body it was
   // translated into where each SQL statement starts; empty for PL/pgSQL.
   std::vector<int> sql_statement_lines;

@@ -909,6 +909,16 @@ def gen_domains(rng, n):
     return out
 
 
+def gen_composite_types(rng, n):
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.6:
+            out.append(f"SELECT * FROM take({rng.randrange(1, 5)}, {rng.randrange(1, 4)});")
+        else:
+            out.append(f"SELECT * FROM quote({rng.randrange(1, 4)});")
+    return out
+
+
 def gen_uuid_extensions(rng, n):
     return [f"SELECT add_item('item{rng.randrange(0, 30)}');" for _ in range(n)]
 
