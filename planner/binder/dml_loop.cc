@@ -586,8 +586,15 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
     add_column(column, set_values.back());
   }
   if (image)
-    for (size_t c = 0; c < table.columns.size(); ++c)
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+      // The image reads the row before the write; a generated column's new value is
+      // computed only by the write itself (binder/generated_columns.h).
+      if (table.columns[c].generated)
+        throw NotSupported(fmt::format("an UPDATE of table \"{}\", which has generated columns, in a data-modifying WITH "
+                                       "query", table.name))
+            .WithHint("Run the UPDATE ... RETURNING as a statement of its own.");
       if (column_of[c] < 0) add_column(static_cast<int>(c), nodes.ColumnRef(ref, table.columns[c].name));
+    }
   const size_t first_from_column = targets.size();
   if (image)
     for (const auto& [qualifier, column] : image->from_columns) {
