@@ -58,8 +58,9 @@ void ComputeGeneratedColumns(Stmt& s) {
       OverNewRow(*e, values);
       computed.emplace_back(static_cast<int>(g), std::move(e));
     }
-    for (auto& [g, e] : computed) {
-      auto it = std::ranges::find_if(s.assignments, [&](const auto& a) { return a.first == g; });
+    for (auto& [column, e] : computed) {
+      const int g = column;  // clang before 16 cannot capture a structured binding
+      auto it = std::ranges::find_if(s.assignments, [g](const auto& a) { return a.first == g; });
       if (it != s.assignments.end()) it->second = std::move(e);
       else s.assignments.emplace_back(g, std::move(e));
     }
