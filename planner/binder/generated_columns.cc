@@ -10,11 +10,6 @@ namespace caracal::planner {
 
 namespace {
 
-bool Reads(const Expr& e, int column) {
-  if (e.kind == ExprKind::kSlot && e.slot.space == SlotSpace::kColumn && e.slot.index == column) return true;
-  return std::ranges::any_of(e.args, [&](const ExprPtr& a) { return Reads(*a, column); });
-}
-
 // `e` with its kColumn slots read from a frame of the row's Datums (kVariable slots).
 void ColumnsAsVariables(Expr& e) {
   if (e.kind == ExprKind::kSlot && e.slot.space == SlotSpace::kColumn) e.slot.space = SlotSpace::kVariable;
@@ -22,6 +17,11 @@ void ColumnsAsVariables(Expr& e) {
 }
 
 }  // namespace
+
+bool ReadsColumn(const Expr& e, int column) {
+  if (e.kind == ExprKind::kSlot && e.slot.space == SlotSpace::kColumn && e.slot.index == column) return true;
+  return std::ranges::any_of(e.args, [&](const ExprPtr& a) { return ReadsColumn(*a, column); });
+}
 
 bool HasGeneratedColumns(const TableInfo& table) {
   return std::ranges::any_of(table.columns, [](const CatalogColumn& c) { return c.generated != nullptr; });
@@ -52,7 +52,7 @@ void ComputeGeneratedColumns(Stmt& s) {
       if (!col.generated) continue;
       const bool assigned = values[g] != nullptr;  // SET g = DEFAULT
       bool feeds = false;
-      for (const auto& [c, v] : s.assignments) feeds = feeds || Reads(*col.generated, c);
+      for (const auto& [c, v] : s.assignments) feeds = feeds || ReadsColumn(*col.generated, c);
       if (!assigned && !feeds) continue;
       ExprPtr e = col.generated->Clone();
       OverNewRow(*e, values);
@@ -67,16 +67,19 @@ void ComputeGeneratedColumns(Stmt& s) {
   }
 }
 
-void ComputeGeneratedColumns(const TableInfo& table, std::span<Datum> row) {
+RowGenerator::RowGenerator(const TableInfo& table) {
   for (size_t g = 0; g < table.columns.size(); ++g) {
-    const CatalogColumn& col = table.columns[g];
-    if (!col.generated) continue;
-    ExprPtr e = col.generated->Clone();
+    if (!table.columns[g].generated) continue;
+    ExprPtr e = table.columns[g].generated->Clone();
     ColumnsAsVariables(*e);
-    EvalContext ctx;
-    ctx.variables = row;
-    row[g] = Eval(*e, ctx);
+    columns_.emplace_back(static_cast<int>(g), std::move(e));
   }
+}
+
+void RowGenerator::Compute(std::span<Datum> row) const {
+  EvalContext ctx;
+  ctx.variables = row;
+  for (const auto& [g, e] : columns_) row[static_cast<size_t>(g)] = Eval(*e, ctx);
 }
 
 }  // namespace caracal::planner

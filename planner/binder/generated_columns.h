@@ -5,6 +5,8 @@
 #pragma once
 
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "planner/catalog/catalog.h"
 #include "planner/plan/procedure_ir.h"
@@ -20,10 +22,22 @@ namespace caracal::planner {
 void ComputeGeneratedColumns(Stmt& s);
 
 // For the loads that build rows from Datums (COPY, INSERT ... SELECT between epochs):
-// `row` (one Datum per column) with its generated columns computed from the others.
-void ComputeGeneratedColumns(const TableInfo& table, std::span<Datum> row);
+// the table's generation expressions, read over a row's Datums, prepared once per load.
+class RowGenerator {
+ public:
+  explicit RowGenerator(const TableInfo& table);
+  bool empty() const { return columns_.empty(); }
+  // `row` (one Datum per column) with its generated columns computed from the others.
+  void Compute(std::span<Datum> row) const;
+
+ private:
+  std::vector<std::pair<int, ExprPtr>> columns_;  // column, expression over kVariable slots
+};
 
 // Whether `table` has generated columns.
 bool HasGeneratedColumns(const TableInfo& table);
+
+// Whether `e` reads column `column` of the row (a kColumn slot).
+bool ReadsColumn(const Expr& e, int column);
 
 }  // namespace caracal::planner

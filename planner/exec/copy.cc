@@ -319,7 +319,7 @@ CopyOutput CopyTo(const PgQuery__CopyStmt* stmt, const Catalog& catalog, engine:
     const TableInfo* table = catalog.FindTable(table_name);
     for (size_t i = 0; i < stmt->n_attlist; ++i) {
       const std::string name = StringValue(stmt->attlist[i]);
-      if (table && table->ColumnIndex(name) >= 0) RefuseGeneratedColumn(table->columns[static_cast<size_t>(table->ColumnIndex(name))]);
+      if (const int c = table ? table->ColumnIndex(name) : -1; c >= 0) RefuseGeneratedColumn(table->columns[static_cast<size_t>(c)]);
       columns += (i ? ", " : "") + QuotedIdentifier(name);
     }
     // Without a list: every column but the generated ones, as PostgreSQL copies them.
@@ -525,7 +525,7 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
   SnapshotRoutines default_random;
   EvalContext defaults;
   defaults.routines = &default_random;
-  const bool generated = HasGeneratedColumns(*table);
+  const RowGenerator generated(*table);
   UniqueLoadCheck unique(*table, catalog.database().table(table->id));
   ForeignKeyLoadCheck references(*table);
   std::optional<LoadRowIdentities> identities;
@@ -580,9 +580,9 @@ int64_t CopyFrom(const PgQuery__CopyStmt* stmt, Catalog& catalog, engine::Engine
         }
       }
     }
-    if (generated) {
+    if (!generated.empty()) {
       try {
-        ComputeGeneratedColumns(*table, datums);
+        generated.Compute(datums);
       } catch (SqlError& e) {
         e.WithContext(context(record_line));
         throw;

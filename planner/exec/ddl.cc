@@ -12,6 +12,7 @@
 #include "planner/binder/coerce.h"
 #include "planner/catalog/constraint_errors.h"
 #include "planner/binder/expr_binder.h"
+#include "planner/binder/generated_columns.h"
 #include "planner/binder/query_binder.h"
 #include "planner/binder/table_scope.h"
 #include "planner/expr/expr_eval.h"
@@ -817,10 +818,14 @@ void DropColumn(TableInfo& t, int c, std::vector<ColumnOrigin>& origins, std::ve
   if (std::ranges::find(t.primary_key, c) != t.primary_key.end())
     throw NotSupported("dropping a primary-key column").WithHint("Every table keeps the primary key it was given.");
   if (!col.owned_sequence.empty()) throw NotSupported("dropping a serial or identity column");
-  auto reads = [&](const Expr& e) {
-    bool found = false;
-    ForEachSlot(const_cast<Expr&>(e), [&](const Slot& s) { found = found || (s.space == SlotSpace::kColumn && s.index == c); });
-    return found;
+  auto reads = [&](const Expr& e) { return ReadsColumn(e, c); };
+  // The expressions that stay read the columns after `c` one place down.
+  auto shifted = [&](const Expr& e) {
+    ExprPtr copy = e.Clone();
+    ForEachSlot(*copy, [&](Slot& s) {
+      if (s.space == SlotSpace::kColumn && s.index > c) --s.index;
+    });
+    return std::shared_ptr<const Expr>(std::move(copy));
   };
   for (CatalogColumn& g : t.columns) {
     if (!g.generated) continue;
@@ -829,20 +834,10 @@ void DropColumn(TableInfo& t, int c, std::vector<ColumnOrigin>& origins, std::ve
                      fmt::format("cannot drop column {} of table {} because other objects depend on it", col.name, t.name))
           .WithDetail(fmt::format("column {} of table {} depends on column {} of table {}", g.name, t.name, col.name, t.name))
           .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
-    ExprPtr e = g.generated->Clone();
-    ForEachSlot(*e, [&](Slot& s) {
-      if (s.space == SlotSpace::kColumn && s.index > c) --s.index;
-    });
-    g.generated = std::shared_ptr<const Expr>(std::move(e));
+    g.generated = shifted(*g.generated);
   }
   std::erase_if(t.checks, [&](const CheckConstraint& k) { return reads(*k.expr); });
-  for (CheckConstraint& k : t.checks) {
-    ExprPtr e = k.expr->Clone();
-    ForEachSlot(*e, [&](Slot& s) {
-      if (s.space == SlotSpace::kColumn && s.index > c) --s.index;
-    });
-    k.expr = std::shared_ptr<const Expr>(std::move(e));
-  }
+  for (CheckConstraint& k : t.checks) k.expr = shifted(*k.expr);
   std::erase_if(new_uniques, [&](const NewUnique& u) { return std::ranges::find(u.columns, c) != u.columns.end(); });
   for (NewUnique& u : new_uniques)
     for (int& k : u.columns)
@@ -864,17 +859,12 @@ void AlterColumnType(TableInfo& t, int c, const PgQuery__ColumnDef* def, std::ve
     throw NotSupported("changing the type of a column the same ALTER TABLE adds or changes");
   if (col.generated) throw NotSupported("changing the type of a generated column");
   for (const CatalogColumn& g : t.columns) {
-    bool reads = false;
-    if (g.generated)
-      ForEachSlot(const_cast<Expr&>(*g.generated), [&](const Slot& s) { reads = reads || (s.space == SlotSpace::kColumn && s.index == c); });
-    if (reads)
+    if (g.generated && ReadsColumn(*g.generated, c))
       throw SqlError(sqlstate::kFeatureNotSupported, "cannot alter type of a column used by a generated column")
           .WithDetail(fmt::format("Column \"{}\" is used by generated column \"{}\".", col.name, g.name));
   }
   for (const CheckConstraint& k : t.checks) {
-    bool reads = false;
-    ForEachSlot(const_cast<Expr&>(*k.expr), [&](const Slot& s) { reads = reads || (s.space == SlotSpace::kColumn && s.index == c); });
-    if (reads)
+    if (ReadsColumn(*k.expr, c))
       throw NotSupported(fmt::format("changing the type of a column that check constraint \"{}\" reads", k.name))
           .WithHint("Drop the constraint, change the type, and add the constraint again.");
   }

@@ -142,6 +142,7 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
     std::optional<LoadRowIdentities> identities;
     if (table->HasRowIdentity()) identities.emplace(catalog.database(), *table);
     SnapshotSource snapshot(catalog.database());
+    const RowGenerator generated(*table);
     RunQuery(plan, snapshot, {}, [&](std::span<const Datum> values) {
       std::vector<Datum> datums(table->columns.size());
       std::vector<bool> given(table->columns.size(), false);
@@ -161,7 +162,7 @@ int64_t InsertSelect(const PgQuery__InsertStmt* stmt, Catalog& catalog, engine::
       for (size_t c = 0; c < table->columns.size(); ++c)
         if (!given[c] && table->columns[c].type.domain)  // given values were checked by the query's coercion
           datums[c] = CheckDomain(table->columns[c].type, std::move(datums[c]));
-      ComputeGeneratedColumns(*table, datums);
+      generated.Compute(datums);
       std::vector<engine::Value> row;
       for (size_t c = 0; c < table->columns.size(); ++c) {
         const CatalogColumn& col = table->columns[c];
