@@ -89,6 +89,8 @@ void RequireInitProgramReadsNothing(const ProcedureIr& ir) {
 }  // namespace
 
 void AnalyzeProcedure(ProcedureIr& ir, const Catalog& catalog) {
+  // The trigger functions its writes call, first: a call looks at what its callee does.
+  for (const std::shared_ptr<ProcedureIr>& routine : ir.trigger_routines) AnalyzeProcedure(*routine, catalog);
   NumberDrawSites(ir);
   // now() in a called function is the transaction's: the caller draws it at sequencing.
   bool callee_reads_now = false;

@@ -10,6 +10,7 @@
 #include "planner/binder/coerce.h"
 #include "planner/binder/hidden_scope.h"
 #include "planner/binder/query_binder.h"
+#include "planner/binder/row_triggers.h"
 #include "planner/binder/table_statement_binder.h"
 #include "planner/catalog/system_views.h"
 #include "planner/parser/synthetic_nodes.h"
@@ -501,7 +502,7 @@ std::optional<std::vector<StmtPtr>> TableStatementBinder::BindInsertByLookups(co
   insert->select_stmt = nodes.SelectNode(row);
   TableStatementBinder row_binder(catalog_, variables_);
   row_binder.set_values_scope(l.scope.get());
-  std::vector<StmtPtr> writes = row_binder.BindInsert(insert);
+  std::vector<StmtPtr> writes = row_binder.BindValuesInsert(insert);
   returning_columns_ = row_binder.returning_columns();
   tail.push_back(std::move(writes[0]));
   return FinishLoop(l, std::move(tail), *loops_);
@@ -533,6 +534,9 @@ std::vector<StmtPtr> TableStatementBinder::BindUpdateLoop(const PgQuery__UpdateS
                                        : "UPDATE with a subquery",
                stmt->n_returning_list);
   const TableInfo& table = ResolveTable(stmt->relation);
+  if (image != nullptr && table.HasTriggers(TriggerInfo::kUpdate))
+    throw NotSupported(fmt::format("an UPDATE of table \"{}\", which has triggers, in a data-modifying WITH query", table.name))
+        .WithHint("Run the UPDATE ... RETURNING as a statement of its own.");
   const std::string ref = RefName(stmt->relation);
   SyntheticNodes nodes;
   if (image == nullptr && !HasSubLink(&stmt->base))
@@ -638,6 +642,9 @@ std::vector<StmtPtr> TableStatementBinder::BindDeleteLoop(const PgQuery__DeleteS
                                         : "DELETE with a subquery",
                stmt->n_returning_list);
   const TableInfo& table = ResolveTable(stmt->relation);
+  if (image != nullptr && table.HasTriggers(TriggerInfo::kDelete))
+    throw NotSupported(fmt::format("a DELETE from table \"{}\", which has triggers, in a data-modifying WITH query", table.name))
+        .WithHint("Run the DELETE ... RETURNING as a statement of its own.");
   const std::string ref = RefName(stmt->relation);
   SyntheticNodes nodes;
   if (image == nullptr && !HasSubLink(&stmt->base))
@@ -735,9 +742,181 @@ std::vector<StmtPtr> TableStatementBinder::BindInsertLoop(const PgQuery__InsertS
   insert->override = stmt->override;
   TableStatementBinder row_binder(catalog_, variables_);
   row_binder.set_values_scope(l.scope.get());
-  std::vector<StmtPtr> writes = row_binder.BindInsert(insert);
+  std::vector<StmtPtr> writes = row_binder.BindValuesInsert(insert);
   returning_columns_ = row_binder.returning_columns();
   return FinishLoop(l, Statements(std::move(writes[0])), *loops_);
+}
+
+namespace {
+
+// The frame slot of loop `l`'s value variable for its query's column `column`.
+int LoopSlot(const Loop& l, size_t column) {
+  return l.scope->Lookup(std::span(&l.value_names[column], 1), -1)->slot.index;
+}
+
+// The query of a triggered write's rows: each row's key (DISTINCT ON it), then every
+// column's old value, then `values` (an UPDATE's SET values); `from` and `where` as the
+// statement's.
+PgQuery__SelectStmt* TriggeredRowsQuery(SyntheticNodes& nodes, const TableInfo& table, PgQuery__RangeVar* relation,
+                                        std::vector<PgQuery__Node*> values, PgQuery__Node* const* from_items, size_t n_from,
+                                        PgQuery__Node* where, PgQuery__WithClause* with) {
+  const std::string ref = RefName(relation);
+  std::vector<PgQuery__Node*> targets, keys;
+  for (int k : table.primary_key) keys.push_back(nodes.ColumnRef(ref, table.columns[static_cast<size_t>(k)].name));
+  for (PgQuery__Node* k : keys) targets.push_back(nodes.Target(k));
+  for (const CatalogColumn& c : table.columns) targets.push_back(nodes.Target(nodes.ColumnRef(ref, c.name)));
+  for (PgQuery__Node* v : values) targets.push_back(nodes.Target(v));
+  PgQuery__SelectStmt* query = nodes.NewSelect();
+  query->target_list = nodes.Array(targets, query->n_target_list);
+  query->distinct_clause = nodes.Array(keys, query->n_distinct_clause);
+  std::vector<PgQuery__Node*> from{nodes.FromItem(relation)};
+  for (size_t i = 0; i < n_from; ++i) from.push_back(from_items[i]);
+  query->from_clause = nodes.Array(from, query->n_from_clause);
+  query->where_clause = where;
+  query->with_clause = with;
+  return query;
+}
+
+void RefuseRowIdentity(const TableInfo& table, const char* what) {
+  if (table.HasRowIdentity())
+    throw NotSupported(fmt::format("{} table \"{}\", which has no primary key and has row triggers,", what, table.name))
+        .WithHint("Give the table a primary key.");
+}
+
+}  // namespace
+
+std::vector<StmtPtr> TableStatementBinder::BindTriggeredUpdate(const PgQuery__UpdateStmt* stmt, const std::vector<std::string>& set) {
+  const TableInfo& table = ResolveTable(stmt->relation);
+  if (loops_ == nullptr) throw NotSupported(fmt::format("an UPDATE of table \"{}\", which has triggers, here", table.name));
+  RequireLoops("an UPDATE of a table with triggers", stmt->n_returning_list);
+  RefuseRowIdentity(table, "UPDATE of");
+  RejectReturningStar(stmt->returning_list, stmt->n_returning_list, stmt->n_from_clause);
+  SyntheticNodes nodes;
+  std::set<int> assigned;
+  std::vector<int> set_columns;
+  std::vector<PgQuery__Node*> values;
+  std::vector<std::pair<std::string, SqlType>> types;
+  for (int k : table.primary_key) types.emplace_back(table.columns[static_cast<size_t>(k)].name, table.columns[static_cast<size_t>(k)].type);
+  for (const CatalogColumn& c : table.columns) types.emplace_back(c.name, c.type);
+  for (size_t i = 0; i < stmt->n_target_list; ++i) {
+    const PgQuery__ResTarget* t = stmt->target_list[i]->res_target;
+    const int column = SetColumn(table, t, assigned, true);
+    PgQuery__Node* value = SetValueNode(t, nodes);
+    if (value->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+      throw NotSupported(fmt::format("SET ... = DEFAULT in an UPDATE of table \"{}\", which has row triggers,", table.name), t->location);
+    set_columns.push_back(column);
+    values.push_back(value);
+    types.emplace_back(table.columns[static_cast<size_t>(column)].name, table.columns[static_cast<size_t>(column)].type);
+  }
+  PgQuery__SelectStmt* query = TriggeredRowsQuery(nodes, table, stmt->relation, values, stmt->from_clause, stmt->n_from_clause,
+                                                  stmt->where_clause, stmt->with_clause);
+  Loop l = BeginLoop(PlanInsertSource(query, catalog_, {}, types, variables_), variables_, *loops_);
+  const size_t keys = table.primary_key.size(), n = table.columns.size();
+
+  TriggerWeaver weaver(catalog_, table, *loops_, variables_);
+  std::vector<StmtPtr> tail;
+  std::vector<int> old_row;
+  for (size_t c = 0; c < n; ++c) old_row.push_back(LoopSlot(l, keys + c));
+  const std::vector<int> new_row = weaver.RowVariables("new");
+  for (size_t c = 0; c < n; ++c) {
+    auto at = std::ranges::find(set_columns, static_cast<int>(c));
+    const int from = at == set_columns.end() ? old_row[c] : LoopSlot(l, keys + n + static_cast<size_t>(at - set_columns.begin()));
+    const SqlType type = table.columns[c].type.WithoutDomain();
+    auto assign = std::make_unique<Stmt>();
+    assign->kind = StmtKind::kAssign;
+    assign->target = new_row[c];
+    assign->value = MakeSlot(Slot{SlotSpace::kVariable, from}, type);
+    tail.push_back(std::move(assign));
+    l.scope->Add("", fmt::format("$new.{}", table.columns[c].name), new_row[c], type);
+  }
+  const int skip = weaver.NewSkipVariable(tail);
+  Block before;
+  weaver.BeforeRow(TriggerInfo::kUpdate, set, new_row, old_row, skip, before);
+  const bool changes_row = !before.empty();
+  for (StmtPtr& s : before) tail.push_back(std::move(s));
+
+  // Each row: UPDATE ref SET column = its NEW value, by its key: the SET columns, or with
+  // BEFORE triggers (which may change any) every column but the key and generated ones.
+  std::vector<PgQuery__Node*> assignments;
+  for (size_t c = 0; c < n; ++c) {
+    const CatalogColumn& column = table.columns[c];
+    const bool in_set = std::ranges::find(set_columns, static_cast<int>(c)) != set_columns.end();
+    const bool key = std::ranges::find(table.primary_key, static_cast<int>(c)) != table.primary_key.end();
+    if (!in_set && (!changes_row || key || column.generated || column.identity == CatalogColumn::Identity::kAlways)) continue;
+    assignments.push_back(nodes.Target(nodes.ColumnRef("", fmt::format("$new.{}", column.name)), column.name.c_str()));
+  }
+  Block write;
+  if (changes_row) {
+    // A BEFORE trigger may not move the row to another key (the write is by the key).
+    auto moved = MakeExpr(ExprKind::kOr, SqlType::Of(TypeId::kBool));
+    for (int k : table.primary_key) {
+      const SqlType type = table.columns[static_cast<size_t>(k)].type.WithoutDomain();
+      auto ne = MakeExpr(ExprKind::kCompare, SqlType::Of(TypeId::kBool));
+      ne->op = Op::kNe;
+      ne->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, new_row[static_cast<size_t>(k)]}, type));
+      ne->args.push_back(MakeSlot(Slot{SlotSpace::kVariable, old_row[static_cast<size_t>(k)]}, type));
+      moved->args.push_back(std::move(ne));
+    }
+    auto raise = std::make_unique<Stmt>();
+    raise->kind = StmtKind::kRaise;
+    raise->level = RaiseLevel::kException;
+    raise->sqlstate = sqlstate::kFeatureNotSupported;
+    raise->message = fmt::format("a BEFORE UPDATE trigger that changes the primary key of a row of table \"{}\" is not supported",
+                                 table.name);
+    auto check = std::make_unique<Stmt>();
+    check->kind = StmtKind::kIf;
+    check->conds.push_back(std::move(moved));
+    check->blocks.emplace_back();
+    check->blocks.back().push_back(std::move(raise));
+    write.push_back(std::move(check));
+  }
+  if (!assignments.empty()) {
+    PgQuery__UpdateStmt* update = nodes.NewUpdate();
+    update->relation = stmt->relation;
+    update->target_list = nodes.Array(assignments, update->n_target_list);
+    update->returning_list = stmt->returning_list;
+    update->n_returning_list = stmt->n_returning_list;
+    TableStatementBinder row_binder(catalog_, l.scope.get());
+    StmtPtr row_write = row_binder.BindSimpleUpdate(update);
+    returning_columns_ = row_binder.returning_columns();
+    KeyByLoopValues(*row_write, l);
+    write.push_back(std::move(row_write));
+  }
+  weaver.AfterRow(TriggerInfo::kUpdate, set, new_row, old_row, write);
+  tail.push_back(weaver.UnlessSkipped(skip, std::move(write)));
+  return FinishLoop(l, std::move(tail), *loops_);
+}
+
+std::vector<StmtPtr> TableStatementBinder::BindTriggeredDelete(const PgQuery__DeleteStmt* stmt) {
+  const TableInfo& table = ResolveTable(stmt->relation);
+  if (loops_ == nullptr) throw NotSupported(fmt::format("a DELETE from table \"{}\", which has triggers, here", table.name));
+  RequireLoops("a DELETE from a table with triggers", stmt->n_returning_list);
+  RefuseRowIdentity(table, "DELETE from");
+  RejectReturningStar(stmt->returning_list, stmt->n_returning_list, stmt->n_using_clause);
+  SyntheticNodes nodes;
+  PgQuery__SelectStmt* query = TriggeredRowsQuery(nodes, table, stmt->relation, {}, stmt->using_clause, stmt->n_using_clause,
+                                                  stmt->where_clause, stmt->with_clause);
+  Loop l = BeginLoop(PlanQuery(query, catalog_, {}, variables_), variables_, *loops_);
+  const size_t keys = table.primary_key.size();
+  TriggerWeaver weaver(catalog_, table, *loops_, variables_);
+  std::vector<StmtPtr> tail;
+  std::vector<int> old_row;
+  for (size_t c = 0; c < table.columns.size(); ++c) old_row.push_back(LoopSlot(l, keys + c));
+  const int skip = weaver.NewSkipVariable(tail);
+  weaver.BeforeRow(TriggerInfo::kDelete, {}, {}, old_row, skip, tail);
+  PgQuery__DeleteStmt* remove = nodes.NewDelete();
+  remove->relation = stmt->relation;
+  remove->returning_list = stmt->returning_list;
+  remove->n_returning_list = stmt->n_returning_list;
+  TableStatementBinder row_binder(catalog_, l.scope.get());
+  StmtPtr row_write = row_binder.BindSimpleDelete(remove);
+  returning_columns_ = row_binder.returning_columns();
+  KeyByLoopValues(*row_write, l);
+  Block write;
+  write.push_back(std::move(row_write));
+  weaver.AfterRow(TriggerInfo::kDelete, {}, {}, old_row, write);
+  tail.push_back(weaver.UnlessSkipped(skip, std::move(write)));
+  return FinishLoop(l, std::move(tail), *loops_);
 }
 
 }  // namespace caracal::planner

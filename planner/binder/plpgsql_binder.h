@@ -47,6 +47,10 @@ class ProcedureBinder {
       : catalog_(catalog), text_(text), ir_(std::make_shared<ProcedureIr>()), scope_(*ir_) {}
 
   std::shared_ptr<ProcedureIr> Bind(const PgQuery__CreateFunctionStmt* stmt);
+  // A trigger function (RETURNS trigger) bound for the rows of `table`
+  // (trigger_function_binder.cc; BindTriggerFunction in procedure_binder.h). `depth`:
+  // how many trigger functions are being bound around this one.
+  std::shared_ptr<ProcedureIr> BindTrigger(const PgQuery__CreateFunctionStmt* stmt, const TableInfo& table, int depth);
 
  private:
   struct DatumInfo {
@@ -59,6 +63,14 @@ class ProcedureBinder {
   };
 
   void BindSignature(const PgQuery__CreateFunctionStmt* stmt);
+  // LANGUAGE, STRICT and the body's text; returns the language (checked).
+  std::string BindOptions(const PgQuery__CreateFunctionStmt* stmt);
+  // Trigger functions (trigger_function_binder.cc): NEW, OLD and the TG_ variables as
+  // parameters; RETURN NEW / OLD / NULL as what the row becomes.
+  void BindTriggerSignature(const PgQuery__CreateFunctionStmt* stmt, const TableInfo& table);
+  void BindTriggerReturn(const json& st, Block& out);
+  // The body (after the signature) for Bind and BindTrigger.
+  void BindBody();
   SqlType ParameterType(const PgQuery__TypeName* t) const;
   SqlType TypeFromText(const std::string& typname, int line);
   // The fields of row type `name` (a table's, or a composite type's), or nullopt when it
@@ -223,6 +235,10 @@ class ProcedureBinder {
       return binder_.ir_->row_count_variable;
     }
     bool AllowsReturning() const override { return true; }  // discarded, or INTO (BindExecSql)
+    int TriggerDepth() const override { return binder_.trigger_depth_; }
+    void AddTriggerRoutine(std::shared_ptr<ProcedureIr> routine) override {
+      binder_.ir_->trigger_routines.push_back(std::move(routine));
+    }
 
    private:
     ProcedureBinder& binder_;
@@ -239,6 +255,10 @@ class ProcedureBinder {
   bool top_level_done_ = false;  // the function's outermost block has been entered
   std::vector<std::vector<int>> handler_errors_;  // the error slots of each enclosing handler, innermost last
   size_t return_next_used_ = 0;   // RETURN NEXT expressions taken from body_.return_next
+  // A trigger function's: the table and how deep in trigger functions it is bound.
+  const TableInfo* trigger_table_ = nullptr;
+  int trigger_depth_ = 0;
+  int trigger_skip_ = -1;  // the out variable that says the row is skipped
 };
 
 }  // namespace caracal::planner

@@ -200,14 +200,7 @@ SqlType ProcedureBinder::ParameterType(const PgQuery__TypeName* t) const {
 // ---------------------------------------------------------------------------------------
 // Signature.
 
-void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
-  std::vector<std::string> names = NameList(stmt->funcname, stmt->n_funcname);
-  if (names.size() > 1 && !(names.size() == 2 && names[0] == "public"))
-    throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", names[0]));
-  ir_->name = names.back();
-  ir_->kind = stmt->is_procedure ? ProcedureIr::Kind::kProcedure : ProcedureIr::Kind::kFunction;
-  ir_->source = text_;
-
+std::string ProcedureBinder::BindOptions(const PgQuery__CreateFunctionStmt* stmt) {
   std::string language;
   size_t as_items = 0;
   for (size_t i = 0; i < stmt->n_options; ++i) {
@@ -240,6 +233,19 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
     const PgQuery__Node* item = d->arg->node_case == PG_QUERY__NODE__NODE_LIST ? d->arg->list->items[0] : d->arg;
     if (item->node_case == PG_QUERY__NODE__NODE_STRING) body_text_ = item->string->sval;
   }
+
+  return language;
+}
+
+void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
+  std::vector<std::string> names = NameList(stmt->funcname, stmt->n_funcname);
+  if (names.size() > 1 && !(names.size() == 2 && names[0] == "public"))
+    throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", names[0]));
+  ir_->name = names.back();
+  ir_->kind = stmt->is_procedure ? ProcedureIr::Kind::kProcedure : ProcedureIr::Kind::kFunction;
+  ir_->source = text_;
+
+  BindOptions(stmt);
 
   // Parameters: IN / INOUT first (frame slots 0..n-1), then OUT / TABLE columns.
   struct Param {
@@ -311,7 +317,8 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
   } else {
     std::string base = Lower(StringValue(rt->names[rt->n_names - 1]));
     is_setof_ = rt->setof;
-    if (base == "trigger" || base == "event_trigger") throw NotSupported("trigger functions");
+    if (base == "event_trigger") throw NotSupported("event trigger functions");
+    if (base == "trigger") throw NotSupported("trigger functions here");  // bound per table: exec/trigger_ddl.h
     if (base == "void") {
       if (has_out_parameters_)
         throw SqlError(sqlstate::kInvalidFunctionDefinition, "function result type must be record because of OUT parameters");
@@ -376,7 +383,11 @@ void ProcedureBinder::BindSignature(const PgQuery__CreateFunctionStmt* stmt) {
 // Datums and declarations.
 
 void ProcedureBinder::SkipRowDatums() {
-  while (cursor_ < datums_.size() && NodeType(datums_[cursor_]) == "PLpgSQL_row") ++cursor_;
+  // Rows (INTO lists) and record fields (r.f, made as PL/pgSQL's parser meets them) are
+  // not declarations; SlotOfVarno resolves them.
+  while (cursor_ < datums_.size() &&
+         (NodeType(datums_[cursor_]) == "PLpgSQL_row" || NodeType(datums_[cursor_]) == "PLpgSQL_recfield"))
+    ++cursor_;
 }
 
 std::optional<std::vector<OutputColumn>> ProcedureBinder::RowTypeColumns(std::string name) const {
@@ -569,6 +580,21 @@ int ProcedureBinder::DeclareLoopVariable(const json& var) {
 int ProcedureBinder::SlotOfVarno(int varno, int line) const {
   if (varno >= 0 && static_cast<size_t>(varno) < datum_info_.size() && datum_info_[varno].slot >= 0)
     return datum_info_[varno].slot;
+  if (varno >= 0 && static_cast<size_t>(varno) < datums_.size() && NodeType(datums_[varno]) == "PLpgSQL_recfield") {
+    // `r.f := x`: the field's variable, when the record's shape is known here.
+    const json& f = NodeBody(datums_[varno]);
+    const int parent = f.value("recparentno", -1);
+    const std::string field = f.value("fieldname", "");
+    const std::string record =
+        parent >= 0 && static_cast<size_t>(parent) < datum_info_.size() ? datum_info_[parent].record : std::string();
+    if (const auto* fields = record.empty() ? nullptr : scope_.RecordFields(record)) {
+      for (const auto& [name, slot] : *fields)
+        if (name == field) return slot;
+      throw SqlError(sqlstate::kUndefinedColumn, fmt::format("record \"{}\" has no field \"{}\"", record, field));
+    }
+    if (!record.empty())
+      Unsupported(fmt::format("assigning a field of record variable \"{}\" before a query gives it its fields", record), line);
+  }
   if (varno >= 0 && static_cast<size_t>(varno) < datum_info_.size() && !datum_info_[varno].record.empty())
     Unsupported(fmt::format("record variable \"{}\" here", datum_info_[varno].record), line,
                 "A record variable can be the target of a FOR over a query or of an INTO, and its fields read as record.field.");
@@ -741,7 +767,29 @@ void ProcedureBinder::BindStatement(const json& node, Block& out) {
   line_ = st.value("lineno", line_);
   const size_t first = out.size();
   Block outer_pending = TakePending();
-  BindStatementKind(type, st, out);
+  try {
+    BindStatementKind(type, st, out);
+  } catch (const SqlError& e) {
+    // A trigger function is bound for each table it fires on, and PL/pgSQL checks a
+    // statement's names only when it runs: one that names what this table (or the
+    // database) lacks fails when it is reached, not when the trigger is.
+    const bool missing = e.sqlstate() == sqlstate::kUndefinedColumn || e.sqlstate() == sqlstate::kUndefinedTable ||
+                         e.sqlstate() == sqlstate::kUndefinedFunction;
+    if (trigger_table_ == nullptr || !missing) throw;
+    out.resize(first);
+    TakePending();
+    std::string message;
+    for (char c : std::string(e.what())) message += c == '%' ? std::string("%%") : std::string(1, c);
+    auto raise = NewStmt(StmtKind::kRaise, line_);
+    raise->sqlstate = e.sqlstate();
+    raise->message = std::move(message);
+    // What PostgreSQL's CONTEXT names first: the SQL of the statement that failed.
+    if (type == "PLpgSQL_stmt_assign") raise->sql_context = fmt::format("PL/pgSQL assignment \"{}\"", QueryOf(Get(st, "expr")));
+    else if (type == "PLpgSQL_stmt_execsql") raise->sql_context = fmt::format("SQL statement \"{}\"", QueryOf(Get(st, "sqlstmt")));
+    else if (type == "PLpgSQL_stmt_if" || type == "PLpgSQL_stmt_while")
+      raise->sql_context = fmt::format("SQL expression \"{}\"", QueryOf(Get(st, "cond")));
+    out.push_back(std::move(raise));
+  }
   Block pending = TakePending();
   pending_ = std::move(outer_pending);
   out.insert(out.begin() + static_cast<std::ptrdiff_t>(first), std::make_move_iterator(pending.begin()),
@@ -770,6 +818,7 @@ void ProcedureBinder::BindStatementKind(std::string_view type, const json& st, B
     // libpg_query compiles every body as if it returned void and appends a RETURN
     // (without a line) to it; the function's own end-of-body rule applies instead.
     if (!st.contains("lineno")) return;
+    if (trigger_table_ != nullptr) return BindTriggerReturn(st, out);
     return out.push_back(BindReturn(st));
   }
   if (type == "PLpgSQL_stmt_return_next") return out.push_back(BindReturnNext(st));
@@ -1665,6 +1714,11 @@ void NumberTableStatements(ProcedureIr& ir, Block& block) {
 
 std::shared_ptr<ProcedureIr> ProcedureBinder::Bind(const PgQuery__CreateFunctionStmt* stmt) {
   BindSignature(stmt);
+  BindBody();
+  return ir_;
+}
+
+void ProcedureBinder::BindBody() {
   std::optional<std::string> plpgsql;
   if (sql_language_) {
     TranslatedSqlBody translated = SqlBodyAsPlpgsql(body_text_, *ir_);
@@ -1682,6 +1736,8 @@ std::shared_ptr<ProcedureIr> ProcedureBinder::Bind(const PgQuery__CreateFunction
   for (size_t i = 0; i < body_.body.size(); ++i)
     if (body_.body[i] == '\n') body_line_starts_.push_back(i + 1);
   datums_ = body_.function.value("datums", json::array());
+  if (trigger_table_ != nullptr && (body_.function.value("new_varno", -1) != 1 || body_.function.value("old_varno", -1) != 2))
+    throw SqlError(sqlstate::kInternalError, "internal error: unexpected datums of a trigger function");
   cursor_ = datum_info_.size();
   try {
     const json& action = Get(body_.function, "action");
@@ -1690,13 +1746,15 @@ std::shared_ptr<ProcedureIr> ProcedureBinder::Bind(const PgQuery__CreateFunction
     // Every expression query was placed before the statement that uses it; one left over
     // would never run (its temporary would read NULL).
     if (!pending_.empty()) Unsupported("a query in this expression", pending_.front()->line);
+    // A trigger function that ends without RETURN: PL/pgSQL's run-time error.
+    if (trigger_table_ != nullptr)
+      ir_->body.push_back(CheckRaise("2F005", "control reached end of trigger procedure without RETURN", nullptr, 0));
   } catch (SqlError& e) {
     if (e.context().empty())
       e.WithContext(fmt::format("compilation of PL/pgSQL function \"{}\" near line {}", ir_->name, line_));
     throw;
   }
   NumberTableStatements(*ir_, ir_->body);
-  return ir_;
 }
 
 std::shared_ptr<ProcedureIr> BindProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_view statement_text,

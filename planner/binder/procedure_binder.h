@@ -20,4 +20,12 @@ namespace caracal::planner {
 std::shared_ptr<ProcedureIr> BindProcedure(const PgQuery__CreateFunctionStmt* stmt, std::string_view statement_text,
                                            const Catalog& catalog);
 
+// A trigger function (`function`, CREATE FUNCTION ... RETURNS trigger) bound for the
+// rows of `table`: a procedure whose parameters are NEW's columns, OLD's and the TG_
+// variables (TriggerArgument) and whose out values are the NEW row it returns and
+// whether it returned NULL (ProcedureIr::trigger_table). `depth` (1 for a trigger of a
+// statement outside any trigger function) bounds triggers that fire one another.
+std::shared_ptr<ProcedureIr> BindTriggerFunction(const TriggerFunction& function, const TableInfo& table,
+                                                 const Catalog& catalog, int depth);
+
 }  // namespace caracal::planner

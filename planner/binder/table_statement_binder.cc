@@ -2,6 +2,8 @@
 #include "planner/binder/select_binder.h"
 #include "planner/binder/table_statement_binder.h"
 
+#include "planner/binder/row_triggers.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -273,9 +275,23 @@ void TableStatementBinder::BindReturning(Stmt& s, PgQuery__Node* const* list, si
   }
 }
 
+bool HasRowTriggers(const TableInfo& table, TriggerInfo::Event event, const std::vector<std::string>& set) {
+  return std::ranges::any_of(table.triggers, [&](const TriggerInfo& t) { return t.row && t.FiresOn(event, set); });
+}
+
 std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt* stmt) {
   if (HasDataModifyingCte(stmt->with_clause)) return AfterWithWrites(*this, stmt, &TableStatementBinder::BindInsert);
-  if (IsDmlLoop(stmt)) return BindInsertLoop(stmt);
+  std::vector<StmtPtr> out = IsDmlLoop(stmt) ? BindInsertLoop(stmt) : BindValuesInsert(stmt);
+  if (!fire_triggers_) return out;
+  const TableInfo& table = ResolveTable(stmt->relation);
+  if (HasRowTriggers(table, TriggerInfo::kInsert)) {
+    if (loops_ == nullptr) throw NotSupported(fmt::format("an INSERT into table \"{}\", which has triggers, here", table.name));
+    WeaveInsertTriggers(out, catalog_, *loops_, variables_);
+  }
+  return WithStatementTriggers(std::move(out), TriggerInfo::kInsert, {}, table, catalog_, loops_, variables_);
+}
+
+std::vector<StmtPtr> TableStatementBinder::BindValuesInsert(const PgQuery__InsertStmt* stmt) {
   const TableInfo& table = ResolveTable(stmt->relation);
   // Target columns: the list, or every column in order.
   std::vector<int> targets;
@@ -387,18 +403,27 @@ std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt*
 
 std::vector<StmtPtr> TableStatementBinder::BindUpdate(const PgQuery__UpdateStmt* stmt) {
   if (HasDataModifyingCte(stmt->with_clause)) return AfterWithWrites(*this, stmt, &TableStatementBinder::BindUpdate);
-  if (IsDmlLoop(stmt)) return BindUpdateLoop(stmt);
+  const TableInfo& table = ResolveTable(stmt->relation);
+  std::vector<std::string> set;
+  for (size_t i = 0; i < stmt->n_target_list; ++i)
+    if (const char* name = stmt->target_list[i]->res_target->name) set.emplace_back(name);
   std::vector<StmtPtr> out;
-  out.push_back(BindSimpleUpdate(stmt));
-  return out;
+  if (fire_triggers_ && HasRowTriggers(table, TriggerInfo::kUpdate, set)) out = BindTriggeredUpdate(stmt, set);
+  else if (IsDmlLoop(stmt)) out = BindUpdateLoop(stmt);
+  else out.push_back(BindSimpleUpdate(stmt));
+  if (!fire_triggers_) return out;
+  return WithStatementTriggers(std::move(out), TriggerInfo::kUpdate, set, table, catalog_, loops_, variables_);
 }
 
 std::vector<StmtPtr> TableStatementBinder::BindDelete(const PgQuery__DeleteStmt* stmt) {
   if (HasDataModifyingCte(stmt->with_clause)) return AfterWithWrites(*this, stmt, &TableStatementBinder::BindDelete);
-  if (IsDmlLoop(stmt)) return BindDeleteLoop(stmt);
+  const TableInfo& table = ResolveTable(stmt->relation);
   std::vector<StmtPtr> out;
-  out.push_back(BindSimpleDelete(stmt));
-  return out;
+  if (fire_triggers_ && HasRowTriggers(table, TriggerInfo::kDelete)) out = BindTriggeredDelete(stmt);
+  else if (IsDmlLoop(stmt)) out = BindDeleteLoop(stmt);
+  else out.push_back(BindSimpleDelete(stmt));
+  if (!fire_triggers_) return out;
+  return WithStatementTriggers(std::move(out), TriggerInfo::kDelete, {}, table, catalog_, loops_, variables_);
 }
 
 StmtPtr TableStatementBinder::BindSimpleUpdate(const PgQuery__UpdateStmt* stmt) {

@@ -69,6 +69,12 @@ class DmlLoopHost {
   // Asks for ROW_COUNT to be kept even where nothing reads it: a statement after WITH
   // queries that write counts only its own rows (an ad-hoc statement's command tag).
   virtual void KeepRowCount() { RowCountVariable(); }
+  // How many trigger functions are being bound around the statement (0: none): a write
+  // in a trigger function fires the triggers of its own table, bound one level deeper.
+  virtual int TriggerDepth() const { return 0; }
+  // A trigger function bound for one of the statement's writes: the procedure keeps it
+  // (ProcedureIr::trigger_routines), to be analysed with it.
+  virtual void AddTriggerRoutine(std::shared_ptr<ProcedureIr> routine) = 0;
 };
 
 class TableStatementBinder {
@@ -83,6 +89,9 @@ class TableStatementBinder {
   void set_values_scope(const NameScope* scope) { values_scope_ = scope; }
   std::vector<StmtPtr> BindUpdate(const PgQuery__UpdateStmt* stmt);
   std::vector<StmtPtr> BindDelete(const PgQuery__DeleteStmt* stmt);
+  // Whether the writes bound from here on fire the table's triggers (TRUNCATE's DELETEs
+  // fire none). With triggers to fire, a write needs `loops` (binder/row_triggers.h).
+  void set_fire_triggers(bool fire) { fire_triggers_ = fire; }
   // `kind`: kSelectInto (SELECT ... INTO, PERFORM) or kReturnQuery.
   StmtPtr BindSelect(const PgQuery__SelectStmt* stmt, StmtKind kind);
   // A SELECT whose WITH has data-modifying queries: their writes, then the SELECT as
@@ -116,6 +125,12 @@ class TableStatementBinder {
 
  private:
   const TableInfo& ResolveTable(const PgQuery__RangeVar* rv) const;
+  // INSERT ... VALUES / DEFAULT VALUES (BindInsert without WITH writes, loops or triggers).
+  std::vector<StmtPtr> BindValuesInsert(const PgQuery__InsertStmt* stmt);
+  // UPDATE / DELETE of a table with row triggers (dml_loop.cc): a loop over the rows that
+  // reads every column's old value, and the triggers around each row's write.
+  std::vector<StmtPtr> BindTriggeredUpdate(const PgQuery__UpdateStmt* stmt, const std::vector<std::string>& set);
+  std::vector<StmtPtr> BindTriggeredDelete(const PgQuery__DeleteStmt* stmt);
   void BindReturning(Stmt& s, PgQuery__Node* const* list, size_t n, const NameScope& scope);
   StmtPtr BindSimpleUpdate(const PgQuery__UpdateStmt* stmt);
   StmtPtr BindSimpleDelete(const PgQuery__DeleteStmt* stmt);
@@ -132,7 +147,11 @@ class TableStatementBinder {
   const NameScope* values_scope_ = nullptr;
   DmlLoopHost* loops_;
   std::vector<OutputColumn> returning_columns_;
+  bool fire_triggers_ = true;
 };
+
+// Whether a write of `event` on `table` (an UPDATE SETting `set`) fires row triggers.
+bool HasRowTriggers(const TableInfo& table, TriggerInfo::Event event, const std::vector<std::string>& set = {});
 
 // A query a statement of a transaction runs (procedure queries, the collect query of
 // set-based DML), refusing system views: their rows describe the catalog, not the

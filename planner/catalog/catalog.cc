@@ -498,6 +498,45 @@ bool Catalog::TypeExists(std::string_view name) const {
   return FindEnum(name) || FindDomain(name) || FindComposite(name) || FindTable(name) || FindView(name);
 }
 
+bool TriggerInfo::FiresOn(Event event, const std::vector<std::string>& set) const {
+  if (!enabled || (events & event) == 0) return false;
+  if (event != kUpdate || update_columns.empty()) return true;
+  return std::ranges::any_of(update_columns, [&](const std::string& c) { return std::ranges::find(set, c) != set.end(); });
+}
+
+bool TableInfo::HasTriggers(TriggerInfo::Event event) const {
+  return std::ranges::any_of(triggers, [&](const TriggerInfo& t) { return t.enabled && (t.events & event) != 0; });
+}
+
+const TriggerFunction* Catalog::FindTriggerFunction(std::string_view name) const {
+  auto it = trigger_functions_.find(name);
+  return it == trigger_functions_.end() ? nullptr : &it->second;
+}
+
+std::vector<const TriggerFunction*> Catalog::TriggerFunctions() const {
+  std::vector<const TriggerFunction*> out;
+  for (const auto& [name, f] : trigger_functions_) out.push_back(&f);
+  return out;
+}
+
+void Catalog::StoreTriggerFunction(TriggerFunction function) {
+  std::string name = function.name;
+  trigger_functions_.insert_or_assign(std::move(name), std::move(function));
+}
+
+void Catalog::RemoveTriggerFunction(std::string_view name) {
+  auto it = trigger_functions_.find(name);
+  if (it != trigger_functions_.end()) trigger_functions_.erase(it);
+}
+
+std::vector<std::string> Catalog::TriggersExecuting(std::string_view name) const {
+  std::vector<std::string> out;
+  for (const auto& [table_name, table] : tables_)
+    for (const TriggerInfo& t : table->triggers)
+      if (t.function == name) out.push_back(fmt::format("trigger {} on table {}", t.name, table_name));
+  return out;
+}
+
 const CompositeType* Catalog::FindComposite(std::string_view name) const {
   auto it = composites_.find(name);
   return it == composites_.end() ? nullptr : &it->second;

@@ -94,6 +94,24 @@ struct ReferencingKey {
   const ForeignKey* key = nullptr;
 };
 
+// CREATE TRIGGER: a function (a TriggerFunction) the table's writes call. Row triggers
+// are woven into each INSERT / UPDATE / DELETE of the table when it is bound
+// (binder/row_triggers.h), statement triggers around it; see planner/README.md, "Triggers".
+struct TriggerInfo {
+  enum Event : uint8_t { kInsert = 1, kUpdate = 2, kDelete = 4, kTruncate = 8 };
+  std::string name;
+  std::string function;  // a TriggerFunction's name
+  bool before = true;    // BEFORE, else AFTER
+  bool row = true;       // FOR EACH ROW, else FOR EACH STATEMENT
+  uint8_t events = 0;    // Event bits
+  std::vector<std::string> update_columns;  // UPDATE OF: fires only when SET names one of them
+  std::string when;      // WHEN (...) as written, over NEW and OLD; empty: none
+  std::vector<std::string> args;  // TG_ARGV
+  bool enabled = true;   // ALTER TABLE ... DISABLE TRIGGER
+  // Whether it fires on `event` of a statement that SETs `set` (column names; UPDATE).
+  bool FiresOn(Event event, const std::vector<std::string>& set = {}) const;
+};
+
 struct TableInfo {
   std::string name;
   engine::TableId id = 0;
@@ -125,6 +143,9 @@ struct TableInfo {
   bool InForeignKey(int column) const;
 
   int ColumnIndex(std::string_view column) const;
+  // CREATE TRIGGER: by name, the order PostgreSQL fires them in.
+  std::vector<TriggerInfo> triggers;
+  bool HasTriggers(TriggerInfo::Event event) const;
 };
 
 struct IndexInfo {
@@ -175,6 +196,14 @@ struct PendingRoutine {
 struct CompositeType {
   std::string name;
   std::vector<std::pair<std::string, SqlType>> fields;
+};
+
+// CREATE FUNCTION ... RETURNS trigger: kept as its statement and bound for each table a
+// trigger fires it on (NEW and OLD take that table's row type), as PostgreSQL compiles
+// a trigger function once per table.
+struct TriggerFunction {
+  std::string name;
+  std::string source;  // the CREATE [OR REPLACE] FUNCTION statement
 };
 
 class Catalog;
@@ -325,6 +354,14 @@ class Catalog {
   const std::vector<PendingRoutine>& PendingRoutines() const { return pending_routines_; }
   // The first pending routine of this name, or null.
   const PendingRoutine* FindPendingRoutine(std::string_view name) const;
+  // Trigger functions (RETURNS trigger), by name; they take no arguments, so a name is
+  // one function.
+  const TriggerFunction* FindTriggerFunction(std::string_view name) const;
+  std::vector<const TriggerFunction*> TriggerFunctions() const;  // by name
+  void StoreTriggerFunction(TriggerFunction function);
+  void RemoveTriggerFunction(std::string_view name);
+  // "trigger t on table x" for each trigger that executes function `name`.
+  std::vector<std::string> TriggersExecuting(std::string_view name) const;
   // The procedures whose statements use `table` (DROP TABLE refuses while any does:
   // compiled procedures hold its description), by signature.
   std::vector<std::string> ProceduresUsing(const TableInfo& table) const;
@@ -364,6 +401,7 @@ class Catalog {
   std::map<std::string, CompositeType, std::less<>> composites_;
   std::map<std::string, std::vector<StoredRoutine>, std::less<>> procedures_;
   std::vector<PendingRoutine> pending_routines_;
+  std::map<std::string, TriggerFunction, std::less<>> trigger_functions_;
   int sequence_generation_ = 0;
   int64_t foreign_keys_created_ = 0;
   StatusRows durability_status_;

@@ -41,6 +41,7 @@ class AdHocLoopHost final : public DmlLoopHost {
       ir_.row_count_variable = AddVariable("$row_count", SqlType::Of(TypeId::kInt8), VariableKind::kRowCount);
   }
   bool AllowsReturning() const override { return true; }
+  void AddTriggerRoutine(std::shared_ptr<ProcedureIr> routine) override { ir_.trigger_routines.push_back(std::move(routine)); }
 
  private:
   ProcedureIr& ir_;
@@ -68,6 +69,8 @@ void NumberStatements(ProcedureIr& ir, Block& block) {
       s->id = static_cast<int>(ir.table_statements.size());
     }
     NumberStatements(ir, s->body);
+    for (Block& b : s->blocks) NumberStatements(ir, b);  // a write with triggers around it
+    NumberStatements(ir, s->else_block);
   }
 }
 
@@ -107,6 +110,7 @@ std::shared_ptr<ProcedureIr> BindAdHocDml(const PgQuery__Node* stmt, std::string
       if (t->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE) throw NotSupported("TRUNCATE ... CASCADE");
       ir->command_tag = "TRUNCATE TABLE";
       SyntheticNodes nodes;
+      binder.set_fire_triggers(false);  // TRUNCATE fires no DELETE trigger, as in PostgreSQL
       std::vector<std::string> truncated;
       for (size_t i = 0; i < t->n_relations; ++i) truncated.push_back(t->relations[i]->range_var->relname);
       for (size_t i = 0; i < t->n_relations; ++i) {

@@ -424,6 +424,10 @@ void AppendArrayElement(std::string& out, const std::optional<std::string>& v) {
 std::vector<int> CopyFromColumns(const PgQuery__CopyStmt* stmt, const Catalog& catalog) {
   const std::string table_name = stmt->relation->relname;
   const TableInfo* table = &TableToWrite(catalog, table_name, stmt->relation->location);
+  // A load writes rows between epochs; triggers run in a transaction's epoch.
+  if (table->HasTriggers(TriggerInfo::kInsert))
+    throw NotSupported(fmt::format("COPY into table \"{}\", which has triggers,", table_name))
+        .WithHint("Load the rows before creating the triggers (as pg_dump does), or INSERT them.");
   std::vector<int> targets;
   for (size_t i = 0; i < stmt->n_attlist; ++i) {
     std::string name = StringValue(stmt->attlist[i]);

@@ -24,6 +24,7 @@
 #include "planner/exec/procedure_ddl.h"
 #include "planner/exec/sequence_ddl.h"
 #include "planner/exec/table_rewrite.h"
+#include "planner/exec/trigger_ddl.h"
 #include "planner/exec/type_ddl.h"
 #include "planner/plan/procedure_ir.h"
 #include "planner/types/sql_error.h"
@@ -686,9 +687,18 @@ DdlOutcome Comment(const PgQuery__CommentStmt* stmt, const Catalog& catalog) {
     case PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION:
     case PG_QUERY__OBJECT_TYPE__OBJECT_PROCEDURE:
     case PG_QUERY__OBJECT_TYPE__OBJECT_ROUTINE:
-      if (catalog.FindProcedures(n.back()).empty() && !catalog.FindPendingRoutine(n.back()))
+      if (catalog.FindProcedures(n.back()).empty() && !catalog.FindPendingRoutine(n.back()) &&
+          !catalog.FindTriggerFunction(n.back()))
         throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {} does not exist", n.back()));
       break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_TRIGGER: {
+      if (n.size() < 2) throw SqlError(sqlstate::kSyntaxError, "COMMENT ON TRIGGER needs ON table");
+      const TableInfo* t = catalog.FindTable(n[n.size() - 2]);
+      if (!t) throw missing("relation", n[n.size() - 2]);
+      if (std::ranges::none_of(t->triggers, [&](const TriggerInfo& x) { return x.name == n.back(); }))
+        throw SqlError(sqlstate::kUndefinedObject, fmt::format("trigger \"{}\" for table \"{}\" does not exist", n.back(), t->name));
+      break;
+    }
     case PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA:
     case PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE:
       break;
@@ -1617,6 +1627,7 @@ bool IsDdl(const PgQuery__Node* stmt) {
     case PG_QUERY__NODE__NODE_ALTER_ENUM_STMT:
     case PG_QUERY__NODE__NODE_CREATE_DOMAIN_STMT:
     case PG_QUERY__NODE__NODE_COMPOSITE_TYPE_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_TRIG_STMT:
     case PG_QUERY__NODE__NODE_DROP_STMT: return true;
     default: return false;
   }
@@ -1628,6 +1639,8 @@ DdlOutcome Dispatch(const PgQuery__Node* stmt, Catalog& catalog, engine::Engine&
                     int statement_location, const DdlOptions& options) {
   switch (stmt->node_case) {
     case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
+      if (ReturnsTrigger(stmt->create_function_stmt))
+        return CreateTriggerFunction(stmt->create_function_stmt, statement_text, catalog, engine);
       return CreateProcedure(stmt->create_function_stmt, statement_text, statement_location, catalog, engine,
                              options.check_function_bodies);
     case PG_QUERY__NODE__NODE_CREATE_STMT: return CreateTable(stmt->create_stmt, catalog, engine);
@@ -1640,6 +1653,7 @@ DdlOutcome Dispatch(const PgQuery__Node* stmt, Catalog& catalog, engine::Engine&
     case PG_QUERY__NODE__NODE_ALTER_ENUM_STMT: return AlterEnum(stmt->alter_enum_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_DOMAIN_STMT: return CreateDomain(stmt->create_domain_stmt, catalog, engine);
     case PG_QUERY__NODE__NODE_COMPOSITE_TYPE_STMT: return CreateComposite(stmt->composite_type_stmt, catalog, engine);
+    case PG_QUERY__NODE__NODE_CREATE_TRIG_STMT: return CreateTrigger(stmt->create_trig_stmt, statement_text, statement_location, catalog, engine);
     case PG_QUERY__NODE__NODE_VIEW_STMT: return CreateView(stmt->view_stmt, statement_text, statement_location, catalog, engine);
     case PG_QUERY__NODE__NODE_INDEX_STMT: return CreateIndex(stmt->index_stmt, statement_text, catalog, engine);
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT: return CreateSequence(stmt->create_seq_stmt, catalog, engine);
@@ -1654,6 +1668,7 @@ DdlOutcome Dispatch(const PgQuery__Node* stmt, Catalog& catalog, engine::Engine&
         case PG_QUERY__OBJECT_TYPE__OBJECT_ROUTINE: return DropProcedures(stmt->drop_stmt, catalog, engine);
         case PG_QUERY__OBJECT_TYPE__OBJECT_TYPE: return DropTypes(stmt->drop_stmt, catalog, engine);
         case PG_QUERY__OBJECT_TYPE__OBJECT_DOMAIN: return DropDomains(stmt->drop_stmt, catalog, engine);
+        case PG_QUERY__OBJECT_TYPE__OBJECT_TRIGGER: return DropTriggers(stmt->drop_stmt, catalog, engine);
         default: return Drop(stmt->drop_stmt, catalog, engine);
       }
     default: throw SqlError(sqlstate::kInternalError, "not a DDL statement");

@@ -1,5 +1,7 @@
 #include "planner/exec/describe.h"
 
+#include "planner/exec/trigger_ddl.h"
+
 #include "planner/exec/foreign_key_ddl.h"
 
 #include <fmt/format.h>
@@ -202,6 +204,14 @@ TextTable DescribeTable(const Catalog& catalog, const TableInfo& t, bool view = 
   std::ranges::sort(referencing);
   if (!referencing.empty()) out.footers.push_back("Referenced by:");
   for (const auto& [name, line] : referencing) out.footers.push_back(line);
+  for (bool enabled : {true, false}) {
+    bool first = true;
+    for (const TriggerInfo& trigger : t.triggers) {
+      if (trigger.enabled != enabled) continue;
+      if (std::exchange(first, false)) out.footers.push_back(enabled ? "Triggers:" : "Disabled user triggers:");
+      out.footers.push_back("    " + TriggerDefinition(trigger, t));
+    }
+  }
   std::vector<std::string> users = catalog.ProceduresUsing(t);
   if (!users.empty()) {
     out.footers.push_back("Used by procedures:");
@@ -360,6 +370,9 @@ DescribeResult ListFunctions(const Catalog& catalog, const NamePattern& pattern)
     t.rows.push_back({"public", ir->name, FunctionResultType(*ir), FunctionArgumentTypes(*ir),
                       ir->kind == ProcedureIr::Kind::kProcedure ? "proc" : "func"});
   }
+  for (const TriggerFunction* f : catalog.TriggerFunctions())
+    if (pattern.Matches(f->name)) t.rows.push_back({"public", f->name, "trigger", "", "func"});
+  std::stable_sort(t.rows.begin(), t.rows.end(), [](const auto& a, const auto& b) { return std::tie(a[1], a[3]) < std::tie(b[1], b[3]); });
   result.tables.push_back(std::move(t));
   return result;
 }

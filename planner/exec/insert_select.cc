@@ -60,6 +60,9 @@ bool IsInsertSelect(const PgQuery__InsertStmt* stmt, const Catalog& catalog) {
   if (stmt->on_conflict_clause || stmt->n_returning_list > 0 || HasDataModifyingCte(stmt->with_clause) ||
       DrawsDefaults(stmt, catalog))
     return false;
+  // So does one into a table with triggers, which fire for each row.
+  if (const TableInfo* table = catalog.FindTable(stmt->relation->relname); table && table->HasTriggers(TriggerInfo::kInsert))
+    return false;
   // Plain VALUES lists are a procedure's multi-row INSERT (nextval(), RETURNING, ON CONFLICT).
   return source->n_values_lists == 0 || ContainsSubquery(source);
 }

@@ -1,5 +1,7 @@
 #include "planner/exec/procedure_ddl.h"
 
+#include "planner/exec/trigger_ddl.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -161,16 +163,33 @@ std::shared_ptr<ProcedureIr> BindFromSource(const ProcedureIr& ir, const Catalog
   return fresh;
 }
 
-// Whether `ir` calls a function that the catalog now holds another version of.
+// Whether `ir` calls a function that the catalog now holds another version of (a
+// trigger function bound into it: whose text changed, or which calls such a function).
 bool CallsReplacedRoutine(const ProcedureIr& ir, const Catalog& catalog) {
   bool stale = false;
   ForEachRoutineCall(ir, [&](const Expr& call) {
     if (stale) return;
+    if (call.routine->trigger_table != nullptr) {
+      const TriggerFunction* current = catalog.FindTriggerFunction(call.routine->name);
+      stale = current == nullptr || current->source != call.routine->source || CallsReplacedRoutine(*call.routine, catalog);
+      return;
+    }
     stale = true;
     for (const auto& current : catalog.FindProcedures(call.routine->name))
       if (current.get() == call.routine.get()) stale = false;
   });
   return stale;
+}
+
+// Whether a statement of `ir`, or of a trigger function its writes fire, uses one of `tables`.
+bool UsesTables(const ProcedureIr& ir, std::span<const TableInfo* const> tables) {
+  auto uses = [&](const Stmt* s) {
+    if (s->query)
+      return std::ranges::any_of(TablesRead(*s->query), [&](const TableInfo* t) { return std::ranges::find(tables, t) != tables.end(); });
+    return std::ranges::find(tables, s->table) != tables.end();
+  };
+  if (std::ranges::any_of(ir.table_statements, uses)) return true;
+  return std::ranges::any_of(ir.trigger_routines, [&](const auto& routine) { return UsesTables(*routine, tables); });
 }
 
 }  // namespace
@@ -230,12 +249,7 @@ std::vector<std::shared_ptr<const ProcedureIr>> ReanalyzedProceduresUsing(std::s
                                                                            const Catalog& catalog, bool skip_failing) {
   std::vector<std::shared_ptr<const ProcedureIr>> again;
   for (const std::shared_ptr<const ProcedureIr>& ir : catalog.Procedures()) {
-    auto uses = [&](const Stmt* s) {
-      if (s->query)
-        return std::ranges::any_of(TablesRead(*s->query), [&](const TableInfo* t) { return std::ranges::find(tables, t) != tables.end(); });
-      return std::ranges::find(tables, s->table) != tables.end();
-    };
-    if (std::ranges::none_of(ir->table_statements, uses)) continue;
+    if (!UsesTables(*ir, tables)) continue;
     try {
       again.push_back(BindFromSource(*ir, catalog));
     } catch (const SqlError& e) {
@@ -268,6 +282,7 @@ DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engin
   DdlOutcome out{tag, {}, nullptr};
   std::vector<std::shared_ptr<const ProcedureIr>> victims;
   std::vector<std::pair<std::string, std::vector<SqlType>>> pending_victims;
+  std::vector<std::string> trigger_victims;
   // Resolve every name first, so a failing DROP drops nothing.
   for (size_t i = 0; i < stmt->n_objects; ++i) {
     const PgQuery__ObjectWithArgs* obj = stmt->objects[i]->object_with_args;
@@ -292,6 +307,10 @@ DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engin
         for (size_t a = 0; a < types.size(); ++a) same = same && c->variables[a].type == types[a];
         if (same) found = c;
       }
+    }
+    if (!found && (obj->args_unspecified || obj->n_objargs == 0) && catalog.FindTriggerFunction(name)) {
+      trigger_victims.push_back(name);
+      continue;
     }
     if (!found) {
       // A routine still waiting to be bound goes as a bound one would.
@@ -333,6 +352,9 @@ DdlOutcome DropProcedures(const PgQuery__DropStmt* stmt, Catalog& catalog, engin
             .WithDetail(fmt::format("{} {} calls it", KindName(other->kind), other->Signature()))
             .WithHint("Drop the functions that call it first, or change it with CREATE OR REPLACE.");
     }
+  for (const std::string& name : trigger_victims)
+    if (!catalog.TriggersExecuting(name).empty()) DropTriggerFunction(name, catalog, engine);  // says why not
+  for (const std::string& name : trigger_victims) DropTriggerFunction(name, catalog, engine);
   engine.RunExclusive([&] {
     for (const auto& [name, types] : pending_victims) catalog.RemovePendingRoutine(name, types);
     for (const auto& ir : victims) catalog.RemoveProcedure(*ir);

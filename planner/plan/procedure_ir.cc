@@ -1,6 +1,7 @@
 #include "planner/plan/procedure_ir.h"
 
 #include <algorithm>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -53,6 +54,7 @@ std::string UnmodifiedTypeName(const SqlType& t) {
 
 std::string ProcedureIr::ContextSignature() const {
   if (is_do_block()) return name;  // PostgreSQL: "PL/pgSQL function inline_code_block line 2 ..."
+  if (trigger_table != nullptr) return name + "()";
   std::string text = name + "(";
   for (int i = 0; i < parameter_count; ++i) {
     if (i > 0) text += ',';
@@ -73,12 +75,17 @@ StoredRoutine StoredRoutineFor(std::shared_ptr<const ProcedureIr> ir) {
   r.signature = ir->Signature();
   for (int i = 0; i < ir->parameter_count; ++i) r.parameter_types.push_back(ir->variables[i].type);
   r.is_procedure = ir->kind == ProcedureIr::Kind::kProcedure;
-  for (const Stmt* s : ir->table_statements)
-    if (s->table && std::ranges::find(r.tables, s->table) == r.tables.end()) r.tables.push_back(s->table);
-  for (const Stmt* s : ir->table_statements)
-    if (s->query)
-      for (const TableInfo* t : TablesRead(*s->query))
-        if (std::ranges::find(r.tables, t) == r.tables.end()) r.tables.push_back(t);
+  // With the tables of the trigger functions its writes fire, which it holds bound too.
+  std::function<void(const ProcedureIr&)> add = [&](const ProcedureIr& p) {
+    for (const Stmt* s : p.table_statements)
+      if (s->table && std::ranges::find(r.tables, s->table) == r.tables.end()) r.tables.push_back(s->table);
+    for (const Stmt* s : p.table_statements)
+      if (s->query)
+        for (const TableInfo* t : TablesRead(*s->query))
+          if (std::ranges::find(r.tables, t) == r.tables.end()) r.tables.push_back(t);
+    for (const auto& routine : p.trigger_routines) add(*routine);
+  };
+  add(*ir);
   r.ir = std::move(ir);
   return r;
 }

@@ -261,6 +261,12 @@ struct SequenceCall {
   int local = -1;
 };
 
+// A trigger function bound for a table (ProcedureIr::trigger_table): its parameters
+// are the NEW row's columns, then the OLD row's, then these (TG_OP, ...), in this order;
+// binder/row_triggers.h passes them.
+enum TriggerArgument : uint8_t { kTgOp, kTgName, kTgWhen, kTgLevel, kTgTableName, kTgTableSchema, kTgRelname, kTgNargs,
+                                 kTgArgv, kTriggerArgumentCount };
+
 struct ProcedureIr {
   enum class Kind : uint8_t { kFunction, kProcedure };
   enum class Returns : uint8_t { kVoid, kScalar, kTable, kSetOf };
@@ -302,6 +308,13 @@ struct ProcedureIr {
   // The composite type its result is (RETURNS SETOF t), which DROP TYPE then refuses to
   // drop; empty if none.
   std::string result_composite;
+  // A trigger function bound for this table's rows (a kProcedure: its out_variables are
+  // the NEW row's columns as the function leaves them, then a bool that is true when it
+  // returned NULL, which skips the row); null for every other routine.
+  const TableInfo* trigger_table = nullptr;
+  // The trigger functions bound into this body by its writes (binder/row_triggers.h),
+  // which AnalyzeProcedure analyses first (the binder cannot: it is below the analysis).
+  std::vector<std::shared_ptr<ProcedureIr>> trigger_routines;
   // LANGUAGE sql (binder/sql_function_body.h): the line of the PL/pgSQL body it was
   // translated into where each SQL statement starts; empty for PL/pgSQL.
   std::vector<int> sql_statement_lines;

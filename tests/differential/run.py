@@ -909,6 +909,21 @@ def gen_domains(rng, n):
     return out
 
 
+def gen_triggers(rng, n):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.45:
+            out.append(f"SELECT transfer({rng.randrange(1, 8)}, {rng.randrange(1, 8)}, {rng.randrange(1, 40)});")
+        elif r < 0.75:
+            out.append(f"SELECT add_line({rng.randrange(1, 4)}, {rng.choice([5, 10, 20, 2000])});")
+        elif r < 0.9:
+            out.append(f"SELECT drop_line({rng.randrange(1, 4)});")
+        else:
+            out.append(f"SELECT rename_owner({rng.randrange(1, 6)}, 'o{rng.randrange(0, 9)}');")
+    return out
+
+
 def gen_composite_types(rng, n):
     out = []
     for _ in range(n):

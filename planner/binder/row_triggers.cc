@@ -1,0 +1,242 @@
+#include "planner/binder/row_triggers.h"
+
+#include <fmt/format.h>
+
+#include "planner/binder/coerce.h"
+#include "planner/binder/hidden_scope.h"
+#include "planner/binder/procedure_binder.h"
+#include "planner/parser/fragment_parser.h"
+#include "planner/parser/pg_nodes.h"
+#include "planner/types/sql_error.h"
+
+namespace caracal::planner {
+
+namespace {
+
+const SqlType kBool = SqlType::Of(TypeId::kBool);
+
+ExprPtr Var(int slot, const SqlType& type) { return MakeSlot(Slot{SlotSpace::kVariable, slot}, type); }
+
+StmtPtr Assign(int target, ExprPtr value) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = StmtKind::kAssign;
+  s->target = target;
+  s->value = std::move(value);
+  return s;
+}
+
+ExprPtr Not(ExprPtr e) {
+  auto n = MakeExpr(ExprKind::kNot, kBool);
+  n->args.push_back(std::move(e));
+  return n;
+}
+
+ExprPtr And(ExprPtr a, ExprPtr b) {
+  if (!a) return b;
+  auto n = MakeExpr(ExprKind::kAnd, kBool);
+  n->args.push_back(std::move(a));
+  n->args.push_back(std::move(b));
+  return n;
+}
+
+StmtPtr If(ExprPtr cond, Block then, Block otherwise = {}) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = StmtKind::kIf;
+  s->conds.push_back(std::move(cond));
+  s->blocks.push_back(std::move(then));
+  s->else_block = std::move(otherwise);
+  return s;
+}
+
+const char* EventName(TriggerInfo::Event event) {
+  switch (event) {
+    case TriggerInfo::kInsert: return "INSERT";
+    case TriggerInfo::kUpdate: return "UPDATE";
+    case TriggerInfo::kDelete: return "DELETE";
+    case TriggerInfo::kTruncate: return "TRUNCATE";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<int> TriggerWeaver::RowVariables(const char* prefix) {
+  std::vector<int> row;
+  for (const CatalogColumn& c : table_.columns)
+    row.push_back(host_.AddVariable(fmt::format("${}.{}", prefix, c.name), c.type.WithoutDomain(), VariableKind::kTemp));
+  return row;
+}
+
+int TriggerWeaver::NewSkipVariable(Block& out) {
+  const int skip = host_.AddVariable("$tg_skip", kBool, VariableKind::kTemp);
+  out.push_back(Assign(skip, MakeConst(Datum::Bool(false), kBool)));
+  return skip;
+}
+
+std::shared_ptr<const ProcedureIr> TriggerWeaver::Routine(const TriggerInfo& t) {
+  auto it = routines_.find(t.function);
+  if (it != routines_.end()) return it->second;
+  const TriggerFunction* function = catalog_.FindTriggerFunction(t.function);
+  if (function == nullptr)
+    throw SqlError(sqlstate::kUndefinedFunction, fmt::format("function {}() does not exist", t.function));
+  std::shared_ptr<ProcedureIr> routine = BindTriggerFunction(*function, table_, catalog_, host_.TriggerDepth() + 1);
+  host_.AddTriggerRoutine(routine);
+  return routines_.emplace(t.function, std::move(routine)).first->second;
+}
+
+ExprPtr TriggerWeaver::When(const TriggerInfo& t, const std::vector<int>& new_row, const std::vector<int>& old_row) {
+  if (t.when.empty()) return nullptr;
+  HiddenScope scope(variables_);
+  for (size_t c = 0; c < table_.columns.size(); ++c) {
+    const SqlType type = table_.columns[c].type.WithoutDomain();
+    if (!new_row.empty()) scope.Add("new", table_.columns[c].name, new_row[c], type);
+    if (!old_row.empty()) scope.Add("old", table_.columns[c].name, old_row[c], type);
+  }
+  PgParse parse = PgParse::Parse("SELECT " + t.when);
+  ExprBinder binder(&scope, &catalog_);
+  return binder.BindCondition(parse.statement(0)->select_stmt->target_list[0]->res_target->val, "WHEN");
+}
+
+int TriggerWeaver::Call(const TriggerInfo& t, TriggerInfo::Event event, const std::vector<int>& new_row,
+                        const std::vector<int>& old_row, Block& out) {
+  std::shared_ptr<const ProcedureIr> routine = Routine(t);
+  const SqlType text = SqlType::Of(TypeId::kText);
+  auto call = MakeExpr(ExprKind::kRoutineCall, SqlType::ArrayOf(text));
+  for (const std::vector<int>* row : {&new_row, &old_row})
+    for (size_t c = 0; c < table_.columns.size(); ++c) {
+      const SqlType& type = routine->variables[c].type;
+      call->args.push_back(row->empty() ? MakeConst(Datum::Null(), type) : Var((*row)[c], type));
+    }
+  auto constant = [&](std::string value) { call->args.push_back(MakeConst(Datum::String(std::move(value)), text)); };
+  constant(EventName(event));
+  constant(t.name);
+  constant(t.before ? "BEFORE" : "AFTER");
+  constant(t.row ? "ROW" : "STATEMENT");
+  constant(table_.name);
+  constant("public");
+  constant(table_.name);
+  call->args.push_back(MakeConst(Datum::Int(static_cast<int64_t>(t.args.size())), SqlType::Of(TypeId::kInt4)));
+  std::vector<Datum> argv;
+  for (const std::string& a : t.args) argv.push_back(Datum::String(a));
+  call->args.push_back(MakeConst(Datum::Array(std::move(argv)), SqlType::ArrayOf(text)));
+  call->routine_name = routine->name;
+  call->routine = std::move(routine);
+  const int result = host_.AddVariable(fmt::format("$tg_{}", t.name), SqlType::ArrayOf(text), VariableKind::kTemp);
+  out.push_back(Assign(result, std::move(call)));
+  return result;
+}
+
+void TriggerWeaver::BeforeRow(TriggerInfo::Event event, const std::vector<std::string>& set, const std::vector<int>& new_row,
+                              const std::vector<int>& old_row, int skip, Block& out) {
+  const size_t n = table_.columns.size();
+  for (const TriggerInfo& t : table_.triggers) {
+    if (!t.before || !t.row || !t.FiresOn(event, set)) continue;
+    Block then;
+    const int result = Call(t, event, new_row, old_row, then);
+    const SqlType array = SqlType::ArrayOf(SqlType::Of(TypeId::kText));
+    auto element = [&](size_t k, const SqlType& type) {
+      auto e = MakeExpr(ExprKind::kSubscript, type);
+      e->args.push_back(Var(result, array));
+      e->args.push_back(MakeConst(Datum::Int(static_cast<int64_t>(k) + 1), SqlType::Of(TypeId::kInt4)));
+      return e;
+    };
+    // A function that ends by RETURN NULL skips the row; it may return NULL as a value too.
+    auto returned_null = MakeExpr(ExprKind::kCoalesce, kBool);
+    returned_null->args.push_back(element(n, kBool));
+    returned_null->args.push_back(MakeConst(Datum::Bool(false), kBool));
+    then.push_back(Assign(skip, std::move(returned_null)));
+    Block assign_row;
+    if (!new_row.empty())
+      for (size_t c = 0; c < n; ++c) {
+        const SqlType type = table_.columns[c].type.WithoutDomain();
+        assign_row.push_back(Assign(new_row[c], element(c, type)));
+      }
+    then.push_back(If(Not(Var(skip, kBool)), std::move(assign_row)));
+    out.push_back(If(And(When(t, new_row, old_row), Not(Var(skip, kBool))), std::move(then)));
+  }
+}
+
+void TriggerWeaver::AfterRow(TriggerInfo::Event event, const std::vector<std::string>& set, const std::vector<int>& new_row,
+                             const std::vector<int>& old_row, Block& out) {
+  for (const TriggerInfo& t : table_.triggers) {
+    if (t.before || !t.row || !t.FiresOn(event, set)) continue;
+    Block call;
+    Call(t, event, new_row, old_row, call);
+    if (ExprPtr when = When(t, new_row, old_row)) out.push_back(If(std::move(when), std::move(call)));
+    else
+      for (StmtPtr& s : call) out.push_back(std::move(s));
+  }
+}
+
+void TriggerWeaver::Statement(bool before, TriggerInfo::Event event, const std::vector<std::string>& set, Block& out) {
+  for (const TriggerInfo& t : table_.triggers) {
+    if (t.before != before || t.row || !t.FiresOn(event, set)) continue;
+    Block call;
+    Call(t, event, {}, {}, call);
+    if (ExprPtr when = When(t, {}, {})) out.push_back(If(std::move(when), std::move(call)));
+    else
+      for (StmtPtr& s : call) out.push_back(std::move(s));
+  }
+}
+
+StmtPtr TriggerWeaver::UnlessSkipped(int skip, Block then) {
+  Block skipped;
+  // The write did not happen: ROW_COUNT (and FOUND) say so, as after a write of no row.
+  if (const int row_count = host_.RowCountVariable(); row_count >= 0)
+    skipped.push_back(Assign(row_count, MakeConst(Datum::Int(0), SqlType::Of(TypeId::kInt8))));
+  if (const int found = host_.FoundVariable(); found >= 0) skipped.push_back(Assign(found, MakeConst(Datum::Bool(false), kBool)));
+  return If(Not(Var(skip, kBool)), std::move(then), std::move(skipped));
+}
+
+void WeaveInsertTriggers(Block& block, const Catalog& catalog, DmlLoopHost& host, const NameScope* variables) {
+  for (size_t i = 0; i < block.size(); ++i) {
+    Stmt& s = *block[i];
+    WeaveInsertTriggers(s.body, catalog, host, variables);
+    for (Block& b : s.blocks) WeaveInsertTriggers(b, catalog, host, variables);
+    WeaveInsertTriggers(s.else_block, catalog, host, variables);
+    if (s.kind != StmtKind::kInsert || s.table == nullptr) continue;
+    const TableInfo& table = *s.table;
+    const bool row_triggers = std::ranges::any_of(table.triggers, [](const TriggerInfo& t) {
+      return t.row && t.FiresOn(TriggerInfo::kInsert);
+    });
+    if (!row_triggers) continue;
+    if (s.on_conflict != OnConflict::kNone)
+      throw NotSupported(fmt::format("INSERT ... ON CONFLICT into table \"{}\", which has triggers,", table.name))
+          .WithHint("Check for the row first, then INSERT or UPDATE it.");
+    TriggerWeaver weaver(catalog, table, host, variables);
+    Block out;
+    const std::vector<int> new_row = weaver.RowVariables("new");
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+      const SqlType type = table.columns[c].type.WithoutDomain();
+      out.push_back(Assign(new_row[c], std::move(s.row_values[c])));
+      s.row_values[c] = Coerce(Var(new_row[c], type), table.columns[c].type, CastContext::kAssignment, table.columns[c].name);
+    }
+    const int skip = weaver.NewSkipVariable(out);
+    weaver.BeforeRow(TriggerInfo::kInsert, {}, new_row, {}, skip, out);
+    Block write;
+    write.push_back(std::move(block[i]));
+    weaver.AfterRow(TriggerInfo::kInsert, {}, new_row, {}, write);
+    out.push_back(weaver.UnlessSkipped(skip, std::move(write)));
+    const size_t woven = out.size();
+    block.erase(block.begin() + static_cast<std::ptrdiff_t>(i));
+    block.insert(block.begin() + static_cast<std::ptrdiff_t>(i), std::make_move_iterator(out.begin()),
+                 std::make_move_iterator(out.end()));
+    i += woven - 1;
+  }
+}
+
+std::vector<StmtPtr> WithStatementTriggers(std::vector<StmtPtr> statements, TriggerInfo::Event event,
+                                           const std::vector<std::string>& set, const TableInfo& table,
+                                           const Catalog& catalog, DmlLoopHost* host, const NameScope* variables) {
+  const bool any = std::ranges::any_of(table.triggers, [&](const TriggerInfo& t) { return !t.row && t.FiresOn(event, set); });
+  if (!any) return statements;
+  if (host == nullptr) throw NotSupported(fmt::format("a write of table \"{}\", which has triggers, here", table.name));
+  TriggerWeaver weaver(catalog, table, *host, variables);
+  std::vector<StmtPtr> out;
+  weaver.Statement(true, event, set, out);
+  for (StmtPtr& s : statements) out.push_back(std::move(s));
+  weaver.Statement(false, event, set, out);
+  return out;
+}
+
+}  // namespace caracal::planner
