@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 
 #include "planner/exec/describe.h"
+#include "planner/exec/foreign_key_ddl.h"
+#include "planner/exec/trigger_ddl.h"
 #include "planner/plan/procedure_ir.h"
 #include "planner/types/sql_error.h"
 #include "server/pg_types.h"
@@ -166,8 +168,11 @@ std::optional<WireResult> AnswerDescribeQuery(const std::string& text, CatalogCo
       std::vector<Row> rows;
       if (const Relation* r = ByOid(rels, OidAfter(text, "WHERE c.oid = "))) {
         std::optional<std::string> am = r->kind == 'r' ? "heap" : r->kind == 'i' ? "btree" : std::optional<std::string>();
-        rows.push_back({"0", std::string(1, r->kind), Bool(r->kind == 'r'), "f", "f", "f", "f", "f", "f", "", "0", "", "p",
-                        "d", am});
+        // PostgreSQL's foreign keys are triggers too: psql asks about them only then.
+        const bool triggers = r->kind == 'r' && (!r->table->triggers.empty() || !r->table->foreign_keys.empty() ||
+                                                 !r->table->referenced_by.empty());
+        rows.push_back({"0", std::string(1, r->kind), Bool(r->kind == 'r'), "f", Bool(triggers), "f", "f", "f", "f", "", "0", "",
+                        "p", "d", am});
       }
       return Rows({"relchecks", "relkind", "relhasindex", "relhasrules", "relhastriggers", "relrowsecurity",
                    "relforcerowsecurity", "relhasoids", "relispartition", "?column?", "reltablespace", "reloftype",
@@ -265,6 +270,36 @@ std::optional<WireResult> AnswerDescribeQuery(const std::string& text, CatalogCo
     if (Has(text, "pg_catalog.pg_inherits i") && Has(text, "i.inhrelid = '")) return Rows({"oid"}, {});
     if (Has(text, "pg_catalog.pg_inherits i") && Has(text, "i.inhparent = '"))
       return Rows({"oid", "relkind", "inhdetachpending", "pg_get_expr"}, {});
+    // \d TABLE: its triggers (psql strips pg_get_triggerdef's text up to "TRIGGER ").
+    if (Has(text, "FROM pg_catalog.pg_trigger t") && Has(text, "pg_get_triggerdef")) {
+      std::vector<Row> rows;
+      const Relation* r = ByOid(rels, OidAfter(text, "t.tgrelid = "));
+      if (r && r->kind == 'r')
+        for (const planner::TriggerInfo& t : r->table->triggers)
+          rows.push_back({t.name, "CREATE TRIGGER " + planner::TriggerDefinition(t, *r->table), t.enabled ? "O" : "D", "f",
+                          std::nullopt});
+      return Rows({"tgname", "pg_get_triggerdef", "tgenabled", "tgisinternal", "parent"}, std::move(rows));
+    }
+    // \d TABLE (asked when the table has triggers, as foreign keys are in PostgreSQL):
+    // its foreign keys, then the foreign keys referencing it.
+    if (Has(text, "FROM pg_catalog.pg_constraint r") && Has(text, "r.contype = 'f'")) {
+      std::vector<Row> rows;
+      const Relation* r = ByOid(rels, OidAfter(text, "r.conrelid = "));
+      if (r && r->kind == 'r')
+        for (const planner::ForeignKey& k : r->table->foreign_keys)
+          rows.push_back({"t", k.name, planner::ForeignKeyDefinition(*r->table, k), r->table->name});
+      std::ranges::sort(rows, {}, [](const Row& row) { return *row[1]; });
+      return Rows({"sametable", "conname", "condef", "ontable"}, std::move(rows));
+    }
+    if (Has(text, "FROM pg_catalog.pg_constraint c") && Has(text, "confrelid IN")) {
+      std::vector<Row> rows;
+      const Relation* r = ByOid(rels, OidAfter(text, "pg_catalog.pg_partition_ancestors("));
+      if (r && r->kind == 'r')
+        for (const planner::ReferencingKey& k : r->table->referenced_by)
+          rows.push_back({k.key->name, k.table->name, planner::ForeignKeyDefinition(*k.table, *k.key)});
+      std::ranges::sort(rows, {}, [](const Row& row) { return *row[0]; });
+      return Rows({"conname", "ontable", "condef"}, std::move(rows));
+    }
     if (Has(text, "FROM pg_catalog.pg_trigger t") || Has(text, "FROM pg_catalog.pg_constraint r"))
       return Rows({"?column?"}, {});
 
@@ -295,6 +330,10 @@ std::optional<WireResult> AnswerDescribeQuery(const std::string& text, CatalogCo
         rows.push_back({"public", ir->name, planner::FunctionResultType(*ir), planner::FunctionArgumentTypes(*ir),
                         procedure ? "proc" : "func"});
       }
+      for (const planner::TriggerFunction* f : catalog.TriggerFunctions())
+        if (MatchesPattern(text, "p.proname", f->name) && MatchesPattern(text, "n.nspname", "public") &&
+            !Has(text, "p.prokind = 'p'"))
+          rows.push_back({"public", f->name, "trigger", "", "func"});
       std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
         return std::tie(*a[1], *a[3]) < std::tie(*b[1], *b[3]);
       });

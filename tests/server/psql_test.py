@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """psql 15 against `caracal --listen`: queries, tags, NOTICEs, errors with positions,
 exit statuses under ON_ERROR_STOP, settings, and every supported meta-command (\\dt, \\d,
-\\d NAME, \\di, \\ds, \\df, \\sf, \\l, \\conninfo) printed exactly as PostgreSQL 15 prints
-them for the same schema (when PostgreSQL is installed).
+\\d NAME with its foreign keys and triggers, \\di, \\ds, \\df, \\sf, \\l, \\conninfo) printed
+exactly as PostgreSQL 15 prints them for the same schema (when PostgreSQL is installed).
 
   psql_test.py --caracal build/caracal
 """
@@ -27,9 +27,13 @@ BEGIN
   RETURN v;
 END $$;
 INSERT INTO accounts VALUES (1, 'ann', 10.00, NULL), (2, 'bob', 20.50, 'x');
+CREATE TABLE ledger (id integer PRIMARY KEY, account integer REFERENCES accounts, amount integer);
+CREATE FUNCTION stamp() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+CREATE TRIGGER ledger_stamp BEFORE INSERT OR UPDATE OF amount ON ledger FOR EACH ROW EXECUTE FUNCTION stamp('a');
+CREATE TRIGGER ledger_after AFTER DELETE ON ledger FOR EACH STATEMENT EXECUTE FUNCTION stamp();
 """
 
-META = [r"\dt", r"\d", r"\d accounts", r"\d ev", r"\d accounts_pkey", r"\d accounts_name", r"\d s1", r"\di", r"\ds",
+META = [r"\dt", r"\d", r"\d accounts", r"\d ev", r"\d ledger", r"\d accounts_pkey", r"\d accounts_name", r"\d s1", r"\di", r"\ds",
         r"\df", r"\df add", r"\dt acc*", r"\sf add", r"\sf p", r"\d nosuch", r"\sf nosuch"]
 
 from checklist import check, failures  # noqa: E402

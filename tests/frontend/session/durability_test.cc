@@ -331,6 +331,39 @@ TEST(Durability, DomainsComeBackWithTheirConstraints) {
   EXPECT_EQ(Q(s, "insert into d values (3, null)"), "<error: domain pos does not allow null values>");
 }
 
+// Triggers and trigger functions come back as they were last defined, from the
+// checkpoint and from the log after it: the writes the log replays fire them again, and
+// a recovered session's writes fire the replaced function, not the first one.
+TEST(Durability, TriggersComeBackAndFireOnReplay) {
+  TempDir dir;
+  uint64_t hash;
+  {
+    Session s(Durable(dir.path()));
+    ASSERT_EQ(Q(s, "create table t (id int primary key, n int, tag text); create table log (k serial primary key, what text)"),
+              "CREATE TABLE");
+    ASSERT_EQ(Q(s, "create function tag() returns trigger language plpgsql as $$ begin new.tag := 'v1'; return new; end $$"),
+              "CREATE FUNCTION");
+    ASSERT_EQ(Q(s, "create function logit() returns trigger language plpgsql as "
+                   "$$ begin insert into log (what) values (tg_op || ' ' || new.id); return null; end $$"),
+              "CREATE FUNCTION");
+    ASSERT_EQ(Q(s, "create trigger t_tag before insert or update on t for each row execute function tag()"), "CREATE TRIGGER");
+    ASSERT_EQ(Q(s, "insert into t values (1, 10, null)"), "INSERT 0 1");
+    ASSERT_EQ(Q(s, "checkpoint"), "CHECKPOINT");
+    ASSERT_EQ(Q(s, "create trigger t_log after insert or update on t for each row execute function logit()"), "CREATE TRIGGER");
+    ASSERT_EQ(Q(s, "create or replace function tag() returns trigger language plpgsql as "
+                   "$$ begin new.tag := 'v2'; return new; end $$"),
+              "CREATE FUNCTION");
+    ASSERT_EQ(Q(s, "insert into t values (2, 20, null); update t set n = n + 1 where id = 1"), "UPDATE 1");
+    hash = StateHash(s.database());
+  }
+  Session s(Durable(dir.path()));
+  EXPECT_EQ(StateHash(s.database()), hash);
+  EXPECT_EQ(Q(s, "select * from t order by id"), "1|11|v2\n2|20|v2");
+  EXPECT_EQ(Q(s, "select what from log order by k"), "INSERT 2\nUPDATE 1");
+  EXPECT_EQ(Q(s, "insert into t values (3, 30, 'x') returning tag"), "v2");
+  EXPECT_EQ(Q(s, "select count(*) from log"), "3");
+}
+
 // Rows keyed by their hidden row identity, ALTER TABLEs that rebuild a table (ADD
 // PRIMARY KEY, ADD / DROP COLUMN, ALTER TYPE) and CREATE TABLE AS / SELECT INTO come back
 // the same from the log and from a checkpoint with more log after it.
