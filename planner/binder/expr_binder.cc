@@ -383,10 +383,89 @@ ExprPtr ExprBinder::BindColumnRef(const PgQuery__Node* node) {
   return MakeSlot(b->slot, b->type, ref->location);
 }
 
+std::optional<RecordBinding> ExprBinder::RecordRef(const PgQuery__Node* n) const {
+  if (scope_ == nullptr || n == nullptr) return std::nullopt;
+  if (n->node_case == PG_QUERY__NODE__NODE_ROW_EXPR && n->row_expr->n_args == 1) n = n->row_expr->args[0];
+  if (n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) return std::nullopt;
+  const PgQuery__ColumnRef* ref = n->column_ref;
+  if (ref->n_fields < 1 || ref->n_fields > 2 || ref->fields[0]->node_case != PG_QUERY__NODE__NODE_STRING) return std::nullopt;
+  if (ref->n_fields == 2 && ref->fields[1]->node_case != PG_QUERY__NODE__NODE_A_STAR) return std::nullopt;
+  const std::string name = ref->fields[0]->string->sval;
+  if (ref->n_fields == 1 && scope_->Lookup(std::span(&name, 1), ref->location)) return std::nullopt;
+  return scope_->LookupRecord(name);
+}
+
+ExprPtr ExprBinder::RecordAsJson(const RecordBinding& r, bool jsonb, int location) {
+  std::vector<ExprPtr> args;
+  for (const auto& [field, b] : r.fields) {
+    args.push_back(MakeConst(Datum::String(field), SqlType::Of(TypeId::kText), location));
+    args.push_back(MakeSlot(b.slot, b.type, location));
+  }
+  ExprPtr object = MakeJsonFunction(jsonb ? "jsonb_build_object" : "json_build_object", std::move(args), location);
+  if (!jsonb) object->func = Func::kJsonRow;
+  if (!r.is_null) return object;
+  auto e = MakeExpr(ExprKind::kCase, object->type, location);
+  e->args.push_back(MakeSlot(r.is_null->slot, r.is_null->type, location));
+  e->args.push_back(MakeConst(Datum::Null(), object->type, location));
+  e->args.push_back(std::move(object));
+  return e;
+}
+
+ExprPtr ExprBinder::CompareRecords(const RecordBinding& l, const RecordBinding& r, std::string_view op, int location) {
+  if (l.fields.size() != r.fields.size())
+    throw SqlError(sqlstate::kDatatypeMismatch, "cannot compare record types with different numbers of columns", location);
+  const SqlType boolean = SqlType::Of(TypeId::kBool);
+  const bool any = op == "distinct" || op == "<>" || op == "!=";
+  auto all = MakeExpr(any ? ExprKind::kOr : ExprKind::kAnd, boolean, location);
+  for (size_t i = 0; i < l.fields.size(); ++i) {
+    const NameBinding& a = l.fields[i].second;
+    const NameBinding& b = r.fields[i].second;
+    auto side = [&](const NameBinding& x) { return MakeSlot(x.slot, x.type, location); };
+    if (op == "distinct" || op == "not distinct") {
+      // As BindAExpr's IS DISTINCT FROM, for one field.
+      const bool distinct = op == "distinct";
+      auto is_null = [&](const NameBinding& x, bool negated) {
+        auto e = MakeExpr(ExprKind::kIsNull, boolean, location);
+        e->negated = negated;
+        e->args.push_back(side(x));
+        return e;
+      };
+      ExprPtr equal = MakeOperator("=", side(a), side(b), location);
+      auto e = MakeExpr(ExprKind::kCase, boolean, location);
+      e->args.push_back(is_null(a, false));
+      e->args.push_back(is_null(b, distinct));
+      e->args.push_back(is_null(b, false));
+      e->args.push_back(MakeConst(Datum::Bool(distinct), boolean, location));
+      if (distinct) {
+        auto n = MakeExpr(ExprKind::kNot, boolean, location);
+        n->args.push_back(std::move(equal));
+        equal = std::move(n);
+      }
+      e->args.push_back(std::move(equal));
+      all->args.push_back(std::move(e));
+    } else {
+      all->args.push_back(MakeOperator(any ? "<>" : "=", side(a), side(b), location));
+    }
+  }
+  if (all->args.empty()) return MakeConst(Datum::Bool(!any), boolean, location);
+  return all->args.size() == 1 ? std::move(all->args[0]) : std::move(all);
+}
+
 ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
   const PgQuery__AExpr* a = node->a_expr;
   int loc = a->location;
   std::string name = a->n_name > 0 ? StringValue(a->name[a->n_name - 1]) : "";
+  // Two whole records compared (NEW IS DISTINCT FROM OLD in a trigger).
+  if (a->lexpr && a->rexpr &&
+      (a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT || a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT ||
+       (a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP && (name == "=" || name == "<>" || name == "!="))))
+    if (std::optional<RecordBinding> l = RecordRef(a->lexpr))
+      if (std::optional<RecordBinding> r = RecordRef(a->rexpr))
+        return CompareRecords(*l, *r,
+                              a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT       ? "distinct"
+                              : a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT ? "not distinct"
+                                                                                       : name,
+                              loc);
   switch (a->kind) {
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP: {
       if (!a->lexpr) {  // prefix operator
@@ -1014,6 +1093,8 @@ ExprPtr ExprBinder::BindFuncCall(const PgQuery__Node* node) {
     if (in_aggregate_) throw SqlError(sqlstate::kGroupingError, "aggregate function calls cannot contain window function calls", loc);
     return subqueries_->BindWindowCall(f, *this);
   }
+  if ((name == "to_json" || name == "to_jsonb" || name == "row_to_json") && f->n_args == 1 && !f->agg_star)
+    if (std::optional<RecordBinding> r = RecordRef(f->args[0])) return RecordAsJson(*r, name == "to_jsonb", loc);
   if (name == "json_agg" || name == "jsonb_agg") return MakeJsonAgg(name, BindAggregate(node, "array_agg"), loc);
   if ((name == "json_object_agg" || name == "jsonb_object_agg") && f->n_args == 2) {
     // Two array_aggs of the same call, one per argument: their elements pair up.

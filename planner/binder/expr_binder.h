@@ -26,6 +26,14 @@ struct NameBinding {
   SqlType type;
 };
 
+// A PL/pgSQL record variable as a whole (a trigger's NEW and OLD, `r t%ROWTYPE`, a
+// `record` once a query shaped it): its fields in column order and, when the record
+// itself can be NULL (NEW in a DELETE trigger), the bool variable that says it is.
+struct RecordBinding {
+  std::vector<std::pair<std::string, NameBinding>> fields;
+  std::optional<NameBinding> is_null;
+};
+
 class NameScope {
  public:
   virtual ~NameScope() = default;
@@ -37,6 +45,9 @@ class NameScope {
   virtual std::optional<Slot> NowSlot() const { return std::nullopt; }
   // Resolves a positional parameter `$n` (PL/pgSQL); nullopt: no such parameter here.
   virtual std::optional<NameBinding> LookupParameter(int number, int location) const { return std::nullopt; }
+  // The record variable `name` as a whole (to_json(NEW), NEW IS DISTINCT FROM OLD);
+  // nullopt: no such record here.
+  virtual std::optional<RecordBinding> LookupRecord(const std::string& name) const { return std::nullopt; }
 };
 
 class Catalog;
@@ -119,6 +130,15 @@ class ExprBinder {
   // A call of user function `name` (kRoutineCall); throws 42883 / 42809 / 0A000.
   ExprPtr BindRoutineCall(const std::string& name, RoutineArgs args, int location);
   ExprPtr BindFuncCall(const PgQuery__Node* node);
+  // A reference to a whole record variable (`r`, `r.*`, `ROW(r.*)`); nullopt if `n` is
+  // none (a column or variable of that name comes first).
+  std::optional<RecordBinding> RecordRef(const PgQuery__Node* n) const;
+  // to_json / to_jsonb / row_to_json of a record: the object of its fields (NULL when the
+  // record is).
+  ExprPtr RecordAsJson(const RecordBinding& r, bool jsonb, int location);
+  // l IS [NOT] DISTINCT FROM r (`op` "distinct" / "not distinct"), l = r, l <> r over
+  // two records, field by field as PostgreSQL compares rows.
+  ExprPtr CompareRecords(const RecordBinding& l, const RecordBinding& r, std::string_view op, int location);
   ExprPtr BindAggregateCall(const PgQuery__Node* node, const std::string& name);
   ExprPtr BindAggregate(const PgQuery__Node* node, const std::string& name);
   // An aggregate's argument (or ORDER BY key); `nested_check`: an aggregate inside is an

@@ -40,6 +40,9 @@ class HiddenScope final : public NameScope {
   std::optional<NameBinding> LookupParameter(int number, int location) const override {
     return parent_ ? parent_->LookupParameter(number, location) : std::nullopt;
   }
+  std::optional<RecordBinding> LookupRecord(const std::string& name) const override {
+    return parent_ ? parent_->LookupRecord(name) : std::nullopt;
+  }
 
  private:
   struct Entry {

@@ -48,6 +48,15 @@ void PlpgsqlScope::SetRecordFields(const std::string& record, std::vector<std::p
   records_[record] = std::move(fields);
 }
 
+std::optional<RecordBinding> PlpgsqlScope::LookupRecord(const std::string& name) const {
+  auto r = records_.find(name);
+  if (r == records_.end()) return std::nullopt;
+  RecordBinding out;
+  for (const auto& [field, slot] : r->second) out.fields.emplace_back(field, Binding(slot));
+  if (auto n = record_null_.find(name); n != record_null_.end()) out.is_null = Binding(n->second);
+  return out;
+}
+
 std::optional<Slot> PlpgsqlScope::NowSlot() const { return Slot{SlotSpace::kVariable, ir_.NowVariable()}; }
 
 std::optional<NameBinding> PlpgsqlScope::LookupParameter(int number, int location) const {

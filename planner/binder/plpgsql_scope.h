@@ -32,6 +32,10 @@ class PlpgsqlScope : public NameScope {
     auto it = records_.find(record);
     return it == records_.end() ? nullptr : &it->second;
   }
+  // Record `record` is NULL as a whole when bool variable `slot` is true (a trigger's NEW
+  // in a DELETE, OLD in an INSERT).
+  void SetRecordNullFlag(const std::string& record, int slot) { record_null_[record] = slot; }
+  std::optional<RecordBinding> LookupRecord(const std::string& name) const override;
   // The slots of the parameters in declaration order, for `$n` (all parameter modes).
   void SetPositionalParameters(std::vector<int> slots) { positional_ = std::move(slots); }
 
@@ -54,6 +58,7 @@ class PlpgsqlScope : public NameScope {
   std::vector<BlockScope> blocks_;
   std::vector<int> positional_;
   std::map<std::string, std::vector<std::pair<std::string, int>>> records_;
+  std::map<std::string, int> record_null_;
 };
 
 }  // namespace caracal::planner

@@ -1276,6 +1276,12 @@ std::optional<NameBinding> QueryBlock::Lookup(std::span<const std::string> names
   return Resolve(names, location, static_cast<int>(ranges.size()));
 }
 
+std::optional<RecordBinding> QueryBlock::LookupRecord(const std::string& name) const {
+  // A record's fields are a procedure's variables, which a subquery reads as they are.
+  if (frame != nullptr) return frame->parent->LookupRecord(name);
+  return outer ? outer->LookupRecord(name) : std::nullopt;
+}
+
 std::optional<NameBinding> QueryBlock::LookupParameter(int number, int location) const {
   if (frame != nullptr) {
     std::optional<NameBinding> b = frame->parent->LookupParameter(number, location);

@@ -22,6 +22,9 @@ class TableScope : public NameScope {
   std::optional<NameBinding> LookupParameter(int number, int location) const override {
     return outer_ ? outer_->LookupParameter(number, location) : std::nullopt;
   }
+  std::optional<RecordBinding> LookupRecord(const std::string& name) const override {
+    return outer_ ? outer_->LookupRecord(name) : std::nullopt;
+  }
 
  private:
   std::optional<NameBinding> Column(const std::string& name, SlotSpace space) const;

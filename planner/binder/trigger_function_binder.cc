@@ -88,6 +88,16 @@ void ProcedureBinder::BindTriggerSignature(const PgQuery__CreateFunctionStmt* st
   for (int a = 0; a < kTriggerArgumentCount; ++a) scope_.Declare(kNames[a], tg[static_cast<size_t>(a)]);
   scope_.SetRecordFields("new", std::move(new_fields));
   scope_.SetRecordFields("old", std::move(old_fields));
+  // NEW is NULL in a DELETE trigger, OLD in an INSERT trigger (and both in a statement
+  // trigger): to_json(NEW) is then NULL, not an object of NULLs.
+  for (const auto& [record, op] : {std::pair{"new", "DELETE"}, std::pair{"old", "INSERT"}}) {
+    const int flag = AddVariable(fmt::format("${}_is_null", record), SqlType::Of(TypeId::kBool), VariableKind::kLocal);
+    auto is_null = MakeExpr(ExprKind::kOr, SqlType::Of(TypeId::kBool));
+    is_null->args.push_back(TextEquals(tg[kTgOp], op));
+    is_null->args.push_back(TextEquals(tg[kTgLevel], "STATEMENT"));
+    ir_->variables[static_cast<size_t>(flag)].default_value = std::move(is_null);
+    scope_.SetRecordNullFlag(record, flag);
+  }
   ir_->found_variable = AddVariable("found", SqlType::Of(TypeId::kBool), VariableKind::kFound);
   scope_.Declare("found", ir_->found_variable);
   // PL/pgSQL's datums for a trigger function start with FOUND, NEW and OLD (BindBody

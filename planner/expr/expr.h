@@ -160,6 +160,8 @@ enum class Func : uint8_t {
   kJsonBuildObject,  // json_build_object / jsonb_build_object (the result type says which):
                      // args alternate key text and kToJson value
   kJsonBuildArray,   // json_build_array / jsonb_build_array: args kToJson values
+  kJsonRow,          // row_to_json / to_json of a record: args as kJsonBuildObject's, written
+                     // compactly as PostgreSQL writes a row ({"a":1,"b":"x"})
   kJsonTypeof,       // json_typeof / jsonb_typeof -> text
   kJsonArrayLength,  // json_array_length / jsonb_array_length -> integer
   kJsonbSet,         // jsonb_set(jsonb, text[], jsonb, boolean)

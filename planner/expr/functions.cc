@@ -178,6 +178,7 @@ std::string_view FunctionName(Func func) {
     case Func::kToJson: return "to_json";
     case Func::kJsonBuildObject: return "json_build_object";
     case Func::kJsonBuildArray: return "json_build_array";
+    case Func::kJsonRow: return "row_to_json";
     case Func::kJsonbSet: return "jsonb_set";
     case Func::kJsonAgg: return "json_agg";
     case Func::kJsonObjectAgg: return "json_object_agg";
@@ -736,7 +737,7 @@ Datum EvalFunction(Func func, const SqlType& result, std::span<const Datum> a) {
       return EvalBytesFunction(func, a);
     case Func::kJsonGet: case Func::kJsonGetText: case Func::kJsonPath: case Func::kJsonPathText:
     case Func::kJsonbContains: case Func::kJsonbExists: case Func::kJsonbExistsAny: case Func::kJsonbExistsAll:
-    case Func::kJsonbConcat: case Func::kJsonbDelete: case Func::kToJson: case Func::kJsonBuildObject:
+    case Func::kJsonbConcat: case Func::kJsonbDelete: case Func::kToJson: case Func::kJsonBuildObject: case Func::kJsonRow:
     case Func::kJsonBuildArray: case Func::kJsonTypeof: case Func::kJsonArrayLength: case Func::kJsonbSet:
     case Func::kJsonbStripNulls: case Func::kJsonbPretty: case Func::kJsonAgg: case Func::kJsonObjectAgg: case Func::kJsonArrayItems:
     case Func::kJsonObjectParts: return EvalJsonFunction(func, result, a);

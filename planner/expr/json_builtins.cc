@@ -248,6 +248,12 @@ Datum EvalJsonFunction(Func func, const SqlType& result, std::span<const Datum> 
       }
       return JsonResult(out + "}", result);
     }
+    case Func::kJsonRow: {
+      std::string out = "{";
+      for (size_t i = 0; i + 1 < a.size(); i += 2)
+        out += (i ? "," : "") + JsonQuote(a[i].s) + ":" + (a[i + 1].is_null() ? "null" : a[i + 1].s);
+      return JsonResult(out + "}", result);
+    }
     case Func::kJsonAgg: {
       // json_agg over no rows is NULL, as array_agg is; its NULL values are JSON nulls.
       if (a[0].is_null()) return Datum::Null();

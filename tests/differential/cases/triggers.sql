@@ -144,6 +144,34 @@ GROUP BY op, trigger_name ORDER BY op, trigger_name;
 SELECT * FROM ledger_stats ORDER BY op;
 SELECT what, count(*) FROM statements GROUP BY what ORDER BY what;
 
+-- Whole rows: NEW / OLD compared and turned into JSON (NULL where the row is: OLD in an
+-- INSERT, NEW in a DELETE), from a trigger that a trigger's write fires.
+CREATE TABLE history (k serial PRIMARY KEY, op text, before jsonb, after jsonb, compact text);
+CREATE FUNCTION remember() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'UPDATE' AND NEW IS NOT DISTINCT FROM OLD THEN
+    RETURN NULL;
+  END IF;
+  INSERT INTO history (op, before, after, compact) VALUES (TG_OP, to_jsonb(OLD), to_jsonb(NEW), row_to_json(NEW)::text);
+  RETURN NULL;
+END $$;
+CREATE FUNCTION only_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF row(NEW.*) IS DISTINCT FROM row(OLD.*) THEN
+    NEW.lines := NEW.lines;
+    RETURN NEW;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER remember_orders AFTER INSERT OR UPDATE OR DELETE ON orders FOR EACH ROW EXECUTE FUNCTION remember();
+CREATE TRIGGER skip_same BEFORE UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION only_changes();
+INSERT INTO orders VALUES (4, 0, 0);
+UPDATE orders SET total = total;
+UPDATE orders SET total = total + 1 WHERE id = 4;
+SELECT add_line(4, 7);
+DELETE FROM orders WHERE id = 4;
+SELECT op, before, after, compact FROM history ORDER BY k;
+
 -- Ad-hoc writes of every shape.
 UPDATE accounts SET balance = balance + 1;
 UPDATE accounts SET owner = upper(owner) WHERE id <= 2;
