@@ -464,9 +464,14 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
     if (name.starts_with("__Case__Variable_")) break;
     line_ = line;
     if (d.contains("cursor_explicit_expr")) Unsupported("cursors", line, "Use FOR loops over key ranges or RETURN QUERY.");
+    // A row-type declaration the parser was given as RECORD (PlpgsqlBody::row_types).
+    std::string row_type;
+    for (const PlpgsqlBody::RowTypeDeclaration& r : body_.row_types)
+      if (r.name == name && (r.line == line || line == 0)) row_type = r.type;
     // `r record` comes as a variable of type "record", `r RECORD` as a PLpgSQL_rec:
     // the same declaration (type names are case-insensitive).
-    if (type == "PLpgSQL_rec" || Lower(Trim(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""))) == "record") {
+    if (row_type.empty() &&
+        (type == "PLpgSQL_rec" || Lower(Trim(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""))) == "record")) {
       // A record takes its fields from the FOR over a query that assigns it.
       if (d.contains("default_val")) Unsupported("a record variable with a default", line);
       datum_info_.resize(std::max(datum_info_.size(), cursor_ + 1));
@@ -475,7 +480,7 @@ void ProcedureBinder::DeclareBlockVariables(const json& block, Block& out, bool 
       SkipRowDatums();
       continue;
     }
-    const std::string typname = Trim(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", ""));
+    const std::string typname = row_type.empty() ? Trim(Get(Get(d, "datatype"), "PLpgSQL_type").value("typname", "")) : row_type;
     if (typname == kAliasPlaceholderType || typname == "$alias") {
       // An ALIAS declaration's stand-in (parser/plpgsql_parser.h): the alias is declared.
       datum_info_.resize(std::max(datum_info_.size(), cursor_ + 1));
@@ -1725,7 +1730,8 @@ void ProcedureBinder::BindBody() {
     plpgsql = std::move(translated.plpgsql);
     ir_->sql_statement_lines = std::move(translated.statement_lines);
   }
-  body_ = ParsePlpgsql(text_, has_out_parameters_ && is_setof_, plpgsql);
+  body_ = ParsePlpgsql(text_, has_out_parameters_ && is_setof_, plpgsql,
+                       [&](const std::string& type) { return RowTypeColumns(type).has_value(); });
   // PL/pgSQL's parser checks an alias's target while it parses: PostgreSQL's error points
   // at it and has no CONTEXT line.
   for (const PlpgsqlBody::Alias& a : body_.aliases)

@@ -793,6 +793,14 @@ void BlockBinder::ExpandStar(const PgQuery__ColumnRef* ref) {
     for (const RangeColumn& c : r.columns) add(c.name, c.id);
     return;
   }
+  // A PL/pgSQL record's fields (`SELECT OLD.*` in a trigger function).
+  if (std::optional<RecordBinding> record = block_.LookupRecord(qualifier)) {
+    for (const auto& [name, b] : record->fields) {
+      outputs_.push_back(MakeSlot(b.slot, b.type, ref->location));
+      columns_.push_back(OutputColumn{name, b.type});
+    }
+    return;
+  }
   throw SqlError(sqlstate::kUndefinedTable, fmt::format("missing FROM-clause entry for table \"{}\"", qualifier), ref->location);
 }
 

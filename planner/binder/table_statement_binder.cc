@@ -311,13 +311,28 @@ std::vector<StmtPtr> TableStatementBinder::BindValuesInsert(const PgQuery__Inser
 
   // The rows: VALUES lists, or DEFAULT VALUES (no select statement).
   std::vector<std::vector<const PgQuery__Node*>> rows;
+  const NameScope* values_scope = values_scope_ ? values_scope_ : variables_;
+  SyntheticNodes expanded;  // `r.*` of a PL/pgSQL record: its fields
   if (stmt->select_stmt) {
     if (stmt->select_stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) throw NotSupported("this INSERT source");
     const PgQuery__SelectStmt* source = stmt->select_stmt->select_stmt;
     if (source->n_values_lists == 0) throw NotSupported("INSERT ... SELECT here");
     for (size_t r = 0; r < source->n_values_lists; ++r) {
       const PgQuery__List* items = source->values_lists[r]->list;
-      std::vector<const PgQuery__Node*> row(items->items, items->items + items->n_items);
+      std::vector<const PgQuery__Node*> row;
+      for (size_t i = 0; i < items->n_items; ++i) {
+        const PgQuery__Node* item = items->items[i];
+        const PgQuery__ColumnRef* ref = item->node_case == PG_QUERY__NODE__NODE_COLUMN_REF ? item->column_ref : nullptr;
+        std::optional<RecordBinding> record;
+        if (ref && values_scope && ref->n_fields == 2 && ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+            ref->fields[1]->node_case == PG_QUERY__NODE__NODE_A_STAR)
+          record = values_scope->LookupRecord(ref->fields[0]->string->sval);
+        if (!record) {
+          row.push_back(item);
+          continue;
+        }
+        for (const auto& field : record->fields) row.push_back(expanded.ColumnRef(ref->fields[0]->string->sval, field.first));
+      }
       if (row.size() > targets.size())
         throw SqlError(sqlstate::kSyntaxError, "INSERT has more expressions than target columns",
                        NodeLocation(row[targets.size()]));

@@ -128,7 +128,10 @@ DdlOutcome CreateTriggerFunction(const PgQuery__CreateFunctionStmt* stmt, std::s
   if (language == "sql") throw SqlError(sqlstate::kInvalidFunctionDefinition, "SQL functions cannot return type trigger");
   if (language.empty()) throw SqlError(sqlstate::kInvalidFunctionDefinition, "no language specified");
   if (language != "plpgsql") throw SqlError(sqlstate::kUndefinedObject, fmt::format("language \"{}\" does not exist", language));
-  ParsePlpgsql(statement_text, false);  // PL/pgSQL's syntax errors, as at PostgreSQL's CREATE
+  // PL/pgSQL's syntax errors, as at PostgreSQL's CREATE.
+  ParsePlpgsql(statement_text, false, std::nullopt, [&](const std::string& type) {
+    return catalog.FindTable(type) != nullptr || catalog.FindComposite(type) != nullptr;
+  });
   for (const auto& existing : catalog.FindProcedures(name))
     if (existing->parameter_count == 0) {
       if (!stmt->replace)

@@ -133,9 +133,54 @@ std::vector<PlpgsqlBody::Alias> TakeAliases(std::string& body, const std::vector
   return aliases;
 }
 
+// Row-type declarations in DECLARE sections, rewritten to `name RECORD;` (newlines
+// kept, so every line stays where it was); see PlpgsqlBody::row_types.
+std::vector<PlpgsqlBody::RowTypeDeclaration> TakeRowTypeDeclarations(std::string& body, const std::vector<SqlToken>& tokens,
+                                                                     const std::function<bool(const std::string&)>& is_row_type) {
+  std::vector<PlpgsqlBody::RowTypeDeclaration> found;
+  std::vector<std::pair<std::pair<int, int>, std::string>> replacements;  // byte range, new text
+  bool in_declare = false;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind == PG_QUERY__TOKEN__DECLARE) in_declare = true;
+    if (tokens[i].kind == PG_QUERY__TOKEN__BEGIN_P) in_declare = false;
+    if (!in_declare || i == 0 || (tokens[i - 1].kind != PG_QUERY__TOKEN__DECLARE && tokens[i - 1].kind != PG_QUERY__TOKEN__ASCII_59))
+      continue;
+    // name [schema .] type [% ROWTYPE] ;
+    size_t j = i + 1;
+    if (j >= tokens.size()) break;
+    std::string type = TokenWord(body, tokens[j]);
+    if (type.empty()) continue;
+    if (j + 2 < tokens.size() && tokens[j + 1].kind == PG_QUERY__TOKEN__ASCII_46 && type == "public") {
+      j += 2;
+      type = TokenWord(body, tokens[j]);
+    }
+    bool rowtype = false;
+    if (j + 2 < tokens.size() && tokens[j + 1].kind == PG_QUERY__TOKEN__ASCII_37 && TokenWord(body, tokens[j + 2]) == "rowtype") {
+      rowtype = true;
+      j += 2;
+    }
+    if (j + 1 >= tokens.size() || tokens[j + 1].kind != PG_QUERY__TOKEN__ASCII_59) continue;
+    if (!rowtype && !(is_row_type && is_row_type(type))) continue;
+    const std::string name = TokenWord(body, tokens[i]);
+    if (name.empty()) continue;
+    const int line = 1 + static_cast<int>(std::count(body.begin(), body.begin() + tokens[i].start, '\n'));
+    found.push_back({name, rowtype ? type + "%rowtype" : type, line});
+    std::string replacement = body.substr(static_cast<size_t>(tokens[i].start), static_cast<size_t>(tokens[i].end - tokens[i].start)) +
+                              " RECORD;";
+    for (int at = tokens[i].end; at < tokens[j + 1].end; ++at)
+      if (body[static_cast<size_t>(at)] == '\n') replacement += '\n';
+    replacements.push_back({{tokens[i].start, tokens[j + 1].end}, std::move(replacement)});
+    i = j + 1;
+  }
+  for (auto it = replacements.rbegin(); it != replacements.rend(); ++it)
+    body.replace(static_cast<size_t>(it->first.first), static_cast<size_t>(it->first.second - it->first.first), it->second);
+  return found;
+}
+
 }  // namespace
 
-PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row, const std::optional<std::string>& body_text) {
+PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row, const std::optional<std::string>& body_text,
+                         const std::function<bool(const std::string&)>& is_row_type) {
   PlpgsqlBody result;
   std::string text(statement_text);
   if (body_text) {
@@ -160,6 +205,7 @@ PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row, 
   result.aliases = TakeAliases(parsed_body, body_tokens);
   if (returns_out_row && body.start >= 0) parsed_body = MarkReturnNext(parsed_body, body_tokens);
   result.cursors = TakeCursorStatements(parsed_body);
+  result.row_types = TakeRowTypeDeclarations(parsed_body, ScanSql(parsed_body), is_row_type);
   if (parsed_body != body.body && body.start >= 0) {
     std::string tag = DollarTagFor(parsed_body);
     text = text.substr(0, body.start) + tag + parsed_body + tag + text.substr(body.end);

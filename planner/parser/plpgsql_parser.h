@@ -9,6 +9,7 @@
 // expression kReturnNextOutRow, which the binder reads as "the OUT parameters' row".
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -46,6 +47,16 @@ struct PlpgsqlBody {
   // The cursor statements, replaced by markers in the text libpg_query parsed
   // (cursor_statements.h).
   std::vector<CursorStatement> cursors;
+  // Declarations of a row-type variable (`r t%ROWTYPE;`, and `r t;` where the caller
+  // said t is a row type), which libpg_query cannot type (it knows no table) and so
+  // would not let `r.f := x` assign a field: parsed as `r RECORD;` (a record datum), and
+  // listed here with the type as written (names case-folded) for the binder.
+  struct RowTypeDeclaration {
+    std::string name;
+    std::string type;  // "t%rowtype" or "t"
+    int line = 0;
+  };
+  std::vector<RowTypeDeclaration> row_types;
 };
 
 // Throws SqlError (42601 with PostgreSQL's message and a CONTEXT naming the line) when
@@ -53,8 +64,11 @@ struct PlpgsqlBody {
 // RETURNS TABLE (enables the RETURN NEXT rewrite above). `body_text`: the PL/pgSQL body
 // to parse instead of the statement's own (a SQL function's, translated:
 // binder/sql_function_body.h); positions in it are then unknown (body_offset -1).
+// `is_row_type`: whether a type name (case-folded) names a table's or composite type's
+// row type (null: only %ROWTYPE declarations are row types).
 PlpgsqlBody ParsePlpgsql(std::string_view statement_text, bool returns_out_row,
-                         const std::optional<std::string>& body_text = std::nullopt);
+                         const std::optional<std::string>& body_text = std::nullopt,
+                         const std::function<bool(const std::string&)>& is_row_type = nullptr);
 
 // A dollar-quote tag ($caracal$, $caracal_$, ...) that does not occur in `body`, to quote
 // it as a function body.

@@ -204,6 +204,8 @@ def gen_record_variables(rng, n):
             out.append(f"SELECT describe({i});")
         elif r < 0.8:
             out.append(f"SELECT whole_row({i});")
+        elif r < 0.9:
+            out.append(f"SELECT adjust({rng.randrange(1, 9)}, {rng.randrange(-100, 100) / 10:.1f});")
         else:
             out.append("SELECT total_rows();")
     return out

@@ -172,6 +172,44 @@ SELECT add_line(4, 7);
 DELETE FROM orders WHERE id = 4;
 SELECT op, before, after, compact FROM history ORDER BY k;
 
+-- PostgreSQL's manual's audit example: SELECT NEW.* / VALUES (OLD.*) into a table
+-- without a primary key; a BEFORE trigger that raises.
+CREATE TABLE emp (empname text PRIMARY KEY, salary integer, last_user text);
+CREATE TABLE emp_audit (operation char(1) NOT NULL, n integer NOT NULL, empname text NOT NULL, salary integer, last_user text);
+CREATE FUNCTION process_emp_audit() RETURNS TRIGGER AS $emp_audit$
+    BEGIN
+        IF (TG_OP = 'DELETE') THEN
+            INSERT INTO emp_audit SELECT 'D', 1, OLD.*;
+        ELSIF (TG_OP = 'UPDATE') THEN
+            INSERT INTO emp_audit SELECT 'U', 2, NEW.*;
+        ELSIF (TG_OP = 'INSERT') THEN
+            INSERT INTO emp_audit VALUES ('I', 3, NEW.*);
+        END IF;
+        RETURN NULL;
+    END;
+$emp_audit$ LANGUAGE plpgsql;
+CREATE FUNCTION emp_stamp() RETURNS trigger AS $emp_stamp$
+    BEGIN
+        IF NEW.salary IS NULL THEN
+            RAISE EXCEPTION '% cannot have null salary', NEW.empname;
+        END IF;
+        IF NEW.salary < 0 THEN
+            RAISE EXCEPTION '% cannot have a negative salary', NEW.empname;
+        END IF;
+        NEW.last_user := 'someone';
+        RETURN NEW;
+    END;
+$emp_stamp$ LANGUAGE plpgsql;
+CREATE TRIGGER emp_audit AFTER INSERT OR UPDATE OR DELETE ON emp FOR EACH ROW EXECUTE FUNCTION process_emp_audit();
+CREATE TRIGGER emp_stamp BEFORE INSERT OR UPDATE ON emp FOR EACH ROW EXECUTE FUNCTION emp_stamp();
+INSERT INTO emp VALUES ('ann', 10, NULL), ('bob', 20, NULL);
+INSERT INTO emp VALUES ('cy', -1, NULL);
+INSERT INTO emp VALUES ('dee', NULL, NULL);
+UPDATE emp SET salary = salary * 2 WHERE empname = 'bob';
+DELETE FROM emp WHERE empname = 'ann';
+SELECT * FROM emp ORDER BY empname;
+SELECT * FROM emp_audit ORDER BY n, empname;
+
 -- Ad-hoc writes of every shape.
 UPDATE accounts SET balance = balance + 1;
 UPDATE accounts SET owner = upper(owner) WHERE id <= 2;
