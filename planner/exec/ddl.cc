@@ -1243,6 +1243,27 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
         break;
       }
       case PG_QUERY__ALTER_TABLE_TYPE__AT_ChangeOwner: break;  // exec/privileges.h
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_EnableTrig:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_EnableAlwaysTrig:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_DisableTrig: {
+        // Its writes are bound again below, with or without the trigger.
+        auto it = std::ranges::find_if(t.triggers, [&](const TriggerInfo& x) { return x.name == cmd->name; });
+        if (it == t.triggers.end())
+          throw SqlError(sqlstate::kUndefinedObject, fmt::format("trigger \"{}\" for table \"{}\" does not exist", cmd->name, t.name));
+        it->enabled = cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_DisableTrig;
+        break;
+      }
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_EnableTrigAll:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_EnableTrigUser:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_DisableTrigAll:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_DisableTrigUser:
+        // ALL would take the foreign keys' internal triggers too in PostgreSQL; here they
+        // are no triggers, and foreign keys stay checked.
+        for (TriggerInfo& x : t.triggers)
+          x.enabled = cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_EnableTrigAll ||
+                      cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_EnableTrigUser;
+        break;
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_EnableReplicaTrig: throw NotSupported("ENABLE REPLICA TRIGGER");
       default: throw NotSupported("this ALTER TABLE action");
     }
   }

@@ -254,6 +254,18 @@ SELECT id, balance, version, touched_by FROM accounts WHERE id = 1;
 TRUNCATE order_lines;
 SELECT * FROM orders ORDER BY id;
 
+-- ALTER TABLE ... DISABLE / ENABLE TRIGGER.
+ALTER TABLE accounts DISABLE TRIGGER c_audit;
+INSERT INTO accounts (id, owner, balance) VALUES (9, 'ida', 9);
+ALTER TABLE accounts ENABLE TRIGGER c_audit;
+DELETE FROM accounts WHERE id = 9;
+SELECT op, account FROM ledger WHERE account = 9 ORDER BY op;
+ALTER TABLE accounts DISABLE TRIGGER ALL;
+UPDATE accounts SET balance = balance + 1000 WHERE id = 2;
+ALTER TABLE accounts ENABLE TRIGGER USER;
+SELECT count(*) FROM ledger WHERE account = 2 AND new_balance > 1000;
+ALTER TABLE accounts DISABLE TRIGGER nope;
+
 -- Errors.
 CREATE FUNCTION not_a_trigger() RETURNS integer LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$;
 CREATE TRIGGER bad AFTER INSERT ON accounts FOR EACH ROW EXECUTE FUNCTION not_a_trigger();
