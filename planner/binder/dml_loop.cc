@@ -785,6 +785,51 @@ void RefuseRowIdentity(const TableInfo& table, const char* what) {
 
 }  // namespace
 
+// A triggered write of one row named by its key (NamesOneRow): its loop over the query's
+// row, which runs at most once, as `i := 1; IF rows >= 1 THEN <body> END IF`, so that
+// the analysis sees a write of a key it knows under a condition, not in a loop whose
+// count it cannot know.
+void RunAtMostOnce(std::vector<StmtPtr>& stmts) {
+  for (StmtPtr& s : stmts) {
+    if (s->kind != StmtKind::kForRange) continue;
+    auto once = std::make_unique<Stmt>();
+    once->kind = StmtKind::kIf;
+    auto any = MakeExpr(ExprKind::kCompare, SqlType::Of(TypeId::kBool));
+    any->op = Op::kGe;
+    any->args.push_back(std::move(s->upper));
+    any->args.push_back(MakeConst(Datum::Int(1), SqlType::Of(TypeId::kInt4)));
+    once->conds.push_back(std::move(any));
+    once->blocks.push_back(std::move(s->body));
+    auto first = std::make_unique<Stmt>();
+    first->kind = StmtKind::kAssign;
+    first->target = s->target;
+    first->value = std::move(s->lower);
+    first->body.clear();
+    std::vector<StmtPtr> both;
+    both.push_back(std::move(first));
+    both.push_back(std::move(once));
+    auto at = std::ranges::find(stmts, s);
+    const size_t i = static_cast<size_t>(at - stmts.begin());
+    stmts[i] = std::move(both[0]);
+    stmts.insert(stmts.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(both[1]));
+    return;
+  }
+}
+
+bool TableStatementBinder::NamesOneRow(const PgQuery__UpdateStmt* stmt) {
+  if (stmt->n_from_clause > 0 || stmt->with_clause || HasSubLink(&stmt->base) || !stmt->where_clause) return false;
+  PgQuery__UpdateStmt probe = *stmt;
+  probe.n_returning_list = 0;
+  return BindSimpleUpdate(&probe)->where_key.kind == KeyAccess::Kind::kPoint;
+}
+
+bool TableStatementBinder::NamesOneRow(const PgQuery__DeleteStmt* stmt) {
+  if (stmt->n_using_clause > 0 || stmt->with_clause || HasSubLink(&stmt->base) || !stmt->where_clause) return false;
+  PgQuery__DeleteStmt probe = *stmt;
+  probe.n_returning_list = 0;
+  return BindSimpleDelete(&probe)->where_key.kind == KeyAccess::Kind::kPoint;
+}
+
 std::vector<StmtPtr> TableStatementBinder::BindTriggeredUpdate(const PgQuery__UpdateStmt* stmt, const std::vector<std::string>& set) {
   const TableInfo& table = ResolveTable(stmt->relation);
   if (loops_ == nullptr) throw NotSupported(fmt::format("an UPDATE of table \"{}\", which has triggers, here", table.name));
@@ -877,14 +922,19 @@ std::vector<StmtPtr> TableStatementBinder::BindTriggeredUpdate(const PgQuery__Up
     update->returning_list = stmt->returning_list;
     update->n_returning_list = stmt->n_returning_list;
     TableStatementBinder row_binder(catalog_, l.scope.get());
+    // A statement that names one row by its whole key writes that key, which the write
+    // set then knows before the call runs; any other writes the keys its query read.
+    if (NamesOneRow(stmt)) update->where_clause = stmt->where_clause;
     StmtPtr row_write = row_binder.BindSimpleUpdate(update);
     returning_columns_ = row_binder.returning_columns();
-    KeyByLoopValues(*row_write, l);
+    if (!NamesOneRow(stmt)) KeyByLoopValues(*row_write, l);
     write.push_back(std::move(row_write));
   }
   weaver.AfterRow(TriggerInfo::kUpdate, set, new_row, old_row, write);
   tail.push_back(weaver.UnlessSkipped(skip, std::move(write)));
-  return FinishLoop(l, std::move(tail), *loops_);
+  std::vector<StmtPtr> out = FinishLoop(l, std::move(tail), *loops_);
+  if (NamesOneRow(stmt)) RunAtMostOnce(out);
+  return out;
 }
 
 std::vector<StmtPtr> TableStatementBinder::BindTriggeredDelete(const PgQuery__DeleteStmt* stmt) {
@@ -909,14 +959,17 @@ std::vector<StmtPtr> TableStatementBinder::BindTriggeredDelete(const PgQuery__De
   remove->returning_list = stmt->returning_list;
   remove->n_returning_list = stmt->n_returning_list;
   TableStatementBinder row_binder(catalog_, l.scope.get());
+  if (NamesOneRow(stmt)) remove->where_clause = stmt->where_clause;  // as in BindTriggeredUpdate
   StmtPtr row_write = row_binder.BindSimpleDelete(remove);
   returning_columns_ = row_binder.returning_columns();
-  KeyByLoopValues(*row_write, l);
+  if (!NamesOneRow(stmt)) KeyByLoopValues(*row_write, l);
   Block write;
   write.push_back(std::move(row_write));
   weaver.AfterRow(TriggerInfo::kDelete, {}, {}, old_row, write);
   tail.push_back(weaver.UnlessSkipped(skip, std::move(write)));
-  return FinishLoop(l, std::move(tail), *loops_);
+  std::vector<StmtPtr> out = FinishLoop(l, std::move(tail), *loops_);
+  if (NamesOneRow(stmt)) RunAtMostOnce(out);
+  return out;
 }
 
 }  // namespace caracal::planner

@@ -131,6 +131,10 @@ class TableStatementBinder {
   // reads every column's old value, and the triggers around each row's write.
   std::vector<StmtPtr> BindTriggeredUpdate(const PgQuery__UpdateStmt* stmt, const std::vector<std::string>& set);
   std::vector<StmtPtr> BindTriggeredDelete(const PgQuery__DeleteStmt* stmt);
+  // Whether a statement's WHERE fixes the whole primary key (a point), with no FROM,
+  // USING, WITH or subquery.
+  bool NamesOneRow(const PgQuery__UpdateStmt* stmt);
+  bool NamesOneRow(const PgQuery__DeleteStmt* stmt);
   void BindReturning(Stmt& s, PgQuery__Node* const* list, size_t n, const NameScope& scope);
   StmtPtr BindSimpleUpdate(const PgQuery__UpdateStmt* stmt);
   StmtPtr BindSimpleDelete(const PgQuery__DeleteStmt* stmt);
