@@ -104,8 +104,14 @@ std::string_view PlpgsqlStatementName(std::string_view type, const json& st) {
 // of the statements inside it (a set-based write's loop).
 void SetSource(Stmt& s, int line, const std::string& text) {
   s.line = line;
-  if (s.sql_text.empty() && (s.table != nullptr || s.query != nullptr)) s.sql_text = text;
+  // A trigger's call is the statement's too: an error in it names the statement.
+  const bool trigger_call = s.value && s.value->kind == ExprKind::kRoutineCall && s.value->routine &&
+                            s.value->routine->trigger_table != nullptr;
+  if (s.sql_text.empty() && (s.table != nullptr || s.query != nullptr || trigger_call)) s.sql_text = text;
   for (auto& c : s.body) SetSource(*c, line, text);
+  for (auto& b : s.blocks)
+    for (auto& c : b) SetSource(*c, line, text);
+  for (auto& c : s.else_block) SetSource(*c, line, text);
 }
 
 void NameForContext(Stmt& s, std::string_view what) {
@@ -1223,6 +1229,16 @@ StmtPtr ProcedureBinder::BindExit(const json& st) {
   return s;
 }
 
+// The writes in `s` (itself, or inside it) whose RETURNING an INTO assigns.
+void WritesReturning(Stmt& s, std::vector<Stmt*>& out) {
+  if ((s.kind == StmtKind::kInsert || s.kind == StmtKind::kUpdate || s.kind == StmtKind::kDelete) && !s.returning.empty())
+    out.push_back(&s);
+  for (StmtPtr& b : s.body) WritesReturning(*b, out);
+  for (Block& block : s.blocks)
+    for (StmtPtr& b : block) WritesReturning(*b, out);
+  for (StmtPtr& b : s.else_block) WritesReturning(*b, out);
+}
+
 void ProcedureBinder::BindExecSql(const json& st, Block& out) {
   std::string query = QueryOf(Get(st, "sqlstmt"));
   int at = LocateInStatement(query, line_);
@@ -1269,7 +1285,33 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
     }
     // The statement INTO assigns: the first write of a multi-row INSERT, the SELECT after
     // a WITH's writes.
-    const size_t into_at = n->node_case == PG_QUERY__NODE__NODE_SELECT_STMT ? stmts.size() - 1 : 0;
+    size_t into_at = n->node_case == PG_QUERY__NODE__NODE_SELECT_STMT ? stmts.size() - 1 : 0;
+    // A write with triggers around it (binder/row_triggers.h): its first row's writes,
+    // which may not run (a BEFORE trigger skips the row): the targets start NULL.
+    std::vector<Stmt*> woven;
+    if (into && n->node_case != PG_QUERY__NODE__NODE_SELECT_STMT && !stmts.empty() && stmts[0]->returning.empty())
+      for (size_t i = 0; i < stmts.size() && woven.empty(); ++i) {
+        WritesReturning(*stmts[i], woven);
+        if (!woven.empty() && woven.front() != stmts[i].get()) into_at = i;
+      }
+    if (!woven.empty() && woven.front() != stmts[into_at].get()) {
+      if (shape_record) targets = SetRecordShape(record, binder.returning_columns());
+      for (int t : targets) {
+        auto clear = NewStmt(StmtKind::kAssign, line_);
+        clear->target = t;
+        clear->value = MakeConst(Datum::Null(), ir_->variables[static_cast<size_t>(t)].type);
+        out.push_back(std::move(clear));
+      }
+      for (Stmt* w : woven) {
+        w->into = targets;
+        w->strict = strict;
+      }
+      for (StmtPtr& st : stmts) {
+        SetSource(*st, line_, query);
+        out.push_back(std::move(st));
+      }
+      return;
+    }
     for (size_t i = 0; i < stmts.size(); ++i) {
       Stmt& s = *stmts[i];
       SetSource(s, line_, query);
@@ -1304,15 +1346,11 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
 // undone with the call).
 void ProcedureBinder::ReturningIntoOfLoop(std::vector<StmtPtr>& stmts, std::vector<int> targets, const std::string& record,
                                           bool strict, const std::vector<OutputColumn>& returning) {
-  Stmt* write = nullptr;
-  for (StmtPtr& s : stmts)
-    if (s->kind == StmtKind::kForRange)
-      for (StmtPtr& b : s->body)
-        if (b->kind == StmtKind::kInsert || b->kind == StmtKind::kUpdate || b->kind == StmtKind::kDelete) write = b.get();
-  if (write == nullptr || write->returning.empty())
-    throw SqlError(sqlstate::kSyntaxError, "INTO used with a command that cannot return data");
+  std::vector<Stmt*> writes;  // the loop's write (two with triggers around an upsert)
+  for (StmtPtr& s : stmts) WritesReturning(*s, writes);
+  if (writes.empty()) throw SqlError(sqlstate::kSyntaxError, "INTO used with a command that cannot return data");
   if (!record.empty()) targets = SetRecordShape(record, returning);
-  write->into = targets;
+  for (Stmt* write : writes) write->into = targets;
   std::vector<StmtPtr> out;
   for (int t : targets) {
     auto clear = NewStmt(StmtKind::kAssign, line_);

@@ -5,6 +5,9 @@
 #include "planner/binder/coerce.h"
 #include "planner/binder/hidden_scope.h"
 #include "planner/binder/procedure_binder.h"
+#include "planner/binder/query_binder.h"
+#include "planner/parser/synthetic_nodes.h"
+#include "planner/plan/access_path.h"
 #include "planner/parser/fragment_parser.h"
 #include "planner/parser/pg_nodes.h"
 #include "planner/types/sql_error.h"
@@ -236,6 +239,164 @@ std::vector<StmtPtr> WithStatementTriggers(std::vector<StmtPtr> statements, Trig
   weaver.Statement(true, event, set, out);
   for (StmtPtr& s : statements) out.push_back(std::move(s));
   weaver.Statement(false, event, set, out);
+  return out;
+}
+
+std::vector<StmtPtr> TableStatementBinder::BindTriggeredUpsert(const PgQuery__InsertStmt* stmt) {
+  const TableInfo& table = ResolveTable(stmt->relation);
+  if (loops_ == nullptr) throw NotSupported(fmt::format("an INSERT into table \"{}\", which has triggers, here", table.name));
+  auto refuse = [&](const char* what) {
+    return NotSupported(fmt::format("INSERT ... ON CONFLICT {} into table \"{}\", which has row triggers,", what, table.name))
+        .WithHint("Check for the row first, then INSERT or UPDATE it.");
+  };
+  if (IsDmlLoop(stmt)) refuse("from a query");
+  if (table.HasRowIdentity()) refuse("without a primary key");
+  std::vector<std::string> set;
+  if (const PgQuery__OnConflictClause* c = stmt->on_conflict_clause)
+    for (size_t i = 0; i < c->n_target_list; ++i) set.emplace_back(c->target_list[i]->res_target->name);
+  const size_t n = table.columns.size();
+  std::vector<StmtPtr> out;
+  for (StmtPtr& insert : BindValuesInsert(stmt)) {
+    // Only the primary key decides the conflict here: with another UNIQUE index as the
+    // arbiter (or DO NOTHING on any), the row would have to be looked up by it too.
+    if (!insert->conflict_index.empty() || (insert->conflict_any_index && !table.unique_indexes.empty()))
+      throw refuse("on a UNIQUE index other than the primary key");
+    TriggerWeaver weaver(catalog_, table, *loops_, variables_);
+    Block row;
+    const std::vector<int> new_row = weaver.RowVariables("new");
+    for (size_t c = 0; c < n; ++c) row.push_back(Assign(new_row[c], std::move(insert->row_values[c])));
+    const int skip = weaver.NewSkipVariable(row);
+    weaver.BeforeRow(TriggerInfo::kInsert, {}, new_row, {}, skip, row);
+
+    // The row its key names, if any: SELECT every column FROM t WHERE key = NEW's key,
+    // collected (at most one row) into arrays.
+    SyntheticNodes nodes;
+    HiddenScope keys(variables_);
+    std::vector<PgQuery__Node*> targets, equal;
+    for (const CatalogColumn& c : table.columns) targets.push_back(nodes.Target(nodes.ColumnRef("", c.name)));
+    for (int k : table.primary_key) {
+      const CatalogColumn& c = table.columns[static_cast<size_t>(k)];
+      const std::string name = fmt::format("$new.{}", c.name);
+      keys.Add("", name, new_row[static_cast<size_t>(k)], c.type.WithoutDomain());
+      equal.push_back(nodes.Equals(nodes.ColumnRef(table.name, c.name), nodes.ColumnRef("", name)));
+    }
+    PgQuery__SelectStmt* query = nodes.NewSelect();
+    query->target_list = nodes.Array(targets, query->n_target_list);
+    std::vector<PgQuery__Node*> from{nodes.FromItem(stmt->relation)};
+    query->from_clause = nodes.Array(from, query->n_from_clause);
+    query->where_clause = nodes.And(equal);
+    auto read = std::make_unique<Stmt>();
+    read->kind = StmtKind::kSelectInto;
+    read->collect = true;
+    read->query = TransactionQuery(PlanQuery(query, catalog_, {}, &keys), "in a data-changing statement");
+    std::vector<int> arrays;
+    for (size_t c = 0; c < n; ++c) {
+      if (table.columns[c].type.is_array()) throw refuse("of a row with an array column");
+      arrays.push_back(loops_->AddVariable(fmt::format("$conflict_{}", c), SqlType::ArrayOf(table.columns[c].type.WithoutDomain()),
+                                           VariableKind::kTemp));
+      read->into.push_back(arrays.back());
+    }
+    const int rows = loops_->AddVariable("$conflict_rows", SqlType::Of(TypeId::kInt4), VariableKind::kTemp);
+    read->into.push_back(rows);
+
+    Block written;
+    written.push_back(std::move(read));
+    // No such row: the INSERT, then its AFTER triggers.
+    Block fresh;
+    std::vector<ExprPtr> returning;
+    for (const ExprPtr& r : insert->returning) returning.push_back(r->Clone());
+    const OnConflict action = insert->on_conflict;
+    std::vector<std::pair<int, ExprPtr>> assignments = std::move(insert->assignments);
+    ExprPtr conflict_filter = std::move(insert->conflict_filter);
+    insert->on_conflict = OnConflict::kNone;
+    insert->conflict_any_index = false;
+    for (size_t c = 0; c < n; ++c)
+      insert->row_values[c] = Coerce(Var(new_row[c], table.columns[c].type.WithoutDomain()), table.columns[c].type,
+                                     CastContext::kAssignment, table.columns[c].name);
+    fresh.push_back(std::move(insert));
+    weaver.AfterRow(TriggerInfo::kInsert, {}, new_row, {}, fresh);
+
+    // A conflict: nothing, or the DO UPDATE with the UPDATE triggers around it.
+    Block conflict;
+    if (action == OnConflict::kDoNothing) {
+      if (const int row_count = loops_->RowCountVariable(); row_count >= 0)
+        conflict.push_back(Assign(row_count, MakeConst(Datum::Int(0), SqlType::Of(TypeId::kInt8))));
+      if (const int found = loops_->FoundVariable(); found >= 0) conflict.push_back(Assign(found, MakeConst(Datum::Bool(false), kBool)));
+    } else {
+      const std::vector<int> old_row = weaver.RowVariables("old");
+      for (size_t c = 0; c < n; ++c) {
+        const SqlType type = table.columns[c].type.WithoutDomain();
+        auto element = MakeExpr(ExprKind::kSubscript, type);
+        element->args.push_back(Var(arrays[c], SqlType::ArrayOf(type)));
+        element->args.push_back(MakeConst(Datum::Int(1), SqlType::Of(TypeId::kInt4)));
+        conflict.push_back(Assign(old_row[c], std::move(element)));
+      }
+      // The SET values and the WHERE read the existing row and `excluded`: the variables.
+      auto over_rows = [&](Expr& e) {
+        ForEachSlot(e, [&](Slot& slot) {
+          if (slot.space == SlotSpace::kColumn) slot = Slot{SlotSpace::kVariable, old_row[static_cast<size_t>(slot.index)]};
+          else if (slot.space == SlotSpace::kExcluded) slot = Slot{SlotSpace::kVariable, new_row[static_cast<size_t>(slot.index)]};
+        });
+      };
+      const std::vector<int> updated = weaver.RowVariables("upd");
+      Block update;
+      for (size_t c = 0; c < n; ++c)
+        update.push_back(Assign(updated[c], Var(old_row[c], table.columns[c].type.WithoutDomain())));
+      std::vector<int> set_columns;
+      for (auto& [c, value] : assignments) {
+        over_rows(*value);
+        update.push_back(Assign(updated[static_cast<size_t>(c)], std::move(value)));
+        set_columns.push_back(c);
+      }
+      const int skip_update = weaver.NewSkipVariable(update);
+      Block before;
+      weaver.BeforeRow(TriggerInfo::kUpdate, set, updated, old_row, skip_update, before);
+      const bool changes_row = !before.empty();
+      for (StmtPtr& b : before) update.push_back(std::move(b));
+      auto write = std::make_unique<Stmt>();
+      write->kind = StmtKind::kUpdate;
+      write->table = &table;
+      for (size_t c = 0; c < n; ++c) {
+        const CatalogColumn& column = table.columns[c];
+        const bool in_set = std::ranges::find(set_columns, static_cast<int>(c)) != set_columns.end();
+        const bool key = std::ranges::find(table.primary_key, static_cast<int>(c)) != table.primary_key.end();
+        if (!in_set && (!changes_row || key || column.generated)) continue;
+        if (key) continue;  // ON CONFLICT DO UPDATE of a key column is refused when bound
+        write->assignments.emplace_back(static_cast<int>(c), Coerce(Var(updated[c], column.type.WithoutDomain()), column.type,
+                                                                   CastContext::kAssignment, column.name));
+      }
+      auto all = MakeExpr(ExprKind::kAnd, kBool);
+      for (int k : table.primary_key) {
+        const SqlType type = table.columns[static_cast<size_t>(k)].type;
+        auto eq = MakeExpr(ExprKind::kCompare, kBool);
+        eq->op = Op::kEq;
+        eq->args.push_back(MakeSlot(Slot{SlotSpace::kColumn, k}, type));
+        eq->args.push_back(Var(new_row[static_cast<size_t>(k)], type.WithoutDomain()));
+        all->args.push_back(std::move(eq));
+      }
+      write->filter = all->args.size() == 1 ? std::move(all->args[0]) : std::move(all);
+      write->where_key = KeyAccessOf(ChooseAccessPath(write->filter.get(), table));
+      write->returning = std::move(returning);
+      write->into = fresh.front()->kind == StmtKind::kInsert ? fresh.front()->into : std::vector<int>{};
+      Block update_write;
+      update_write.push_back(std::move(write));
+      weaver.AfterRow(TriggerInfo::kUpdate, set, updated, old_row, update_write);
+      update.push_back(weaver.UnlessSkipped(skip_update, std::move(update_write)));
+      if (conflict_filter) {
+        over_rows(*conflict_filter);
+        conflict.push_back(If(std::move(conflict_filter), std::move(update)));
+      } else {
+        for (StmtPtr& u : update) conflict.push_back(std::move(u));
+      }
+    }
+    auto none = MakeExpr(ExprKind::kCompare, kBool);
+    none->op = Op::kEq;
+    none->args.push_back(Var(rows, SqlType::Of(TypeId::kInt4)));
+    none->args.push_back(MakeConst(Datum::Int(0), SqlType::Of(TypeId::kInt4)));
+    written.push_back(If(std::move(none), std::move(fresh), std::move(conflict)));
+    row.push_back(weaver.UnlessSkipped(skip, std::move(written)));
+    for (StmtPtr& s : row) out.push_back(std::move(s));
+  }
   return out;
 }
 

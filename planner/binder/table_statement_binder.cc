@@ -281,12 +281,21 @@ bool HasRowTriggers(const TableInfo& table, TriggerInfo::Event event, const std:
 
 std::vector<StmtPtr> TableStatementBinder::BindInsert(const PgQuery__InsertStmt* stmt) {
   if (HasDataModifyingCte(stmt->with_clause)) return AfterWithWrites(*this, stmt, &TableStatementBinder::BindInsert);
-  std::vector<StmtPtr> out = IsDmlLoop(stmt) ? BindInsertLoop(stmt) : BindValuesInsert(stmt);
-  if (!fire_triggers_) return out;
   const TableInfo& table = ResolveTable(stmt->relation);
-  if (HasRowTriggers(table, TriggerInfo::kInsert)) {
+  const bool upsert = stmt->on_conflict_clause != nullptr && fire_triggers_ &&
+                      (HasRowTriggers(table, TriggerInfo::kInsert) || HasRowTriggers(table, TriggerInfo::kUpdate));
+  std::vector<StmtPtr> out = upsert ? BindTriggeredUpsert(stmt) : IsDmlLoop(stmt) ? BindInsertLoop(stmt) : BindValuesInsert(stmt);
+  if (!fire_triggers_) return out;
+  if (!upsert && HasRowTriggers(table, TriggerInfo::kInsert)) {
     if (loops_ == nullptr) throw NotSupported(fmt::format("an INSERT into table \"{}\", which has triggers, here", table.name));
     WeaveInsertTriggers(out, catalog_, *loops_, variables_);
+  }
+  // ON CONFLICT DO UPDATE fires the UPDATE statement triggers too, as in PostgreSQL.
+  if (stmt->on_conflict_clause && stmt->on_conflict_clause->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE) {
+    std::vector<std::string> set;
+    for (size_t i = 0; i < stmt->on_conflict_clause->n_target_list; ++i)
+      set.emplace_back(stmt->on_conflict_clause->target_list[i]->res_target->name);
+    out = WithStatementTriggers(std::move(out), TriggerInfo::kUpdate, set, table, catalog_, loops_, variables_);
   }
   return WithStatementTriggers(std::move(out), TriggerInfo::kInsert, {}, table, catalog_, loops_, variables_);
 }

@@ -131,6 +131,11 @@ class TableStatementBinder {
   // reads every column's old value, and the triggers around each row's write.
   std::vector<StmtPtr> BindTriggeredUpdate(const PgQuery__UpdateStmt* stmt, const std::vector<std::string>& set);
   std::vector<StmtPtr> BindTriggeredDelete(const PgQuery__DeleteStmt* stmt);
+  // INSERT ... VALUES ... ON CONFLICT (the primary key) into a table with row triggers
+  // (row_triggers.cc): the BEFORE INSERT triggers, a read of the row the key names, then
+  // the INSERT and its AFTER triggers, or DO NOTHING, or the DO UPDATE with the UPDATE
+  // triggers around it, as PostgreSQL fires them.
+  std::vector<StmtPtr> BindTriggeredUpsert(const PgQuery__InsertStmt* stmt);
   // Whether a statement's WHERE fixes the whole primary key (a point), with no FROM,
   // USING, WITH or subquery.
   bool NamesOneRow(const PgQuery__UpdateStmt* stmt);

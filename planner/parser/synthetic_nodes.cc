@@ -88,6 +88,20 @@ PgQuery__Node* SyntheticNodes::And(const std::vector<PgQuery__Node*>& items) {
   return &n;
 }
 
+PgQuery__Node* SyntheticNodes::Equals(PgQuery__Node* l, PgQuery__Node* r) {
+  PgQuery__AExpr& a = a_exprs_.emplace_back(PgQuery__AExpr PG_QUERY__A__EXPR__INIT);
+  a.kind = PG_QUERY__A__EXPR__KIND__AEXPR_OP;
+  std::vector<PgQuery__Node*> name{ColumnRef("", "=")->column_ref->fields[0]};  // a String node
+  a.name = Array(name, a.n_name);
+  a.lexpr = l;
+  a.rexpr = r;
+  a.location = -1;
+  PgQuery__Node& n = nodes_.emplace_back(PgQuery__Node PG_QUERY__NODE__INIT);
+  n.node_case = PG_QUERY__NODE__NODE_A_EXPR;
+  n.a_expr = &a;
+  return &n;
+}
+
 PgQuery__Node* SyntheticNodes::FuncCall(const std::string& name, const std::vector<PgQuery__Node*>& args) {
   PgQuery__FuncCall& f = calls_.emplace_back(PgQuery__FuncCall PG_QUERY__FUNC_CALL__INIT);
   PgQuery__Node* name_node = ColumnRef("", name)->column_ref->fields[0];  // a String node

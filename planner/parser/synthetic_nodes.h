@@ -32,6 +32,8 @@ class SyntheticNodes {
   PgQuery__Node* ScalarSubquery(PgQuery__SelectStmt* select, int location);
   // `items` ANDed (one item: itself; none: null).
   PgQuery__Node* And(const std::vector<PgQuery__Node*>& items);
+  // `l = r`: an A_Expr.
+  PgQuery__Node* Equals(PgQuery__Node* l, PgQuery__Node* r);
 
   // `name(args)`: a FuncCall.
   PgQuery__Node* FuncCall(const std::string& name, const std::vector<PgQuery__Node*>& args);
@@ -68,6 +70,7 @@ class SyntheticNodes {
   std::deque<PgQuery__ResTarget> targets_;
   std::deque<PgQuery__List> lists_;
   std::deque<PgQuery__BoolExpr> bools_;
+  std::deque<PgQuery__AExpr> a_exprs_;
   std::deque<PgQuery__FuncCall> calls_;
   std::deque<PgQuery__RangeFunction> range_functions_;
   std::deque<PgQuery__RangeSubselect> range_subselects_;

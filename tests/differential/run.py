@@ -919,8 +919,10 @@ def gen_triggers(rng, n):
             out.append(f"SELECT transfer({rng.randrange(1, 8)}, {rng.randrange(1, 8)}, {rng.randrange(1, 40)});")
         elif r < 0.75:
             out.append(f"SELECT add_line({rng.randrange(1, 4)}, {rng.choice([5, 10, 20, 2000])});")
-        elif r < 0.9:
+        elif r < 0.85:
             out.append(f"SELECT drop_line({rng.randrange(1, 4)});")
+        elif r < 0.93:
+            out.append(f"SELECT open_or_deposit({rng.randrange(1, 12)}, {rng.randrange(-20, 40)});")
         else:
             out.append(f"SELECT rename_owner({rng.randrange(1, 6)}, 'o{rng.randrange(0, 9)}');")
     return out

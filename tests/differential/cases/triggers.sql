@@ -135,6 +135,19 @@ BEGIN
   RETURN (SELECT touched_by || '/' || version FROM accounts WHERE id = p_id);
 END $$;
 
+CREATE FUNCTION open_or_deposit(p_id integer, p_amount integer) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  INSERT INTO accounts (id, owner, balance) VALUES (p_id, 'o' || p_id, p_amount)
+  ON CONFLICT (id) DO UPDATE SET balance = accounts.balance + excluded.balance
+  RETURNING balance, version INTO r;
+  IF NOT FOUND THEN
+    RETURN 'refused';
+  END IF;
+  RETURN r.balance || '/' || r.version;
+END $$;
+
 --- calls: triggers 150
 SELECT * FROM accounts ORDER BY id;
 SELECT * FROM orders ORDER BY id;
@@ -221,6 +234,13 @@ DELETE FROM order_lines USING orders WHERE orders.id = order_lines.order_id AND 
 INSERT INTO order_lines VALUES (3, 500, 5000);
 INSERT INTO accounts (id, owner, balance) VALUES (6, 'fay', 10) RETURNING id, version, touched_by;
 UPDATE accounts SET balance = balance * 2 WHERE id = 6 RETURNING balance, version;
+-- ON CONFLICT: BEFORE INSERT, then the INSERT or (on a conflict) the UPDATE triggers.
+INSERT INTO accounts (id, owner, balance) VALUES (2, 'bob2', 77), (10, 'jo', 5), (11, 'neg', -3)
+  ON CONFLICT (id) DO UPDATE SET balance = accounts.balance + excluded.balance, owner = excluded.owner
+  RETURNING id, owner, balance, version, touched_by;
+INSERT INTO accounts (id, owner, balance) VALUES (2, 'x', 1), (12, 'kim', 12) ON CONFLICT DO NOTHING;
+INSERT INTO accounts (id, owner, balance) VALUES (2, 'x', 1) ON CONFLICT (id) DO UPDATE SET balance = 0 WHERE accounts.balance < 0;
+SELECT id, owner, balance, version, touched_by FROM accounts WHERE id IN (2, 10, 11, 12) ORDER BY id;
 SELECT * FROM accounts ORDER BY id;
 SELECT * FROM orders ORDER BY id;
 SELECT * FROM order_lines WHERE line > 100 ORDER BY order_id, line;
