@@ -383,6 +383,36 @@ ExprPtr ExprBinder::BindColumnRef(const PgQuery__Node* node) {
   return MakeSlot(b->slot, b->type, ref->location);
 }
 
+namespace {
+
+// a IS DISTINCT FROM b  ==  CASE WHEN a IS NULL THEN b IS NOT NULL WHEN b IS NULL THEN
+// true ELSE NOT (a = b) END, and IS NOT DISTINCT FROM its negation; `side(0)` / `side(1)`
+// bind a / b again (they have no side effects), `equal` is a = b. Never NULL.
+template <typename Side>
+ExprPtr DistinctFrom(const Side& side, ExprPtr equal, bool distinct, int location) {
+  const SqlType boolean = SqlType::Of(TypeId::kBool);
+  auto is_null = [&](int which, bool negated) {
+    auto e = MakeExpr(ExprKind::kIsNull, boolean, location);
+    e->negated = negated;
+    e->args.push_back(side(which));
+    return e;
+  };
+  auto e = MakeExpr(ExprKind::kCase, boolean, location);
+  e->args.push_back(is_null(0, false));
+  e->args.push_back(is_null(1, distinct));
+  e->args.push_back(is_null(1, false));
+  e->args.push_back(MakeConst(Datum::Bool(distinct), boolean, location));
+  if (distinct) {
+    auto n = MakeExpr(ExprKind::kNot, boolean, location);
+    n->args.push_back(std::move(equal));
+    equal = std::move(n);
+  }
+  e->args.push_back(std::move(equal));
+  return e;
+}
+
+}  // namespace
+
 std::optional<RecordBinding> ExprBinder::RecordRef(const PgQuery__Node* n) const {
   if (scope_ == nullptr || n == nullptr) return std::nullopt;
   if (n->node_case == PG_QUERY__NODE__NODE_ROW_EXPR && n->row_expr->n_args == 1) n = n->row_expr->args[0];
@@ -422,27 +452,8 @@ ExprPtr ExprBinder::CompareRecords(const RecordBinding& l, const RecordBinding& 
     const NameBinding& b = r.fields[i].second;
     auto side = [&](const NameBinding& x) { return MakeSlot(x.slot, x.type, location); };
     if (op == "distinct" || op == "not distinct") {
-      // As BindAExpr's IS DISTINCT FROM, for one field.
-      const bool distinct = op == "distinct";
-      auto is_null = [&](const NameBinding& x, bool negated) {
-        auto e = MakeExpr(ExprKind::kIsNull, boolean, location);
-        e->negated = negated;
-        e->args.push_back(side(x));
-        return e;
-      };
-      ExprPtr equal = MakeOperator("=", side(a), side(b), location);
-      auto e = MakeExpr(ExprKind::kCase, boolean, location);
-      e->args.push_back(is_null(a, false));
-      e->args.push_back(is_null(b, distinct));
-      e->args.push_back(is_null(b, false));
-      e->args.push_back(MakeConst(Datum::Bool(distinct), boolean, location));
-      if (distinct) {
-        auto n = MakeExpr(ExprKind::kNot, boolean, location);
-        n->args.push_back(std::move(equal));
-        equal = std::move(n);
-      }
-      e->args.push_back(std::move(equal));
-      all->args.push_back(std::move(e));
+      auto field = [&](int which) { return side(which == 0 ? a : b); };
+      all->args.push_back(DistinctFrom(field, MakeOperator("=", side(a), side(b), location), op == "distinct", location));
     } else {
       all->args.push_back(MakeOperator(any ? "<>" : "=", side(a), side(b), location));
     }
@@ -573,31 +584,10 @@ ExprPtr ExprBinder::BindAExpr(const PgQuery__Node* node) {
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
     case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: {
-      // a IS DISTINCT FROM b  ==  CASE WHEN a IS NULL THEN b IS NOT NULL
-      //                               WHEN b IS NULL THEN true ELSE NOT (a = b) END,
-      // and IS NOT DISTINCT FROM its negation (both sides are bound more than once, as
-      // BETWEEN's: they have no side effects). Never NULL.
-      const bool distinct = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT;
-      const SqlType boolean = SqlType::Of(TypeId::kBool);
-      auto is_null = [&](const PgQuery__Node* side, bool negated) {
-        auto e = MakeExpr(ExprKind::kIsNull, boolean, loc);
-        e->negated = negated;
-        e->args.push_back(Bind(side));
-        return e;
-      };
-      ExprPtr equal = MakeOperator("=", Bind(a->lexpr), Bind(a->rexpr), loc);
-      auto e = MakeExpr(ExprKind::kCase, boolean, loc);
-      e->args.push_back(is_null(a->lexpr, false));
-      e->args.push_back(is_null(a->rexpr, distinct));
-      e->args.push_back(is_null(a->rexpr, false));
-      e->args.push_back(MakeConst(Datum::Bool(distinct), boolean, loc));
-      if (distinct) {
-        auto n = MakeExpr(ExprKind::kNot, boolean, loc);
-        n->args.push_back(std::move(equal));
-        equal = std::move(n);
-      }
-      e->args.push_back(std::move(equal));
-      return e;
+      // Both sides are bound more than once, as BETWEEN's.
+      auto side = [&](int which) { return Bind(which == 0 ? a->lexpr : a->rexpr); };
+      return DistinctFrom(side, MakeOperator("=", Bind(a->lexpr), Bind(a->rexpr), loc),
+                          a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT, loc);
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: {

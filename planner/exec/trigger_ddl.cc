@@ -97,9 +97,18 @@ std::string Quoted(const std::string& s) {
   return out + "'";
 }
 
-// After a change of `table`'s triggers: the procedures whose writes reach it, bound again.
-void RebindWritersOf(const TableInfo& table, Catalog& catalog, engine::Engine& engine) {
-  ReanalyzeProceduresUsing(table, catalog, engine);
+// `changed` (the table with other triggers) in place of `table`, and the procedures whose
+// writes reach the table bound again; if one no longer binds, the table is put back.
+void ReplaceTriggers(const TableInfo& table, TableInfo changed, Catalog& catalog, engine::Engine& engine) {
+  const TableInfo before = table;
+  const std::string name = table.name;
+  engine.RunExclusive([&] { catalog.ReplaceTableDescription(std::move(changed)); });
+  try {
+    ReanalyzeProceduresUsing(*catalog.FindTable(name), catalog, engine);
+  } catch (const SqlError&) {
+    engine.RunExclusive([&] { catalog.ReplaceTableDescription(before); });
+    throw;
+  }
 }
 
 }  // namespace
@@ -235,14 +244,7 @@ DdlOutcome CreateTrigger(const PgQuery__CreateTrigStmt* stmt, std::string_view s
     changed.triggers.push_back(std::move(t));
   }
   std::ranges::sort(changed.triggers, {}, &TriggerInfo::name);
-  const TableInfo before = *table;
-  engine.RunExclusive([&] { catalog.ReplaceTableDescription(std::move(changed)); });
-  try {
-    RebindWritersOf(*catalog.FindTable(table_name), catalog, engine);
-  } catch (const SqlError&) {
-    engine.RunExclusive([&] { catalog.ReplaceTableDescription(before); });
-    throw;
-  }
+  ReplaceTriggers(*table, std::move(changed), catalog, engine);
   return {"CREATE TRIGGER", {}, nullptr};
 }
 
@@ -274,14 +276,7 @@ DdlOutcome DropTriggers(const PgQuery__DropStmt* stmt, Catalog& catalog, engine:
       throw SqlError(sqlstate::kUndefinedObject, fmt::format("trigger \"{}\" for table \"{}\" does not exist", trigger, table_name));
     }
     changed.triggers.erase(it);
-    const TableInfo before = *table;
-    engine.RunExclusive([&] { catalog.ReplaceTableDescription(std::move(changed)); });
-    try {
-      RebindWritersOf(*catalog.FindTable(table_name), catalog, engine);
-    } catch (const SqlError&) {
-      engine.RunExclusive([&] { catalog.ReplaceTableDescription(before); });
-      throw;
-    }
+    ReplaceTriggers(*table, std::move(changed), catalog, engine);
   }
   return out;
 }
