@@ -737,6 +737,9 @@ ExprPtr ExprBinder::BindIndirection(const PgQuery__Node* node) {
       continue;
     }
     ExprPtr sub = BindSubscript(idx->uidx, NodeLocation(idx->uidx));
+    // An array subscripted from another bound than 1 (TG_ARGV[0]): the element's position.
+    if (const int lower = e->kind == ExprKind::kSlot && scope_ ? scope_->LowerBound(e->slot) : 1; lower != 1)
+      sub = MakeOperator("-", std::move(sub), MakeConst(Datum::Int(lower - 1), SqlType::Of(TypeId::kInt4), loc), loc);
     auto s = MakeExpr(ExprKind::kSubscript, e->type.Element().Base(), loc);
     s->args.push_back(std::move(e));
     s->args.push_back(std::move(sub));

@@ -48,6 +48,9 @@ class NameScope {
   // The record variable `name` as a whole (to_json(NEW), NEW IS DISTINCT FROM OLD);
   // nullopt: no such record here.
   virtual std::optional<RecordBinding> LookupRecord(const std::string& name) const { return std::nullopt; }
+  // The subscript of the first element of the array variable in `slot`: 1, but 0 for a
+  // trigger's TG_ARGV, as PostgreSQL gives it.
+  virtual int LowerBound(const Slot& slot) const { return 1; }
 };
 
 class Catalog;

@@ -43,6 +43,7 @@ class HiddenScope final : public NameScope {
   std::optional<RecordBinding> LookupRecord(const std::string& name) const override {
     return parent_ ? parent_->LookupRecord(name) : std::nullopt;
   }
+  int LowerBound(const Slot& slot) const override { return parent_ ? parent_->LowerBound(slot) : 1; }
 
  private:
   struct Entry {

@@ -36,6 +36,12 @@ class PlpgsqlScope : public NameScope {
   // in a DELETE, OLD in an INSERT).
   void SetRecordNullFlag(const std::string& record, int slot) { record_null_[record] = slot; }
   std::optional<RecordBinding> LookupRecord(const std::string& name) const override;
+  // Array variable `slot` is subscripted from `lower` (TG_ARGV: 0).
+  void SetLowerBound(int slot, int lower) { lower_bounds_[slot] = lower; }
+  int LowerBound(const Slot& slot) const override {
+    auto it = slot.space == SlotSpace::kVariable ? lower_bounds_.find(slot.index) : lower_bounds_.end();
+    return it == lower_bounds_.end() ? 1 : it->second;
+  }
   // The slots of the parameters in declaration order, for `$n` (all parameter modes).
   void SetPositionalParameters(std::vector<int> slots) { positional_ = std::move(slots); }
 
@@ -59,6 +65,7 @@ class PlpgsqlScope : public NameScope {
   std::vector<int> positional_;
   std::map<std::string, std::vector<std::pair<std::string, int>>> records_;
   std::map<std::string, int> record_null_;
+  std::map<int, int> lower_bounds_;
 };
 
 }  // namespace caracal::planner

@@ -1290,6 +1290,12 @@ std::optional<RecordBinding> QueryBlock::LookupRecord(const std::string& name) c
   return outer ? outer->LookupRecord(name) : std::nullopt;
 }
 
+int QueryBlock::LowerBound(const Slot& slot) const {
+  if (slot.space != SlotSpace::kVariable) return 1;
+  if (frame != nullptr) return frame->parent->LowerBound(slot);
+  return outer ? outer->LowerBound(slot) : 1;
+}
+
 std::optional<NameBinding> QueryBlock::LookupParameter(int number, int location) const {
   if (frame != nullptr) {
     std::optional<NameBinding> b = frame->parent->LookupParameter(number, location);

@@ -96,6 +96,7 @@ class QueryBlock : public NameScope, public SubqueryBinder {
   std::optional<NameBinding> LookupParameter(int number, int location) const override;
   std::optional<Slot> NowSlot() const override { return outer ? outer->NowSlot() : std::nullopt; }
   std::optional<RecordBinding> LookupRecord(const std::string& name) const override;
+  int LowerBound(const Slot& slot) const override;
   // SubqueryBinder
   SubqueryBinder::Bound BindSubquery(const PgQuery__Node* select, int location) override;
   void CoerceColumn(int subplan, size_t column, const SqlType& type) override;

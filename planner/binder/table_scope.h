@@ -25,6 +25,7 @@ class TableScope : public NameScope {
   std::optional<RecordBinding> LookupRecord(const std::string& name) const override {
     return outer_ ? outer_->LookupRecord(name) : std::nullopt;
   }
+  int LowerBound(const Slot& slot) const override { return outer_ ? outer_->LowerBound(slot) : 1; }
 
  private:
   std::optional<NameBinding> Column(const std::string& name, SlotSpace space) const;

@@ -86,6 +86,7 @@ void ProcedureBinder::BindTriggerSignature(const PgQuery__CreateFunctionStmt* st
 
   scope_.PushBlock(ir_->name);
   for (int a = 0; a < kTriggerArgumentCount; ++a) scope_.Declare(kNames[a], tg[static_cast<size_t>(a)]);
+  scope_.SetLowerBound(tg[kTgArgv], 0);  // TG_ARGV[0] is the first argument
   scope_.SetRecordFields("new", std::move(new_fields));
   scope_.SetRecordFields("old", std::move(old_fields));
   // NEW is NULL in a DELETE trigger, OLD in an INSERT trigger (and both in a statement

@@ -384,11 +384,12 @@ DescribeResult FunctionSource(const Catalog& catalog, const std::string& name, b
   while (!base.empty() && std::isspace(static_cast<unsigned char>(base.back()))) base.pop_back();
   if (base.rfind("public.", 0) == 0) base = base.substr(7);
   auto found = catalog.FindProcedures(base);
-  if (found.empty()) {
+  const TriggerFunction* trigger_function = catalog.FindTriggerFunction(base);
+  if (found.empty() && trigger_function == nullptr) {
     result.error = fmt::format("function \"{}\" does not exist", name);
     return result;
   }
-  std::string text = found.front()->source;
+  std::string text = found.empty() ? trigger_function->source : found.front()->source;
   if (!text.empty() && text.back() == ';') text.pop_back();
   if (text.empty() || text.back() != '\n') text += '\n';
   if (!line_numbers) {

@@ -32,7 +32,8 @@ void CheckRelation(const PgQuery__RangeVar* rv, const Catalog& catalog) {
 void CheckRoutine(const PgQuery__ObjectWithArgs* o, const Catalog& catalog, bool procedure) {
   const std::vector<std::string> names = NameList(o->objname, o->n_objname);
   if (names.size() > 1) CheckSchema(names[0]);
-  if (names.empty() || (catalog.FindProcedures(names.back()).empty() && !catalog.FindPendingRoutine(names.back())))
+  if (names.empty() || (catalog.FindProcedures(names.back()).empty() && !catalog.FindPendingRoutine(names.back()) &&
+                        !catalog.FindTriggerFunction(names.back())))
     throw SqlError(sqlstate::kUndefinedFunction,
                    fmt::format("{} {} does not exist", procedure ? "procedure" : "function", names.empty() ? "" : names.back()));
 }

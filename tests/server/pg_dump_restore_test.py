@@ -5,7 +5,8 @@ data/pg_dump_app.sql builds a small application in a throwaway PostgreSQL 15 clu
 (serial, bigserial and identity columns, sequences with AS / MINVALUE / MAXVALUE / CYCLE,
 CHECK / UNIQUE / FOREIGN KEY constraints (one DEFERRABLE INITIALLY DEFERRED, as Django
 writes them), indexes, a view, an enum type, a domain, a stored generated column, PL/pgSQL
-functions that call each other and a SQL function). It is then dumped with pg_dump, and restored
+functions that call each other, a SQL function, and triggers: BEFORE / AFTER, WHEN,
+UPDATE OF, arguments, one disabled). It is then dumped with pg_dump, and restored
   1. by the caracal shell into a data directory (`caracal -v ON_ERROR_STOP=1 DIR -f
      dump.sql`), then opened again (so recovery replays the restore),
   2. by psql over the wire into `caracal --listen` (`psql -v ON_ERROR_STOP=1 -f dump.sql`),

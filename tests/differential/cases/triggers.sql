@@ -51,7 +51,8 @@ BEGIN
     who := NEW.id;
   END IF;
   INSERT INTO ledger (op, trigger_name, account, old_balance, new_balance, args)
-  VALUES (TG_OP, TG_NAME, who, OLD.balance, NEW.balance, TG_NARGS || ':' || array_to_string(TG_ARGV, ','));
+  VALUES (TG_OP, TG_NAME, who, OLD.balance, NEW.balance,
+          TG_NARGS || ':' || array_to_string(TG_ARGV, ',') || ':' || coalesce(TG_ARGV[0], '-') || coalesce(TG_ARGV[1], '-'));
   RETURN NULL;
 END $$;
 

@@ -106,3 +106,28 @@ INSERT INTO tags (label) VALUES ('new'), ('vip');
 SELECT nextval('countdown'), nextval('countdown');
 INSERT INTO shipments (id, grams) VALUES (1, 1500), (2, 250);
 INSERT INTO shipments (id, state) VALUES (3, 'sent');
+
+-- Triggers (pg_dump writes them, and ALTER TABLE ... DISABLE TRIGGER, after the data).
+CREATE TABLE documents (id integer PRIMARY KEY, body text NOT NULL, revision integer NOT NULL DEFAULT 1, updated_by text);
+CREATE TABLE document_log (n serial PRIMARY KEY, document_id integer, op text, old_body text);
+CREATE FUNCTION documents_touch() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'UPDATE' THEN
+    NEW.revision := OLD.revision + 1;
+  END IF;
+  NEW.updated_by := coalesce(TG_ARGV[0], '?');
+  RETURN NEW;
+END $$;
+CREATE FUNCTION documents_log() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO document_log (document_id, op, old_body) VALUES (coalesce(NEW.id, OLD.id), TG_OP, OLD.body);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER documents_touch BEFORE INSERT OR UPDATE ON documents FOR EACH ROW EXECUTE FUNCTION documents_touch('editor');
+CREATE TRIGGER documents_changed AFTER UPDATE OF body ON documents FOR EACH ROW
+  WHEN (OLD.body IS DISTINCT FROM NEW.body) EXECUTE FUNCTION documents_log();
+CREATE TRIGGER documents_deleted AFTER DELETE ON documents FOR EACH ROW EXECUTE FUNCTION documents_log();
+CREATE TRIGGER documents_quiet AFTER INSERT ON documents FOR EACH ROW EXECUTE FUNCTION documents_log();
+ALTER TABLE documents DISABLE TRIGGER documents_quiet;
+INSERT INTO documents (id, body) VALUES (1, 'draft'), (2, 'memo');
+UPDATE documents SET body = 'final' WHERE id = 1;
