@@ -1229,6 +1229,13 @@ DdlOutcome AlterTable(const PgQuery__AlterTableStmt* stmt, Catalog& catalog, eng
           throw SqlError(sqlstate::kUndefinedColumn,
                          fmt::format("column \"{}\" of relation \"{}\" does not exist", cmd->name, t.name));
         }
+        for (const TriggerInfo& trigger : t.triggers)
+          if (std::ranges::find(trigger.update_columns, cmd->name) != trigger.update_columns.end())
+            throw SqlError(sqlstate::kDependentObjectsStillExist,
+                           fmt::format("cannot drop column {} of table {} because other objects depend on it", cmd->name, t.name))
+                .WithDetail(fmt::format("trigger {} on table {} depends on column {} of table {}", trigger.name, t.name, cmd->name,
+                                        t.name))
+                .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
         start_rewrite("ALTER TABLE ... DROP COLUMN");
         DropColumn(t, c, origins, new_uniques);
         break;
@@ -1353,6 +1360,13 @@ DdlOutcome Rename(const PgQuery__RenameStmt* stmt, Catalog& catalog, engine::Eng
                        fmt::format("column \"{}\" of relation \"{}\" already exists", new_name, table->name));
       TableInfo renamed = *table, before = *table;
       renamed.columns[static_cast<size_t>(c)].name = new_name;
+      // A trigger's UPDATE OF list and WHEN name the column as it now is (PostgreSQL keeps
+      // its number).
+      for (TriggerInfo& trigger : renamed.triggers) {
+        for (std::string& name : trigger.update_columns)
+          if (name == column) name = new_name;
+        trigger.when = RenameColumnInWhen(trigger.when, column, new_name);
+      }
       apply = [&catalog, renamed] { catalog.ReplaceTableDescription(renamed); };
       undo = [&catalog, before] { catalog.ReplaceTableDescription(before); };
       break;

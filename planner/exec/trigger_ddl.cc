@@ -281,6 +281,26 @@ DdlOutcome DropTriggers(const PgQuery__DropStmt* stmt, Catalog& catalog, engine:
   return out;
 }
 
+std::string RenameColumnInWhen(const std::string& when, const std::string& column, const std::string& new_name) {
+  const std::vector<SqlToken> tokens = ScanSql(when);
+  std::string quoted = new_name;
+  const bool plain = !new_name.empty() && !std::isdigit(static_cast<unsigned char>(new_name[0])) &&
+                     std::ranges::all_of(new_name, [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+  if (!plain) {
+    quoted = "\"";
+    for (char c : new_name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    quoted += "\"";
+  }
+  std::string out = when;
+  for (size_t i = tokens.size(); i-- > 2;) {  // from the end: earlier positions stay valid
+    const std::string record = TokenWord(when, tokens[i - 2]);
+    if ((record == "new" || record == "old") && tokens[i - 1].kind == PG_QUERY__TOKEN__ASCII_46 &&
+        TokenWord(when, tokens[i]) == column)
+      out.replace(static_cast<size_t>(tokens[i].start), static_cast<size_t>(tokens[i].end - tokens[i].start), quoted);
+  }
+  return out;
+}
+
 std::string TriggerDefinition(const TriggerInfo& trigger, const TableInfo& table) {
   std::vector<std::string> events;
   if (trigger.events & TriggerInfo::kInsert) events.emplace_back("INSERT");

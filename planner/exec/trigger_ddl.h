@@ -33,6 +33,10 @@ DdlOutcome CreateTrigger(const PgQuery__CreateTrigStmt* stmt, std::string_view s
                          Catalog& catalog, engine::Engine& engine);
 DdlOutcome DropTriggers(const PgQuery__DropStmt* stmt, Catalog& catalog, engine::Engine& engine);
 
+// `when` (a trigger's WHEN as written) with NEW.column and OLD.column renamed to
+// `new_name`, as ALTER TABLE ... RENAME COLUMN leaves PostgreSQL's stored condition.
+std::string RenameColumnInWhen(const std::string& when, const std::string& column, const std::string& new_name);
+
 // pg_get_triggerdef's pretty text without "CREATE TRIGGER ", as \d lists it:
 // `t BEFORE INSERT OR UPDATE OF a ON accounts FOR EACH ROW WHEN (...) EXECUTE FUNCTION f('x')`.
 std::string TriggerDefinition(const TriggerInfo& trigger, const TableInfo& table);

@@ -286,6 +286,9 @@ UPDATE accounts SET balance = balance + 1000 WHERE id = 2;
 ALTER TABLE accounts ENABLE TRIGGER USER;
 SELECT count(*) FROM ledger WHERE account = 2 AND new_balance > 1000;
 ALTER TABLE accounts DISABLE TRIGGER nope;
+ALTER TABLE order_lines RENAME COLUMN amount TO amt;
+ALTER TABLE order_lines RENAME COLUMN amt TO amount;
+ALTER TABLE accounts DROP COLUMN balance;
 
 -- Errors.
 CREATE FUNCTION not_a_trigger() RETURNS integer LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$;
