@@ -137,6 +137,13 @@ ForeignKey BindForeignKey(const TableInfo& t, const PgQuery__Constraint* c, cons
   }
   k.on_delete = ActionOf(c->fk_del_action, c->location);
   k.on_update = ActionOf(c->fk_upd_action, c->location);
+  // Its actions change this table's rows without firing its triggers (exec/trigger_ddl.h).
+  auto acts = [](ForeignKey::Action a) { return a != ForeignKey::Action::kNoAction && a != ForeignKey::Action::kRestrict; };
+  if ((acts(k.on_delete) || acts(k.on_update)) &&
+      (t.HasTriggers(TriggerInfo::kDelete) || t.HasTriggers(TriggerInfo::kUpdate)))
+    throw NotSupported(fmt::format("a foreign key with ON DELETE / ON UPDATE actions on table \"{}\", which has triggers,", t.name),
+                       c->location)
+        .WithHint("Its actions would change rows without firing the triggers.");
   return k;
 }
 

@@ -177,14 +177,14 @@ bool DropTriggerFunction(const std::string& name, Catalog& catalog, engine::Engi
 DdlOutcome CreateTrigger(const PgQuery__CreateTrigStmt* stmt, std::string_view statement_text, int statement_location,
                          Catalog& catalog, engine::Engine& engine) {
   if (stmt->isconstraint) throw NotSupported("CREATE CONSTRAINT TRIGGER");
-  if (stmt->n_transition_rels > 0) throw NotSupported("transition tables (REFERENCING) in triggers");
+  if (stmt->n_transition_rels > 0) throw NotSupported("REFERENCING (transition tables) in a trigger");
   const PgQuery__RangeVar* rv = stmt->relation;
   if (rv->schemaname && *rv->schemaname && std::string_view(rv->schemaname) != "public")
     throw SqlError("3F000", fmt::format("schema \"{}\" does not exist", rv->schemaname));
   const std::string table_name = rv->relname;
   const TableInfo* table = catalog.FindTable(table_name);
   if (table == nullptr) {
-    if (catalog.FindView(table_name)) throw NotSupported(fmt::format("triggers on view \"{}\"", table_name));
+    if (catalog.FindView(table_name)) throw NotSupported(fmt::format("a trigger on view \"{}\"", table_name));
     throw SqlError(sqlstate::kUndefinedTable, fmt::format("relation \"{}\" does not exist", table_name));
   }
   if (stmt->timing & kTimingInstead)
@@ -198,7 +198,7 @@ DdlOutcome CreateTrigger(const PgQuery__CreateTrigStmt* stmt, std::string_view s
   if (stmt->events & kEventDelete) t.events |= TriggerInfo::kDelete;
   if (stmt->events & kEventTruncate) {
     if (t.row) throw SqlError(sqlstate::kFeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported");
-    throw NotSupported("TRUNCATE triggers");
+    throw NotSupported("a TRUNCATE trigger");
   }
   for (size_t i = 0; i < stmt->n_columns; ++i) {
     const std::string column = stmt->columns[i]->string->sval;
@@ -227,13 +227,14 @@ DdlOutcome CreateTrigger(const PgQuery__CreateTrigStmt* stmt, std::string_view s
     CheckWhen(t.when, offset + statement_location, t, *table, catalog);
   }
   if (t.row && (t.events & (TriggerInfo::kUpdate | TriggerInfo::kDelete)) && table->HasRowIdentity())
-    throw NotSupported(fmt::format("row triggers on UPDATE or DELETE of table \"{}\", which has no primary key,", table_name))
+    throw NotSupported(fmt::format("a row trigger on UPDATE or DELETE of table \"{}\", which has no primary key,", table_name))
         .WithHint("Give the table a primary key.");
+  auto acts = [](ForeignKey::Action a) { return a != ForeignKey::Action::kNoAction && a != ForeignKey::Action::kRestrict; };
   for (const ForeignKey& fk : table->foreign_keys)
-    if (fk.on_delete != ForeignKey::Action::kNoAction && fk.on_delete != ForeignKey::Action::kRestrict)
-      throw NotSupported(fmt::format("triggers on table \"{}\", whose rows foreign key \"{}\" deletes or changes,", table_name,
+    if ((t.events & (TriggerInfo::kUpdate | TriggerInfo::kDelete)) && (acts(fk.on_delete) || acts(fk.on_update)))
+      throw NotSupported(fmt::format("an UPDATE or DELETE trigger on table \"{}\", whose rows foreign key \"{}\" deletes or changes,", table_name,
                                      fk.name))
-          .WithHint("Its ON DELETE action would change rows without firing them.");
+          .WithHint("Its ON DELETE / ON UPDATE action would change rows without firing them.");
   TableInfo changed = *table;
   auto same = std::ranges::find_if(changed.triggers, [&](const TriggerInfo& x) { return x.name == t.name; });
   if (same != changed.triggers.end()) {
