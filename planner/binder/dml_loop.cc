@@ -790,30 +790,23 @@ void RefuseRowIdentity(const TableInfo& table, const char* what) {
 // the analysis sees a write of a key it knows under a condition, not in a loop whose
 // count it cannot know.
 void RunAtMostOnce(std::vector<StmtPtr>& stmts) {
-  for (StmtPtr& s : stmts) {
-    if (s->kind != StmtKind::kForRange) continue;
-    auto once = std::make_unique<Stmt>();
-    once->kind = StmtKind::kIf;
-    auto any = MakeExpr(ExprKind::kCompare, SqlType::Of(TypeId::kBool));
-    any->op = Op::kGe;
-    any->args.push_back(std::move(s->upper));
-    any->args.push_back(MakeConst(Datum::Int(1), SqlType::Of(TypeId::kInt4)));
-    once->conds.push_back(std::move(any));
-    once->blocks.push_back(std::move(s->body));
-    auto first = std::make_unique<Stmt>();
-    first->kind = StmtKind::kAssign;
-    first->target = s->target;
-    first->value = std::move(s->lower);
-    first->body.clear();
-    std::vector<StmtPtr> both;
-    both.push_back(std::move(first));
-    both.push_back(std::move(once));
-    auto at = std::ranges::find(stmts, s);
-    const size_t i = static_cast<size_t>(at - stmts.begin());
-    stmts[i] = std::move(both[0]);
-    stmts.insert(stmts.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(both[1]));
-    return;
-  }
+  auto loop = std::ranges::find_if(stmts, [](const StmtPtr& s) { return s->kind == StmtKind::kForRange; });
+  if (loop == stmts.end()) return;
+  Stmt& s = **loop;
+  auto any = MakeExpr(ExprKind::kCompare, SqlType::Of(TypeId::kBool));
+  any->op = Op::kGe;
+  any->args.push_back(std::move(s.upper));
+  any->args.push_back(MakeConst(Datum::Int(1), SqlType::Of(TypeId::kInt4)));
+  auto once = std::make_unique<Stmt>();
+  once->kind = StmtKind::kIf;
+  once->conds.push_back(std::move(any));
+  once->blocks.push_back(std::move(s.body));
+  auto first = std::make_unique<Stmt>();
+  first->kind = StmtKind::kAssign;
+  first->target = s.target;
+  first->value = std::move(s.lower);
+  *loop = std::move(first);
+  stmts.insert(loop + 1, std::move(once));
 }
 
 bool TableStatementBinder::NamesOneRow(const PgQuery__UpdateStmt* stmt) {
@@ -853,6 +846,7 @@ std::vector<StmtPtr> TableStatementBinder::BindTriggeredUpdate(const PgQuery__Up
     values.push_back(value);
     types.emplace_back(table.columns[static_cast<size_t>(column)].name, table.columns[static_cast<size_t>(column)].type);
   }
+  const bool one_row = NamesOneRow(stmt);
   PgQuery__SelectStmt* query = TriggeredRowsQuery(nodes, table, stmt->relation, values, stmt->from_clause, stmt->n_from_clause,
                                                   stmt->where_clause, stmt->with_clause);
   Loop l = BeginLoop(PlanInsertSource(query, catalog_, {}, types, variables_), variables_, *loops_);
@@ -924,16 +918,16 @@ std::vector<StmtPtr> TableStatementBinder::BindTriggeredUpdate(const PgQuery__Up
     TableStatementBinder row_binder(catalog_, l.scope.get());
     // A statement that names one row by its whole key writes that key, which the write
     // set then knows before the call runs; any other writes the keys its query read.
-    if (NamesOneRow(stmt)) update->where_clause = stmt->where_clause;
+    if (one_row) update->where_clause = stmt->where_clause;
     StmtPtr row_write = row_binder.BindSimpleUpdate(update);
     returning_columns_ = row_binder.returning_columns();
-    if (!NamesOneRow(stmt)) KeyByLoopValues(*row_write, l);
+    if (!one_row) KeyByLoopValues(*row_write, l);
     write.push_back(std::move(row_write));
   }
   weaver.AfterRow(TriggerInfo::kUpdate, set, new_row, old_row, write);
   tail.push_back(weaver.UnlessSkipped(skip, std::move(write)));
   std::vector<StmtPtr> out = FinishLoop(l, std::move(tail), *loops_);
-  if (NamesOneRow(stmt)) RunAtMostOnce(out);
+  if (one_row) RunAtMostOnce(out);
   return out;
 }
 
@@ -959,16 +953,17 @@ std::vector<StmtPtr> TableStatementBinder::BindTriggeredDelete(const PgQuery__De
   remove->returning_list = stmt->returning_list;
   remove->n_returning_list = stmt->n_returning_list;
   TableStatementBinder row_binder(catalog_, l.scope.get());
-  if (NamesOneRow(stmt)) remove->where_clause = stmt->where_clause;  // as in BindTriggeredUpdate
+  const bool one_row = NamesOneRow(stmt);  // as in BindTriggeredUpdate
+  if (one_row) remove->where_clause = stmt->where_clause;
   StmtPtr row_write = row_binder.BindSimpleDelete(remove);
   returning_columns_ = row_binder.returning_columns();
-  if (!NamesOneRow(stmt)) KeyByLoopValues(*row_write, l);
+  if (!one_row) KeyByLoopValues(*row_write, l);
   Block write;
   write.push_back(std::move(row_write));
   weaver.AfterRow(TriggerInfo::kDelete, {}, {}, old_row, write);
   tail.push_back(weaver.UnlessSkipped(skip, std::move(write)));
   std::vector<StmtPtr> out = FinishLoop(l, std::move(tail), *loops_);
-  if (NamesOneRow(stmt)) RunAtMostOnce(out);
+  if (one_row) RunAtMostOnce(out);
   return out;
 }
 

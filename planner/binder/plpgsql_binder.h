@@ -176,6 +176,8 @@ class ProcedureBinder {
   StmtPtr BindRaise(const json& st);
   StmtPtr BindAssert(const json& st);
   void BindGetDiagnostics(const json& st, Block& out);
+  // INTO targets set to NULL first (a write that may not run, or run for no row).
+  void ClearTargets(const std::vector<int>& targets, Block& out) const;
   void ReturningIntoOfLoop(std::vector<StmtPtr>& stmts, std::vector<int> targets, const std::string& record, bool strict,
                            const std::vector<OutputColumn>& returning);
 

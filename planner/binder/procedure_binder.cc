@@ -1296,12 +1296,7 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
       }
     if (!woven.empty() && woven.front() != stmts[into_at].get()) {
       if (shape_record) targets = SetRecordShape(record, binder.returning_columns());
-      for (int t : targets) {
-        auto clear = NewStmt(StmtKind::kAssign, line_);
-        clear->target = t;
-        clear->value = MakeConst(Datum::Null(), ir_->variables[static_cast<size_t>(t)].type);
-        out.push_back(std::move(clear));
-      }
+      ClearTargets(targets, out);
       for (Stmt* w : woven) {
         w->into = targets;
         w->strict = strict;
@@ -1340,6 +1335,15 @@ void ProcedureBinder::BindExecSql(const json& st, Block& out) {
   }
 }
 
+void ProcedureBinder::ClearTargets(const std::vector<int>& targets, Block& out) const {
+  for (int t : targets) {
+    auto clear = NewStmt(StmtKind::kAssign, line_);
+    clear->target = t;
+    clear->value = MakeConst(Datum::Null(), ir_->variables[static_cast<size_t>(t)].type);
+    out.push_back(std::move(clear));
+  }
+}
+
 // RETURNING ... INTO of a set-based write (a loop: table_statement_binder.h): each row's
 // write assigns the targets, which start NULL; afterwards more than one row is P0003 and,
 // with STRICT, none P0002, as PL/pgSQL checks a RETURNING INTO (the loop's writes are
@@ -1352,12 +1356,7 @@ void ProcedureBinder::ReturningIntoOfLoop(std::vector<StmtPtr>& stmts, std::vect
   if (!record.empty()) targets = SetRecordShape(record, returning);
   for (Stmt* write : writes) write->into = targets;
   std::vector<StmtPtr> out;
-  for (int t : targets) {
-    auto clear = NewStmt(StmtKind::kAssign, line_);
-    clear->target = t;
-    clear->value = MakeConst(Datum::Null(), ir_->variables[static_cast<size_t>(t)].type);
-    out.push_back(std::move(clear));
-  }
+  ClearTargets(targets, out);
   for (StmtPtr& s : stmts) out.push_back(std::move(s));
   const int count = ir_->row_count_variable;  // the loop sets it to the rows written
   auto check = [&](Op op, int64_t rows, const char* sqlstate, const char* message, const char* hint) {

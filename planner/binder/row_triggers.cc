@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <memory>
+
 #include "planner/binder/coerce.h"
 #include "planner/binder/hidden_scope.h"
 #include "planner/binder/procedure_binder.h"
@@ -191,12 +194,18 @@ StmtPtr TriggerWeaver::UnlessSkipped(int skip, Block then) {
   return If(Not(Var(skip, kBool)), std::move(then), std::move(skipped));
 }
 
-void WeaveInsertTriggers(Block& block, const Catalog& catalog, DmlLoopHost& host, const NameScope* variables) {
+namespace {
+
+// One weaver per table, so that a trigger function is bound once for all the rows of a
+// statement (a multi-row VALUES list is one kInsert per row).
+using Weavers = std::map<const TableInfo*, std::unique_ptr<TriggerWeaver>>;
+
+void WeaveInserts(Block& block, const Catalog& catalog, DmlLoopHost& host, const NameScope* variables, Weavers& weavers) {
   for (size_t i = 0; i < block.size(); ++i) {
     Stmt& s = *block[i];
-    WeaveInsertTriggers(s.body, catalog, host, variables);
-    for (Block& b : s.blocks) WeaveInsertTriggers(b, catalog, host, variables);
-    WeaveInsertTriggers(s.else_block, catalog, host, variables);
+    WeaveInserts(s.body, catalog, host, variables, weavers);
+    for (Block& b : s.blocks) WeaveInserts(b, catalog, host, variables, weavers);
+    WeaveInserts(s.else_block, catalog, host, variables, weavers);
     if (s.kind != StmtKind::kInsert || s.table == nullptr) continue;
     const TableInfo& table = *s.table;
     const bool row_triggers = std::ranges::any_of(table.triggers, [](const TriggerInfo& t) {
@@ -206,7 +215,9 @@ void WeaveInsertTriggers(Block& block, const Catalog& catalog, DmlLoopHost& host
     if (s.on_conflict != OnConflict::kNone)
       throw NotSupported(fmt::format("INSERT ... ON CONFLICT into table \"{}\", which has triggers,", table.name))
           .WithHint("Check for the row first, then INSERT or UPDATE it.");
-    TriggerWeaver weaver(catalog, table, host, variables);
+    std::unique_ptr<TriggerWeaver>& slot = weavers[&table];
+    if (!slot) slot = std::make_unique<TriggerWeaver>(catalog, table, host, variables);
+    TriggerWeaver& weaver = *slot;
     Block out;
     const std::vector<int> new_row = weaver.RowVariables("new");
     for (size_t c = 0; c < table.columns.size(); ++c) {
@@ -226,6 +237,13 @@ void WeaveInsertTriggers(Block& block, const Catalog& catalog, DmlLoopHost& host
                  std::make_move_iterator(out.end()));
     i += woven - 1;
   }
+}
+
+}  // namespace
+
+void WeaveInsertTriggers(Block& block, const Catalog& catalog, DmlLoopHost& host, const NameScope* variables) {
+  Weavers weavers;
+  WeaveInserts(block, catalog, host, variables, weavers);
 }
 
 std::vector<StmtPtr> WithStatementTriggers(std::vector<StmtPtr> statements, TriggerInfo::Event event,
@@ -256,12 +274,12 @@ std::vector<StmtPtr> TableStatementBinder::BindTriggeredUpsert(const PgQuery__In
     for (size_t i = 0; i < c->n_target_list; ++i) set.emplace_back(c->target_list[i]->res_target->name);
   const size_t n = table.columns.size();
   std::vector<StmtPtr> out;
+  TriggerWeaver weaver(catalog_, table, *loops_, variables_);
   for (StmtPtr& insert : BindValuesInsert(stmt)) {
     // Only the primary key decides the conflict here: with another UNIQUE index as the
     // arbiter (or DO NOTHING on any), the row would have to be looked up by it too.
     if (!insert->conflict_index.empty() || (insert->conflict_any_index && !table.unique_indexes.empty()))
       throw refuse("on a UNIQUE index other than the primary key");
-    TriggerWeaver weaver(catalog_, table, *loops_, variables_);
     Block row;
     const std::vector<int> new_row = weaver.RowVariables("new");
     for (size_t c = 0; c < n; ++c) row.push_back(Assign(new_row[c], std::move(insert->row_values[c])));
