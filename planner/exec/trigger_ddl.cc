@@ -6,7 +6,6 @@
 #include <algorithm>
 
 #include "planner/binder/expr_binder.h"
-#include "planner/binder/hidden_scope.h"
 #include "planner/exec/procedure_ddl.h"
 #include "planner/parser/fragment_parser.h"
 #include "planner/parser/pg_nodes.h"
@@ -53,40 +52,45 @@ std::pair<std::string, int> WhenText(std::string_view statement_text) {
   throw SqlError(sqlstate::kSyntaxError, "syntax error at or near \"WHEN\"");
 }
 
-// Checks `when` as PostgreSQL's CreateTrigger does: a row trigger's condition reads NEW
-// (not in a DELETE trigger) and OLD (not in an INSERT trigger), a statement trigger's
-// neither; it must be boolean.
-void CheckWhen(const std::string& when, int offset, const TriggerInfo& t, const TableInfo& table, const Catalog& catalog) {
-  HiddenScope scope(nullptr);
-  const bool new_ok = t.row && (t.events & TriggerInfo::kDelete) == 0;
-  const bool old_ok = t.row && (t.events & TriggerInfo::kInsert) == 0;
-  int slot = 0;  // never evaluated here: any slot will do
-  for (const CatalogColumn& c : table.columns) {
-    if (new_ok) scope.Add("new", c.name, slot++, c.type.WithoutDomain());
-    if (old_ok) scope.Add("old", c.name, slot++, c.type.WithoutDomain());
+// The names a WHEN condition sees: NEW and OLD as the trigger may read them (a row
+// trigger's NEW but in a DELETE trigger, OLD but in an INSERT trigger, neither in a
+// statement trigger), refusing the others with PostgreSQL's messages. Its slots are
+// never evaluated (the condition is only checked here).
+class WhenScope final : public NameScope {
+ public:
+  WhenScope(const TriggerInfo& t, const TableInfo& table) : t_(t), table_(table) {}
+  std::optional<NameBinding> Lookup(std::span<const std::string> names, int location) const override {
+    if (names.size() != 2 || (names[0] != "new" && names[0] != "old")) return std::nullopt;
+    const bool is_new = names[0] == "new";
+    if (!t_.row)
+      throw SqlError(sqlstate::kFeatureNotSupported, "statement trigger's WHEN condition cannot reference column values",
+                     location);
+    if (is_new && (t_.events & TriggerInfo::kDelete))
+      throw SqlError(sqlstate::kInvalidObjectDefinition, "DELETE trigger's WHEN condition cannot reference NEW values", location);
+    if (!is_new && (t_.events & TriggerInfo::kInsert))
+      throw SqlError(sqlstate::kInvalidObjectDefinition, "INSERT trigger's WHEN condition cannot reference OLD values", location);
+    const int c = table_.ColumnIndex(names[1]);
+    if (c < 0)
+      throw SqlError(sqlstate::kUndefinedColumn, fmt::format("column {}.{} does not exist", names[0], names[1]), location);
+    return NameBinding{Slot{SlotSpace::kVariable, c}, table_.columns[static_cast<size_t>(c)].type.WithoutDomain()};
   }
+
+ private:
+  const TriggerInfo& t_;
+  const TableInfo& table_;
+};
+
+// Checks `when` (found at byte `offset` of the statement) as PostgreSQL's CreateTrigger
+// does: it reads only what WhenScope lets it, and it is boolean.
+void CheckWhen(const std::string& when, int offset, const TriggerInfo& t, const TableInfo& table, const Catalog& catalog) {
+  WhenScope scope(t, table);
   PgParse parse = PgParse::Parse("SELECT " + when);
   const PgQuery__Node* condition = parse.statement(0)->select_stmt->target_list[0]->res_target->val;
   ExprBinder binder(&scope, &catalog);
   try {
     binder.BindCondition(condition, "WHEN");
-  } catch (const SqlError& e) {
-    // A reference to the record the trigger may not read: PostgreSQL's messages.
-    const std::string what = e.what();
-    const bool names_new = what.find("\"new\"") != std::string::npos, names_old = what.find("\"old\"") != std::string::npos;
-    // Positions in the WHEN text, which was bound as "SELECT <when>".
-    const int at = e.location() >= 0 ? e.location() - 7 + offset : -1;
-    if (!names_new && !names_old) {
-      SqlError shifted = e;
-      shifted.ShiftLocation(offset - 7);
-      throw shifted;
-    }
-    if (!t.row)
-      throw SqlError(sqlstate::kFeatureNotSupported, "statement trigger's WHEN condition cannot reference column values", at);
-    if (names_new && !new_ok)
-      throw SqlError(sqlstate::kInvalidObjectDefinition, "DELETE trigger's WHEN condition cannot reference NEW values", at);
-    if (names_old && !old_ok)
-      throw SqlError(sqlstate::kInvalidObjectDefinition, "INSERT trigger's WHEN condition cannot reference OLD values", at);
+  } catch (SqlError& e) {
+    e.ShiftLocation(offset - 7);  // bound as "SELECT <when>"
     throw;
   }
 }
@@ -284,14 +288,9 @@ DdlOutcome DropTriggers(const PgQuery__DropStmt* stmt, Catalog& catalog, engine:
 
 std::string RenameColumnInWhen(const std::string& when, const std::string& column, const std::string& new_name) {
   const std::vector<SqlToken> tokens = ScanSql(when);
-  std::string quoted = new_name;
   const bool plain = !new_name.empty() && !std::isdigit(static_cast<unsigned char>(new_name[0])) &&
                      std::ranges::all_of(new_name, [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
-  if (!plain) {
-    quoted = "\"";
-    for (char c : new_name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    quoted += "\"";
-  }
+  const std::string quoted = plain ? new_name : QuotedIdentifier(new_name);
   std::string out = when;
   for (size_t i = tokens.size(); i-- > 2;) {  // from the end: earlier positions stay valid
     const std::string record = TokenWord(when, tokens[i - 2]);
